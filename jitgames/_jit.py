@@ -1,0 +1,72 @@
+"""The one place that wraps :func:`numba.njit`.
+
+Every kernel in jitgames is decorated with :func:`jit` (or ``jit(parallel=True)``),
+never with ``numba.njit`` directly, so that compilation options are uniform:
+
+- ``cache=True``: compiled machine code is kept in ``__pycache__`` between runs;
+- ``nogil=True``: kernels release the GIL, so Python threads (Dask workers,
+  progress display) keep running beside them;
+- ``error_model="numpy"``: no Python exception checks on division (integer code
+  here never divides by zero; the check only costs speed);
+- no fastmath: it changes float results and does nothing for integer code.
+
+Setting the environment variable ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain
+Python; the test suite uses that to exercise kernel bodies under coverage.
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+
+import numba
+from numba import prange
+
+__all__ = ["jit", "prange", "thread_count", "threads", "compile_seconds"]
+
+_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
+
+
+def jit(func=None, *, parallel: bool = False):
+    """Compile ``func`` as a jitgames kernel.
+
+    Use as ``@jit`` or ``@jit(parallel=True)`` (the latter enables ``prange``).
+    """
+    def wrap(f):
+        return numba.njit(parallel=parallel, **_OPTIONS)(f)
+
+    return wrap if func is None else wrap(func)
+
+
+def thread_count() -> int:
+    """Number of threads parallel kernels currently use."""
+    return numba.get_num_threads()
+
+
+@contextlib.contextmanager
+def threads(n: int | None):
+    """Run parallel kernels on ``n`` threads inside the block (``None``: leave as is).
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not between 1 and ``numba.config.NUMBA_NUM_THREADS``.
+    """
+    if n is None:
+        yield numba.get_num_threads()
+        return
+    top = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= n <= top:
+        raise ValueError(f"threads must be between 1 and {top}, got {n}")
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield n
+    finally:
+        numba.set_num_threads(before)
+
+
+def compile_seconds(call) -> float:
+    """Wall seconds taken by ``call()`` (used to time the first, compiling call)."""
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start

@@ -1,0 +1,65 @@
+"""Counter-based random numbers: item ``i`` of a run with seed ``s`` depends on (s, i) only.
+
+The generator is SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom
+number generators", OOPSLA 2014). A stream is identified by ``stream_key(seed, index)``;
+its ``j``-th 64-bit output is ``mix64(key + (j + 1) * GOLDEN)``. Because an output
+depends only on (seed, index, j), any subset of items gives the same numbers on any
+number of threads or machines.
+
+Kernels return uint64 values to Python as plain ``int``; pass a key back into a
+kernel from Python as ``np.uint64(key)`` (a plain int above 2**63 does not fit the
+int64 that Numba would infer).
+
+All kernels use unsigned 64-bit arithmetic that wraps modulo 2**64. Under
+``NUMBA_DISABLE_JIT=1`` NumPy may warn about the (intended) overflow.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+
+
+@jit
+def mix64(x):
+    """SplitMix64 finaliser: a bijection of uint64 with good avalanche."""
+    z = np.uint64(x)
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@jit
+def stream_key(seed, index):
+    """Key of the random stream of item ``index`` in a run with ``seed`` (both >= 0)."""
+    return mix64(mix64(np.uint64(seed) + GOLDEN) ^ np.uint64(index))
+
+
+@jit
+def next_u64(key, counter):
+    """Output number ``counter`` (0, 1, 2, ...) of the stream ``key``, a uint64."""
+    return mix64(np.uint64(key) + (np.uint64(counter) + np.uint64(1)) * GOLDEN)
+
+
+@jit
+def below(key, counter, n):
+    """Uniform integer in ``[0, n)`` from stream ``key``, drawn without modulo bias.
+
+    Uses rejection: outputs at or above the largest multiple of ``n`` that fits in
+    2**64 are skipped. Returns ``(value, next_counter)``; ``n`` must be >= 1.
+    """
+    un = np.uint64(n)
+    # 2**64 mod n, computed without 128-bit arithmetic.
+    limit = (np.uint64(0) - un) % un
+    while True:
+        r = next_u64(key, counter)
+        counter += 1
+        if r >= limit:
+            return np.int64(r % un), counter

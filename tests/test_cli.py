@@ -1,0 +1,52 @@
+"""Shared command-line helpers."""
+import sqlite3
+
+import pytest
+
+from jitgames import _cli
+
+
+def test_cli_error_is_one_line_and_status_2(capsys):
+    def body(argv):
+        raise _cli.CLIError("no such deal file: x.txt")
+
+    assert _cli.run_cli(body, [], prog="jitgames.test") == 2
+    err = capsys.readouterr().err
+    assert err == "jitgames.test: error: no such deal file: x.txt\n"
+
+
+def test_argparse_error_is_one_line_and_status_2(capsys):
+    parser = _cli.ArgumentParser(prog="p")
+    parser.add_argument("n", type=_cli.positive_int)
+    with pytest.raises(SystemExit) as exc:
+        parser.parse_args(["-3"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "positive integer" in err
+
+
+def test_int_types():
+    assert _cli.positive_int("1_000") == 1000
+    assert _cli.int_in_range(2, 5)("5") == 5
+    with pytest.raises(Exception):
+        _cli.int_in_range(2, 5)("6")
+    with pytest.raises(Exception):
+        _cli.nonnegative_int("x")
+
+
+def test_atomic_write_replaces_whole_file(tmp_path):
+    target = tmp_path / "sub" / "file.txt"
+    _cli.atomic_write_text(target, "one")
+    _cli.atomic_write_text(target, "two")
+    assert target.read_text() == "two"
+    assert [p.name for p in target.parent.iterdir()] == ["file.txt"]
+
+
+def test_data_dir_honours_xdg(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert _cli.data_dir() == tmp_path / "jitgames"
+    assert _cli.data_dir(tmp_path / "x") == tmp_path / "x"
+    con = _cli.connect_db("t.sqlite")
+    assert isinstance(con, sqlite3.Connection)
+    con.close()
+    assert (tmp_path / "jitgames" / "t.sqlite").exists()
