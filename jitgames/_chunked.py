@@ -1,0 +1,244 @@
+"""Chunked jobs: split work into chunks, run them here or on a Dask cluster, keep a checkpoint.
+
+A long computation (a solitaire study, an n-queens count, a Mastermind strategy
+evaluation) is split into chunks of consecutive items ``[start, stop)``. A module-level
+*worker* ``worker(params, start, stop) -> partial`` computes one chunk's partial result
+as a JSON-serialisable value of exact integers; the caller merges the partials **in
+chunk order**, so the answer is identical whatever the chunk size, the backend, the
+number of workers or the order in which chunks finish.
+
+Backends: in this process (the kernels themselves use every core through ``prange``),
+or a Dask ``distributed`` cluster (``--scheduler tcp://HOST:PORT`` or ``local:W``; the
+``dask`` extra). Dask retries the chunk of a lost worker on another worker.
+
+Checkpoints: with a checkpoint file, every finished chunk is written at once,
+atomically (temporary file, fsync, rename). Running the same command again skips the
+chunks already there. A checkpoint whose job name or parameters differ from the
+current run's, or that cannot be read, is refused with a one-line error and left
+untouched.
+
+Ctrl-C stops the run after the chunks already finished; they are returned (and kept in
+the checkpoint) with ``interrupted=True``.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ._cli import CLIError, atomic_write_text, progress
+
+__all__ = ["ChunkedJob", "ChunkRun", "split_range", "run_chunks", "open_client", "Checkpoint"]
+
+CHECKPOINT_FORMAT = "jitgames-checkpoint-1"
+
+
+def split_range(start: int, stop: int, size: int) -> list[tuple[int, int]]:
+    """Consecutive chunks ``[a, b)`` of at most ``size`` items covering ``[start, stop)``."""
+    if size < 1:
+        raise ValueError(f"chunk size must be positive, got {size}")
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
+
+
+@dataclass(frozen=True)
+class ChunkedJob:
+    """What to compute.
+
+    Attributes
+    ----------
+    name : str
+        Kind of job, e.g. ``"solitaire.study"``; stored in checkpoints.
+    params : dict
+        JSON values that determine the answer (seed, sizes, rules, version...).
+        A checkpoint is only reused by a job with equal ``name`` and ``params``.
+    chunks : tuple of (int, int)
+        The ``[start, stop)`` item ranges, in merge order.
+    worker : callable
+        ``worker(params, start, stop) -> partial``; a module-level function (Dask
+        pickles it by reference), deterministic, returning JSON-serialisable data.
+    """
+
+    name: str
+    params: dict
+    chunks: tuple
+    worker: Callable
+
+
+@dataclass
+class ChunkRun:
+    """Finished chunks of a job: ``partials`` in chunk order, and whether it was cut short."""
+
+    partials: list
+    chunks_done: list
+    interrupted: bool = False
+    resumed_chunks: int = 0
+    total_chunks: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return len(self.chunks_done) == self.total_chunks
+
+
+@dataclass
+class Checkpoint:
+    """Finished chunks of one job, kept in a JSON file rewritten atomically per chunk."""
+
+    path: Path
+    job: ChunkedJob
+    done: dict = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, path, job: ChunkedJob) -> "Checkpoint":
+        """Load ``path`` if it exists (refusing a foreign or corrupt one), else start empty."""
+        path = Path(path)
+        checkpoint = cls(path, job)
+        if not path.exists():
+            return checkpoint
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != CHECKPOINT_FORMAT:
+                raise ValueError("not a jitgames checkpoint")
+            chunks = {(int(a), int(b)): partial for a, b, partial in data["chunks"]}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise CLIError(f"checkpoint {path} is unreadable ({exc}); "
+                           "move it away to start afresh") from None
+        if data.get("job") != job.name:
+            raise CLIError(f"checkpoint {path} is for {data.get('job')!r}, not {job.name!r}; "
+                           "use another --checkpoint file")
+        if data.get("params") != job.params:
+            diff = _describe_difference(data.get("params"), job.params)
+            raise CLIError(f"checkpoint {path} belongs to a different run ({diff}); "
+                           "use another --checkpoint file")
+        unknown = set(chunks) - set(job.chunks)
+        if unknown:
+            raise CLIError(f"checkpoint {path} holds chunks this run does not have: "
+                           f"{sorted(unknown)[:3]}")
+        checkpoint.done = chunks
+        return checkpoint
+
+    def record(self, chunk: tuple, partial) -> None:
+        """Add a finished chunk and rewrite the file atomically."""
+        self.done[tuple(chunk)] = partial
+        data = {
+            "format": CHECKPOINT_FORMAT,
+            "job": self.job.name,
+            "params": self.job.params,
+            "chunks": [[a, b, self.done[(a, b)]] for a, b in self.job.chunks
+                       if (a, b) in self.done],
+        }
+        atomic_write_text(self.path, json.dumps(data))
+
+
+def _describe_difference(old, new) -> str:
+    if not isinstance(old, dict):
+        return "no parameters recorded"
+    keys = sorted(set(old) | set(new))
+    parts = [f"{k}: {old.get(k)!r} there, {new.get(k)!r} here" for k in keys
+             if old.get(k) != new.get(k)]
+    return "; ".join(parts[:3])
+
+
+def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = None,
+               quiet: bool = False, desc: str = "chunks") -> ChunkRun:
+    """Run every chunk of ``job`` not already in the checkpoint.
+
+    Parameters
+    ----------
+    client : distributed.Client or None
+        Run chunks on this Dask cluster; ``None`` runs them one after another here.
+    checkpoint : path or None
+        Checkpoint file to resume from and to record finished chunks in.
+    quiet : bool
+        No progress bar (it shows only when stderr is a terminal anyway).
+
+    Returns
+    -------
+    ChunkRun
+        Partials in chunk order; ``interrupted`` is True after Ctrl-C.
+    """
+    store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
+    done = dict(store.done) if store is not None else {}
+    resumed = len(done)
+    todo = [chunk for chunk in job.chunks if chunk not in done]
+    interrupted = False
+
+    def finish(chunk, partial):
+        done[chunk] = partial
+        if store is not None:
+            store.record(chunk, partial)
+
+    with progress(len(job.chunks), desc, quiet=quiet, unit="chunk") as bar:
+        bar.update(resumed)
+        try:
+            if client is None:
+                for a, b in todo:
+                    finish((a, b), job.worker(job.params, a, b))
+                    bar.update(1)
+            else:
+                _run_on_dask(client, job, todo, finish, bar)
+        except KeyboardInterrupt:
+            interrupted = True
+    order = [chunk for chunk in job.chunks if chunk in done]
+    return ChunkRun(partials=[done[c] for c in order], chunks_done=order,
+                    interrupted=interrupted, resumed_chunks=resumed,
+                    total_chunks=len(job.chunks))
+
+
+def _run_on_dask(client, job, todo, finish, bar) -> None:
+    from distributed import as_completed
+
+    futures = {}
+    for a, b in todo:
+        future = client.submit(job.worker, job.params, a, b, pure=False, retries=3)
+        futures[future] = (a, b)
+    try:
+        for future, partial in as_completed(list(futures), with_results=True):
+            finish(futures[future], partial)
+            bar.update(1)
+    except KeyboardInterrupt:
+        client.cancel(list(futures))
+        raise
+
+
+@contextlib.contextmanager
+def open_client(spec: str | None):
+    """Yield a Dask client for ``spec`` (``None`` yields ``None``: run in process).
+
+    ``spec`` is ``tcp://HOST:PORT`` for a running scheduler or ``local:W`` for a
+    LocalCluster of ``W`` worker processes on this machine, closed on exit.
+    """
+    if spec is None:
+        yield None
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise CLIError("--scheduler needs the dask extra: pip install 'jitgames[dask]'") from None
+
+    if spec.startswith("local:"):
+        try:
+            workers = int(spec[len("local:"):])
+        except ValueError:
+            workers = 0
+        if workers < 1:
+            raise CLIError(f"--scheduler local:W needs a positive worker count, got {spec!r}")
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        try:
+            with Client(cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+        return
+    if not spec.startswith(("tcp://", "tls://", "inproc://")):
+        raise CLIError(f"--scheduler takes tcp://HOST:PORT or local:W, got {spec!r}")
+    try:
+        client = Client(spec, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise CLIError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
+    try:
+        yield client
+    finally:
+        client.close()

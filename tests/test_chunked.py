@@ -1,0 +1,129 @@
+"""Chunked jobs: exact merging, checkpoints, resumption, refusal of foreign checkpoints."""
+import json
+
+import pytest
+
+from jitgames._chunked import ChunkedJob, open_client, run_chunks, split_range
+from jitgames._cli import CLIError
+
+
+def sum_of_squares(params, start, stop):
+    """Toy worker: exact partial sums over [start, stop)."""
+    return {"count": stop - start,
+            "sum": sum(i * i * params["scale"] for i in range(start, stop))}
+
+
+def interrupting_worker(params, start, stop):
+    if start >= params["interrupt_at"]:
+        raise KeyboardInterrupt
+    return sum_of_squares(params, start, stop)
+
+
+def total(run):
+    return sum(p["sum"] for p in run.partials), sum(p["count"] for p in run.partials)
+
+
+def job(n, size, worker=sum_of_squares, **params):
+    params = {"n": n, "chunk": size, "scale": 3, **params}
+    return ChunkedJob("toy", params, tuple(split_range(0, n, size)), worker)
+
+
+def test_split_range_covers_exactly():
+    assert split_range(0, 10, 4) == [(0, 4), (4, 8), (8, 10)]
+    assert split_range(5, 5, 3) == []
+    with pytest.raises(ValueError):
+        split_range(0, 3, 0)
+
+
+@pytest.mark.parametrize("size", [1, 7, 100, 1000])
+def test_any_chunk_size_gives_the_same_answer(size):
+    run = run_chunks(job(1000, size), quiet=True)
+    assert run.complete and not run.interrupted
+    assert total(run) == (3 * sum(i * i for i in range(1000)), 1000)
+
+
+def test_interrupted_run_resumes_to_the_same_answer(tmp_path):
+    path = tmp_path / "run.ckpt"
+    first = run_chunks(job(100, 10, interrupting_worker, interrupt_at=40), checkpoint=path,
+                       quiet=True)
+    assert first.interrupted and first.chunks_done == [(0, 10), (10, 20), (20, 30), (30, 40)]
+    on_disk = json.loads(path.read_text())
+    assert len(on_disk["chunks"]) == 4
+    # Same job (same params) resumed with a worker that no longer stops.
+    resumed_job = job(100, 10, sum_of_squares, interrupt_at=40)
+    second = run_chunks(resumed_job, checkpoint=path, quiet=True)
+    assert second.resumed_chunks == 4 and second.complete
+    assert total(second) == total(run_chunks(job(100, 10), quiet=True))
+
+
+def test_mismatched_checkpoint_is_refused_and_kept(tmp_path):
+    path = tmp_path / "run.ckpt"
+    run_chunks(job(50, 10), checkpoint=path, quiet=True)
+    before = path.read_bytes()
+    with pytest.raises(CLIError, match="different run.*scale"):
+        run_chunks(job(50, 10, scale=4), checkpoint=path, quiet=True)
+    other = ChunkedJob("other", job(50, 10).params, job(50, 10).chunks, sum_of_squares)
+    with pytest.raises(CLIError, match="is for 'toy'"):
+        run_chunks(other, checkpoint=path, quiet=True)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("content", [b"", b"{not json", b'{"format": "x"}', b"[1, 2]",
+                                     b'{"format": "jitgames-checkpoint-1", "chunks": 5}'])
+def test_corrupt_checkpoint_is_refused_and_kept(tmp_path, content):
+    path = tmp_path / "run.ckpt"
+    path.write_bytes(content)
+    with pytest.raises(CLIError, match="unreadable"):
+        run_chunks(job(50, 10), checkpoint=path, quiet=True)
+    assert path.read_bytes() == content
+
+
+def slow_sum_of_squares(params, start, stop):
+    """Toy worker that takes a moment, so a worker can be killed mid-run."""
+    import time
+
+    time.sleep(params["sleep"])
+    return sum_of_squares(params, start, stop)
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    import distributed
+
+    with open_client("local:2") as client:
+        assert isinstance(client, distributed.Client)
+        yield client
+
+
+def test_dask_backend_gives_the_same_answer(local_cluster):
+    run = run_chunks(job(1000, 37), client=local_cluster, quiet=True)
+    assert run.complete and total(run) == total(run_chunks(job(1000, 37), quiet=True))
+
+
+def test_killed_worker_chunk_is_retried(local_cluster):
+    import os
+    import signal
+    import threading
+
+    pids = local_cluster.run(os.getpid)
+    victim = sorted(pids.values())[0]
+    timer = threading.Timer(1.0, os.kill, (victim, signal.SIGKILL))
+    timer.start()
+    try:
+        run = run_chunks(job(200, 10, slow_sum_of_squares, sleep=0.25), client=local_cluster,
+                         quiet=True)
+    finally:
+        timer.cancel()
+    assert victim not in local_cluster.run(os.getpid).values()
+    assert run.complete and total(run) == total(run_chunks(job(200, 10, sleep=0.25),
+                                                           quiet=True))
+
+
+@pytest.mark.parametrize("spec, message", [("local:0", "positive worker count"),
+                                           ("local:x", "positive worker count"),
+                                           ("myhost:8786", "tcp://HOST:PORT or local:W"),
+                                           ("tcp://127.0.0.1:1", "cannot reach")])
+def test_bad_scheduler_is_one_clear_error(spec, message):
+    with pytest.raises(CLIError, match=message):
+        with open_client(spec):
+            pass
