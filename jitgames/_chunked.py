@@ -30,9 +30,25 @@ from typing import Callable
 
 from ._cli import CLIError, atomic_write_text, progress
 
-__all__ = ["ChunkedJob", "ChunkRun", "split_range", "run_chunks", "open_client", "Checkpoint"]
+__all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "split_range", "run_chunks", "open_client",
+           "add_chunk_arguments"]
 
 CHECKPOINT_FORMAT = "jitgames-checkpoint-1"
+
+
+def add_chunk_arguments(parser, default_chunk: int) -> None:
+    """Add ``--scheduler``, ``--checkpoint`` and ``--chunk-size`` to an argparse parser."""
+    from ._cli import positive_int
+
+    group = parser.add_argument_group("long runs")
+    group.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run chunks on a Dask cluster: tcp://HOST:PORT of a running "
+                            "scheduler, or local:W for W worker processes on this machine")
+    group.add_argument("--checkpoint", metavar="FILE",
+                       help="record finished chunks in FILE; the same command resumes from it")
+    group.add_argument("--chunk-size", type=positive_int, default=default_chunk, metavar="N",
+                       help=f"items per chunk (default {default_chunk}); answers do not depend "
+                            "on it, but a checkpoint is tied to it")
 
 
 def split_range(start: int, stop: int, size: int) -> list[tuple[int, int]]:
