@@ -1,0 +1,285 @@
+"""Codes, feedback and the response matrix of Mastermind with ``pegs`` pegs and ``colours`` colours.
+
+A code is written as ``pegs`` symbols ``1..colours`` (``"1122"``); colours above 9
+are written ``A`` (10) to ``Z`` (35) -- a choice DESIGN.md leaves open. Internally
+a code's *value* is the base-``colours`` integer of its digits minus one, first digit
+most significant, so numeric order of values is the order of the written codes.
+A :class:`CodeSpace` lists the legal codes in increasing value; kernels address a
+code by its *index* in that list (index == value when repeats are allowed).
+
+Feedback ``(black, white)`` is encoded as the small integer ``black * (pegs + 1) +
+white``, so ``(pegs + 1) ** 2`` slots exist (some never occur) and the solved answer
+is ``pegs * (pegs + 1)``. Codes without repeated digits (``repeats=False``) give the
+Bulls-and-Cows family.
+
+The response matrix ``R[g, s] = feedback(guess g, secret s)`` is a uint8 array of
+``n * n`` bytes; :func:`matrix_fits` decides whether it is built, else kernels compute
+feedback on the fly from the digit and colour-count tables.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import permutations, product
+
+import numpy as np
+
+from .._jit import jit, prange
+
+__all__ = [
+    "SYMBOLS",
+    "CodeSpace",
+    "MemoryLimitError",
+    "code_space",
+    "feedback",
+    "encode_feedback",
+    "decode_feedback",
+    "feedback_slots",
+    "response_matrix",
+    "matrix_fits",
+    "DEFAULT_MATRIX_BYTES",
+]
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_PEGS = 14  # (pegs + 1) ** 2 feedback slots must fit in a uint8
+MAX_CODES = 1 << 27  # the code tables of a larger space would not fit in memory
+DEFAULT_MATRIX_BYTES = 2 << 30  # 2 GiB: 5 x 8 (1 GiB) still gets its matrix
+
+
+class MemoryLimitError(ValueError):
+    """The requested size cannot be held in memory; the message gives the bytes needed."""
+
+
+def feedback_slots(pegs: int) -> int:
+    """Number of feedback codes ``(pegs + 1) ** 2`` (including impossible ones)."""
+    return (pegs + 1) ** 2
+
+
+def encode_feedback(black: int, white: int, pegs: int) -> int:
+    """Small-integer code of ``(black, white)``."""
+    return black * (pegs + 1) + white
+
+
+def decode_feedback(code: int, pegs: int) -> tuple[int, int]:
+    """Inverse of :func:`encode_feedback`."""
+    return divmod(int(code), pegs + 1)
+
+
+@jit
+def feedback_digits(digits_a, counts_a, digits_b, counts_b, pegs):
+    """Encoded feedback of code a against code b from their digit and colour-count rows.
+
+    ``digits_*`` are the 0-based colours by position, ``counts_*`` how often each
+    colour occurs. Symmetric in a and b.
+    """
+    black = 0
+    for i in range(digits_a.shape[0]):
+        if digits_a[i] == digits_b[i]:
+            black += 1
+    common = 0
+    for c in range(counts_a.shape[0]):
+        common += min(counts_a[c], counts_b[c])
+    return black * (pegs + 1) + (common - black)
+
+
+@jit(parallel=True)
+def response_matrix_kernel(digits, counts, pegs, out):
+    """Fill ``out[g, s]`` with the encoded feedback of code g against code s (uint8).
+
+    Row by row, with the inner loops running over secrets so they vectorise: blacks
+    from position-wise equality, common colours from the colours the guess uses.
+    """
+    n = digits.shape[0]
+    colours = counts.shape[1]
+    digits_t = np.ascontiguousarray(digits.T)
+    counts_t = np.ascontiguousarray(counts.T)
+    for g in prange(n):
+        black = np.zeros(n, dtype=np.int8)
+        common = np.zeros(n, dtype=np.int8)
+        for i in range(pegs):
+            d = digits[g, i]
+            row = digits_t[i]
+            for s in range(n):
+                black[s] += row[s] == d
+        for c in range(colours):
+            m = counts[g, c]
+            if m == 0:
+                continue
+            row = counts_t[c]
+            for s in range(n):
+                common[s] += min(row[s], m)
+        for s in range(n):
+            out[g, s] = black[s] * (pegs + 1) + common[s] - black[s]
+
+
+@jit
+def code_tables_kernel(values, pegs, colours, digits, counts):
+    """Fill the digit table (0-based colours, first digit most significant) and counts."""
+    for i in range(values.shape[0]):
+        v = values[i]
+        for j in range(pegs - 1, -1, -1):
+            d = v % colours
+            v //= colours
+            digits[i, j] = d
+            counts[i, d] += 1
+
+
+@dataclass(frozen=True, eq=False)
+class CodeSpace:
+    """The legal codes of one game size, in increasing value.
+
+    Attributes
+    ----------
+    pegs, colours : int
+        Code length and number of colours.
+    repeats : bool
+        False restricts codes (and guesses) to codes without a repeated digit.
+    values : ndarray of int64
+        Code values (base-``colours`` integers), increasing.
+    digits : ndarray of int8, shape (n, pegs)
+        0-based colour of each position.
+    counts : ndarray of int8, shape (n, colours)
+        Number of pegs of each colour.
+    """
+
+    pegs: int
+    colours: int
+    repeats: bool
+    values: np.ndarray = field(repr=False)
+    digits: np.ndarray = field(repr=False)
+    counts: np.ndarray = field(repr=False)
+
+    @property
+    def size(self) -> int:
+        """Number of legal codes."""
+        return int(self.values.shape[0])
+
+    @property
+    def solved(self) -> int:
+        """Encoded feedback of a correct guess."""
+        return self.pegs * (self.pegs + 1)
+
+    def format(self, index: int) -> str:
+        """Written form of the code at ``index`` (e.g. ``"1122"``)."""
+        return "".join(SYMBOLS[d] for d in self.digits[int(index)])
+
+    def parse(self, text: str) -> int:
+        """Index of the written code ``text`` (spaces and commas ignored).
+
+        Raises
+        ------
+        ValueError
+            With a reason a person can act on, if ``text`` is not a legal code.
+        """
+        symbols = "".join(ch for ch in str(text) if ch not in " ,\t").upper()
+        if len(symbols) != self.pegs:
+            raise ValueError(f"a code has {self.pegs} digits, got {len(symbols)}")
+        digits = []
+        for ch in symbols:
+            d = SYMBOLS.find(ch)
+            if d < 0 or d >= self.colours:
+                raise ValueError(f"digits go from 1 to {SYMBOLS[self.colours - 1]}, got {ch!r}")
+            digits.append(d)
+        if not self.repeats and len(set(digits)) != len(digits):
+            raise ValueError("repeated digits are not allowed in this game")
+        value = 0
+        for d in digits:
+            value = value * self.colours + d
+        index = int(np.searchsorted(self.values, value))
+        return index
+
+    def feedback(self, guess: int, secret: int) -> int:
+        """Encoded feedback of the code at index ``guess`` against index ``secret``."""
+        return int(feedback_digits(self.digits[guess], self.counts[guess],
+                                   self.digits[secret], self.counts[secret], self.pegs))
+
+
+def _check_size(pegs: int, colours: int) -> None:
+    if not 1 <= pegs <= MAX_PEGS:
+        raise ValueError(f"pegs must be from 1 to {MAX_PEGS}, got {pegs}")
+    if not 1 <= colours <= len(SYMBOLS):
+        raise ValueError(f"colours must be from 1 to {len(SYMBOLS)}, got {colours}")
+
+
+def count_codes(pegs: int, colours: int, repeats: bool = True) -> int:
+    """Number of codes: ``colours ** pegs``, or the falling factorial without repeats."""
+    if repeats:
+        return colours ** pegs
+    n = 1
+    for i in range(pegs):
+        n *= max(colours - i, 0)
+    return n
+
+
+def code_space(pegs: int, colours: int, repeats: bool = True) -> CodeSpace:
+    """Build the :class:`CodeSpace` of a size.
+
+    Raises
+    ------
+    ValueError
+        For sizes out of range or with no legal code.
+    MemoryLimitError
+        If the code tables alone would not fit (message gives the bytes needed).
+    """
+    _check_size(pegs, colours)
+    n = count_codes(pegs, colours, repeats)
+    if n == 0:
+        raise ValueError(f"no code of {pegs} digits from {colours} colours without repeats")
+    if n > MAX_CODES:
+        need = n * (pegs + colours + 8 + 16)
+        raise MemoryLimitError(
+            f"{n} codes of {pegs} pegs and {colours} colours need about {need:,} bytes "
+            f"of tables (limit {MAX_CODES:,} codes)")
+    if repeats:
+        values = np.arange(n, dtype=np.int64)
+    else:
+        values = np.array(sorted(
+            sum(d * colours ** (pegs - 1 - j) for j, d in enumerate(p))
+            for p in permutations(range(colours), pegs)), dtype=np.int64)
+    digits = np.zeros((n, pegs), dtype=np.int8)
+    counts = np.zeros((n, colours), dtype=np.int8)
+    code_tables_kernel(values, pegs, colours, digits, counts)
+    return CodeSpace(pegs, colours, repeats, values, digits, counts)
+
+
+def feedback(guess: str, secret: str, pegs: int | None = None,
+             colours: int = len(SYMBOLS)) -> tuple[int, int]:
+    """``(black, white)`` of a written guess against a written secret.
+
+    >>> feedback("1123", "4221")
+    (1, 1)
+    """
+    pegs = len(guess) if pegs is None else pegs
+    if len(guess) != pegs or len(secret) != pegs:
+        raise ValueError("guess and secret must both have length pegs")
+    black = sum(a == b for a, b in zip(guess, secret))
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+    return black, common - black
+
+
+def matrix_fits(space: CodeSpace, max_bytes: int = DEFAULT_MATRIX_BYTES) -> bool:
+    """Whether the ``n * n``-byte response matrix is within ``max_bytes``."""
+    return space.size * space.size <= max_bytes
+
+
+def response_matrix(space: CodeSpace, max_bytes: int = DEFAULT_MATRIX_BYTES) -> np.ndarray:
+    """The uint8 response matrix ``R[g, s]`` of a code space.
+
+    Raises
+    ------
+    MemoryLimitError
+        If it would take more than ``max_bytes`` (message gives the bytes needed).
+    """
+    need = space.size * space.size
+    if need > max_bytes:
+        raise MemoryLimitError(
+            f"the response matrix of {space.size} codes needs {need:,} bytes, "
+            f"more than the limit of {max_bytes:,}")
+    out = np.empty((space.size, space.size), dtype=np.uint8)
+    response_matrix_kernel(space.digits, space.counts, space.pegs, out)
+    return out
+
+
+def all_written_codes(pegs: int, colours: int, repeats: bool = True) -> list[str]:
+    """Every written code in increasing order (a slow helper for small sizes)."""
+    codes = ("".join(SYMBOLS[d] for d in p) for p in product(range(colours), repeat=pegs))
+    return [c for c in codes if repeats or len(set(c)) == pegs]

@@ -1,0 +1,332 @@
+"""The engine that plays a scoring-kernel strategy against every secret at once.
+
+Instead of playing each secret separately, the engine walks the strategy's decision
+tree depth first: a node holds the codes still consistent with the answers on its
+path (a contiguous, increasing run of the ``members`` array), chooses a guess by the
+strategy's scoring kernel, splits the run by the answer (a stable counting sort) and
+descends into every class that contains a *tracked* secret. Untracked classes are
+skipped, so evaluating a subset of the secrets costs only their part of the tree, and
+subsets merge exactly into the whole (the decision at a node depends on the full
+consistent set and the node's key, never on which secrets are tracked).
+
+Responses come from the uint8 matrix when it was built, else are computed on the fly
+(pass an empty ``(0, 0)`` matrix).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit, prange
+from .._random import GOLDEN, mix64
+from .codes import feedback_digits
+
+__all__ = ["play_all", "TREE_COLUMNS", "child_key", "response"]
+
+# Columns of the int32 tree table filled by the kernels: the guess of a node, its
+# parent node (-1 for the root), the answer leading to it from the parent (-1 for
+# the root) and its depth (0 at the root).
+TREE_COLUMNS = ("guess", "parent", "feedback", "depth")
+TOLERANCE = 1e-9
+BLOCKS = 64  # candidate blocks per decision; each prange iteration owns one block
+PARALLEL_WORK = 1 << 18  # score a decision in parallel above this many responses
+BIG_FRACTION = 64  # nodes above n / BIG_FRACTION codes are decided before the split
+BIG_MINIMUM = 16
+
+
+@jit
+def response(matrix, digits, counts, pegs, guess, secret):
+    """Encoded feedback of code ``guess`` against ``secret``: matrix entry or computed."""
+    if matrix.shape[0] > 0:
+        return np.int64(matrix[guess, secret])
+    return np.int64(feedback_digits(digits[guess], counts[guess],
+                                    digits[secret], counts[secret], pegs))
+
+
+@jit
+def child_key(key, guess, answer):
+    """Random key of the node reached by answering ``answer`` to ``guess`` at ``key``."""
+    return mix64(np.uint64(key) + np.uint64(guess * 4096 + answer + 1) * GOLDEN)
+
+
+@jit
+def score_range(score, matrix, digits, counts, pegs, members, start, end, in_set,
+                consistent_only, uses_partition, previous_guess, key, lo, hi, sizes,
+                scores, usable):
+    """Score candidates ``lo..hi-1`` of one decision into ``scores`` (lower is better).
+
+    Candidate ``j`` is ``members[start + j]`` when ``consistent_only`` else code ``j``;
+    ``usable[j]`` is 0 for a candidate that would not divide the consistent set.
+    ``sizes`` is the caller's scratch of ``(pegs + 1) ** 2`` int64.
+    """
+    size = end - start
+    for j in range(lo, hi):
+        g = members[start + j] if consistent_only else j
+        sizes[:] = 0
+        if uses_partition or in_set[g] == 0:
+            for t in range(start, end):
+                sizes[response(matrix, digits, counts, pegs, g, members[t])] += 1
+        if in_set[g] == 0 and sizes.max() == size:
+            usable[j] = 0
+            scores[j] = np.inf
+            continue
+        usable[j] = 1
+        previous = -1
+        if previous_guess >= 0:
+            previous = response(matrix, digits, counts, pegs, g, previous_guess)
+        scores[j] = score(sizes.ctypes, sizes.shape[0], g, previous, key)
+
+
+@jit(parallel=True)
+def score_parallel(score, matrix, digits, counts, pegs, members, start, end, in_set,
+                   consistent_only, uses_partition, previous_guess, key, n_cand, scores,
+                   usable):
+    """:func:`score_range` over all ``n_cand`` candidates in parallel blocks."""
+    n_slots = (pegs + 1) * (pegs + 1)
+    n_blocks = min(BLOCKS, n_cand)
+    for b in prange(n_blocks):
+        sizes = np.zeros(n_slots, dtype=np.int64)
+        score_range(score, matrix, digits, counts, pegs, members, start, end, in_set,
+                    consistent_only, uses_partition, previous_guess, key,
+                    b * n_cand // n_blocks, (b + 1) * n_cand // n_blocks, sizes, scores,
+                    usable)
+
+
+@jit
+def splits_apart(matrix, digits, counts, pegs, guess, members, start, end, sizes):
+    """Whether every code of ``members[start:end]`` answers ``guess`` differently."""
+    sizes[:] = 0
+    for t in range(start, end):
+        f = response(matrix, digits, counts, pegs, guess, members[t])
+        if sizes[f] > 0:
+            return False
+        sizes[f] = 1
+    return True
+
+
+@jit
+def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_set,
+                 consistent_only, uses_partition, perfect_split_best, previous_guess, key,
+                 parallel, sizes, scores, usable):
+    """The strategy's guess for the consistent set ``members[start:end]`` (size >= 2).
+
+    Lowest score within 1e-9, then a consistent code, then the smallest code.
+    With ``perfect_split_best`` (the score is best exactly for partitions into
+    single codes) the smallest consistent code that splits the set apart is taken
+    without scoring. ``in_set`` must be all zeros on entry and is left so.
+    """
+    if perfect_split_best and end - start < sizes.shape[0]:
+        for t in range(start, end):
+            if splits_apart(matrix, digits, counts, pegs, members[t], members, start, end,
+                            sizes):
+                return members[t]
+    for t in range(start, end):
+        in_set[members[t]] = 1
+    n_cand = (end - start) if consistent_only else digits.shape[0]
+    if parallel:
+        score_parallel(score, matrix, digits, counts, pegs, members, start, end, in_set,
+                       consistent_only, uses_partition, previous_guess, key, n_cand,
+                       scores, usable)
+    else:
+        score_range(score, matrix, digits, counts, pegs, members, start, end, in_set,
+                    consistent_only, uses_partition, previous_guess, key, 0, n_cand,
+                    sizes, scores, usable)
+    best = np.inf
+    for j in range(n_cand):
+        if usable[j] and scores[j] < best:
+            best = scores[j]
+    chosen = -1
+    for j in range(n_cand):
+        if usable[j] and scores[j] <= best + TOLERANCE:
+            g = members[start + j] if consistent_only else j
+            if in_set[g]:
+                chosen = g
+                break
+            if chosen < 0:
+                chosen = g
+    for t in range(start, end):
+        in_set[members[t]] = 0
+    return chosen
+
+
+@jit
+def split_run(matrix, digits, counts, pegs, guess, members, buffer, start, end, tracked,
+              sizes, seen, offsets):
+    """Stably sort ``members[start:end]`` by answer to ``guess``.
+
+    On return class ``f`` is ``members[offsets[f] - sizes[f]:offsets[f]]`` and
+    ``seen[f]`` counts its tracked secrets.
+    """
+    sizes[:] = 0
+    seen[:] = 0
+    for t in range(start, end):
+        f = response(matrix, digits, counts, pegs, guess, members[t])
+        sizes[f] += 1
+        if tracked[members[t]]:
+            seen[f] += 1
+    offsets[0] = start
+    for f in range(sizes.shape[0]):
+        offsets[f + 1] = offsets[f] + sizes[f]
+    for t in range(start, end):
+        f = response(matrix, digits, counts, pegs, guess, members[t])
+        buffer[offsets[f]] = members[t]
+        offsets[f] += 1
+    for t in range(start, end):
+        members[t] = buffer[t]
+
+
+@jit
+def walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
+         perfect_split_best, first_guess, tracked, guesses, members, buffer, in_set, scores, usable,
+         node, node_key, tree, row_base, frontier, frontier_keys, big):
+    """Depth-first walk below one node, writing tree rows from ``row_base`` on.
+
+    ``node`` is (start, end, parent row, answer, depth, previous guess) of the walk's
+    root and ``node_key`` its random key. Nodes larger than ``big`` are expanded with
+    parallel scoring and smaller ones appended to ``frontier`` (rows of 6 int64,
+    ``frontier[0, 0]`` counts them; keys in ``frontier_keys``) unless ``big`` is -1,
+    which expands everything serially.
+    Returns the number of rows written.
+    """
+    n_slots = (pegs + 1) * (pegs + 1)
+    solved = pegs * (pegs + 1)
+    sizes = np.zeros(n_slots, dtype=np.int64)
+    seen = np.zeros(n_slots, dtype=np.int64)
+    offsets = np.zeros(n_slots + 1, dtype=np.int64)
+    stack = np.empty((node[1] - node[0] + 1, 6), dtype=np.int64)
+    keys = np.empty(node[1] - node[0] + 1, dtype=np.uint64)
+    stack[0, :] = node
+    keys[0] = node_key
+    top = 1
+    rows = 0
+    while top > 0:
+        top -= 1
+        start, end, parent, answer, depth, previous = stack[top]
+        key = keys[top]
+        size = end - start
+        if big >= 0 and depth > 0 and size <= big:
+            frontier[0, 0] += 1
+            frontier[frontier[0, 0], :] = stack[top]
+            frontier_keys[frontier[0, 0]] = key
+            continue
+        if size == 1:
+            guess = members[start]
+        elif depth == 0 and first_guess >= 0:
+            guess = first_guess
+        else:
+            n_cand = size if consistent_only else digits.shape[0]
+            guess = choose_guess(score, matrix, digits, counts, pegs, members, start, end,
+                                 in_set, consistent_only, uses_partition,
+                                 perfect_split_best, previous, key,
+                                 big >= 0 and size * n_cand >= PARALLEL_WORK, sizes,
+                                 scores, usable)
+        row = row_base + rows
+        tree[row, 0], tree[row, 1], tree[row, 2], tree[row, 3] = guess, parent, answer, depth
+        rows += 1
+        split_run(matrix, digits, counts, pegs, guess, members, buffer, start, end,
+                  tracked, sizes, seen, offsets)
+        if sizes[solved] > 0 and tracked[guess]:
+            guesses[guess] = depth + 1
+        # Push children in decreasing answer order so they are visited increasing.
+        for f in range(n_slots - 1, -1, -1):
+            if f == solved or seen[f] == 0:
+                continue
+            stack[top, 0], stack[top, 1] = offsets[f] - sizes[f], offsets[f]
+            stack[top, 2], stack[top, 3], stack[top, 4] = row, f, depth + 1
+            stack[top, 5] = guess
+            keys[top] = child_key(key, guess, f)
+            top += 1
+    return rows
+
+
+@jit(parallel=True)
+def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
+             perfect_split_best, first_guess, root_key, tracked, guesses, lanes, tree):
+    """Play a strategy against every tracked secret by walking its decision tree.
+
+    The large nodes near the root are decided one by one with the candidates scored
+    in parallel; the remaining subtrees are walked in parallel, one lane each
+    (``lanes[i]`` is the lane of frontier subtree i in decreasing size order, chosen
+    by the caller). Every decision depends only on its node, so the tree and the
+    counts never depend on the number of threads.
+
+    Parameters
+    ----------
+    score : function
+        The strategy's adapter (:attr:`strategies.Strategy.adapter`).
+    matrix : uint8 array (n, n) or (0, 0)
+        Response matrix, or empty to compute responses on the fly.
+    digits, counts : int8 arrays
+        Code tables of the code space (n rows).
+    perfect_split_best : bool
+        The score is best exactly for partitions into single codes (a shortcut).
+    first_guess : int
+        Index of a forced opening, or -1 to choose it by the score.
+    root_key : uint64
+        Random key of the root decision.
+    tracked : int8 array (n,)
+        1 for the secrets to play.
+    guesses : int32 array (n,)
+        Out: guesses needed for each tracked secret (untracked left unchanged).
+    lanes : int64
+        Number of parallel lanes for the subtrees.
+    tree : int32 array (4n + 1, 4)
+        Out: the visited nodes, parents before children, columns :data:`TREE_COLUMNS`.
+
+    Returns
+    -------
+    int
+        Number of tree rows filled.
+    """
+    n = digits.shape[0]
+    members = np.arange(n).astype(np.int32)
+    buffer = np.empty(n, dtype=np.int32)
+    in_set = np.zeros((lanes, n), dtype=np.int8)
+    scores = np.empty((lanes, n), dtype=np.float64)
+    usable = np.empty((lanes, n), dtype=np.int8)
+    frontier = np.zeros((n + 1, 6), dtype=np.int64)
+    frontier_keys = np.zeros(n + 1, dtype=np.uint64)
+    root = np.array([0, n, -1, -1, 0, -1], dtype=np.int64)
+    big = max(n // BIG_FRACTION, BIG_MINIMUM)
+    top_rows = walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
+                    perfect_split_best, first_guess, tracked, guesses, members, buffer, in_set[0], scores[0],
+                    usable[0], root, root_key, tree, 0, frontier, frontier_keys, big)
+    # Subtrees: largest first, each lane takes the next one that keeps it least loaded.
+    n_sub = frontier[0, 0]
+    items = frontier[1:n_sub + 1]
+    order = np.argsort(-(items[:, 1] - items[:, 0]), kind="mergesort")
+    lane_of = np.zeros(n_sub, dtype=np.int64)
+    load = np.zeros(lanes, dtype=np.int64)
+    for i in order:
+        lane = np.argmin(load)
+        lane_of[i] = lane
+        w = items[i, 1] - items[i, 0]
+        load[lane] += w * w
+    base = 2 * n + 1  # subtree of run [s, e) writes rows base + 2s .. base + 2e - 1
+    used = np.zeros(n_sub, dtype=np.int64)
+    for lane in prange(lanes):
+        for i in range(n_sub):
+            if lane_of[i] == lane:
+                used[i] = walk(score, matrix, digits, counts, pegs, consistent_only,
+                               uses_partition, perfect_split_best, -1, tracked, guesses, members, buffer,
+                               in_set[lane], scores[lane], usable[lane], items[i].copy(),
+                               frontier_keys[i + 1], tree, base + 2 * items[i, 0],
+                               frontier, frontier_keys, -1)
+    # Compact: top rows, then each subtree's rows in frontier order; remap parents.
+    new_row = np.full(tree.shape[0], -1, dtype=np.int64)
+    for r in range(top_rows):
+        new_row[r] = r
+    rows = top_rows
+    for i in range(n_sub):
+        first = base + 2 * items[i, 0]
+        for r in range(first, first + used[i]):
+            new_row[r] = rows
+            rows += 1
+    out = np.empty((rows, 4), dtype=np.int32)
+    for r in range(tree.shape[0]):
+        if new_row[r] >= 0:
+            out[new_row[r], 0] = tree[r, 0]
+            out[new_row[r], 1] = -1 if tree[r, 1] < 0 else new_row[tree[r, 1]]
+            out[new_row[r], 2], out[new_row[r], 3] = tree[r, 2], tree[r, 3]
+    tree[:rows] = out
+    return rows
+

@@ -1,0 +1,182 @@
+"""Evaluate a strategy over all secrets (or any subset of them), and build its tree.
+
+:func:`evaluate` returns the guesses needed for each requested secret, so a long
+evaluation can be split by secret (threads, processes, a cluster) and the parts
+joined with :func:`merge` into exactly the result of the whole run: the decision
+at every node depends on the node's consistent set and on the seed, never on which
+secrets are being played.
+
+Code spaces and response matrices are cached per process (a few sizes at a time).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .._jit import thread_count
+from .._random import stream_key
+from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, matrix_fits, response_matrix
+from .engine import play_all
+from .strategies import STRATEGIES
+from .tree import DecisionTree
+
+__all__ = ["Evaluation", "evaluate", "merge", "strategy_tree", "load_game",
+           "strategy_names", "OPTIMAL_NAMES"]
+
+OPTIMAL_NAMES = {"optimal": None, "optimal-max5": 5}
+
+
+def strategy_names() -> list[str]:
+    """Names accepted by :func:`evaluate`: registered strategies, then the optimal ones."""
+    return list(STRATEGIES) + list(OPTIMAL_NAMES)
+
+
+@lru_cache(maxsize=2)
+def load_game(pegs: int, colours: int, repeats: bool = True,
+              max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> tuple[CodeSpace, np.ndarray]:
+    """The code space and its response matrix (``(0, 0)`` if it exceeds the limit)."""
+    space = code_space(pegs, colours, repeats)
+    if matrix_fits(space, max_matrix_bytes):
+        return space, response_matrix(space, max_matrix_bytes)
+    return space, np.zeros((0, 0), dtype=np.uint8)
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """Guesses a strategy needs for each of some secrets (indices into the code space)."""
+
+    strategy: str
+    pegs: int
+    colours: int
+    repeats: bool
+    seed: int
+    secrets: np.ndarray  # int64 indices, increasing
+    guesses: np.ndarray  # int32, guesses[i] for secrets[i]
+
+    @property
+    def total(self) -> int:
+        """Guesses summed over the secrets."""
+        return int(self.guesses.sum())
+
+    @property
+    def mean(self) -> float:
+        """Mean number of guesses."""
+        return self.total / max(len(self.guesses), 1)
+
+    @property
+    def max(self) -> int:
+        """Worst case."""
+        return int(self.guesses.max()) if len(self.guesses) else 0
+
+    @property
+    def distribution(self) -> dict[int, int]:
+        """Guesses -> number of secrets solved in that many."""
+        values, counts = np.unique(self.guesses, return_counts=True)
+        return {int(v): int(c) for v, c in zip(values, counts)}
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``evaluate --json``."""
+        return {"strategy": self.strategy, "pegs": self.pegs, "colours": self.colours,
+                "repeats": self.repeats, "seed": self.seed, "secrets": int(len(self.guesses)),
+                "total": self.total, "mean": self.mean, "max": self.max,
+                "distribution": {str(k): v for k, v in self.distribution.items()}}
+
+
+def merge(parts: list[Evaluation]) -> Evaluation:
+    """Join evaluations of disjoint secret subsets of the same run into one.
+
+    Raises
+    ------
+    ValueError
+        If the parts differ in strategy, size or seed, or share a secret.
+    """
+    if not parts:
+        raise ValueError("nothing to merge")
+    first = parts[0]
+    key = (first.strategy, first.pegs, first.colours, first.repeats, first.seed)
+    for p in parts:
+        if (p.strategy, p.pegs, p.colours, p.repeats, p.seed) != key:
+            raise ValueError("can only merge evaluations of the same strategy, size and seed")
+    secrets = np.concatenate([p.secrets for p in parts])
+    guesses = np.concatenate([p.guesses for p in parts])
+    order = np.argsort(secrets, kind="stable")
+    secrets, guesses = secrets[order], guesses[order]
+    if np.any(secrets[1:] == secrets[:-1]):
+        raise ValueError("the parts share secrets")
+    return Evaluation(*key, secrets, guesses)
+
+
+def _secret_indices(space: CodeSpace, secrets) -> np.ndarray:
+    if secrets is None:
+        return np.arange(space.size, dtype=np.int64)
+    idx = np.unique(np.asarray(secrets, dtype=np.int64))
+    if idx.size and (idx[0] < 0 or idx[-1] >= space.size):
+        raise ValueError(f"secret indices must be in [0, {space.size})")
+    return idx
+
+
+def _play(name: str, space: CodeSpace, matrix: np.ndarray, seed: int, tracked: np.ndarray):
+    strategy = STRATEGIES[name]
+    first = -1
+    if strategy.first_guess is not None and space.size > 1:
+        first = strategy.first_guess(space, seed)
+    guesses = np.zeros(space.size, dtype=np.int32)
+    tree = np.empty((4 * space.size + 1, 4), dtype=np.int32)
+    rows = play_all(strategy.adapter, matrix, space.digits, space.counts, space.pegs,
+                    strategy.consistent_only, strategy.uses_partition,
+                    strategy.perfect_split_best, first,
+                    np.uint64(stream_key(seed, 1)), tracked, guesses,
+                    max(thread_count(), 1), tree)
+    return guesses, tree[:rows].copy()
+
+
+def _check_name(name: str) -> None:
+    if name not in STRATEGIES and name not in OPTIMAL_NAMES:
+        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(strategy_names())}")
+
+
+def strategy_tree(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
+                  seed: int = 0, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> DecisionTree:
+    """The full decision tree of strategy ``name`` (see :mod:`.tree`)."""
+    _check_name(name)
+    space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
+    if name in OPTIMAL_NAMES:
+        from .optimal import optimal_tree
+        return optimal_tree(space, matrix, OPTIMAL_NAMES[name])
+    _, table = _play(name, space, matrix, seed, np.ones(space.size, dtype=np.int8))
+    return DecisionTree(space, table)
+
+
+def evaluate(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
+             seed: int = 0, secrets=None,
+             max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> Evaluation:
+    """Guesses strategy ``name`` needs for each secret (all, or the given indices).
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`strategy_names`.
+    pegs, colours, repeats :
+        The game size; ``repeats=False`` restricts codes and guesses to codes
+        without repeated digits.
+    seed : int
+        Seed of the random strategies (ignored by the others).
+    secrets : array of int, optional
+        Indices of the secrets to play (into the increasing list of legal codes).
+    max_matrix_bytes : int
+        Largest response matrix to build; above it feedback is computed on the fly.
+    """
+    _check_name(name)
+    space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
+    idx = _secret_indices(space, secrets)
+    if name in OPTIMAL_NAMES:
+        from .optimal import optimal_tree
+        counts = optimal_tree(space, matrix, OPTIMAL_NAMES[name]).guesses(idx, matrix)
+    else:
+        tracked = np.zeros(space.size, dtype=np.int8)
+        tracked[idx] = 1
+        guesses, _ = _play(name, space, matrix, seed, tracked)
+        counts = guesses[idx]
+    return Evaluation(name, pegs, colours, repeats, seed, idx, counts.astype(np.int32))

@@ -1,0 +1,196 @@
+"""Codebreaker strategies, each defined by ONE scoring kernel.
+
+A strategy is a ``@jit`` function ``score(sizes, guess, previous, key) -> float``
+registered with :func:`register`; LOWER scores are better. The engine
+(:mod:`jitgames.mastermind.engine`) calls it for every candidate guess at every
+decision and keeps the best, so adding a strategy is literally::
+
+    from jitgames._jit import jit
+    from jitgames.mastermind.strategies import register
+
+    @register("worst-case-pairs")
+    @jit
+    def worst_case_pairs(sizes, guess, previous, key):
+        return float((sizes * (sizes - 1)).max())
+
+Arguments of a scoring kernel:
+
+``sizes``
+    int64 array, ``sizes[f]`` = how many still-consistent codes would answer
+    feedback ``f`` to the candidate (the solved answer included); all zeros for
+    strategies registered with ``uses_partition=False``.
+``guess``
+    index of the candidate code.
+``previous``
+    encoded feedback of the candidate against the previous guess (``-1`` at the
+    first guess); Cooley's rule uses it.
+``key``
+    uint64 random key of the decision (a function of the seed and the history of
+    guesses and answers only, so any subset of secrets sees the same strategy).
+
+Why a C callback: the engine receives the strategy as a first-class function of the
+fixed type ``float64(int64*, int64, int64, int64, uint64)``, made by :func:`register`
+as a small ``numba.cfunc`` adapter around the ``@jit`` scoring kernel. With a fixed
+argument type the big engine kernels compile once and are cached on disk; passing
+the ``@jit`` kernel itself would make Numba recompile the engine (tens of seconds)
+for every strategy in every process. Under ``NUMBA_DISABLE_JIT=1`` the adapter is
+plain Python.
+
+Rules applied by the engine for every strategy (from the issue): the candidates are
+all legal codes (``consistent_only=False``) or the still-consistent ones; a
+candidate that is not consistent and leaves the consistent set undivided is never
+played; scores within 1e-9 of the best tie, and ties go to a consistent code, then
+to the smallest code; a single consistent code is simply played. The first guess
+follows the same rule unless the strategy names a ``first_guess`` function.
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Callable
+
+import numba
+import numpy as np
+from numba import carray, cfunc, types
+
+from .._jit import jit
+from .._random import below, mix64, stream_key
+from .codes import CodeSpace
+
+__all__ = ["Strategy", "STRATEGIES", "register", "unit_uniform"]
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A registered strategy: its scoring kernel and how the engine should call it.
+
+    ``kernel`` is the ``@jit`` scoring kernel, ``adapter`` the callback the engine
+    calls, ``adapter(sizes.ctypes, len(sizes), guess, previous, key)``.
+    """
+
+    name: str
+    kernel: Callable
+    adapter: Callable
+    consistent_only: bool = False
+    uses_partition: bool = True
+    perfect_split_best: bool = False
+    first_guess: Callable[[CodeSpace, int], int] | None = None
+    description: str = ""
+
+
+STRATEGIES: dict[str, Strategy] = {}
+ADAPTER_SIGNATURE = types.float64(types.CPointer(types.int64), types.int64, types.int64,
+                                  types.int64, types.uint64)
+
+
+def _adapter(kernel):
+    """The engine's callback for ``kernel`` (see the module docstring)."""
+    if numba.config.DISABLE_JIT:
+        def adapter(sizes_pointer, n_slots, guess, previous, key):
+            data = sizes_pointer.data_as(ctypes.POINTER(ctypes.c_int64))
+            return kernel(np.ctypeslib.as_array(data, (n_slots,)), guess, previous, key)
+        return adapter
+
+    @cfunc(ADAPTER_SIGNATURE, cache=True)
+    def adapter(sizes_pointer, n_slots, guess, previous, key):
+        return kernel(carray(sizes_pointer, n_slots), guess, previous, key)
+
+    return adapter
+
+
+def register(name: str, *, consistent_only: bool = False, uses_partition: bool = True,
+             perfect_split_best: bool = False,
+             first_guess: Callable[[CodeSpace, int], int] | None = None,
+             description: str = ""):
+    """Decorator registering a scoring kernel as strategy ``name`` (returns the kernel).
+
+    ``perfect_split_best`` promises that the score is best exactly for partitions of
+    the consistent set into single codes, letting the engine skip scoring when a
+    consistent code splits the set apart (same choice, much faster on small sets).
+    """
+
+    def wrap(kernel):
+        doc = description or (kernel.__doc__ or "").strip().split("\n")[0]
+        STRATEGIES[name] = Strategy(name, kernel, _adapter(kernel), consistent_only,
+                                    uses_partition, perfect_split_best, first_guess, doc)
+        return kernel
+
+    return wrap
+
+
+@jit
+def unit_uniform(key, guess):
+    """A uniform float in [0, 1) determined by a decision key and a candidate index."""
+    bits = mix64(np.uint64(key) ^ mix64(np.uint64(guess) + np.uint64(1)))
+    return float(bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@register("knuth", perfect_split_best=True)
+@jit
+def knuth_score(sizes, guess, previous, key):
+    """Knuth's minimax: the size of the largest class of the partition."""
+    return float(sizes.max())
+
+
+@register("expected-size", perfect_split_best=True)
+@jit
+def expected_size_score(sizes, guess, previous, key):
+    """Expected size: the sum of squared class sizes (expected class size times n)."""
+    total = 0.0
+    for s in sizes:
+        total += float(s) * float(s)
+    return total
+
+
+@register("entropy", perfect_split_best=True)
+@jit
+def entropy_score(sizes, guess, previous, key):
+    """Entropy: minus the information (bits) of the partition."""
+    n = 0.0
+    for s in sizes:
+        n += float(s)
+    info = 0.0
+    for s in sizes:
+        if s > 0:
+            p = float(s) / n
+            info -= p * np.log2(p)
+    return -info
+
+
+@register("most-parts", perfect_split_best=True)
+@jit
+def most_parts_score(sizes, guess, previous, key):
+    """Most parts: minus the number of non-empty classes."""
+    parts = 0
+    for s in sizes:
+        if s > 0:
+            parts += 1
+    return -float(parts)
+
+
+@register("random", consistent_only=True, uses_partition=False)
+@jit
+def random_score(sizes, guess, previous, key):
+    """Random consistent: a uniformly random still-consistent code."""
+    return unit_uniform(key, guess)
+
+
+def cooley_first_guess(space: CodeSpace, seed: int) -> int:
+    """Cooley's opening: a random code with exactly one repeated digit (like 4311).
+
+    Without such codes (e.g. no repeats allowed) any random code is taken.
+    """
+    counts = space.counts
+    one_pair = np.flatnonzero(((counts == 2).sum(axis=1) == 1) & (counts <= 2).all(axis=1))
+    pool = one_pair if one_pair.size else np.arange(space.size)
+    index, _ = below(np.uint64(stream_key(seed, 0)), 0, pool.size)
+    return int(pool[index])
+
+
+@register("cooley", consistent_only=True, uses_partition=False,
+          first_guess=cooley_first_guess)
+@jit
+def cooley_score(sizes, guess, previous, key):
+    """Cooley: the consistent code least like the previous guess (fewest blacks, then
+    fewest whites), ties at random; the opening has exactly one repeated digit."""
+    return float(previous) + 0.5 * unit_uniform(key, guess)

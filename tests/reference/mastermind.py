@@ -1,0 +1,146 @@
+"""Slow, obviously-correct twins of the Mastermind kernels (same names and signatures)."""
+import ctypes
+import math
+
+import numpy as np
+
+from tests.reference._random import GOLDEN, MASK, mix64
+
+TOLERANCE = 1e-9
+
+
+def feedback_digits(digits_a, counts_a, digits_b, counts_b, pegs):
+    black = sum(1 for a, b in zip(digits_a, digits_b) if a == b)
+    common = 0
+    for colour in set(int(d) for d in digits_a):
+        common += min(list(digits_a).count(colour), list(digits_b).count(colour))
+    return black * (pegs + 1) + common - black
+
+
+def response_matrix_kernel(digits, counts, pegs, out):
+    n = len(digits)
+    for g in range(n):
+        for s in range(n):
+            out[g, s] = feedback_digits(digits[g], counts[g], digits[s], counts[s], pegs)
+
+
+def code_tables_kernel(values, pegs, colours, digits, counts):
+    for i, value in enumerate(values):
+        written = []
+        v = int(value)
+        for _ in range(pegs):
+            written.append(v % colours)
+            v //= colours
+        for j, d in enumerate(reversed(written)):
+            digits[i, j] = d
+            counts[i, d] += 1
+
+
+def child_key(key, guess, answer):
+    return mix64((int(key) + (guess * 4096 + answer + 1) * GOLDEN) & MASK)
+
+
+def unit_uniform(key, guess):
+    bits = mix64(int(key) ^ mix64(guess + 1))
+    return (bits >> 11) / 2.0 ** 53
+
+
+def knuth_score(sizes, guess, previous, key):
+    return float(max(sizes))
+
+
+def expected_size_score(sizes, guess, previous, key):
+    return float(sum(int(s) ** 2 for s in sizes))
+
+
+def entropy_score(sizes, guess, previous, key):
+    n = sum(int(s) for s in sizes)
+    return sum(s / n * math.log2(s / n) for s in sizes if s)
+
+
+def most_parts_score(sizes, guess, previous, key):
+    return -float(sum(1 for s in sizes if s))
+
+
+def random_score(sizes, guess, previous, key):
+    return unit_uniform(key, guess)
+
+
+def cooley_score(sizes, guess, previous, key):
+    return float(previous) + 0.5 * unit_uniform(key, guess)
+
+
+def _call(score, sizes, guess, previous, key):
+    """Call a strategy adapter the way the kernel does (C callback or, without JIT, Python)."""
+    if hasattr(score, "ctypes"):
+        pointer = sizes.ctypes.data_as(ctypes.POINTER(ctypes.c_int64))
+        return score.ctypes(pointer, len(sizes), guess, previous, int(key))
+    return score(sizes.ctypes, len(sizes), guess, previous, np.uint64(key))
+
+
+def _response(matrix, digits, counts, pegs, g, s):
+    return feedback_digits(digits[g], counts[g], digits[s], counts[s], pegs)
+
+
+def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
+             perfect_split_best, first_guess, root_key, tracked, guesses, lanes, tree):
+    """Recursive twin: the rule of the issue applied literally at every node.
+
+    Ignores ``perfect_split_best`` (a shortcut of the kernel, so the tests check it)
+    and ``lanes``; fills ``tree`` in preorder.
+    """
+    n = len(digits)
+    slots = (pegs + 1) ** 2
+    solved = pegs * (pegs + 1)
+    rows = []
+
+    def fb(g, s):
+        return _response(matrix, digits, counts, pegs, g, s)
+
+    def node(consistent, depth, parent, answer, previous, key):
+        members = set(consistent)
+        if len(consistent) == 1:
+            guess = consistent[0]
+        elif depth == 0 and first_guess >= 0:
+            guess = first_guess
+        else:
+            scored = []
+            for g in (consistent if consistent_only else range(n)):
+                sizes = np.zeros(slots, dtype=np.int64)
+                if uses_partition or g not in members:
+                    for s in consistent:
+                        sizes[fb(g, s)] += 1
+                if g not in members and sizes.max() == len(consistent):
+                    continue
+                prev = fb(g, previous) if previous >= 0 else -1
+                scored.append((_call(score, sizes, g, prev, key), g))
+            best = min(s for s, _ in scored)
+            ties = [g for s, g in scored if s <= best + TOLERANCE]
+            ours = [g for g in ties if g in members]
+            guess = min(ours) if ours else min(ties)
+        row = len(rows)
+        rows.append((guess, parent, answer, depth))
+        if guess in members and tracked[guess]:
+            guesses[guess] = depth + 1
+        classes = {}
+        for s in consistent:
+            classes.setdefault(fb(guess, s), []).append(s)
+        for f in sorted(classes):
+            if f != solved and any(tracked[s] for s in classes[f]):
+                node(classes[f], depth + 1, row, f, guess, child_key(key, guess, f))
+
+    node(list(range(n)), 0, -1, -1, -1, int(root_key))
+    tree[:len(rows)] = rows
+    return len(rows)
+
+
+def walk_tree(tree, children, matrix, digits, counts, pegs, secrets, out):
+    solved = pegs * (pegs + 1)
+    for i, s in enumerate(secrets):
+        node, out[i] = 0, -1
+        while node >= 0:
+            f = _response(matrix, digits, counts, pegs, tree[node, 0], s)
+            if f == solved:
+                out[i] = tree[node, 3] + 1
+                break
+            node = children[node, f]
