@@ -1,0 +1,323 @@
+"""``python -m jitgames.puzzles <puzzle> N ...``: solve one classic puzzle.
+
+Every sub-command takes ``--json`` (print one JSON object) and ``--quiet``; see the
+command contract in the README. Long work (queens, peg-solitaire counts) shows a
+progress bar on a terminal; Ctrl-C prints what was computed so far.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+from jitgames import _cli
+from jitgames._jit import threads
+from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
+                              rings, tait)
+
+PROG = "python -m jitgames.puzzles"
+SHOW_LIMIT = 200
+"""Most moves or solutions printed as text unless --all is given."""
+
+
+def _emit(args, obj, text_lines):
+    if args.json:
+        _cli.print_json(obj)
+    else:
+        for line in text_lines:
+            print(line)
+
+
+def _limited(items, args):
+    items = list(items)
+    return items if args.all or len(items) <= SHOW_LIMIT else items[:SHOW_LIMIT]
+
+
+# ----------------------------------------------------------------- sub-commands
+def _queens(args):
+    n = args.n
+    if n > queens.MAX_N:
+        raise _cli.CLIError(f"n must be at most {queens.MAX_N}")
+    start = time.perf_counter()
+    columns = [c for c in range(n) if c <= n - 1 - c]
+    total = 0
+    done = []
+    try:
+        with threads(args.threads), _cli.progress(len(columns), f"queens {n}", args.quiet,
+                                                  unit="col") as bar:
+            for c in columns:
+                chunk = [c] if c == n - 1 - c else [c, n - 1 - c]
+                total += queens.count_queens(n, chunk)
+                done.extend(chunk)
+                bar.update(1)
+            census = queens.queens_census(n) if n <= 12 else None
+            unique = census.unique if census else _unique_from(n, total)
+    except ValueError as exc:
+        raise _cli.CLIError(str(exc)) from None
+    except KeyboardInterrupt:
+        _cli.print_json({"n": n, "partial": True, "count_so_far": total,
+                         "first_row_columns_done": sorted(done)})
+        return 130
+    seconds = time.perf_counter() - start
+    lines = [f"{n} queens: {total} solutions, {unique} up to symmetry ({seconds:.3f} s)"]
+    if args.show:
+        if n > 12:
+            raise _cli.CLIError("--show lists solutions for n <= 12 only")
+        for sol in _limited(queens.unique_solutions(queens.solutions_iterative(n)), args):
+            lines += ["", " ".join(map(str, sol)), queens.draw(sol)]
+    _emit(args, {"n": n, "count": total, "unique": unique, "seconds": seconds}, lines)
+    return 0
+
+
+def _unique_from(n, total):
+    fixed = total + 2 * queens.count_invariant(n, True) + queens.count_invariant(n, False)
+    return fixed // 8
+
+
+def _domination(args):
+    n = args.n
+    if n > 11:
+        raise _cli.CLIError("n must be at most 11 (the search grows fast)")
+    start = time.perf_counter()
+    result = domination.domination(n)
+    seconds = time.perf_counter() - start
+    obj = {"n": n, "minimum": result.minimum, "sets": result.sets, "unique": result.unique,
+           "independent": result.independent, "independent_sets": result.independent_sets,
+           "independent_unique": result.independent_unique, "seconds": seconds}
+    lines = [f"{n} x {n}: {result.minimum} queens dominate; {result.sets} minimum sets, "
+             f"{result.unique} up to symmetry",
+             f"independent: {result.independent} queens; {result.independent_sets} sets, "
+             f"{result.independent_unique} up to symmetry"]
+    if args.show:
+        _, _, sets = domination.minimum_dominating(n)
+        lines += ["", domination.draw(n, sets[0])]
+    _emit(args, obj, lines)
+    return 0
+
+
+def _hanoi(args):
+    n, k = args.n, args.pegs
+    if k > 3 and n > hanoi.MAX_MULTIPEG_N:
+        raise _cli.CLIError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
+    moves = hanoi.frame_stewart(n, k)
+    obj = {"n": n, "pegs": k, "moves": moves}
+    lines = [f"{n} disks, {k} pegs: {moves} moves"]
+    if k > 3 and n >= 2:
+        obj["optimal_splits"] = hanoi.optimal_splits(n, k)
+    if args.table:
+        rows = hanoi.frame_stewart_table(n, k)
+        obj["table"] = [{"n": m, "moves": f, "splits": p} for m, f, p in rows]
+        lines += [f"{'n':>4} {'f(n)':>10}  optimal p"]
+        lines += [f"{m:>4} {f:>10}  {','.join(map(str, p))}" for m, f, p in rows]
+    if args.bfs:
+        try:
+            obj["bfs_moves"] = hanoi.bfs_distance(n, k)
+        except ValueError as exc:
+            raise _cli.CLIError(str(exc)) from None
+        lines.append(f"breadth-first search: {obj['bfs_moves']} moves")
+    if args.show:
+        if n > 10:
+            raise _cli.CLIError("--show draws the moves for n <= 10 only")
+        seq = hanoi.moves_recursive(n) if k == 3 else hanoi.moves_multipeg(n, k)
+        states = hanoi.replay(n, seq, k)
+        lines += ["", hanoi.draw(states[0])]
+        for i, (disk, a, b) in enumerate(_limited(seq, args), 1):
+            lines += ["", f"move {i}: disk {disk} from peg {a} to peg {b}", hanoi.draw(states[i])]
+    _emit(args, obj, lines)
+    return 0
+
+
+def _rings(args):
+    n = args.n
+    put_on = not args.take_off
+    count = rings.move_count(n)
+    obj = {"n": n, "moves": count, "task": "put_on" if put_on else "take_off"}
+    lines = [f"{'put on' if put_on else 'take off'} {n} rings: {count} moves"]
+    if args.position is not None:
+        if args.position > count:
+            raise _cli.CLIError(f"--position must be at most {count}")
+        pos = rings.position_after(n, args.position, put_on)
+        obj["position"] = rings.draw(n, pos)
+        lines.append(f"after {args.position} moves: {rings.draw(n, pos)}")
+    if args.show:
+        if n > 20:
+            raise _cli.CLIError("--show prints the moves for n <= 20 only")
+        seq = rings.solve_iterative(n, put_on)
+        positions = rings.replay(n, seq, put_on)
+        lines.append(f"{0:>6}  {rings.draw(n, positions[0])}")
+        for i, (ring, on) in enumerate(_limited(seq, args), 1):
+            lines.append(f"{i:>6}  {rings.draw(n, positions[i])}  ring {ring} "
+                         f"{'on' if on else 'off'}")
+    _emit(args, obj, lines)
+    return 0
+
+
+def _frogs(args):
+    n = args.n
+    count = frogs.move_count(n)
+    obj = {"n": n, "moves": count}
+    lines = [f"{n} frogs and {n} toads: {count} moves"]
+    if args.show:
+        if n > 30:
+            raise _cli.CLIError("--show prints the moves for n <= 30 only")
+        seq = frogs.solve_iterative(n)
+        positions = frogs.replay(n, seq)
+        lines += [f"{i:>5}  {p}" for i, p in enumerate(_limited(positions, args))]
+    _emit(args, obj, lines)
+    return 0
+
+
+def _tait(args):
+    n = args.n
+    if n > 200:
+        raise _cli.CLIError("n must be at most 200")
+    block = tait.construct(n, "block")
+    gap = tait.construct(n, "gap")
+    obj = {"n": n, "moves_block": len(block), "moves_gap": len(gap)}
+    if args.bfs:
+        if n > tait.BFS_LIMIT:
+            raise _cli.CLIError(f"--bfs needs n <= {tait.BFS_LIMIT}")
+        obj["bfs_block"] = tait.bfs_minimum(n, "block")
+        obj["bfs_gap"] = tait.bfs_minimum(n, "gap")
+    lines = [f"{n} pairs: block in {len(block)} moves, b^n..a^n in {len(gap)} moves"]
+    if args.bfs:
+        lines.append(f"breadth-first search minimum: block {obj['bfs_block']}, "
+                     f"gap {obj['bfs_gap']}")
+    if args.show:
+        for name, seq in (("block", block), ("gap", gap)):
+            lines += ["", f"{name}:"] + [f"{i:>4}  {p}" for i, p in
+                                         enumerate(tait.replay(n, seq))]
+    _emit(args, obj, lines)
+    return 0
+
+
+def _fibnim(args):
+    p = args.p
+    if p > fibnim.MAX_HEAP:
+        raise _cli.CLIError(f"P must be at most {fibnim.MAX_HEAP} (the SG table is P^2)")
+    table = fibnim.table(p)
+    grundy = int(table.start[p])
+    move = fibnim.winning_move(p)
+    obj = {"p": p, "losing": grundy == 0, "grundy": grundy, "zeckendorf": fibnim.zeckendorf(p),
+           "winning_move": move}
+    lines = [f"heap {p}: Zeckendorf {' + '.join(map(str, fibnim.zeckendorf(p)))}; "
+             f"SG = {grundy}; " + ("first player loses" if move is None
+                                   else f"first player wins by taking {move}")]
+    if args.show:
+        lines += ["", f"{'p':>5} {'g(p)':>5} {'SG(start)':>9}"]
+        lines += [f"{q:>5} {g:>5} {int(table.start[q]):>9}" for q, g in
+                  _limited(table.losing_positions(), args)]
+    _emit(args, obj, lines)
+    return 0
+
+
+def _pegsolitaire(args):
+    try:
+        prob = pegsolitaire.problem(args.problem, args.board)
+    except ValueError as exc:
+        raise _cli.CLIError(str(exc)) from None
+    b = pegsolitaire.board(args.board)
+    obj = {"problem": args.problem, "board": args.board}
+    lines = []
+    if args.count:
+        layers = bin(prob.start).count("1") - bin(prob.goal).count("1")
+        try:
+            with _cli.progress(layers, f"count {args.problem}", args.quiet,
+                               unit="layer") as bar:
+                result = pegsolitaire.count_solutions(prob.start, prob.goal, args.board,
+                                                      progress=bar.update)
+        except KeyboardInterrupt:
+            _cli.print_json({**obj, "partial": True, "solutions": None})
+            return 130
+        obj.update(solutions=result.solutions, seconds=result.seconds)
+        lines.append(f"{args.problem} ({args.board}): {result.solutions} winning move "
+                     f"sequences ({result.seconds:.1f} s)")
+    else:
+        sol = pegsolitaire.solve(prob.start, prob.goal, args.board)
+        obj["solvable"] = sol is not None
+        obj["moves"] = sol.names if sol else None
+        if sol is None:
+            lines.append(f"{args.problem} ({args.board}): no solution")
+        else:
+            lines.append(f"{args.problem} ({args.board}): {' '.join(sol.names)}")
+            if args.show:
+                lines += ["", pegsolitaire.draw(b, sol.positions[0])]
+                for name, pos in zip(sol.names, sol.positions[1:]):
+                    lines += ["", name, pegsolitaire.draw(b, pos)]
+    _emit(args, obj, lines)
+    return 0
+
+
+def build_parser() -> _cli.ArgumentParser:
+    parser = _cli.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="puzzle", required=True, metavar="PUZZLE",
+                                parser_class=_cli.ArgumentParser)
+
+    def add(name, help_text, handler):
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("queens", "count n-queens solutions (total and up to symmetry)", _queens)
+    p.add_argument("n", type=_cli.positive_int)
+    p.add_argument("--threads", type=_cli.positive_int, default=None)
+    p.add_argument("--show", action="store_true", help="draw one solution per class")
+    p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-item limit")
+
+    p = add("domination", "fewest queens covering the board, and the sets", _domination)
+    p.add_argument("n", type=_cli.positive_int)
+    p.add_argument("--show", action="store_true", help="draw one minimum set")
+
+    p = add("hanoi", "towers of Hanoi (Frame-Stewart for more pegs)", _hanoi)
+    p.add_argument("n", type=_cli.int_in_range(0, 10_000))
+    p.add_argument("--pegs", type=_cli.int_in_range(3, 64), default=3)
+    p.add_argument("--table", action="store_true", help="Frame-Stewart table up to n")
+    p.add_argument("--bfs", action="store_true", help="confirm by breadth-first search")
+    p.add_argument("--show", action="store_true", help="draw every move")
+    p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-move limit")
+
+    p = add("rings", "Chinese rings: put on (or take off) n rings", _rings)
+    p.add_argument("n", type=_cli.int_in_range(1, 10_000))
+    p.add_argument("--take-off", action="store_true")
+    p.add_argument("--position", type=_cli.nonnegative_int, default=None,
+                   help="show the position after this many moves")
+    p.add_argument("--show", action="store_true", help="print every move")
+    p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-move limit")
+
+    p = add("frogs", "frogs and toads: exchange n and n counters", _frogs)
+    p.add_argument("n", type=_cli.int_in_range(1, 10_000))
+    p.add_argument("--show", action="store_true", help="print every position")
+    p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-move limit")
+
+    p = add("tait", "Tait's counters: sort abab..ab by moving pairs", _tait)
+    p.add_argument("n", type=_cli.int_in_range(3, 10_000))
+    p.add_argument("--bfs", action="store_true", help="prove the minimum by search")
+    p.add_argument("--show", action="store_true", help="print every position")
+
+    p = add("fibnim", "Fibonacci nim: is a heap of P lost for the first player?", _fibnim)
+    p.add_argument("p", type=_cli.positive_int, metavar="P")
+    p.add_argument("--show", action="store_true", help="print the table g(p)")
+    p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-row limit")
+
+    p = add("pegsolitaire", "peg solitaire: solve (or --count) a classic problem",
+            _pegsolitaire)
+    p.add_argument("problem", choices=sorted(pegsolitaire.PROBLEMS))
+    p.add_argument("--board", choices=sorted(pegsolitaire.BOARDS), default="english")
+    p.add_argument("--count", action="store_true", help="count all winning sequences")
+    p.add_argument("--show", action="store_true", help="draw the board after each move")
+    return parser
+
+
+def _main(argv):
+    args = build_parser().parse_args(argv)
+    return args.handler(args)
+
+
+def main(argv=None) -> int:
+    """Entry point; returns the exit status."""
+    return _cli.run_cli(_main, argv, prog=PROG)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

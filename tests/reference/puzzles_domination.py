@@ -1,0 +1,31 @@
+"""Reference twin of the queen-domination kernel: all k-subsets, one by one."""
+from itertools import combinations
+
+
+def _covers(n, s):
+    r, c = divmod(s, n)
+    return {r2 * n + c2 for r2 in range(n) for c2 in range(n)
+            if r2 == r or c2 == c or r2 - c2 == r - c or r2 + c2 == r + c}
+
+
+def count_dominating(n, k, independent, attack, out):
+    cover = [_covers(n, s) for s in range(n * n)]
+    every = set(range(n * n))
+    total = 0
+    for combo in combinations(range(n * n), k):
+        if independent and any(b in cover[a] for a, b in combinations(combo, 2)):
+            continue
+        if set().union(*(cover[s] for s in combo)) == every:
+            if total < out.shape[0]:
+                out[total, :] = combo
+            total += 1
+    return total
+
+
+def _popcount(x):
+    return bin(int(x)).count("1")
+
+
+def _lowest_bit(words, w_count):
+    value = sum(int(words[w]) << (64 * w) for w in range(w_count))
+    return (value & -value).bit_length() - 1 if value else -1

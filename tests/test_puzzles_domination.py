@@ -1,0 +1,91 @@
+"""Queen domination: exact counts of minimum (and independent) dominating sets."""
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitgames.puzzles import domination as dom
+from jitgames.puzzles.__main__ import main
+from tests.reference import puzzles_domination as ref
+
+DATA = Path(__file__).parent / "data"
+KNOWN = list(csv.DictReader(open(DATA / "puzzles_domination.csv")))
+UNIQUE = list(csv.DictReader(open(DATA / "puzzles_domination_unique.csv")))
+
+
+@pytest.mark.parametrize("row", [r for r in KNOWN if int(r["n"]) <= 9], ids=lambda r: r["n"])
+def test_known_values(row):
+    assert "OEIS" in row["source"]
+    result = dom.domination(int(row["n"]))
+    assert (result.minimum, result.sets, result.independent, result.independent_sets) == \
+        tuple(int(row[k]) for k in ("minimum", "sets", "independent", "independent_sets"))
+
+
+def test_eight_by_eight_up_to_symmetry():
+    row = UNIQUE[0]
+    assert row["source"]
+    result = dom.domination(8)
+    assert (result.unique, result.independent_unique) == (int(row["unique"]),
+                                                          int(row["independent_unique"]))
+
+
+def _brute_unique(n, sets):
+    perms = dom._square_symmetries(n)
+    return len({min(tuple(sorted(perms[s][list(x)])) for s in range(8)) for x in sets})
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_unique_counts_match_brute_force(n):
+    for independent in (False, True):
+        k, count, sets = dom.minimum_dominating(n, independent)
+        assert dom.count_up_to_symmetry(n, sets) == _brute_unique(n, sets.tolist())
+        cover = [ref._covers(n, s) for s in range(n * n)]
+        for x in sets.tolist():
+            assert set().union(*(cover[s] for s in x)) == set(range(n * n))
+
+
+def test_draw_and_bad_input():
+    assert dom.draw(2, [0]) == "Q .\n. ."
+    with pytest.raises(ValueError):
+        dom.domination(0)
+    with pytest.raises(ValueError):
+        dom.dominating_sets(4, 0)
+
+
+@pytest.mark.kernel
+@given(st.integers(1, 5), st.integers(1, 4), st.booleans())
+def test_kernel_matches_reference(n, k, independent):
+    if k > n * n:
+        return
+    attack = dom.attack_masks(n)
+    ours = np.zeros((4096, k), np.int32)
+    theirs = np.zeros((4096, k), np.int32)
+    count = dom.count_dominating(n, k, independent, attack, ours)
+    assert count == ref.count_dominating(n, k, independent, attack, theirs)
+    # every set is listed when no smaller set dominates (then no leaf is a completion)
+    smaller = k > 1 and ref.count_dominating(n, k - 1, False, attack, theirs[:0, :k - 1]) > 0
+    if (independent or not smaller) and count <= len(ours):
+        listed = sorted(tuple(sorted(r)) for r in ours[:count].tolist())
+        assert listed == sorted(tuple(r) for r in theirs[:count].tolist())
+
+
+@pytest.mark.kernel
+@given(st.lists(st.integers(0, 2 ** 64 - 1), min_size=1, max_size=3))
+def test_bit_helpers_match_reference(words):
+    arr = np.array(words, dtype=np.uint64)
+    assert dom._lowest_bit(arr, len(words)) == ref._lowest_bit(arr, len(words))
+    assert dom._popcount(arr[0]) == ref._popcount(arr[0])
+
+
+def test_cli(capsys):
+    assert main(["domination", "8", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["minimum"], out["sets"], out["unique"], out["independent"]) == (5, 4860, 638, 5)
+    assert main(["domination", "5", "--show"]) == 0
+    assert "Q" in capsys.readouterr().out
+    assert main(["domination", "12"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
