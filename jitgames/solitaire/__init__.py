@@ -1,0 +1,125 @@
+"""Solitaire: the exact optimal score of every deal, and a study over random deals.
+
+Public API
+----------
+solve_deals(deals, score_only=False)   per-deal optimal score, moves, decisions, positions
+deals(seed, start, stop, shuffle)      reproducible deals in the shared format
+optimal_line(deck)                     the optimal line of one deal, move by move
+study_chunk / merge / summarise        mergeable study statistics (see :mod:`.study`)
+shuffle_bias(n, shuffle)               chi-square test of a shuffle's card positions
+
+The rules and deal format are those of DESIGN.md ("Solitaire deals"); the
+definitions of ``moves`` and ``decisions`` are in :mod:`.search`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._jit import thread_count, threads as _threads
+from .deal import SHUFFLES, ShuffleBias, deals, read_deal_file, shuffle_bias, validate_deals
+from .rules import card_name
+from .search import RESULT_FIELDS, Step, make_scratch, solve_rows
+from .search import optimal_line as _optimal_line
+from .study import StudyPartial, empty_partial, merge, partial_from_rows, study_chunk, summarise
+from .table import DEFAULT_CAPACITY
+
+__all__ = [
+    "DealResults", "Line", "solve_deals", "optimal_line", "deals", "read_deal_file",
+    "validate_deals", "shuffle_bias", "ShuffleBias", "SHUFFLES", "card_name", "Step",
+    "StudyPartial", "study_chunk", "merge", "summarise", "empty_partial",
+    "partial_from_rows", "DEFAULT_CAPACITY",
+]
+
+
+@dataclass(frozen=True)
+class DealResults:
+    """Per-deal results, arrays in deal order (int64).
+
+    ``score`` optimal score; ``moves``/``decisions`` the optimal-line figures (-1 in
+    score-only mode); ``positions`` positions expanded; ``lookups``, ``probes``,
+    ``evictions``, ``occupancy`` the deal's use of its position table.
+    """
+
+    score: np.ndarray
+    moves: np.ndarray
+    decisions: np.ndarray
+    positions: np.ndarray
+    lookups: np.ndarray
+    probes: np.ndarray
+    evictions: np.ndarray
+    occupancy: np.ndarray
+
+    @classmethod
+    def from_rows(cls, rows: np.ndarray) -> "DealResults":
+        columns = {name: rows[:, k].copy() for k, name in enumerate(RESULT_FIELDS)}
+        for column in columns.values():
+            column.flags.writeable = False
+        return cls(**columns)
+
+    def __len__(self) -> int:
+        return self.score.shape[0]
+
+
+def solve_deals(deals_in, score_only: bool = False, *, table_capacity: int = DEFAULT_CAPACITY,
+                threads: int | None = None) -> DealResults:
+    """Solve an (n, 52) integer array of deals exactly.
+
+    Parameters
+    ----------
+    deals_in : array_like
+        One deal a row in the shared format (a permutation of 0..51); a single
+        52-card deal is accepted too.
+    score_only : bool
+        Only the optimal score (stops as soon as 52 is reached); ``moves`` and
+        ``decisions`` are then -1.
+    table_capacity : int
+        Slots of each thread's position table (a power of two >= 4). Answers do
+        not depend on it; speed does.
+    threads : int, optional
+        Threads to use (default: all Numba threads). Answers do not depend on it.
+
+    Raises
+    ------
+    ValueError
+        For a bad array (naming the first bad deal, counting from 1) or capacity.
+    """
+    decks = validate_deals(deals_in)
+    with _threads(threads):
+        scratch = make_scratch(thread_count(), table_capacity)
+        rows = solve_rows(decks, score_only, scratch)
+    return DealResults.from_rows(rows)
+
+
+@dataclass(frozen=True)
+class Line:
+    """The optimal line of one deal: its ``score``, ``steps`` and the dealt piles.
+
+    ``piles`` are ``(face_down_count, cards bottom to top)`` right after the deal
+    (and the automatic foundation plays); ``foundations`` the cards per suit then.
+    """
+
+    score: int
+    steps: tuple[Step, ...]
+    piles: tuple[tuple[int, tuple[int, ...]], ...]
+    foundations: tuple[int, ...]
+
+    @property
+    def moves(self) -> int:
+        return len(self.steps)
+
+    @property
+    def decisions(self) -> int:
+        return sum(1 for step in self.steps if step.choices > 1)
+
+
+def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY) -> Line:
+    """The optimal line of one deal (fewest moves, then fewest decision points)."""
+    from .rules import FOUNDATION, piles_of
+
+    (checked,) = validate_deals(deck)
+    score, steps, start = _optimal_line(checked, table_capacity)
+    piles = tuple((down, tuple(cards)) for down, cards in piles_of(start))
+    foundations = tuple(int(f) for f in start[FOUNDATION:FOUNDATION + 4])
+    return Line(score, tuple(steps), piles, foundations)

@@ -1,0 +1,341 @@
+"""Command line: ``python -m jitgames.solitaire N`` and friends.
+
+    python -m jitgames.solitaire N [--seed S] [--threads T] [--json] [--out FILE] [--plot FILE.png]
+    python -m jitgames.solitaire --show SEED INDEX       replay one deal's optimal line
+    python -m jitgames.solitaire --deals FILE [--out results.csv]
+    python -m jitgames.solitaire N --bias                chi-square test of both shuffles
+
+The study runs deals ``[0, N)`` in chunks (:func:`execute_chunks` is the one place
+that runs them); Ctrl-C stops after the chunks finished so far and reports them.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from .._cli import (ArgumentParser, CLIError, atomic_write_text,
+                    nonnegative_int, positive_int, print_json, progress, run_cli)
+from .._jit import thread_count, threads
+from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
+from .rules import card_name
+from .search import RESULT_FIELDS, make_scratch, solve_rows
+from .study import (DEFAULT_PRECISION, StudyPartial, empty_partial, merge, partial_from_rows,
+                    summarise)
+from .table import DEFAULT_CAPACITY
+
+PROG = "python -m jitgames.solitaire"
+DEFAULT_CHUNK = 4096
+
+
+def _capacity(text: str) -> int:
+    value = positive_int(text)
+    if value < 4 or value & (value - 1):
+        import argparse
+        raise argparse.ArgumentTypeError(f"expected a power of two >= 4, got {value}")
+    return value
+
+
+def _precision(text: str) -> float:
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of cards, got {text}")
+    return value
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog=PROG, description=(
+        "Exact optimal score of solitaire deals (DESIGN.md rules) and statistics over N "
+        "random deals."))
+    parser.add_argument("deals", nargs="?", type=positive_int, metavar="N",
+                        help="number of random deals to study (deals 0..N-1 of the seed)")
+    parser.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
+    parser.add_argument("--threads", type=positive_int, help="threads (default: all)")
+    parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
+                        help="shuffle used to deal (default fisher-yates)")
+    parser.add_argument("--score-only", action="store_true",
+                        help="only the optimal score (faster; no moves/decisions)")
+    parser.add_argument("--table-capacity", type=_capacity, default=DEFAULT_CAPACITY,
+                        metavar="SLOTS", help=f"slots per thread's position table "
+                                              f"(power of two, default {DEFAULT_CAPACITY})")
+    parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK, metavar="K",
+                        help=f"deals per chunk (default {DEFAULT_CHUNK}; answers do not depend on it)")
+    parser.add_argument("--precision", type=_precision, default=DEFAULT_PRECISION,
+                        metavar="CARDS", help="half-width of the 95%% interval of the mean the "
+                                              f"report checks N against (default {DEFAULT_PRECISION})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--out", metavar="FILE", help="write per-deal results as CSV")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw the score histogram")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--show", nargs=2, type=nonnegative_int, metavar=("SEED", "INDEX"),
+                        help="print deal INDEX of SEED and its optimal line move by move")
+    parser.add_argument("--deals", dest="deal_file", metavar="FILE",
+                        help="solve the deals of FILE (52 integers a line)")
+    parser.add_argument("--bias", action="store_true",
+                        help="chi-square test of card positions over N shuffles of each kind")
+    return parser
+
+
+def main(argv=None) -> int:
+    return run_cli(_main, argv, prog=PROG)
+
+
+def _main(argv) -> int:
+    args = build_parser().parse_args(argv)
+    modes = [args.show is not None, args.deal_file is not None, args.bias]
+    if sum(modes) > 1:
+        raise CLIError("choose one of --show, --deals and --bias")
+    if args.show is not None:
+        return _show(args)
+    if args.deal_file is not None:
+        if args.deals is not None:
+            raise CLIError("give either N or --deals FILE, not both")
+        return _solve_file(args)
+    if args.deals is None:
+        raise CLIError("give the number of deals N (or --show, --deals; see --help)")
+    if args.bias:
+        return _bias(args)
+    return _study(args)
+
+
+# ----------------------------------------------------------------------------- study
+
+def execute_chunks(chunks, solve_chunk, on_result) -> bool:
+    """Run ``solve_chunk(start, stop)`` for each chunk in order, passing results on.
+
+    ``on_result(start, stop, result)`` is called after each chunk. Returns True if
+    Ctrl-C stopped the run (the chunks finished before it have been passed on).
+    This is the one function to replace to run chunks elsewhere (a scheduler) or to
+    skip chunks already in a checkpoint.
+    """
+    try:
+        for start, stop in chunks:
+            result = solve_chunk(start, stop)
+            on_result(start, stop, result)
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+def _study(args) -> int:
+    n = args.deals
+    chunks = [(a, min(a + args.chunk_size, n)) for a in range(0, n, args.chunk_size)]
+    with _thread_scope(args.threads):
+        scratch = make_scratch(thread_count(), args.table_capacity)
+        compile_seconds = _warm_up(scratch, args.score_only)
+        state = {"partial": empty_partial(args.table_capacity, args.score_only), "rows": []}
+        bar = progress(n, "deals", quiet=args.quiet, unit="deal")
+
+        def solve_chunk(start, stop):
+            begin = time.perf_counter()
+            rows = solve_rows(deals(args.seed, start, stop, args.shuffle), args.score_only, scratch)
+            return rows, time.perf_counter() - begin
+
+        def on_result(start, stop, result):
+            rows, seconds = result
+            partial = partial_from_rows(rows, args.table_capacity, args.score_only, seconds)
+            kept = state["rows"] + [rows] if args.out else state["rows"]
+            state.update(partial=merge(state["partial"], partial), rows=kept)
+            bar.update(stop - start)
+
+        begin = time.perf_counter()
+        interrupted = execute_chunks(chunks, solve_chunk, on_result)
+        wall = time.perf_counter() - begin
+        bar.close()
+    partial: StudyPartial = state["partial"]
+    summary = summarise(partial, args.precision)
+    summary.update(seed=args.seed, shuffle=args.shuffle, requested=n, interrupted=interrupted,
+                   threads=args.threads or thread_count(), seconds=wall,
+                   deals_per_second=partial.deals / wall if wall > 0 else None,
+                   compile_seconds=compile_seconds)
+    if args.out:
+        rows = np.concatenate(state["rows"]) if state["rows"] else np.zeros((0, len(RESULT_FIELDS)),
+                                                                            dtype=np.int64)
+        _write_rows(args.out, "index", np.arange(rows.shape[0]), rows)
+    if args.plot and partial.deals:
+        from .plotting import plot_histogram
+        plot_histogram(summary, args.plot)
+    if args.json:
+        print_json(summary)
+    else:
+        print(format_summary(summary))
+    if interrupted:
+        print(f"{PROG}: interrupted after {partial.deals} of {n} deals", file=sys.stderr)
+        return 130
+    return 0
+
+
+class _thread_scope:
+    """``jitgames._jit.threads`` with its ValueError turned into a one-line CLI error."""
+
+    def __init__(self, n):
+        self.n = n
+        self.inner = None
+
+    def __enter__(self):
+        try:
+            self.inner = threads(self.n)
+            return self.inner.__enter__()
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
+
+    def __exit__(self, *exc):
+        return self.inner.__exit__(*exc)
+
+
+def _warm_up(scratch, score_only) -> float:
+    """Seconds for the first (compiling or cache-loading) call of the kernels."""
+    begin = time.perf_counter()
+    solve_rows(deals(0, 0, 1), score_only, scratch)
+    return time.perf_counter() - begin
+
+
+def format_summary(s: dict) -> str:
+    """The study report as readable text."""
+    n = s["deals"]
+    lines = [f"Optimal solitaire score over {n:,} deals (seed {s['seed']}, {s['shuffle']} shuffle)"]
+    if n == 0:
+        return lines[0] + ": no deal finished."
+    low, high = s["ci95"]
+    lines.append(f"  mean {s['mean']:.4f} cards, sd {s['sd']:.4f}; "
+                 f"95% interval of the mean [{low:.4f}, {high:.4f}]")
+    verdict = "enough" if s["enough_for_precision"] else "not enough"
+    lines.append(f"  {n:,} deals are {verdict} for a precision of +-{s['precision']:g} cards "
+                 f"(that needs {s['deals_needed_for_precision']:,} deals); the interval's "
+                 f"half-width is {s['ci95_half_width']:.4f}")
+    wl, wh = s["win_rate_ci95"]
+    lines.append(f"  wins (52 cards): {s['wins']:,} = {100 * s['win_rate']:.3f}% "
+                 f"(Wilson 95% [{100 * wl:.3f}%, {100 * wh:.3f}%])")
+    if s["mean_moves"] is not None:
+        lines.append(f"  optimal line: {s['mean_moves']:.3f} moves, "
+                     f"{s['mean_decisions']:.3f} decision points on average")
+    lines.append("  score distribution:")
+    hist = s["histogram"]
+    top = max(hist.values())
+    for score in range(53):
+        count = hist[str(score)]
+        if count:
+            bar = "#" * max(1, round(40 * count / top))
+            lines.append(f"    {score:2d} {count:9,d} {100 * count / n:7.3f}% {bar}")
+    t = s["table"]
+    lines.append(f"  position table per thread: {t['capacity']:,} slots ({t['bytes'] / 2**20:.1f} MiB), "
+                 f"peak occupancy {t['peak_occupancy']:,}, {t['probes_per_lookup']:.2f} probes/lookup, "
+                 f"{t['evictions']:,} evictions; {s['mean_positions']:.1f} positions expanded per deal")
+    rate = s["deals_per_second"]
+    lines.append(f"  {s['seconds']:.2f} s wall on {s['threads']} thread(s), "
+                 f"{rate:,.0f} deals/s" if rate else f"  {s['seconds']:.2f} s wall")
+    lines[-1] += f"; compile/load {s['compile_seconds']:.2f} s (separate)"
+    c = s["casino"]
+    cl, ch = c["expected_net_ci95"]
+    lines.append(f"  casino: deck ${c['deck_price']} + ${c['start_fee']} to start, ${c['pay_per_card']} "
+                 f"a card: expected net ${c['expected_net']:+.2f} a game (95% [{cl:+.2f}, {ch:+.2f}]); "
+                 f"break-even at {c['break_even_score']} cards")
+    return "\n".join(lines)
+
+
+def _write_rows(path, first_column, labels, rows) -> None:
+    header = ",".join([first_column, "score", "moves", "decisions", "positions"])
+    body = "\n".join(f"{label},{r[0]},{r[1]},{r[2]},{r[3]}" for label, r in zip(labels, rows.tolist()))
+    try:
+        atomic_write_text(path, header + "\n" + body + ("\n" if body else ""))
+    except OSError as exc:
+        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+# ----------------------------------------------------------------------------- deal files
+
+def _solve_file(args) -> int:
+    try:
+        decks = read_deal_file(args.deal_file)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+    with _thread_scope(args.threads):
+        scratch = make_scratch(thread_count(), args.table_capacity)
+        begin = time.perf_counter()
+        rows = solve_rows(decks, args.score_only, scratch)
+        wall = time.perf_counter() - begin
+    numbers = np.arange(1, rows.shape[0] + 1)
+    if args.out:
+        _write_rows(args.out, "deal", numbers, rows)
+    summary = summarise(partial_from_rows(rows, args.table_capacity, args.score_only))
+    summary.update(file=str(args.deal_file), seconds=wall,
+                   score=rows[:, 0], moves=rows[:, 1], decisions=rows[:, 2], positions=rows[:, 3])
+    if args.json:
+        print_json(summary)
+        return 0
+    for number, row in zip(numbers.tolist(), rows.tolist()):
+        figures = "" if args.score_only else f", {row[1]} moves, {row[2]} decision points"
+        print(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
+    print(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
+          f"{summary['wins']} won, {wall:.3f} s")
+    return 0
+
+
+# ----------------------------------------------------------------------------- replay
+
+def _show(args) -> int:
+    from . import optimal_line
+
+    seed, index = args.show
+    deck = deals(seed, index, index + 1, args.shuffle)[0]
+    line = optimal_line(deck, table_capacity=args.table_capacity)
+    if args.json:
+        print_json({"seed": seed, "index": index, "deck": deck, "score": line.score,
+                    "moves": line.moves, "decisions": line.decisions,
+                    "line": [_step_text(step) for step in line.steps]})
+        return 0
+    print(f"Deal {index} of seed {seed} ({args.shuffle} shuffle); face-down cards in brackets:")
+    for p, (down, cards) in enumerate(line.piles):
+        shown = [f"[{card_name(c)}]" if i < down else card_name(c) for i, c in enumerate(cards)]
+        print(f"  pile {p + 1}: {' '.join(shown) if shown else '(empty)'}")
+    print("  foundations: " + _foundations_text(line.foundations))
+    print(f"Optimal score {line.score} cards, reached in {line.moves} moves with "
+          f"{line.decisions} decision points:")
+    for k, step in enumerate(line.steps, start=1):
+        print(f"  {k:2d}. {_step_text(step)}")
+    return 0
+
+
+def _foundations_text(heights) -> str:
+    from .rules import SUITS
+    parts = [card_name(suit * 13 + h - 1) if h else f"-{SUITS[suit]}" for suit, h in enumerate(heights)]
+    return " ".join(parts)
+
+
+def _step_text(step) -> str:
+    onto = f"onto {card_name(step.onto)}" if step.onto is not None else "into the empty pile"
+    carried = f" (and {step.carried - 1} card{'s' if step.carried > 2 else ''} on it)" \
+        if step.carried > 1 else ""
+    text = f"{card_name(step.card)}{carried} from pile {step.from_pile + 1} {onto} (pile {step.pile + 1})"
+    if step.to_foundation:
+        text += "; to the foundations: " + " ".join(card_name(c) for c in step.to_foundation)
+    if step.choices > 1:
+        text += f"   [{step.choices} choices]"
+    return text
+
+
+# ----------------------------------------------------------------------------- shuffle bias
+
+def _bias(args) -> int:
+    results = [shuffle_bias(args.deals, kind, args.seed) for kind in SHUFFLES]
+    if args.json:
+        print_json({r.shuffle: {"deals": r.deals, "chi_square": r.statistic, "dof": r.dof,
+                                "p_value": r.p_value, "worst_cell": list(r.worst)}
+                    for r in results})
+        return 0
+    print(f"Chi-square test of card positions over {args.deals:,} shuffles "
+          f"(52 x 52 cells, {results[0].dof} degrees of freedom):")
+    for r in results:
+        card, position, ratio = r.worst
+        print(f"  {r.shuffle:12s} chi-square {r.statistic:12.1f}  p = {r.p_value:.3g}  "
+              f"worst cell: {card_name(card)} at position {position} seen {ratio:.3f}x as often as uniform")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

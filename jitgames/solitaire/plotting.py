@@ -1,0 +1,35 @@
+"""Figures: the histogram of optimal scores (matplotlib, Agg backend, no display needed)."""
+from __future__ import annotations
+
+
+def plot_histogram(summary: dict, path) -> None:
+    """Draw the score histogram of a study summary (:func:`.study.summarise`) to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .._cli import CLIError
+
+    scores = list(range(53))
+    n = summary["deals"]
+    share = [100 * summary["histogram"][str(s)] / n for s in scores]
+    fig, ax = plt.subplots(figsize=(8, 4.2), dpi=120)
+    ax.bar(scores, share, width=0.85, color="#3a6ea5")
+    low, high = summary["ci95"]
+    ax.axvline(summary["mean"], color="#c0392b", lw=1.5,
+               label=f"mean {summary['mean']:.3f} (95% CI {low:.3f}-{high:.3f})")
+    ax.axvline(summary["casino"]["break_even_score"] - 0.5, color="#555", ls="--", lw=1,
+               label=f"casino break-even ({summary['casino']['break_even_score']} cards)")
+    ax.set_xlabel("optimal score (cards on the foundations)")
+    ax.set_ylabel("% of deals")
+    ax.set_title(f"Optimal solitaire score over {n:,} deals (seed {summary.get('seed', '?')})")
+    ax.set_xlim(-1, 53)
+    ax.legend(frameon=False)
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)

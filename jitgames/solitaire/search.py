@@ -1,0 +1,402 @@
+"""Exact search: the optimal score of a deal, and the shortest line that reaches it.
+
+Definitions (order-independent)
+-------------------------------
+The *optimal score* of a position is the largest number of cards on the foundations
+over every position reachable from it (foundation cards never come back, so it is
+also the best final score of a game). A *line* is a sequence of legal moves from
+the deal; it *reaches the optimal score* at the first position where the
+foundations hold that many cards (the player may stop there: later moves cannot
+change the score). Among all lines that reach the optimal score we take the one
+with the **fewest moves**, and among those the one with the **fewest decision
+points**, a decision point being a position on the line, before its last move,
+with more than one legal move. ``moves`` and ``decisions`` are those two minima;
+they are properties of the deal, not of the order in which moves are generated
+(only which of several equally good lines :func:`optimal_line` prints depends on
+that order). A deal whose optimal score is already on the foundations after the
+deal has 0 moves and 0 decisions. Moving a king into one empty pile or another
+gives the same position, so it counts as one legal move.
+
+Search
+------
+Depth-first search with an explicit stack (one frame per position on the current
+line: its legal moves, the next one to try, the best value found so far). The game
+graph is a DAG (every card moves at most once), so a position's value depends on
+its subtree alone and is memoised in the position table (:mod:`.table`) under the
+exact position key (:mod:`.rules`). A value packs, best first when compared as an
+integer: ``score << 12 | (63 - moves) << 6 | (63 - decisions)``. Positions with no
+legal move are not stored (they cost nothing to evaluate again).
+
+``score_only`` skips the line figures and stops the whole search as soon as a
+position with 52 cards on the foundations is found.
+
+Statistics per deal: ``positions`` counts positions whose legal moves were
+generated (searched again after an eviction they count again).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._jit import jit, prange
+from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
+                    POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
+                    legal_moves, undo_move)
+from .bound import moves_to_win_bound
+from .table import (DEFAULT_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE, OCCUPANCY,
+                    PROBES, SLOT_WORDS, new_table, table_lookup, table_new_deal,
+                    table_store)
+
+FRAME = 4
+MAX_DEPTH = MAX_LINE + 1
+
+# columns of the per-deal result rows
+RESULT_FIELDS = ("score", "moves", "decisions", "positions", "lookups", "probes",
+                 "evictions", "occupancy")
+N_FIELDS = len(RESULT_FIELDS)
+
+
+@jit
+def stop_value(score):
+    """Value of reaching ``score`` foundation cards with 0 more moves and 0 decisions."""
+    return (score << 12) | (63 << 6) | 63
+
+
+@jit
+def unpack_value(value):
+    """``(score, moves, decisions)`` of a packed value."""
+    return value >> 12, 63 - ((value >> 6) & 63), 63 - (value & 63)
+
+
+@jit
+def _fold(stack, frame, child_value, score_only):
+    """Fold a child's value into the frame's best (one more move, maybe a decision)."""
+    candidate = child_value
+    if not score_only:
+        candidate -= 64
+        if stack[frame] > 1:
+            candidate -= 1
+    if candidate > stack[frame + 2]:
+        stack[frame + 2] = candidate
+    return stack[frame + 2]
+
+
+@jit
+def _quiet_child_key(pos, move):
+    """Key after ``move`` when it plays nothing to the foundations, else -1.
+
+    A move plays something only if the card it uncovers fits its foundation (the
+    card it lands on stays covered by an exposed card that did not fit before), so
+    the child's key is often known without making the move.
+    """
+    card = move // 8
+    src = pos[WHERE + card]
+    height = pos[HEIGHT + card]
+    if height > 0:
+        below = pos[PILES + src * PILE_STRIDE + height - 1]
+        if below % 13 == pos[FOUNDATION + below // 13]:
+            return -1
+    return pos[KEY] | (np.int64(1) << np.int64(14 * (card // 13) + 12 - card % 13))
+
+
+@jit
+def solve_position(pos, slots, meta, stack, moves, score_only):
+    """Packed value of ``pos`` (see the module docstring) and the positions expanded.
+
+    ``pos`` is restored before returning. ``stack`` (MAX_DEPTH * FRAME int64) and
+    ``moves`` (MAX_DEPTH * MAX_MOVES int64) are scratch; the table may already hold
+    values of this deal's positions in the same mode (they are reused). In score-only
+    mode the search stops at the first position with 52 cards on the foundations.
+    """
+    found = table_lookup(slots, meta, pos[KEY])
+    if found >= 0:
+        return found, 0
+    win = stop_value(N_CARDS)
+    if pos[SCORE] == N_CARDS:
+        return win, 0
+    depth = 0
+    stack[0] = legal_moves(pos, moves, 0)
+    stack[1] = 0
+    stack[2] = stop_value(pos[SCORE])
+    expanded = 1
+    while True:
+        frame = depth * FRAME
+        if stack[frame + 1] < stack[frame]:
+            move = moves[depth * MAX_MOVES + stack[frame + 1]]
+            stack[frame + 1] += 1
+            key = _quiet_child_key(pos, move)
+            if key >= 0:
+                value = table_lookup(slots, meta, key)
+                if value < 0:
+                    apply_move(pos, move)
+            else:
+                apply_move(pos, move)
+                value = table_lookup(slots, meta, pos[KEY])
+                if value >= 0:
+                    undo_move(pos)
+            if value < 0:
+                child = depth + 1
+                n = legal_moves(pos, moves, child * MAX_MOVES)
+                expanded += 1
+                if n > 0 and pos[SCORE] < N_CARDS:
+                    depth = child
+                    frame = child * FRAME
+                    stack[frame] = n
+                    stack[frame + 1] = 0
+                    stack[frame + 2] = stop_value(pos[SCORE])
+                    continue
+                value = stop_value(pos[SCORE])
+                undo_move(pos)
+        else:
+            value = stack[frame + 2]
+            table_store(slots, meta, pos[KEY], value)
+            if depth == 0:
+                return value, expanded
+            undo_move(pos)
+            depth -= 1
+            frame = depth * FRAME
+        best = _fold(stack, frame, value, score_only)
+        if best >> 12 == N_CARDS:
+            for _ in range(depth):
+                undo_move(pos)
+            return win, expanded
+
+
+_NONE = 1 << 12           # "no line found": worse than any (moves << 6 | decisions)
+_LOWER_BOUND = 1 << 13    # table values >= this mean "no line of fewer moves than value - this"
+
+
+@jit
+def solve_win(pos, slots, meta, stack, moves):
+    """``(moves, decisions, positions expanded)`` of the best line from ``pos`` to 52 cards.
+
+    ``pos`` must be winnable (else ``(-1, -1, expanded)``). Depth-first branch and
+    bound: each position gets a budget of moves (at first unlimited); once a line is
+    found, the remaining children only need to tie it, and a child whose lower bound
+    (:mod:`.bound`) exceeds its budget is skipped. The table holds, per position,
+    either its exact ``moves << 6 | decisions`` or ``_LOWER_BOUND + b`` meaning "no
+    line of fewer than b moves"; both are facts about the position, whatever the
+    path to it, so the answer is exact. Starts a new table epoch.
+    """
+    table_new_deal(slots, meta)
+    if pos[SCORE] == N_CARDS:
+        return 0, 0, 0
+    depth = 0
+    stack[0] = legal_moves(pos, moves, 0)
+    stack[1] = 0
+    stack[2] = _NONE
+    stack[3] = MAX_LINE
+    expanded = 1
+    while True:
+        frame = depth * FRAME
+        value = _NONE
+        if stack[frame + 1] < stack[frame]:
+            best = stack[frame + 2]
+            budget = min(stack[frame + 3], (best >> 6) if best < _NONE else MAX_LINE) - 1
+            if budget < 0:
+                stack[frame + 1] = stack[frame]
+                continue
+            move = moves[depth * MAX_MOVES + stack[frame + 1]]
+            stack[frame + 1] += 1
+            apply_move(pos, move)
+            if pos[SCORE] == N_CARDS:
+                value = 0
+            else:
+                stored = table_lookup(slots, meta, pos[KEY])
+                if 0 <= stored < _NONE:
+                    value = stored
+                elif not (stored >= _LOWER_BOUND and stored - _LOWER_BOUND > budget) and \
+                        moves_to_win_bound(pos) <= budget:
+                    depth += 1
+                    frame = depth * FRAME
+                    stack[frame] = legal_moves(pos, moves, depth * MAX_MOVES)
+                    stack[frame + 1] = 0
+                    stack[frame + 2] = _NONE
+                    stack[frame + 3] = budget
+                    expanded += 1
+                    continue
+            undo_move(pos)
+        else:
+            value = stack[frame + 2]
+            if value < _NONE:
+                table_store(slots, meta, pos[KEY], value)
+            else:
+                table_store(slots, meta, pos[KEY], _LOWER_BOUND + stack[frame + 3] + 1)
+            if depth == 0:
+                if value >= _NONE:
+                    return -1, -1, expanded
+                return value >> 6, value & 63, expanded
+            undo_move(pos)
+            depth -= 1
+            frame = depth * FRAME
+        if value < _NONE:
+            value += 64
+            if stack[frame] > 1:
+                value += 1
+            # a line longer than the budget is not comparable: its rivals were pruned
+            if value < stack[frame + 2] and value >> 6 <= stack[frame + 3]:
+                stack[frame + 2] = value
+
+
+@jit
+def _solve_one(deck, score_only, slots, meta, pos, stack, moves, row):
+    """Solve one deal into ``row`` (RESULT_FIELDS order)."""
+    deal_position(deck, pos)
+    table_new_deal(slots, meta)
+    lookups = meta[LOOKUPS]
+    probes = meta[PROBES]
+    evictions = meta[EVICTIONS]
+    value, expanded = solve_position(pos, slots, meta, stack, moves, score_only)
+    occupancy = meta[OCCUPANCY]
+    score, n_moves, decisions = unpack_value(value)
+    if score_only:
+        n_moves = -1
+        decisions = -1
+    elif score == N_CARDS:
+        n_moves, decisions, more = solve_win(pos, slots, meta, stack, moves)
+        expanded += more
+        occupancy = max(occupancy, meta[OCCUPANCY])
+    row[0] = score
+    row[1] = n_moves
+    row[2] = decisions
+    row[3] = expanded
+    row[4] = meta[LOOKUPS] - lookups
+    row[5] = meta[PROBES] - probes
+    row[6] = meta[EVICTIONS] - evictions
+    row[7] = occupancy
+
+
+@jit(parallel=True)
+def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, out):
+    """Solve every deck (rows of ``decks``) into the rows of ``out`` (n x N_FIELDS).
+
+    Worker ``w`` (one per row of the scratch arrays ``slots``, ``meta``,
+    ``positions``, ``stacks``, ``moves``) takes deals ``w, w + W, w + 2W, ...``;
+    every figure of a deal depends on that deal alone (see :mod:`.table`).
+    """
+    workers = slots.shape[0]
+    n = decks.shape[0]
+    for w in prange(workers):
+        for d in range(w, n, workers):
+            _solve_one(decks[d], score_only, slots[w], meta[w], positions[w], stacks[w],
+                       moves[w], out[d])
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Per-worker scratch memory, allocated once and reused for every deal.
+
+    Row ``w`` of each array belongs to worker ``w``. ``meta`` accumulates table
+    statistics over everything the workers solved.
+    """
+
+    slots: np.ndarray
+    meta: np.ndarray
+    positions: np.ndarray
+    stacks: np.ndarray
+    moves: np.ndarray
+
+    @property
+    def workers(self) -> int:
+        return self.slots.shape[0]
+
+    @property
+    def capacity(self) -> int:
+        return self.slots.shape[1] // SLOT_WORDS
+
+
+def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY) -> Scratch:
+    """Scratch for ``workers`` workers with position tables of ``capacity`` slots each."""
+    if workers < 1:
+        raise ValueError(f"need at least one worker, got {workers}")
+    slots, _ = new_table(capacity)  # validates capacity
+    return Scratch(
+        slots=np.zeros((workers, slots.size), dtype=np.int64),
+        meta=np.zeros((workers, META_SIZE), dtype=np.int64),
+        positions=np.zeros((workers, POSITION_SIZE), dtype=np.int64),
+        stacks=np.zeros((workers, MAX_DEPTH * FRAME), dtype=np.int64),
+        moves=np.zeros((workers, MAX_DEPTH * MAX_MOVES), dtype=np.int64),
+    )
+
+
+def solve_rows(decks: np.ndarray, score_only: bool, scratch: Scratch) -> np.ndarray:
+    """Per-deal result rows (n x N_FIELDS int64) of validated ``decks``."""
+    out = np.zeros((decks.shape[0], N_FIELDS), dtype=np.int64)
+    if decks.shape[0]:
+        solve_decks(decks, bool(score_only), scratch.slots, scratch.meta, scratch.positions,
+                    scratch.stacks, scratch.moves, out)
+    return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a line: ``card`` (with ``carried`` cards on it) onto ``onto``.
+
+    ``onto`` is the card it is put on, or None for an empty pile; ``pile`` and
+    ``from_pile`` are pile indices (0..6); ``to_foundation`` the cards that went to
+    the foundations automatically afterwards; ``choices`` the number of legal moves
+    in the position before the move (a decision point when > 1).
+    """
+
+    card: int
+    onto: int | None
+    from_pile: int
+    pile: int
+    carried: int
+    to_foundation: tuple[int, ...]
+    choices: int
+
+
+def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY):
+    """The optimal line of one validated deck: ``(score, steps, start_position)``.
+
+    ``steps`` is a list of :class:`Step` whose length is the deal's ``moves`` figure
+    and which has the deal's ``decisions`` decision points. ``start_position`` is the
+    position array right after the deal (automatic foundation plays done). At each
+    position the first move (in :func:`.rules.legal_moves` order) that keeps the
+    best value is taken.
+    """
+    from .rules import new_position
+
+    pos = new_position(deck)
+    start = pos.copy()
+    slots, meta = new_table(capacity)
+    table_new_deal(slots, meta)
+    stack = np.zeros(MAX_DEPTH * FRAME, dtype=np.int64)
+    moves = np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    value, _ = solve_position(pos, slots, meta, stack, moves, False)
+    score, remaining, _ = unpack_value(value)
+    steps = []
+    buffer = np.zeros(MAX_MOVES, dtype=np.int64)
+    while remaining > 0:
+        n = legal_moves(pos, buffer, 0)
+        for move in buffer[:n].tolist():
+            apply_move(pos, move)
+            child, _ = solve_position(pos, slots, meta, stack, moves, False)
+            undo_move(pos)
+            if child - 64 - (1 if n > 1 else 0) == value:
+                break
+        else:  # pragma: no cover - would mean the table held a wrong value
+            raise AssertionError("no move attains the position's value")
+        card, dest = move // 8, move % 8
+        src = int(pos[WHERE + card])
+        carried = int(pos[LENGTH + src] - pos[HEIGHT + card])
+        length = int(pos[LENGTH + dest])
+        onto = int(pos[PILES + dest * PILE_STRIDE + length - 1]) if length else None
+        before = int(pos[SCORE])
+        apply_move(pos, move)
+        played = _foundation_plays(pos, int(pos[SCORE]) - before)
+        steps.append(Step(card, onto, src, dest, carried, played, n))
+        value = child
+        remaining -= 1
+    return int(score), steps, start
+
+
+def _foundation_plays(pos: np.ndarray, count: int) -> tuple[int, ...]:
+    """The last ``count`` foundation plays recorded in the undo log, in order."""
+    from .rules import LOG, LOG_LENGTH
+
+    n = int(pos[LOG_LENGTH])
+    entries = pos[LOG + n - count: LOG + n] if count else []
+    return tuple(int(e // 2 % 64) for e in entries)

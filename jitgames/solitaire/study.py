@@ -1,0 +1,227 @@
+"""The study: exact, mergeable statistics of the optimal score over many deals.
+
+A study of deals ``[0, N)`` of a seed is computed chunk by chunk:
+:func:`study_chunk` solves deals ``[start, stop)`` and returns a
+:class:`StudyPartial` of exact integers; :func:`merge` adds partials (exact,
+associative and commutative, so any chunking, order or machine gives the same
+statistics); :func:`summarise` turns a partial into everything the command line
+prints or emits as JSON. Wall-clock seconds are kept apart from the exact fields and
+do not take part in equality.
+
+Statistics choices: the standard deviation is the sample one (divisor n - 1); the
+95% interval of the mean is mean +- 1.959964 sd / sqrt(n) (normal approximation,
+fine for the thousands of deals a study uses); the win rate's interval is Wilson's
+score interval. The casino reading: a deck costs $52, plus $3 to start, and pays $5
+a card scored, so the player's net per game is 5 * score - 55 and the break-even
+score is 11 cards.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+from .deal import deals as make_deals
+from .rules import N_CARDS
+from .search import Scratch, make_scratch, solve_rows
+from .table import DEFAULT_CAPACITY, table_bytes
+
+Z95 = 1.959963984540054
+DECK_PRICE = 52
+START_FEE = 3
+PAY_PER_CARD = 5
+DEFAULT_PRECISION = 0.1  # cards: the half-width the precision sentence is about
+
+
+@dataclass(frozen=True)
+class StudyPartial:
+    """Exact statistics of a set of deals (every field but ``seconds`` is an integer).
+
+    ``histogram[s]`` counts deals of optimal score ``s`` (53 entries). ``moves_sum``
+    and ``decisions_sum`` are None in score-only mode. ``peak_occupancy`` is a max,
+    every other table figure a sum; ``capacity`` is the slots of one table.
+    """
+
+    deals: int
+    score_sum: int
+    score_squares: int
+    histogram: tuple[int, ...]
+    moves_sum: int | None
+    decisions_sum: int | None
+    positions: int
+    capacity: int
+    peak_occupancy: int
+    lookups: int
+    probes: int
+    evictions: int
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable form (for checkpoints and distributed runs)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["histogram"] = list(self.histogram)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "StudyPartial":
+        data = dict(data)
+        data["histogram"] = tuple(int(h) for h in data["histogram"])
+        return cls(**data)
+
+
+def empty_partial(capacity: int = DEFAULT_CAPACITY, score_only: bool = False) -> StudyPartial:
+    """The statistics of no deals (the identity of :func:`merge`)."""
+    return StudyPartial(0, 0, 0, (0,) * (N_CARDS + 1), None if score_only else 0,
+                        None if score_only else 0, 0, capacity, 0, 0, 0, 0)
+
+
+def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
+                      seconds: float = 0.0) -> StudyPartial:
+    """Statistics of per-deal result rows (see :data:`.search.RESULT_FIELDS`)."""
+    scores = rows[:, 0]
+    histogram = np.bincount(scores, minlength=N_CARDS + 1)
+    return StudyPartial(
+        deals=int(rows.shape[0]),
+        score_sum=int(scores.sum()),
+        score_squares=int((scores * scores).sum()),
+        histogram=tuple(int(h) for h in histogram),
+        moves_sum=None if score_only else int(rows[:, 1].sum()),
+        decisions_sum=None if score_only else int(rows[:, 2].sum()),
+        positions=int(rows[:, 3].sum()),
+        capacity=int(capacity),
+        peak_occupancy=int(rows[:, 7].max(initial=0)),
+        lookups=int(rows[:, 4].sum()),
+        probes=int(rows[:, 5].sum()),
+        evictions=int(rows[:, 6].sum()),
+        seconds=seconds,
+    )
+
+
+def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
+    """Exact sum of two partials (same mode and table capacity).
+
+    Raises
+    ------
+    ValueError
+        If one partial is score-only and the other is not, or capacities differ.
+    """
+    if (a.moves_sum is None) != (b.moves_sum is None):
+        raise ValueError("cannot merge a score-only partial with a full one")
+    if a.capacity != b.capacity:
+        raise ValueError(f"cannot merge partials of table capacity {a.capacity} and {b.capacity}")
+
+    def add(x, y):
+        return None if x is None else x + y
+
+    return StudyPartial(
+        deals=a.deals + b.deals,
+        score_sum=a.score_sum + b.score_sum,
+        score_squares=a.score_squares + b.score_squares,
+        histogram=tuple(x + y for x, y in zip(a.histogram, b.histogram)),
+        moves_sum=add(a.moves_sum, b.moves_sum),
+        decisions_sum=add(a.decisions_sum, b.decisions_sum),
+        positions=a.positions + b.positions,
+        capacity=a.capacity,
+        peak_occupancy=max(a.peak_occupancy, b.peak_occupancy),
+        lookups=a.lookups + b.lookups,
+        probes=a.probes + b.probes,
+        evictions=a.evictions + b.evictions,
+        seconds=a.seconds + b.seconds,
+    )
+
+
+def solve_chunk_rows(seed: int, start: int, stop: int, *, shuffle: str = "fisher-yates",
+                     score_only: bool = False, scratch: Scratch) -> np.ndarray:
+    """Per-deal result rows of deals ``[start, stop)`` of ``seed``."""
+    return solve_rows(make_deals(seed, start, stop, shuffle), score_only, scratch)
+
+
+def study_chunk(seed: int, start: int, stop: int, *, shuffle: str = "fisher-yates",
+                table_capacity: int = DEFAULT_CAPACITY, score_only: bool = False,
+                scratch: Scratch | None = None) -> StudyPartial:
+    """Statistics of deals ``[start, stop)`` of ``seed``.
+
+    ``scratch`` (from :func:`.search.make_scratch`) is reused when given, so a long
+    run allocates its tables once; otherwise one worker per thread is allocated.
+    """
+    import time
+
+    from .._jit import thread_count
+
+    if scratch is None:
+        scratch = make_scratch(thread_count(), table_capacity)
+    elif scratch.capacity != table_capacity:
+        raise ValueError(f"scratch tables have {scratch.capacity} slots, not {table_capacity}")
+    begin = time.perf_counter()
+    rows = solve_chunk_rows(seed, start, stop, shuffle=shuffle, score_only=score_only,
+                            scratch=scratch)
+    return partial_from_rows(rows, table_capacity, score_only, time.perf_counter() - begin)
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (``(0, 1)`` when n = 0)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def deals_needed(sd: float, precision: float, z: float = Z95) -> int:
+    """Deals needed for a 95% interval of the mean of half-width ``precision``."""
+    return max(2, math.ceil((z * sd / precision) ** 2))
+
+
+def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> dict:
+    """Everything the study reports, as a JSON-ready dict (no timing; the CLI adds it)."""
+    n = partial.deals
+    mean = partial.score_sum / n if n else float("nan")
+    if n > 1:
+        variance = (partial.score_squares - partial.score_sum ** 2 / n) / (n - 1)
+        sd = math.sqrt(max(variance, 0.0))
+        half = Z95 * sd / math.sqrt(n)
+    else:
+        sd = half = float("nan")
+    wins = partial.histogram[N_CARDS]
+    win_low, win_high = wilson_interval(wins, n)
+    needed = deals_needed(sd, precision) if n > 1 else None
+    net = PAY_PER_CARD * mean - DECK_PRICE - START_FEE
+    full = partial.moves_sum is not None
+    return {
+        "deals": n,
+        "mean": mean,
+        "sd": sd,
+        "ci95": [mean - half, mean + half],
+        "ci95_half_width": half,
+        "precision": precision,
+        "deals_needed_for_precision": needed,
+        "enough_for_precision": bool(needed is not None and n >= needed),
+        "wins": wins,
+        "win_rate": wins / n if n else float("nan"),
+        "win_rate_ci95": [win_low, win_high],
+        "histogram": {str(s): c for s, c in enumerate(partial.histogram)},
+        "mean_moves": partial.moves_sum / n if full and n else None,
+        "mean_decisions": partial.decisions_sum / n if full and n else None,
+        "score_only": not full,
+        "positions": partial.positions,
+        "mean_positions": partial.positions / n if n else float("nan"),
+        "table": {
+            "capacity": partial.capacity,
+            "bytes": table_bytes(partial.capacity),
+            "peak_occupancy": partial.peak_occupancy,
+            "lookups": partial.lookups,
+            "probes_per_lookup": partial.probes / partial.lookups if partial.lookups else 0.0,
+            "evictions": partial.evictions,
+        },
+        "casino": {
+            "deck_price": DECK_PRICE,
+            "start_fee": START_FEE,
+            "pay_per_card": PAY_PER_CARD,
+            "expected_net": net,
+            "expected_net_ci95": [PAY_PER_CARD * (mean - half) - DECK_PRICE - START_FEE,
+                                  PAY_PER_CARD * (mean + half) - DECK_PRICE - START_FEE],
+            "break_even_score": math.ceil((DECK_PRICE + START_FEE) / PAY_PER_CARD),
+        },
+    }

@@ -1,0 +1,333 @@
+"""Slow, obvious twins of the solitaire kernels (same names and signatures).
+
+The game is re-implemented on plain Python lists: a position is a list of seven
+piles ``[face_down_count, [cards bottom to top]]`` and four foundation heights. The
+search is a plain recursive depth-first search over every move sequence, memoised in
+a dict keyed by the full position with the piles sorted (so pile order does not
+matter). It gives up (returns None) after ``budget`` distinct positions, a count,
+not a time, so tests can discard the few deals too big for plain Python.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from jitgames.solitaire import rules as R
+from tests.reference import _random as rnd
+
+MASK64 = (1 << 64) - 1
+
+
+# ----------------------------------------------------------------------------- dealing
+
+def fisher_yates_deck(key, deck):
+    cards = list(range(52))
+    counter = 0
+    for i in range(51, 0, -1):
+        j, counter = rnd.below(int(key), counter, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    deck[:] = cards
+
+
+def naive_deck(key, deck):
+    cards = list(range(52))
+    counter = 0
+    for i in range(52):
+        j, counter = rnd.below(int(key), counter, 52)
+        cards[i], cards[j] = cards[j], cards[i]
+    deck[:] = cards
+
+
+def deal_range(seed, start, naive, out):
+    for k in range(out.shape[0]):
+        key = rnd.stream_key(int(seed), int(start) + k)
+        (naive_deck if naive else fisher_yates_deck)(key, out[k])
+
+
+def position_counts(seed, n, naive, counts):
+    deck = np.zeros(52, dtype=np.int64)
+    for i in range(n):
+        key = rnd.stream_key(int(seed), i)
+        (naive_deck if naive else fisher_yates_deck)(key, deck)
+        for position, card in enumerate(deck):
+            counts[card, position] += 1
+
+
+# ----------------------------------------------------------------------------- the game on lists
+
+def deal_game(deck):
+    """``(piles, foundations)`` right after dealing ``deck`` and playing foundations."""
+    deck = [int(c) for c in deck]
+    piles = []
+    used = 0
+    for p in range(7):
+        piles.append([p, deck[used:used + p + 1]])
+        used += p + 1
+    for p in range(1, 7):
+        piles[p][1].extend(deck[28 + 4 * (p - 1): 28 + 4 * p])
+    foundations = [0, 0, 0, 0]
+    play_foundations(piles, foundations)
+    return piles, foundations
+
+
+def play_foundations(piles, foundations):
+    """Play every exposed card that fits, turning up freed cards, until none fits."""
+    progress = True
+    while progress:
+        progress = False
+        for pile in piles:
+            cards = pile[1]
+            if cards and cards[-1] % 13 == foundations[cards[-1] // 13]:
+                foundations[cards.pop() // 13] += 1
+                pile[0] = min(pile[0], max(len(cards) - 1, 0))
+                progress = True
+
+
+def game_moves(piles):
+    """Every legal move as ``(card, destination pile)``: try every face-up card on every pile."""
+    moves = []
+    for a, (down, cards) in enumerate(piles):
+        for i in range(down, len(cards)):
+            card = cards[i]
+            for b, (_, target) in enumerate(piles):
+                if b == a:
+                    continue
+                if not target:
+                    if card % 13 == 12 and i > 0:
+                        moves.append((card, b))
+                elif card % 13 != 12 and target[-1] == card + 1:
+                    moves.append((card, b))
+    # a king into any empty pile gives the same position: keep the first empty pile
+    seen, unique = set(), []
+    for card, b in moves:
+        if card % 13 == 12 and not piles[b][1]:
+            if card in seen:
+                continue
+            seen.add(card)
+        unique.append((card, b))
+    return unique
+
+
+def game_apply(piles, foundations, card, b):
+    """New ``(piles, foundations)`` after moving ``card`` and its cover to pile ``b``."""
+    piles = [[down, list(cards)] for down, cards in piles]
+    foundations = list(foundations)
+    for a, (down, cards) in enumerate(piles):
+        if card in cards:
+            i = cards.index(card)
+            run = cards[i:]
+            del cards[i:]
+            piles[b][1].extend(run)
+            piles[a][0] = min(down, max(len(cards) - 1, 0))
+            break
+    play_foundations(piles, foundations)
+    return piles, foundations
+
+
+def canonical(piles, foundations):
+    return tuple(sorted((down, tuple(cards)) for down, cards in piles if cards)), tuple(foundations)
+
+
+def reference_solve(deck, score_only=False, budget=20_000):
+    """``(score, moves, decisions)`` of a deal by plain DFS; None past ``budget`` positions.
+
+    Same definitions as :mod:`jitgames.solitaire.search`: the best score, then the
+    fewest moves to reach it, then the fewest decision points on the way.
+    """
+    piles, foundations = deal_game(deck)
+    return _solve_game(piles, foundations, score_only, budget)
+
+
+def _solve_game(piles, foundations, score_only, budget):
+    memo = {}
+
+    def value(piles, foundations):
+        key = canonical(piles, foundations)
+        if key in memo:
+            return memo[key]
+        if len(memo) >= budget:
+            raise _TooBig
+        here = sum(foundations)
+        best = (here, 0, 0)
+        moves = game_moves(piles)
+        for card, b in moves:
+            s, m, d = value(*game_apply(piles, foundations, card, b))
+            candidate = (s, 0, 0) if score_only else (s, m + 1, d + (len(moves) > 1))
+            if (candidate[0], -candidate[1], -candidate[2]) > (best[0], -best[1], -best[2]):
+                best = candidate
+        memo[key] = best
+        return best
+
+    try:
+        return value(piles, foundations)
+    except _TooBig:
+        return None
+
+
+class _TooBig(Exception):
+    pass
+
+
+# ----------------------------------------------------------------------------- twins on arrays
+
+def game_of(pos):
+    """``(piles, foundations)`` of a kernel position array."""
+    piles = [[int(pos[R.DOWN + p]),
+              [int(c) for c in pos[R.PILES + p * R.PILE_STRIDE: R.PILES + p * R.PILE_STRIDE
+                                   + pos[R.LENGTH + p]]]] for p in range(7)]
+    return piles, [int(pos[R.FOUNDATION + s]) for s in range(4)]
+
+
+def _write_game(pos, piles, foundations, moved):
+    """Write a list game into ``pos`` (everything but the undo log)."""
+    log_length = int(pos[R.LOG_LENGTH])
+    log = pos[R.LOG:].copy()
+    pos[:] = 0
+    for p, (down, cards) in enumerate(piles):
+        pos[R.LENGTH + p] = len(cards)
+        pos[R.DOWN + p] = down
+        for i, card in enumerate(cards):
+            pos[R.PILES + p * R.PILE_STRIDE + i] = card
+            pos[R.WHERE + card] = p
+            pos[R.HEIGHT + card] = i
+    for s in range(4):
+        pos[R.FOUNDATION + s] = foundations[s]
+        for r in range(foundations[s]):
+            pos[R.WHERE + 13 * s + r] = R.ON_FOUNDATION
+    pos[R.MOVED:R.MOVED + 52] = moved
+    pos[R.SCORE] = sum(foundations)
+    pos[R.KEY] = position_key(pos)
+    pos[R.LOG_LENGTH] = log_length
+    pos[R.LOG:] = log
+
+
+def position_key(pos):
+    key = 0
+    for suit in range(4):
+        height = int(pos[R.FOUNDATION + suit])
+        key |= 1 << (14 * suit + 13 - height)
+        for rank in range(height + 1, 14):
+            if pos[R.MOVED + suit * 13 + rank - 1]:
+                key |= 1 << (14 * suit + 13 - rank)
+    return key
+
+
+def deal_position(deck, pos):
+    pos[:] = 0
+    piles, foundations = deal_game(deck)
+    _write_game(pos, piles, foundations, np.zeros(52, dtype=np.int64))
+
+
+def card_status(pos, card):
+    piles, _ = game_of(pos)
+    for down, cards in piles:
+        if card in cards:
+            i = cards.index(card)
+            return R.FACE_DOWN if i < down else (R.EXPOSED if i == len(cards) - 1 else R.FACE_UP)
+    return R.FOUNDATION_STATUS
+
+
+def legal_moves(pos, out):
+    moves = [card * 8 + b for card, b in game_moves(game_of(pos)[0])]
+    out[:len(moves)] = moves
+    return len(moves)
+
+
+_HISTORY: dict[int, list[np.ndarray]] = {}
+
+
+def apply_move(pos, move):
+    _HISTORY.setdefault(id(pos), []).append(pos.copy())
+    piles, foundations = game_of(pos)
+    card, b = int(move) // 8, int(move) % 8
+    moved = pos[R.MOVED:R.MOVED + 52].copy()
+    moved[card] = 1
+    piles, foundations = game_apply(piles, foundations, card, b)
+    _write_game(pos, piles, foundations, moved)
+
+
+def undo_move(pos):
+    pos[:] = _HISTORY[id(pos)].pop()
+
+
+def stop_value(score):
+    return (int(score) << 12) | (63 << 6) | 63
+
+
+def unpack_value(value):
+    return int(value) >> 12, 63 - ((int(value) >> 6) & 63), 63 - (int(value) & 63)
+
+
+def solve_position(pos, slots, meta, stack, moves, score_only):
+    """Packed value of ``pos`` by :func:`reference_solve`'s DFS (the table is not used).
+
+    Returns ``(value, None)``: the reference does not count positions the same way.
+    """
+    piles, foundations = game_of(pos)
+    s, m, d = _solve_game(piles, foundations, score_only, 10 ** 9)
+    if score_only:
+        return stop_value(s), None
+    return (s << 12) | ((63 - m) << 6) | (63 - d), None
+
+
+def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, out):
+    """Rows ``score, moves, decisions`` of each deck (other columns left alone)."""
+    for d, deck in enumerate(decks):
+        s, m, dec = reference_solve(deck, score_only, budget=10 ** 9)
+        out[d, 0] = s
+        out[d, 1] = -1 if score_only else m
+        out[d, 2] = -1 if score_only else dec
+
+
+# ----------------------------------------------------------------------------- position table
+
+BUCKET = 4
+
+
+def _buckets(slots):
+    return slots.shape[0] // (4 * BUCKET)
+
+
+def table_new_deal(slots, meta):
+    meta[0] += 1
+    if meta[0] >= 256:
+        slots[:] = 0
+        meta[0] = 1
+    meta[1] = 0
+    meta[2] = 0
+
+
+def _bucket(slots, key):
+    first = (rnd.mix64(int(key)) % _buckets(slots)) * BUCKET
+    return [(first + j) * 4 for j in range(BUCKET)]
+
+
+def table_lookup(slots, meta, key):
+    tag = int(key) | (int(meta[0]) << 56)
+    meta[4] += 1
+    for w in _bucket(slots, key):
+        meta[5] += 1
+        if int(slots[w]) & MASK64 == tag:
+            slots[w + 2] += 1
+            slots[w + 3] = meta[1]
+            meta[1] += 1
+            return int(slots[w + 1])
+    return -1
+
+
+def table_store(slots, meta, key, value):
+    words = _bucket(slots, key)
+    free = [w for w in words if (int(slots[w]) & MASK64) >> 56 != meta[0]]
+    if free:
+        w = free[0]
+        meta[2] += 1
+        meta[3] = max(meta[3], meta[2])
+    else:
+        w = min(words, key=lambda w: (slots[w + 2], slots[w + 3]))
+        meta[6] += 1
+    meta[7] += 1
+    tag = int(key) | (int(meta[0]) << 56)
+    slots[w] = tag - (1 << 64) if tag >= 1 << 63 else tag
+    slots[w + 1] = value
+    slots[w + 2] = 0
+    slots[w + 3] = meta[1]
+    meta[1] += 1
