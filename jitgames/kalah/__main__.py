@@ -1,0 +1,86 @@
+"""Command line: ``python -m jitgames.kalah {solve,play,tournament} ...``.
+
+- ``solve M N [--variant empty-capture|standard] [--json]``: game value of Kalah(M, N)
+  from the opening (South's final margin under perfect play) and one perfect game.
+- ``play``: a person against the computer, or the computer against itself.
+- ``tournament``: evaluations and depths against each other; ratings in SQLite.
+"""
+from __future__ import annotations
+
+import sys
+
+from .._cli import ArgumentParser, CLIError, int_in_range, print_json, run_cli
+from .rules import VARIANTS
+
+
+def _add_solve(sub):
+    p = sub.add_parser("solve", help="exact game value of Kalah(M, N) and a perfect game")
+    p.add_argument("pits", type=int_in_range(1, 6), metavar="M", help="pits a side (1..6)")
+    p.add_argument("stones", type=int_in_range(0, 10), metavar="N", help="stones a pit")
+    p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture",
+                   help="capture rule (default: empty-capture, capture also from an "
+                        "empty opposite pit)")
+    p.add_argument("--endgame-stones", type=int_in_range(0, 40), default=None,
+                   help="endgame database covers positions with at most this many stones "
+                        "in play (default: the largest with <= 1 million entries)")
+    p.add_argument("--table-bits", type=int_in_range(10, 30), default=22,
+                   help="transposition table of 2**BITS entries (default 22)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress messages")
+    p.set_defaults(run=_run_solve)
+
+
+def _run_solve(args) -> int:
+    from .solver import solve
+
+    total = 2 * args.pits * args.stones
+    if total > 127:
+        raise CLIError(f"Kalah({args.pits},{args.stones}) has {total} stones; at most 127 fit")
+    if args.endgame_stones is not None and args.endgame_stones > total:
+        raise CLIError(f"--endgame-stones {args.endgame_stones} exceeds the {total} stones "
+                       f"of Kalah({args.pits},{args.stones})")
+    if not args.quiet and not args.json and sys.stderr.isatty():
+        print(f"solving Kalah({args.pits},{args.stones}) ...", file=sys.stderr)
+    result = solve(args.pits, args.stones, args.variant, args.endgame_stones, args.table_bits)
+    if args.json:
+        print_json({"pits": result.pits, "stones": result.stones, "variant": result.variant,
+                    "value": result.value, "line": list(result.line),
+                    "seconds": round(result.seconds, 3), "nodes": result.nodes,
+                    "endgame_stones": result.endgame_stones,
+                    "endgame_seconds": round(result.endgame_seconds, 3),
+                    "table_entries": result.table_entries})
+    else:
+        verdict = ("a draw" if result.value == 0 else
+                   f"South (first player) wins by {result.value}" if result.value > 0 else
+                   f"North (second player) wins by {-result.value}")
+        print(f"Kalah({result.pits},{result.stones}) [{result.variant}]: value {result.value:+d}"
+              f" -- {verdict}")
+        print(f"perfect game (pit indices): {' '.join(map(str, result.line))}")
+        print(f"{result.seconds:.2f} s ({result.endgame_seconds:.2f} s building the "
+              f"{result.endgame_stones}-stone endgame database), {result.nodes} nodes")
+    return 0
+
+
+def _parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="python -m jitgames.kalah", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+    _add_solve(sub)
+    from . import play, tournament
+
+    play.add_parser(sub)
+    tournament.add_parser(sub)
+    return parser
+
+
+def _main(argv) -> int:
+    args = _parser().parse_args(argv)
+    return args.run(args)
+
+
+def main(argv=None) -> int:
+    """Entry point; returns the exit status."""
+    return run_cli(_main, argv, prog="python -m jitgames.kalah")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

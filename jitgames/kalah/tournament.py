@@ -1,0 +1,329 @@
+"""Tournaments between evaluations and depths, Elo-style ratings, and a weight search.
+
+A player is ``EVAL@DEPTH``: ``store@4``, ``sides@6`` or comma-separated weights
+(``m+1`` values mirrored for North, or ``2m+2``) such as ``0,0,0,0,0,1,3@4``.
+
+Every pair of players meets on every opening twice, once with each colour; an
+opening is the start position after ``--random-plies`` random plies (uniform over
+legal moves, opening ``i`` drawn from stream ``(seed, i)`` of
+:mod:`jitgames._random`). Players choose moves deterministically (lowest pit among
+equal values), so a game depends only on its opening and players, and the games of
+a run are played in parallel (``prange``) with results independent of the thread
+count.
+
+Ratings (choices DESIGN.md leaves open): a Bradley-Terry model fitted by maximum
+likelihood to all games in the database among the listed players (a draw counts
+half a win for each side), on the Elo scale (400 log10), centred on mean 0;
+intervals are +/- 1.96 standard errors from the inverse observed information
+(a pseudo-inverse, since ratings are fixed only up to a constant). Games are stored
+in SQLite (table ``kalah_games``), so ratings accumulate across runs.
+
+Weight search: a (1+1) evolution strategy over the ``m+1`` mirrored weights; each
+generation mutates one weight of the incumbent by a random step in ``[-3, 3]``
+(seeded), plays the mutant against the incumbent on all openings with both colours,
+and keeps the mutant if it scores more than half the points.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._cli import CLIError, connect_db, int_in_range, positive_int, print_json, progress
+from .._jit import jit, prange
+from .._random import below, stream_key
+from .evaluation import parse_evaluation
+from .rules import SOUTH, VARIANTS, apply_move, final_margin, is_over, legal_moves, new_board
+from .search import ALPHABETA, choose_move
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS kalah_games (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    pits INTEGER NOT NULL, stones INTEGER NOT NULL, variant TEXT NOT NULL,
+    south TEXT NOT NULL, north TEXT NOT NULL,
+    seed INTEGER NOT NULL, opening INTEGER NOT NULL,
+    margin INTEGER NOT NULL
+)"""
+
+
+@jit
+def random_opening(board, plies, variant, key):
+    """Play ``plies`` uniformly random legal plies on ``board`` in place (South first).
+
+    Returns the player to move (stops early if the game ends).
+    """
+    m = (board.shape[0] - 2) // 2
+    moves = np.zeros(m, dtype=np.int64)
+    player = np.int64(SOUTH)
+    counter = 0
+    for _ in range(plies):
+        n = legal_moves(board, player, moves)
+        if n == 0:
+            break
+        pick, counter = below(key, counter, n)
+        player, _ = apply_move(board, player, moves[pick], variant)
+    return player
+
+
+@jit(parallel=True)
+def play_games(openings, first, south, north, weights, depths, variant, margins):
+    """Play game ``g`` from ``openings[g]`` (``first[g]`` to move) between players
+    ``south[g]`` and ``north[g]`` (rows of ``weights``, ``depths``); South's final
+    margins go to ``margins``."""
+    for g in prange(openings.shape[0]):
+        board = openings[g].copy()
+        player = first[g]
+        nodes = np.zeros(1, dtype=np.int64)
+        while not is_over(board):
+            who = south[g] if player == SOUTH else north[g]
+            move, _, _ = choose_move(board, player, depths[who], weights[who], variant,
+                                     ALPHABETA, True, False, np.uint64(0), 0, nodes)
+            player, _ = apply_move(board, player, move, variant)
+        margins[g] = final_margin(board)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of the results table (``margin``: mean final margin for this player)."""
+
+    player: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    margin: float
+    elo: float
+    low: float
+    high: float
+
+
+def parse_player(text: str, m: int):
+    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; ValueError if malformed."""
+    evaluation, at, depth = text.rpartition("@")
+    if not at:
+        raise ValueError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
+    try:
+        depth = int(depth)
+    except ValueError:
+        raise ValueError(f"depth of player {text!r} is not an integer") from None
+    if not 1 <= depth <= 14:
+        raise ValueError(f"depth of player {text!r} must be from 1 to 14")
+    return parse_evaluation(evaluation, m), depth
+
+
+def make_openings(m, n, count, plies, variant, seed):
+    """``count`` opening boards (int8 rows) and who moves in each."""
+    boards = np.zeros((count, 2 * m + 2), dtype=np.int8)
+    first = np.zeros(count, dtype=np.int64)
+    for i in range(count):
+        boards[i] = new_board(m, n)
+        first[i] = random_opening(boards[i], plies, variant, np.uint64(stream_key(seed, i)))
+    return boards, first
+
+
+def play_round(names, m, n, variant, openings, first, quiet=True):
+    """Every pair on every opening, both colours. Returns rows (south, north, opening, margin)."""
+    weights = np.zeros((len(names), 2 * m + 2), dtype=np.int64)
+    depths = np.zeros(len(names), dtype=np.int64)
+    for i, name in enumerate(names):
+        weights[i], depths[i] = parse_player(name, m)
+    pairs = [(a, b) for a in range(len(names)) for b in range(len(names)) if a != b]
+    rows = []
+    with progress(len(pairs), "pairings", quiet) as bar:
+        for a, b in pairs:
+            margins = np.zeros(len(openings), dtype=np.int64)
+            count = len(openings)
+            play_games(openings, first, np.full(count, a), np.full(count, b), weights, depths,
+                       VARIANTS[variant], margins)
+            rows += [(names[a], names[b], i, int(margins[i])) for i in range(count)]
+            bar.update(1)
+    return rows
+
+
+def ratings(names, games):
+    """Bradley-Terry/Elo ratings with 95% intervals from ``(south, north, margin)`` rows.
+
+    Returns ``{name: (elo, low, high)}``; mean rating 0. With no decisive
+    information the intervals are infinite.
+    """
+    index = {name: i for i, name in enumerate(names)}
+    k = len(names)
+    score = np.zeros((k, k))   # score[i, j]: points of i against j
+    count = np.zeros((k, k))
+    for south, north, margin in games:
+        i, j = index[south], index[north]
+        s = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+        score[i, j] += s
+        score[j, i] += 1 - s
+        count[i, j] += 1
+        count[j, i] += 1
+    # MM algorithm (Hunter 2004) on strengths, with a tiny prior of one draw against
+    # a virtual average opponent so that perfect scores stay finite.
+    strength = np.ones(k)
+    wins = score.sum(axis=1) + 0.5
+    for _ in range(2000):
+        denom = (count / (strength[:, None] + strength[None, :])).sum(axis=1) + 1 / (strength + 1)
+        new = wins / denom
+        new /= np.exp(np.mean(np.log(new)))
+        if np.max(np.abs(new - strength)) < 1e-12:
+            strength = new
+            break
+        strength = new
+    theta = np.log(strength)
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    info = -count * p * (1 - p)
+    np.fill_diagonal(info, 0)
+    np.fill_diagonal(info, -info.sum(axis=1))
+    cov = np.linalg.pinv(info)   # the Laplacian's pseudo-inverse: centred ratings
+    scale = 400 / math.log(10)
+    elo = theta * scale
+    elo -= elo.mean()
+    se = np.sqrt(np.maximum(np.diag(cov), 0)) * scale
+    return {name: (float(elo[i]), float(elo[i] - 1.96 * se[i]), float(elo[i] + 1.96 * se[i]))
+            for name, i in index.items()}
+
+
+def standings(names, games) -> list[Standing]:
+    """Results table (best rating first) from ``(south, north, margin)`` rows."""
+    rated = ratings(names, games)
+    table = []
+    for name in names:
+        w = d = l = 0
+        total = 0
+        for south, north, margin in games:
+            if name not in (south, north):
+                continue
+            mine = margin if name == south else -margin
+            total += mine
+            w, d, l = w + (mine > 0), d + (mine == 0), l + (mine < 0)
+        played = w + d + l
+        elo, low, high = rated[name]
+        table.append(Standing(name, played, w, d, l, total / played if played else 0.0,
+                              elo, low, high))
+    return sorted(table, key=lambda s: -s.elo)
+
+
+def format_table(table) -> str:
+    """The standings as aligned text."""
+    width = max(8, *(len(s.player) for s in table))
+    lines = [f"{'player':<{width}} {'games':>6} {'win':>5} {'draw':>5} {'loss':>5} "
+             f"{'margin':>7} {'elo':>6}  95% interval"]
+    for s in table:
+        lines.append(f"{s.player:<{width}} {s.games:>6} {s.wins:>5} {s.draws:>5} "
+                     f"{s.losses:>5} {s.margin:>+7.2f} {s.elo:>+6.0f}  "
+                     f"[{s.low:+.0f}, {s.high:+.0f}]")
+    return "\n".join(lines)
+
+
+def weight_search(m, n, variant, openings, first, generations, seed, start, depth,
+                  quiet=True):
+    """(1+1) evolution strategy over mirrored weights; returns (best half-weights, log)."""
+    incumbent = np.array(start, dtype=np.int64)
+    key = np.uint64(stream_key(seed, 1 << 20))
+    counter = 0
+    log = []
+    for gen in range(generations):
+        which, counter = below(key, counter, m + 1)
+        step, counter = below(key, counter, 6)
+        step = step - 3 if step < 3 else step - 2   # -3..-1, 1..3
+        mutant = incumbent.copy()
+        mutant[which] += step
+        a = ",".join(map(str, incumbent)) + f"@{depth}"
+        b = ",".join(map(str, mutant)) + f"@{depth}"
+        if a == b:
+            continue
+        rows = play_round([b, a], m, n, variant, openings, first, quiet)
+        points = sum((1.0 if mg > 0 else 0.5 if mg == 0 else 0.0) if s == b else
+                     (1.0 if mg < 0 else 0.5 if mg == 0 else 0.0) for s, _, _, mg in rows)
+        share = points / len(rows)
+        accepted = share > 0.5
+        log.append({"generation": gen, "mutant": mutant.tolist(), "score": share,
+                    "accepted": accepted})
+        if accepted:
+            incumbent = mutant
+    return incumbent, log
+
+
+def add_parser(sub) -> None:
+    """Register the ``tournament`` sub-command."""
+    p = sub.add_parser("tournament", help="evaluations and depths against each other")
+    p.add_argument("players", nargs="*", default=["store@2", "store@4", "sides@4"],
+                   help="players EVAL@DEPTH (default: store@2 store@4 sides@4)")
+    p.add_argument("--pits", type=int_in_range(1, 10), default=6)
+    p.add_argument("--stones", type=int_in_range(1, 10), default=4)
+    p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture")
+    p.add_argument("--openings", type=positive_int, default=20, help="openings (20)")
+    p.add_argument("--random-plies", type=int_in_range(0, 20), default=4,
+                   help="random plies that make an opening (4)")
+    p.add_argument("--seed", type=int_in_range(0, 2**62), default=1, help="seed (1)")
+    p.add_argument("--search-weights", type=int_in_range(0, 10_000), default=0,
+                   metavar="GENERATIONS",
+                   help="also run a weight search for this many generations")
+    p.add_argument("--search-depth", type=int_in_range(1, 10), default=2,
+                   help="depth of the players in the weight search (2)")
+    p.add_argument("--db", default=None, help="SQLite file (default: kalah.sqlite in the "
+                                              "jitgames data directory)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_tournament)
+
+
+def run_tournament(args) -> int:
+    """Play the round, store its games, print the standings over all stored games."""
+    m, n = args.pits, args.stones
+    if 2 * m * n > 127:
+        raise CLIError(f"{2 * m * n} stones do not fit an int8 board (at most 127)")
+    names = list(dict.fromkeys(args.players))
+    if len(names) < 2:
+        raise CLIError("a tournament needs at least two different players")
+    for name in names:
+        try:
+            parse_player(name, m)
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
+    openings, first = make_openings(m, n, args.openings, args.random_plies,
+                                    VARIANTS[args.variant], args.seed)
+    start = time.perf_counter()
+    rows = play_round(names, m, n, args.variant, openings, first, args.quiet)
+    seconds = time.perf_counter() - start
+    db = connect_db("kalah.sqlite", args.db)
+    with db:
+        db.execute(SCHEMA)
+        now = time.time()
+        db.executemany(
+            "INSERT INTO kalah_games (created, pits, stones, variant, south, north, seed, "
+            "opening, margin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(now, m, n, args.variant, s, t, args.seed, i, mg) for s, t, i, mg in rows])
+        marks = ",".join("?" * len(names))
+        stored = db.execute(
+            f"SELECT south, north, margin FROM kalah_games WHERE pits = ? AND stones = ? "
+            f"AND variant = ? AND south IN ({marks}) AND north IN ({marks})",
+            [m, n, args.variant, *names, *names]).fetchall()
+    db.close()
+    table = standings(names, stored)
+    result = {"pits": m, "stones": n, "variant": args.variant, "games_this_run": len(rows),
+              "games_stored": len(stored), "seconds": round(seconds, 3),
+              "standings": [s.__dict__ for s in table]}
+    if args.search_weights:
+        half = np.zeros(m + 1, dtype=np.int64)
+        half[m] = 4
+        best, log = weight_search(m, n, args.variant, openings, first, args.search_weights,
+                                  args.seed, half, args.search_depth, args.quiet)
+        result["weight_search"] = {"start": half.tolist(), "best": best.tolist(), "log": log}
+    if args.json:
+        print_json(result)
+        return 0
+    print(f"Kalah({m},{n}) {args.variant}: {len(rows)} games this run "
+          f"({args.openings} openings x both colours x {len(names) * (len(names) - 1) // 2} "
+          f"pairs) in {seconds:.2f} s; table over {len(stored)} stored games")
+    print(format_table(table))
+    if args.search_weights:
+        ws = result["weight_search"]
+        kept = sum(e["accepted"] for e in ws["log"])
+        print(f"weight search ({args.search_weights} generations, {kept} improvements): "
+              f"{','.join(map(str, ws['start']))} -> {','.join(map(str, ws['best']))} "
+              f"(use as EVAL: {','.join(map(str, ws['best']))}@{args.search_depth})")
+    return 0

@@ -1,0 +1,141 @@
+"""Terminal game driven by scripted stdin; search tree; tournaments and ratings."""
+import io
+import json
+import sqlite3
+
+import numpy as np
+import pytest
+
+from jitgames._jit import threads
+from jitgames.kalah import evaluation, play, rules, search, tournament
+from jitgames.kalah.__main__ import main
+
+
+def _run(argv, stdin, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status = main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_person_plays_with_illegal_and_malformed_moves(monkeypatch, capsys):
+    # Kalah(3,1): pits 1..3. "9" is off the board, "x" malformed, "1" then empties
+    # pit 1, so the second "1" is refused; later answers cover every later turn.
+    script = "9\nx\n\n1\n1\n" + "3\n2\n1\n" * 10
+    status, out, err = _run(["play", "--pits", "3", "--stones", "1", "--depth", "3"], script,
+                            monkeypatch, capsys)
+    assert status == 0 and err == ""
+    assert "refused: no pit 9: your pits are numbered 1..3" in out
+    assert "refused: not a pit number: 'x'" in out
+    assert "refused: not a pit number: ''" in out
+    assert "North (computer) plays pit" in out
+    assert "Game over: South" in out
+    assert "is empty" in out   # some scripted answer hit an empty pit
+
+
+def test_end_of_input_and_resignation_end_cleanly(monkeypatch, capsys):
+    status, out, err = _run(["play", "--stones", "3"], "", monkeypatch, capsys)
+    assert status == 0 and "end of input: game abandoned." in out and err == ""
+    status, out, _ = _run(["play", "--human", "north", "--depth", "2"], "q\n", monkeypatch,
+                          capsys)
+    assert status == 0 and "South (computer) plays pit" in out and "North resigns." in out
+
+
+def test_computer_plays_itself_with_tree(monkeypatch, capsys):
+    status, out, _ = _run(["play", "--human", "none", "--pits", "4", "--stones", "2",
+                           "--depth", "3", "--tree", "2", "--first", "north",
+                           "--evaluation", "sides"], "", monkeypatch, capsys)
+    assert status == 0
+    assert out.index("North (computer) plays") < out.index("South (computer) plays")
+    assert "search tree (values from South's view):" in out
+    assert "Game over:" in out
+
+
+def test_play_bad_options(monkeypatch, capsys):
+    for argv in (["play", "--evaluation", "bogus"], ["play", "--pits", "10", "--stones", "10"],
+                 ["play", "--depth", "0"]):
+        try:
+            status, _, err = _run(argv, "", monkeypatch, capsys)
+        except SystemExit as exc:
+            status, err = exc.code, capsys.readouterr().err
+        assert status == 2 and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_traced_tree_is_the_kernel_search(seed):
+    rng = np.random.default_rng(seed)
+    board = rules.new_board(5, 3)
+    player = tournament.random_opening(board, int(rng.integers(0, 8)), 0,
+                                       np.uint64(seed + 1))
+    if rules.is_over(board):
+        return
+    w = evaluation.weights_for("store", 5)
+    depth = int(rng.integers(1, 6))
+    nodes = np.zeros(1, np.int64)
+    move, value, _ = search.choose_move(board, player, depth, w, 0, search.ALPHABETA, True,
+                                        False, np.uint64(0), 0, nodes)
+    t_move, t_value, t_nodes, lines = play.trace_tree(board, player, depth, w, 0, True, 3)
+    assert (t_move, t_value, t_nodes) == (move, value, nodes[0])
+    assert all(line.startswith(("South", "North", "  ", "cut off")) for line in lines)
+
+
+def test_draw_board_and_moves():
+    text = play.draw_board(rules.new_board(3, 2))
+    assert text.splitlines()[1].strip() == "[ 2][ 2][ 2]"
+    assert play.pit_index(3, rules.NORTH, 1) == 4 and play.pit_number(3, 4) == 1
+    with pytest.raises(ValueError, match="empty"):
+        play.parse_move("1", np.array([0, 1, 0, 0, 1, 0], np.int8), rules.SOUTH)
+
+
+def test_tournament_stores_games_and_ratings_accumulate(tmp_path, capsys):
+    db = tmp_path / "k.sqlite"
+    argv = ["tournament", "store@1", "store@3", "--pits", "4", "--stones", "3",
+            "--openings", "6", "--db", str(db), "--json", "--quiet"]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["games_this_run"] == 12 and first["games_stored"] == 12
+    rows = {s["player"]: s for s in first["standings"]}
+    assert rows["store@1"]["wins"] == rows["store@3"]["losses"]
+    assert rows["store@1"]["games"] == 12
+    assert abs(rows["store@1"]["elo"] + rows["store@3"]["elo"]) < 1e-6
+    assert rows["store@3"]["low"] < rows["store@3"]["elo"] < rows["store@3"]["high"]
+    assert main(argv) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["games_stored"] == 24
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM kalah_games").fetchone()[0] == 24
+    # Same seed, same games: the margins repeat exactly.
+    assert [s["margin"] for s in second["standings"]] == [s["margin"] for s in first["standings"]]
+
+
+def test_tournament_text_weight_search_and_bad_input(tmp_path, capsys):
+    assert main(["tournament", "store@2", "sides@2", "0,0,1,2@2", "--pits", "3",
+                 "--stones", "3", "--openings", "4", "--db", str(tmp_path / "t.sqlite"),
+                 "--search-weights", "3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "elo" in out and "weight search (3 generations" in out
+    for argv in (["tournament", "store@2", "--db", str(tmp_path / "x")],
+                 ["tournament", "store", "sides@2", "--db", str(tmp_path / "x")],
+                 ["tournament", "store@2", "1,2@2", "--db", str(tmp_path / "x")]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_parallel_games_do_not_depend_on_thread_count():
+    boards, first = tournament.make_openings(4, 3, 8, 3, 0, seed=9)
+    w = np.stack([evaluation.weights_for("store", 4), evaluation.weights_for("sides", 4)])
+    depths = np.array([2, 3])
+    results = []
+    for n in (1, 2):
+        margins = np.zeros(8, np.int64)
+        with threads(min(n, __import__("numba").config.NUMBA_NUM_THREADS)):
+            tournament.play_games(boards, first, np.zeros(8, np.int64), np.ones(8, np.int64), w,
+                                  depths, 0, margins)
+        results.append(margins.tolist())
+    assert results[0] == results[1]
+
+
+def test_ratings_order_and_intervals():
+    games = [("a", "b", 3)] * 8 + [("b", "a", -2)] * 6 + [("b", "a", 1)] * 2
+    rated = tournament.ratings(["a", "b"], games)
+    assert rated["a"][0] > 0 > rated["b"][0]
+    assert rated["a"][1] < rated["a"][0] < rated["a"][2]

@@ -1,0 +1,127 @@
+"""Endgame database and solver against plain negamax; known values of small boards."""
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from jitgames.kalah import endgame, rules, solver
+from jitgames.kalah.__main__ import main
+from tests.kalah_strategies import positions
+from tests.reference import kalah as ref
+
+KNOWN = list(csv.DictReader(open(Path(__file__).parent / "data" / "kalah_solved.csv")))
+
+
+def _solver(m, stones, variant="empty-capture", endgame_stones=0):
+    return solver.Solver(m, stones, variant, endgame_stones=endgame_stones, table_bits=12)
+
+
+@pytest.mark.kernel
+@given(positions(max_pits=3, max_stones=2), st.sampled_from([0, 1]))
+def test_position_index_key_and_endgame_value_match_reference(position, variant):
+    board, player = position
+    m = len(board) // 2 - 1
+    total = int(board[:m].sum()) + int(board[m + 1:2 * m + 1].sum())
+    binom = endgame.binomials(total + 2 * m + 1)
+    assert endgame.position_index(board, player, binom) == ref.position_index(board, player, binom)
+    zobrist = solver._zobrist_table(2 * m, total)
+    assert solver.position_key(board, player, zobrist) == ref.position_key(board, player, zobrist)
+    db = np.full(endgame.table_size(m, total), endgame.UNKNOWN, dtype=np.int8)
+    scratch = np.zeros((total * total * m + total + 4, m), dtype=np.int64)
+    value = endgame.endgame_value(board, np.int64(player), variant, db, binom, scratch,
+                                  np.int64(0))
+    assert value == ref.endgame_value(board, player, variant, db, binom, scratch, 0)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("m, stones", [(1, 5), (2, 4), (3, 3)])
+def test_build_endgame_is_a_perfect_index_of_exact_values(m, stones):
+    binom = endgame.binomials(stones + 2 * m + 1)
+    size = endgame.table_size(m, stones)
+    db = np.empty(size, dtype=np.int8)
+    assert endgame.build_endgame(m, stones, 0, db, binom) == size
+    assert (db != endgame.UNKNOWN).all()
+    rng = np.random.default_rng(5)
+    for _ in range(15):
+        board = np.zeros(2 * m + 2, dtype=np.int8)
+        for _ in range(int(rng.integers(0, stones + 1))):
+            board[[i for i in range(2 * m + 1) if i != m][rng.integers(0, 2 * m)]] += 1
+        index = endgame.position_index(board, 0, binom)
+        assert 0 <= index < size
+        assert db[index] == ref.pits_value(board, 0, 0)
+
+
+@pytest.mark.kernel
+@given(positions(min_pits=2, max_pits=3, max_stones=2), st.integers(-8, 8), st.integers(1, 8),
+       st.integers(0, 4))
+def test_solve_window_is_fail_soft_alphabeta(position, alpha, width, endgame_stones):
+    board, player = position
+    m = len(board) // 2 - 1
+    s = _solver(m, 2, endgame_stones=min(endgame_stones, 4 * m))
+    exact = ref.pits_value(board, player, 0)
+    assert s.value(board, player) == exact
+    beta = alpha + width
+    got = solver.solve_window(board, player, alpha, beta, np.int64(0), 0, s.tt, s.zobrist, s.db,
+                              s.endgame_stones, s.binom, s.scratch, s.stats)
+    if got <= alpha:
+        assert exact <= got
+    elif got >= beta:
+        assert exact >= got
+    else:
+        assert got == exact
+
+
+def _replay(m, n, variant, line):
+    board, player = rules.new_board(m, n), rules.SOUTH
+    moves = np.zeros(m, dtype=np.int64)
+    for pit in line:
+        count = rules.legal_moves(board, player, moves)
+        assert pit in moves[:count]
+        player, _ = rules.apply_move(board, player, pit, rules.VARIANTS[variant])
+    assert rules.is_over(board)
+    return int(rules.final_margin(board))
+
+
+@pytest.mark.parametrize("row", [r for r in KNOWN if int(r["stones"]) <= 4],
+                         ids=lambda r: f"{r['pits']}x{r['stones']}-{r['variant']}")
+def test_known_values_of_small_boards(row):
+    m, n, variant = int(row["pits"]), int(row["stones"]), row["variant"]
+    assert row["source"].startswith("Irving, Donkers, Uiterwijk")
+    result = solver.solve(m, n, variant, endgame_stones=min(12, 2 * m * n), table_bits=18)
+    assert result.value == int(row["value"])
+    assert _replay(m, n, variant, result.line) == result.value
+
+
+def test_solution_does_not_depend_on_database_or_table_size():
+    values = {solver.solve(3, 3, endgame_stones=s, table_bits=b).value
+              for s, b in [(0, 4), (6, 10), (18, 16)]}
+    assert values == {2}
+
+
+def test_solve_cli_json_contract(capsys):
+    assert main(["solve", "4", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"] == 6 and isinstance(out["seconds"], float)
+    assert _replay(4, 2, "empty-capture", out["line"]) == 6
+    assert main(["solve", "4", "3", "--variant", "standard", "--json",
+                 "--endgame-stones", "10"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["value"] == 6 and _replay(4, 3, "standard", out["line"]) == 6
+    assert main(["solve", "3", "1"]) == 0
+    assert "value +0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["solve", "7", "3"], ["solve", "4"], ["solve", "4", "x"],
+                                  ["solve", "4", "3", "--variant", "odd"],
+                                  ["solve", "2", "2", "--endgame-stones", "9"]])
+def test_solve_cli_bad_input(argv, capsys):
+    try:
+        status = main(argv)
+    except SystemExit as exc:
+        status = exc.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
