@@ -144,3 +144,65 @@ def walk_tree(tree, children, matrix, digits, counts, pegs, secrets, out):
                 out[i] = tree[node, 3] + 1
                 break
             node = children[node, f]
+
+
+# --- optimal search -------------------------------------------------------------------
+
+INFEASIBLE = 1 << 40
+
+
+def lower_bounds(n, branches):
+    lb = [0] * (n + 1)
+    for m in range(1, n + 1):
+        left, level, total = m, 1, 0
+        while left > 0:
+            take = min(left, branches ** (level - 1))
+            total += take * level
+            left -= take
+            level += 1
+        lb[m] = total
+    return np.array(lb, dtype=np.int64)
+
+
+def capacities(branches, n):
+    return np.array([min(sum(branches ** j for j in range(d)), n + 1) for d in range(63)],
+                    dtype=np.int64)
+
+
+def free_colours_canonical(digits_row, used, colours):
+    free = [c for c in range(colours) if not used[c]]
+    order = []
+    for d in digits_row:
+        if not used[d] and d not in order:
+            order.append(int(d))
+    return order == free[:len(order)]
+
+
+def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
+          used, history, perms, lb, cap, buffers, sizes_table, order_keys, cache, choice):
+    """Brute force: every guess at every node, no pruning, no symmetry, exact."""
+    n = len(digits)
+    solved = pegs * (pegs + 1)
+    memo = {}
+
+    def cost(codes, left):
+        if left <= 0:
+            return INFEASIBLE
+        if len(codes) == 1:
+            return 1
+        key = (codes, left)
+        if key not in memo:
+            best = INFEASIBLE
+            for g in range(n):
+                classes = {}
+                for s in codes:
+                    classes.setdefault(_response(matrix, digits, counts, pegs, g, s), []).append(s)
+                if len(classes) == 1 and g not in codes:
+                    continue
+                total = len(codes) + sum(cost(tuple(c), left - 1)
+                                         for f, c in classes.items() if f != solved)
+                best = min(best, total)
+            memo[key] = min(best, INFEASIBLE)
+        return memo[key]
+
+    return cost(tuple(int(s) for s in src[start:end]), remaining)

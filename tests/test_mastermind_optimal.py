@@ -1,0 +1,97 @@
+"""The optimal strategy: brute force on tiny sizes, Koyama and Lai's totals, helpers."""
+import json
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitgames.mastermind import evaluate, strategy_tree
+from jitgames.mastermind import optimal
+from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.optimal import OptimalSearch, optimal_cost
+from tests.reference import mastermind as ref
+
+KNOWN = json.loads((Path(__file__).parent / "data" / "mastermind_known.json").read_text())
+
+
+def _brute(space, matrix, limit):
+    src = np.arange(space.size, dtype=np.int32)
+    return ref.solve(matrix, space.digits, space.counts, space.pegs, src, 0, space.size,
+                     limit, None, 0, 0, None, None, None, None, None, None, None, None,
+                     None, None)
+
+
+@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (2, 4, True),
+                                                  (3, 4, False), (2, 5, True)])
+@pytest.mark.parametrize("limit", [None, 3])
+def test_optimal_search_equals_brute_force(pegs, colours, repeats, limit):
+    space, matrix = load_game(pegs, colours, repeats)
+    expected = _brute(space, matrix, 62 if limit is None else limit)
+    if expected >= ref.INFEASIBLE:
+        with pytest.raises(ValueError, match="within"):
+            optimal_cost(space, matrix, limit)
+        return
+    assert optimal_cost(space, matrix, limit) == expected
+    tree = optimal.optimal_tree(space, matrix, limit)
+    counts = tree.guesses()
+    assert counts.sum() == expected and (counts >= 1).all()
+    if limit is not None:
+        assert counts.max() <= limit
+
+
+@pytest.mark.kernel
+@given(st.integers(1, 400), st.integers(1, 20))
+def test_bound_tables_match_reference(n, branches):
+    assert (optimal.lower_bounds(n, branches) == ref.lower_bounds(n, branches)).all()
+    assert (optimal.capacities(branches, n) == ref.capacities(branches, n)).all()
+
+
+@pytest.mark.kernel
+@given(st.lists(st.integers(0, 5), min_size=4, max_size=4),
+       st.lists(st.booleans(), min_size=6, max_size=6))
+def test_free_colour_rule_matches_reference(code, used):
+    digits, used = np.array(code, np.int8), np.array(used)
+    assert optimal.free_colours_canonical(digits, used, 6) == ref.free_colours_canonical(
+        digits, used, 6)
+
+
+def _orbit_min_brute(space, history, code):
+    """Smallest code in the orbit of ``code`` under symmetries fixing every history guess."""
+    best = None
+    for sigma in permutations(range(space.pegs)):
+        for tau in permutations(range(space.colours)):
+            def act(c):
+                out = [0] * space.pegs
+                for i in range(space.pegs):
+                    out[sigma[i]] = tau[space.digits[c, i]]
+                return tuple(out)
+            if all(act(h) == tuple(space.digits[h]) for h in history):
+                image = act(code)
+                best = image if best is None or image < best else best
+    return best
+
+
+@pytest.mark.kernel
+@given(st.lists(st.integers(0, 80), max_size=2), st.integers(0, 80))
+def test_orbit_representatives_are_orbit_minima(history, code):
+    space, _ = load_game(4, 3)
+    used = np.zeros(3, np.bool_)
+    for h in history:
+        used[space.digits[h]] = True
+    perms = np.array(list(permutations(range(4))), np.int64)
+    group, maps = optimal.history_group(space.digits, used, 3, np.array(history + [0], np.int64),
+                                        len(history), perms)
+    ours = optimal.orbit_minimal(space.digits, used, 3, group, maps, code)
+    assert ours == (_orbit_min_brute(space, history, code) == tuple(space.digits[code]))
+
+
+def test_koyama_lai_totals():
+    for name in ("optimal", "optimal-max5"):
+        known = next(v for v in KNOWN["values"] if v["strategy"] == name)
+        result = evaluate(name, 4, 6)
+        assert (result.total, result.max) == (known["total"], known["max"])
+    tree = strategy_tree("optimal-max5", 4, 6)
+    assert tree.guesses().sum() == 5626 and tree.nodes >= 1296
