@@ -12,7 +12,7 @@ import time
 from jitgames import _cli
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
-                              rings, tait)
+                              queens_classes, rings, tait)
 
 PROG = "python -m jitgames.puzzles"
 SHOW_LIMIT = 200
@@ -38,39 +38,37 @@ def _queens(args):
     if n > queens.MAX_N:
         raise _cli.CLIError(f"n must be at most {queens.MAX_N}")
     start = time.perf_counter()
-    columns = [c for c in range(n) if c <= n - 1 - c]
-    total = 0
-    done = []
+    classes = (0, 0, 0)
+    done = total_tasks = 0
     try:
-        with threads(args.threads), _cli.progress(len(columns), f"queens {n}", args.quiet,
-                                                  unit="col") as bar:
-            for c in columns:
-                chunk = [c] if c == n - 1 - c else [c, n - 1 - c]
-                total += queens.count_queens(n, chunk)
-                done.extend(chunk)
-                bar.update(1)
-            census = queens.queens_census(n) if n <= 12 else None
-            unique = census.unique if census else _unique_from(n, total)
+        with threads(args.threads):
+            if n < 5:
+                result = queens.queens_census(n)
+            else:
+                batches = 32 if n >= 14 else 1
+                with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
+                    for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
+                        done += step
+                        bar.update(1)
+                result = queens.census_from_classes(n, classes)
     except ValueError as exc:
         raise _cli.CLIError(str(exc)) from None
     except KeyboardInterrupt:
-        _cli.print_json({"n": n, "partial": True, "count_so_far": total,
-                         "first_row_columns_done": sorted(done)})
+        partial = queens.census_from_classes(n, classes)
+        _cli.print_json({"n": n, "partial": True, "tasks_done": done, "tasks": total_tasks,
+                         "count_so_far": partial.count, "unique_so_far": partial.unique})
         return 130
     seconds = time.perf_counter() - start
-    lines = [f"{n} queens: {total} solutions, {unique} up to symmetry ({seconds:.3f} s)"]
+    lines = [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "
+             f"({seconds:.3f} s)"]
     if args.show:
         if n > 12:
             raise _cli.CLIError("--show lists solutions for n <= 12 only")
         for sol in _limited(queens.unique_solutions(queens.solutions_iterative(n)), args):
             lines += ["", " ".join(map(str, sol)), queens.draw(sol)]
-    _emit(args, {"n": n, "count": total, "unique": unique, "seconds": seconds}, lines)
+    _emit(args, {"n": n, "count": result.count, "unique": result.unique, "seconds": seconds},
+          lines)
     return 0
-
-
-def _unique_from(n, total):
-    fixed = total + 2 * queens.count_invariant(n, True) + queens.count_invariant(n, False)
-    return fixed // 8
 
 
 def _domination(args):

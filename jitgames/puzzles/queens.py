@@ -17,12 +17,14 @@ Choices DESIGN.md leaves open:
   its first-row queen in column c mirrors to one with c' = n-1-c, so only columns
   c <= (n-1)/2 are searched (for the middle column of odd n, the mirror is applied
   again to the second row).
-- The count up to symmetry comes from Burnside's lemma, not from classifying every
-  solution: ``unique = (total + 2 F90 + F180) / 8`` where F90 and F180 count the
-  solutions invariant under a quarter and a half turn (no solution with n > 1 is
-  invariant under a reflection: a diagonal reflection pairs queens on one
-  anti-diagonal, an axis reflection would need a column equal to its mirror). F90 and
-  F180 come from a small search that places whole rotation orbits of queens.
+- :func:`queens_census` (total and count up to symmetry) uses the class search of
+  :mod:`~jitgames.puzzles.queens_classes`, which visits about one member per
+  symmetry class. An independent route to the count up to symmetry, used to check
+  it, is Burnside's lemma: ``unique = (total + 2 F90 + F180) / 8`` where F90 and F180
+  count the solutions invariant under a quarter and a half turn (no solution with
+  n > 1 is invariant under a reflection: a diagonal reflection pairs queens on one
+  anti-diagonal, an axis reflection would need a column equal to its mirror);
+  :func:`count_invariant` finds them by placing whole rotation orbits of queens.
 - Work is split into tasks (placements of the first two or three rows); the prange
   loop visits them in a fixed stride order so that the two halves of the static
   schedule carry similar loads. Counts never depend on the thread count.
@@ -33,12 +35,12 @@ Choices DESIGN.md leaves open:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import gcd
 from typing import Iterable
 
 import numpy as np
 
 from jitgames._jit import jit, prange
+from jitgames.puzzles.queens_classes import _stride_order, count_classes
 
 __all__ = [
     "QueensCount",
@@ -51,6 +53,8 @@ __all__ = [
     "count_queens",
     "count_queens_plain",
     "count_invariant",
+    "unique_by_burnside",
+    "census_from_classes",
     "queens_census",
 ]
 
@@ -280,14 +284,6 @@ def _tasks(n: int, first_rows: list[int], depth: int):
     return as_array(out_cols), as_array(out_left), as_array(out_right), out_weight
 
 
-def _stride_order(count: int) -> np.ndarray:
-    """A fixed permutation of range(count) that interleaves cheap and costly tasks."""
-    stride = max(1, int(count * 0.618))
-    while gcd(stride, count) != 1:
-        stride += 1
-    return (np.arange(count, dtype=np.int64) * stride) % max(count, 1)
-
-
 def count_queens(n: int, first_rows: Iterable[int] | None = None) -> int:
     """Number of ways to place n non-attacking queens on an n x n board.
 
@@ -387,13 +383,30 @@ def count_invariant(n: int, quarter: bool) -> int:
                                     np.zeros(2 * n - 1, np.bool_)))
 
 
-def queens_census(n: int) -> QueensCount:
-    """Total count and count up to symmetry (Burnside's lemma; see module notes)."""
+def unique_by_burnside(n: int, total: int) -> int:
+    """Count up to symmetry from the total and the rotation-invariant counts."""
     n = _check_n(n)
-    total = count_queens(n)
     if n == 1:
-        return QueensCount(1, 1, 1)
+        return 1
     fixed = total + 2 * count_invariant(n, True) + count_invariant(n, False)
     if fixed % 8:
-        raise AssertionError("Burnside sum not divisible by 8")  # cannot happen
-    return QueensCount(n, total, fixed // 8)
+        raise ValueError("total is not the number of solutions (Burnside sum not / 8)")
+    return fixed // 8
+
+
+def census_from_classes(n: int, classes: tuple[int, int, int]) -> QueensCount:
+    """QueensCount from the class counts (C2, C4, C8) of the class search."""
+    c2, c4, c8 = classes
+    return QueensCount(n, 2 * c2 + 4 * c4 + 8 * c8, c2 + c4 + c8)
+
+
+def queens_census(n: int) -> QueensCount:
+    """Total count and count up to symmetry, by the parallel class search.
+
+    Boards below 5 x 5 are enumerated directly.
+    """
+    n = _check_n(n)
+    if n < 5:
+        sols = solutions_iterative(n)
+        return QueensCount(n, len(sols), len(unique_solutions(sols)))
+    return census_from_classes(n, count_classes(n))

@@ -44,8 +44,8 @@ def legal(position: int, ring: int) -> bool:
     return bool(position >> (ring - 2) & 1) and not position & below
 
 
-def put_on_recursive(n: int) -> list[tuple[int, bool]]:
-    """PUT_ON(n) = PUT_ON(n-1); TAKE_OFF(n-2); put n on; PUT_ON(n-2)."""
+def _recursive(n: int, putting_on: bool) -> list[tuple[int, bool]]:
+    """The two mutually recursive procedures; returns PUT_ON(n) or TAKE_OFF(n)."""
     _check(n)
     out: list[tuple[int, bool]] = []
 
@@ -71,39 +71,18 @@ def put_on_recursive(n: int) -> list[tuple[int, bool]]:
         put_on(k - 2)
         take_off(k - 1)
 
-    put_on(n)
+    (put_on if putting_on else take_off)(n)
     return out
+
+
+def put_on_recursive(n: int) -> list[tuple[int, bool]]:
+    """PUT_ON(n) = PUT_ON(n-1); TAKE_OFF(n-2); put n on; PUT_ON(n-2)."""
+    return _recursive(n, True)
 
 
 def take_off_recursive(n: int) -> list[tuple[int, bool]]:
     """TAKE_OFF(n) = TAKE_OFF(n-2); take n off; PUT_ON(n-2); TAKE_OFF(n-1)."""
-    _check(n)
-    out: list[tuple[int, bool]] = []
-
-    def put_on(k):
-        if k <= 0:
-            return
-        if k == 1:
-            out.append((1, True))
-            return
-        put_on(k - 1)
-        take_off(k - 2)
-        out.append((k, True))
-        put_on(k - 2)
-
-    def take_off(k):
-        if k <= 0:
-            return
-        if k == 1:
-            out.append((1, False))
-            return
-        take_off(k - 2)
-        out.append((k, False))
-        put_on(k - 2)
-        take_off(k - 1)
-
-    take_off(n)
-    return out
+    return _recursive(n, False)
 
 
 def solve_iterative(n: int, put_on: bool = True) -> list[tuple[int, bool]]:

@@ -1,0 +1,82 @@
+"""N queens by symmetry class: kernels vs twins, and agreement with Burnside."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitgames._jit import threads
+from jitgames.puzzles import queens, queens_classes as qc
+from tests.reference import puzzles_queens as ref_queens
+from tests.reference import puzzles_queens_classes as ref
+
+
+@pytest.mark.parametrize("n", range(5, 13))
+def test_class_search_agrees_with_burnside_and_plain_count(n):
+    census = queens.queens_census(n)
+    assert census.count == queens.count_queens(n)
+    assert census.unique == queens.unique_by_burnside(n, census.count)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_census_matches_brute_force(n):
+    census = queens.queens_census(n)
+    assert census.count == len(ref_queens.all_solutions(n))
+    assert census.unique == ref_queens.unique_count(n)
+
+
+def test_batches_and_threads_do_not_change_the_counts():
+    one_batch = qc.count_classes(12)
+    with threads(1):
+        *_, last = qc.iter_class_counts(12, batches=7)
+    assert last[2] == one_batch
+    with threads(2):
+        assert qc.count_classes(12) == one_batch
+
+
+def test_bad_input():
+    with pytest.raises(ValueError):
+        qc.count_classes(4)
+
+
+@pytest.mark.kernel
+@given(st.integers(5, 9), st.integers(0, 2))
+def test_task_kernel_matches_reference(n, split):
+    params, boards = qc._tasks(n, split)
+    order = qc._stride_order(len(params))
+    ours = np.zeros((len(params), 3), np.int64)
+    theirs = np.zeros((len(params), 3), np.int64)
+    qc._run_tasks(n, params, boards, order, ours)
+    ref._run_tasks(n, params, boards, order, theirs)
+    assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
+@given(st.integers(5, 9), st.data())
+def test_classify_matches_definition_on_searched_boards(n, data):
+    params, boards = qc._tasks(n, 0)
+    t = data.draw(st.integers(0, len(params) - 1))
+    p = [int(x) for x in params[t]]
+    seen = []
+    definition = ref.classify
+
+    def record(n_, board, *rest):
+        seen.append(list(board))
+        return definition(n_, board, *rest)
+
+    ref.classify = record  # collect the boards the reference search classifies
+    try:
+        ref.classes_from(n, p[0] != 0, *p[1:], [int(x) for x in boards[t]], [0, 0, 0])
+    finally:
+        ref.classify = definition
+    for board in seen:
+        arr = np.array(board, np.int64)
+        assert qc.classify(n, arr, p[1], p[2], p[5]) == definition(n, board, p[1], p[2], p[5])
+    counts_ours, counts_ref = np.zeros(3, np.int64), [0, 0, 0]
+    for board in seen[:3]:
+        free = board[-1]
+        qc._count_leaf(n, False, free, p[4], np.array(board, np.int64), p[1], p[2], p[5],
+                       counts_ours)
+        ref._count_leaf(n, False, free, p[4], list(board), p[1], p[2], p[5], counts_ref)
+    assert counts_ours.tolist() == counts_ref
+    assert qc._allowed(n, p[0] != 0, p[1], p[2], p[3], p[6], p[7], p[8], p[9]) == \
+        ref._allowed(n, p[0] != 0, p[1], p[2], p[3], p[6], p[7], p[8], p[9])
