@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from jitgames.kalah import rules
-from tests.kalah_strategies import positions
+from tests.reference.kalah_strategies import positions
 from tests.reference import kalah as ref
 
 
@@ -20,6 +20,11 @@ def test_apply_and_undo_match_reference(position, variant):
     assert rules.is_over(board) == ref.is_over(board)
     assert rules.final_margin(board) == ref.final_margin(board)
     for pit in moves[:n]:
+        ours, theirs = board.copy(), board.copy()
+        skip = rules.store_of(len(board) // 2 - 1, 1 - player)
+        for delta in (0, 1):
+            assert rules.sow(ours, pit, 15, skip, delta) == ref.sow(theirs, pit, 15, skip, delta)
+            assert ours.tolist() == theirs.tolist()
         ours, theirs = board.copy(), board.copy()
         result = rules.apply_move(ours, player, pit, variant)
         assert result == ref.apply_move(theirs, player, int(pit), variant)

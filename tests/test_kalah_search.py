@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from jitgames.kalah import evaluation, rules, search
-from tests.kalah_strategies import positions
+from tests.reference.kalah_strategies import positions
 from tests.reference import kalah as ref
 
 EVALS = st.sampled_from(["store", "sides", "linear"])

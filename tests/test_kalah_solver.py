@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 from jitgames.kalah import endgame, rules, solver
 from jitgames.kalah.__main__ import main
-from tests.kalah_strategies import positions
+from tests.reference.kalah_strategies import positions
 from tests.reference import kalah as ref
 
 KNOWN = list(csv.DictReader(open(Path(__file__).parent / "data" / "kalah_solved.csv")))

@@ -96,19 +96,10 @@ def legal_moves(board, player, out):
 
 
 @jit
-def apply_move(board, player, pit, variant):
-    """Sow ``pit`` for ``player`` in place.
-
-    Returns ``(next_player, record)`` where ``record`` packs what :func:`undo_move`
-    needs: ``pit | stones << 8 | captured << 16`` (``captured`` = stones moved to the
-    store by a capture, 0 if none). The pit must be legal (not checked).
-    """
-    m = pits_per_side(board)
-    size = 2 * m + 2
-    own_store = store_of(m, player)
-    skip = store_of(m, 1 - player)
-    stones = np.int64(board[pit])
-    board[pit] = 0
+def sow(board, pit, stones, skip, delta):
+    """Walk ``stones`` pits counter-clockwise from ``pit``, skipping index ``skip``,
+    adding ``delta`` to each pit passed (0: only walk). Returns the last pit."""
+    size = board.shape[0]
     pos = pit
     left = stones
     while left > 0:
@@ -117,8 +108,25 @@ def apply_move(board, player, pit, variant):
             pos = 0
         if pos == skip:
             continue
-        board[pos] += 1
+        board[pos] += delta
         left -= 1
+    return pos
+
+
+@jit
+def apply_move(board, player, pit, variant):
+    """Sow ``pit`` for ``player`` in place.
+
+    Returns ``(next_player, record)`` where ``record`` packs what :func:`undo_move`
+    needs: ``pit | stones << 8 | captured << 16`` (``captured`` = stones moved to the
+    store by a capture, 0 if none). The pit must be legal (not checked).
+    """
+    m = pits_per_side(board)
+    own_store = store_of(m, player)
+    skip = store_of(m, 1 - player)
+    stones = np.int64(board[pit])
+    board[pit] = 0
+    pos = sow(board, pit, stones, skip, 1)
     if pos == own_store:
         return player, np.int64(pit) | (stones << 8)
     captured = np.int64(0)
@@ -137,7 +145,6 @@ def apply_move(board, player, pit, variant):
 def undo_move(board, player, record):
     """Undo :func:`apply_move` of ``player`` given its ``record``, in place."""
     m = pits_per_side(board)
-    size = 2 * m + 2
     pit = record & 0xFF
     stones = (record >> 8) & 0xFF
     captured = (record >> 16) & 0xFF
@@ -145,27 +152,11 @@ def undo_move(board, player, record):
     if captured > 0:
         # Put the captured stones back first: the opposite pit may also have been
         # sown into, and the walk below takes those stones off again.
-        last = pit
-        left = stones
-        while left > 0:
-            last += 1
-            if last == size:
-                last = 0
-            if last != skip:
-                left -= 1
+        last = sow(board, pit, stones, skip, 0)
         board[store_of(m, player)] -= captured
         board[2 * m - last] = captured - 1
         board[last] = 1
-    pos = pit
-    left = stones
-    while left > 0:
-        pos += 1
-        if pos == size:
-            pos = 0
-        if pos == skip:
-            continue
-        board[pos] -= 1
-        left -= 1
+    sow(board, pit, stones, skip, -1)
     board[pit] = stones
 
 

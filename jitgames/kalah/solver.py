@@ -10,7 +10,9 @@ South's final margin under perfect play is ``v`` of the opening with South to mo
 Choices (DESIGN.md leaves them open):
 
 - Driver: MTD(f) (Plaat et al. 1996): repeated null-window searches converging on
-  the value, first guess 0 (or the caller's), sharing one transposition table.
+  the value, sharing one transposition table. The first guess comes from a
+  10-ply store-difference alpha-beta search (:mod:`.search`), which plays the role
+  of the shallow iterations of iterative deepening.
 - Transposition table: a fixed power-of-two number of entries (default 2**22),
   arranged in buckets of two. The key is a 64-bit Zobrist hash of the pits in
   mover-relative order (pits only, so positions that differ by stores share
@@ -35,6 +37,8 @@ import numpy as np
 from .._jit import jit
 from .._random import next_u64, stream_key
 from .endgame import binomials, build_endgame, position_index, relative_pit, table_size
+from .evaluation import weights_for
+from .search import INF, alphabeta
 from .rules import (SOUTH, VARIANTS, apply_move, legal_moves, new_board, pits_per_side,
                     side_stones, store_of, undo_move)
 
@@ -259,9 +263,15 @@ class Solver:
         build_endgame(m, endgame_stones, VARIANTS[variant], self.db, self.binom)
         self.endgame_seconds = time.perf_counter() - start
 
-    def value(self, board, player: int, guess: int = 0) -> int:
-        """Mover-relative value of the pits of ``board`` (stores ignored)."""
+    def value(self, board, player: int, guess: int | None = None) -> int:
+        """Mover-relative value of the pits of ``board`` (stores ignored).
+
+        ``guess`` is MTD(f)'s first guess; by default the store difference found by a
+        ``GUESS_DEPTH``-ply alpha-beta search of :mod:`.search` (mover's view).
+        """
         board = np.array(board, dtype=np.int8)
+        if guess is None:
+            guess = first_guess(board, player, VARIANTS[self.variant])
         return int(mtdf(board, player, guess, VARIANTS[self.variant], self.tt, self.zobrist,
                         self.db, self.endgame_stones, self.binom, self.scratch, self.stats))
 
@@ -302,6 +312,24 @@ class Solver:
             board = child
             value = value - gain if nxt == player else gain - value
             player = nxt
+
+
+GUESS_DEPTH = 10
+
+
+def first_guess(board, player: int, variant: int) -> int:
+    """Heuristic first guess for MTD(f): a ``GUESS_DEPTH``-ply store-difference search,
+    stores zeroed, seen from ``player``."""
+    board = board.copy()
+    m = (board.shape[0] - 2) // 2
+    board[m] = board[2 * m + 1] = 0
+    weights = weights_for("store", m)
+    depth = GUESS_DEPTH
+    scratch = np.zeros((depth + 1, m), dtype=np.int64)
+    keys = np.zeros((depth + 1, m), dtype=np.int64)
+    value = alphabeta(board, player, depth, -INF, INF, weights, variant, True, scratch, keys,
+                      np.zeros(1, dtype=np.int64))
+    return int(value) if player == SOUTH else -int(value)
 
 
 def default_endgame_stones(m: int, total: int, max_entries: int = 1_000_000) -> int:

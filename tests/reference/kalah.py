@@ -51,6 +51,15 @@ def _cycle(m, player):
     return [i for i in range(2 * m + 2) if i != skip]
 
 
+def sow(board, pit, stones, skip, delta):
+    order = [i for i in range(len(board)) if i != skip]
+    at = order.index(pit) if pit in order else None
+    path = [order[(at + k) % len(order)] for k in range(1, stones + 1)]
+    for i in path:
+        board[i] += delta
+    return path[-1] if path else pit
+
+
 def apply_move(board, player, pit, variant):
     m = pits_per_side(board)
     cycle = _cycle(m, player)

@@ -1,0 +1,198 @@
+"""Kalah benchmarks: perft (apply/undo vs copy), alpha-beta node rates and the effect
+of move ordering, the transposition table and the endgame database, and the time to
+solve each Kalah(m, n).
+
+Run ``python bench/kalah.py`` (``--quick`` for a short run, ``--timeout S`` per
+solved board, ``--skip-solve`` to leave the solve series out). Prints tables and
+saves ``bench/results/kalah.json``. Times are medians of ``--repeats`` runs; the
+compile time is measured in a subprocess on a fresh Numba cache. Each solve runs in
+its own subprocess so that a board exceeding the timeout is stopped cleanly.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from jitgames.kalah import evaluation, rules, search, solver, tournament  # noqa: E402
+from jitgames.kalah.endgame import binomials, build_endgame, table_size  # noqa: E402
+
+
+def median_time(call, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def bench_perft(repeats):
+    board = rules.new_board(6, 4)
+    scratch = np.zeros((10, 6), dtype=np.int64)
+    rules.perft_undo(board, 0, 2, 0, scratch), rules.perft_copy(board, 0, 2, 0, scratch)
+    t_undo, leaves = median_time(lambda: rules.perft_undo(board, 0, 9, 0, scratch), repeats)
+    t_copy, leaves2 = median_time(lambda: rules.perft_copy(board, 0, 9, 0, scratch), repeats)
+    assert leaves == leaves2
+    return {"board": "Kalah(6,4) opening", "depth": 9, "leaves": int(leaves),
+            "undo_seconds": t_undo, "copy_seconds": t_copy, "copy_over_undo": t_copy / t_undo,
+            "undo_leaves_per_second": leaves / t_undo}
+
+
+def bench_search(repeats, depth, count):
+    boards, first = tournament.make_openings(6, 4, count, 4, 0, seed=2026)
+    w = evaluation.weights_for("store", 6)
+    rows = []
+    for name, method, ordering, d in [("minimax", search.MINIMAX, False, depth - 2),
+                                      ("alpha-beta", search.ALPHABETA, False, depth - 2),
+                                      ("alpha-beta", search.ALPHABETA, False, depth),
+                                      ("alpha-beta + ordering", search.ALPHABETA, True, depth)]:
+        def run():
+            nodes = np.zeros(1, dtype=np.int64)
+            for b, p in zip(boards, first):
+                search.choose_move(b.copy(), p, d, w, 0, method, ordering, False,
+                                   np.uint64(0), 0, nodes)
+            return int(nodes[0])
+        run()
+        seconds, nodes = median_time(run, repeats)
+        rows.append({"search": name, "depth": d, "positions": count, "nodes": nodes,
+                     "seconds": seconds, "nodes_per_second": nodes / seconds})
+    return rows
+
+
+def bench_table(m, n, stones):
+    rows = []
+    for bits in (8, 14, 20):
+        s = solver.Solver(m, n, endgame_stones=stones, table_bits=bits)
+        start = time.perf_counter()
+        value = s.value(s.opening, 0)
+        rows.append({"board": f"Kalah({m},{n})", "table_entries": 1 << bits,
+                     "endgame_stones": stones, "value": value, "nodes": int(s.stats[0]),
+                     "seconds": time.perf_counter() - start})
+    return rows
+
+
+def bench_endgame(m, n, sizes):
+    rows = []
+    for stones in sizes:
+        binom = binomials(stones + 2 * m + 1)
+        db = np.empty(table_size(m, stones), dtype=np.int8)
+        start = time.perf_counter()
+        build_endgame(m, stones, 0, db, binom)
+        build = time.perf_counter() - start
+        s = solver.Solver(m, n, endgame_stones=0, table_bits=22)
+        s.db, s.endgame_stones, s.binom = db, stones, binomials(2 * m * n + 2 * m + 1)
+        start = time.perf_counter()
+        value = s.value(s.opening, 0)
+        rows.append({"board": f"Kalah({m},{n})", "endgame_stones": stones,
+                     "entries": int(db.size), "megabytes": db.nbytes / 1e6,
+                     "build_seconds": build, "value": value, "search_nodes": int(s.stats[0]),
+                     "search_seconds": time.perf_counter() - start})
+    return rows
+
+
+def solve_in_subprocess(m, n, variant, timeout, env=None):
+    cmd = [sys.executable, "-m", "jitgames.kalah", "solve", str(m), str(n), "--variant",
+           variant, "--json", "--quiet"]
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                              env=env)
+    except subprocess.TimeoutExpired:
+        return {"pits": m, "stones": n, "variant": variant, "value": None,
+                "seconds": None, "status": f"not finished within {timeout} s"}
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        return {"pits": m, "stones": n, "variant": variant, "value": None, "seconds": None,
+                "status": f"failed: {done.stderr.strip()[-200:]}"}
+    out = json.loads(done.stdout)
+    out["wall_seconds"] = wall
+    out["status"] = "solved"
+    out.pop("line")
+    return out
+
+
+def bench_compile():
+    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="kalah-bench-"))
+    cold = solve_in_subprocess(3, 3, "empty-capture", 600, env)
+    warm = solve_in_subprocess(3, 3, "empty-capture", 600, env)
+    return {"cold_wall_seconds": cold.get("wall_seconds"),
+            "warm_wall_seconds": warm.get("wall_seconds"),
+            "compile_seconds_estimate": (cold.get("wall_seconds") or 0)
+            - (warm.get("wall_seconds") or 0)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=600.0,
+                        help="seconds allowed per solved board (600)")
+    parser.add_argument("--skip-solve", action="store_true")
+    parser.add_argument("--boards", default=None,
+                        help="comma-separated MxN boards to solve (default: all up to 6 pits)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "kalah.json"))
+    args = parser.parse_args(argv)
+    results = {"machine": {"cpus": os.cpu_count()}, "command": " ".join(["bench/kalah.py",
+                                                                        *(argv or sys.argv[1:])])}
+    results["compile"] = bench_compile()
+    print(f"compile (cold cache, solve 3 3): {results['compile']}")
+    results["perft"] = bench_perft(args.repeats)
+    p = results["perft"]
+    print(f"\nperft Kalah(6,4) depth {p['depth']}: {p['leaves']} leaves; apply/undo "
+          f"{p['undo_seconds']:.3f} s, copy-make {p['copy_seconds']:.3f} s "
+          f"(copy/undo = {p['copy_over_undo']:.2f})")
+    results["search"] = bench_search(args.repeats, 6 if args.quick else 8,
+                                     10 if args.quick else 20)
+    print(f"\n{'search':<24}{'depth':>6}{'nodes':>12}{'seconds':>10}{'nodes/s':>12}")
+    for r in results["search"]:
+        print(f"{r['search']:<24}{r['depth']:>6}{r['nodes']:>12}{r['seconds']:>10.3f}"
+              f"{r['nodes_per_second']:>12.3g}")
+    results["table"] = bench_table(5, 3, 10)
+    print(f"\ntransposition table (solve Kalah(5,3), 10-stone endgame database)")
+    for r in results["table"]:
+        print(f"  {r['table_entries']:>8} entries: {r['nodes']:>10} nodes {r['seconds']:8.2f} s")
+    sizes = [4, 8, 10] if args.quick else [4, 8, 10, 12, 14]
+    results["endgame"] = bench_endgame(6, 3, sizes)
+    print(f"\nendgame database size/time (m = 6), solving Kalah(6,3)")
+    print(f"{'stones':>7}{'entries':>12}{'MB':>8}{'build s':>9}{'nodes':>12}{'search s':>10}")
+    for r in results["endgame"]:
+        print(f"{r['endgame_stones']:>7}{r['entries']:>12}{r['megabytes']:>8.1f}"
+              f"{r['build_seconds']:>9.2f}{r['search_nodes']:>12}{r['search_seconds']:>10.2f}")
+    if not args.skip_solve:
+        if args.boards:
+            boards = [tuple(int(x) for x in b.split("x")) for b in args.boards.split(",")]
+        else:
+            boards = [(m, n) for m in range(1, 7) for n in range(1, 7)]
+        results["solve"] = []
+        given_up = set()
+        print(f"\n{'board':<12}{'variant':<15}{'value':>6}{'seconds':>10}  status")
+        for m, n in boards:
+            if m in given_up:
+                continue
+            row = solve_in_subprocess(m, n, "empty-capture", args.timeout)
+            results["solve"].append(row)
+            value = "" if row["value"] is None else f"{row['value']:+d}"
+            secs = "" if row["seconds"] is None else f"{row['seconds']:.2f}"
+            print(f"Kalah({m},{n})  {'empty-capture':<15}{value:>6}{secs:>10}  {row['status']}",
+                  flush=True)
+            if row["value"] is None:
+                given_up.add(m)   # larger n on this m will not finish either
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=1))
+    print(f"\nsaved {args.out}")
+
+
+if __name__ == "__main__":
+    main()
