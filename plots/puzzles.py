@@ -26,6 +26,7 @@ def main() -> int:
         pts = [(r["n"], r[key]) for r in rows if r.get(key)]
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, label=label)
     ax.set_yscale("log")
+    ax.set_xticks(sorted({r["n"] for r in rows}))
     ax.set_xlabel("board size n")
     ax.set_ylabel("wall seconds (median)")
     ax.set_title("Counting n-queens solutions")

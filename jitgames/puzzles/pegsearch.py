@@ -175,17 +175,22 @@ def meet_sum(keys, counts, orbit, other_keys, other_counts, board, sym_table, gr
 
     ``keys``/``counts``: canonical positions Q of the forward layer with the paths
     reaching their orbits, ``orbit`` their orbit sizes; ``other_keys`` (sorted) and
-    ``other_counts``: the layer of the search from ~G. Returns the total; int64
-    arithmetic (a count above 2**63 would wrap: callers check with a float sum).
+    ``other_counts``: the layer of the search from ~G. Returns (total, estimate):
+    the exact total in int64 and the same sum in float64; every term and partial sum
+    is at most the total, so the int64 result is exact when the estimate is below
+    2**62.
     """
     total = np.int64(0)
+    estimate = 0.0
     for i in range(keys.shape[0]):
         partner = canonical(board ^ keys[i], sym_table, group)
         j = np.searchsorted(other_keys, partner)
         if j < other_keys.shape[0] and other_keys[j] == partner:
             # paths into the orbit / orbit size = paths to each member
-            total += counts[i] * (other_counts[j] // orbit[i])
-    return total
+            per_member = other_counts[j] // orbit[i]
+            total += counts[i] * per_member
+            estimate += float(counts[i]) * float(per_member)
+    return total, estimate
 
 
 @jit

@@ -14,6 +14,9 @@ Choices DESIGN.md leaves open:
 - The classic problems use the starting patterns and targets of the usual puzzle
   books (cross, plus, fireplace, pyramid, arrow on the English board; the central
   game on both boards). Each problem's target is one peg at a named hole.
+- Path counts are int64: a count of 2**62 or more is refused (OverflowError); the
+  central game's 4.1e16 is far below. Layer counts also stay below the number of
+  move sequences of half the game.
 - Before searching, the position-class test of de Bruijn (counts of pegs on the
   three diagonal classes mod 2, in both diagonal directions) rules out impossible
   problems at once (for instance the central game on the French board).
@@ -368,11 +371,10 @@ def count_solutions(start: int, goal: int, board_name: str = "english",
     keys, counts = layers[half]
     other_keys, other_counts = other[moves - half]
     orbit = pegsearch.orbit_sizes(keys, _SYM_TABLE, group)
-    total = pegsearch.meet_sum(keys, counts, orbit, other_keys, other_counts,
-                               np.uint64(b.holes), _SYM_TABLE, group)
-    if float(np.sum(counts.astype(np.float64))) * max(float(other_counts.max()), 1.0) > 2.0**62 \
-            and total < 0:
-        raise OverflowError("path count exceeds 2**63")
+    total, estimate = pegsearch.meet_sum(keys, counts, orbit, other_keys, other_counts,
+                                         np.uint64(b.holes), _SYM_TABLE, group)
+    if estimate >= 2.0 ** 62:
+        raise OverflowError("the path count does not fit in 62 bits")
     sizes = tuple(len(k) for k, _ in layers) + (
         () if other is layers else tuple(len(k) for k, _ in other))
     return PegCount(int(total), sizes, time.perf_counter() - t0)

@@ -99,7 +99,7 @@ def meet_sum(keys, counts, orbit, other_keys, other_counts, board, sym_table, gr
         partner = int(canonical(int(board) ^ int(k), sym_table, group))
         if partner in other:
             total += int(c) * (other[partner] // int(o))
-    return total
+    return total, float(total)
 
 
 def orbit_sizes(keys, sym_table, group):
