@@ -84,7 +84,8 @@ def test_orbit_representatives_are_orbit_minima(history, code):
     perms = np.array(list(permutations(range(4))), np.int64)
     group, maps = optimal.history_group(space.digits, used, 3, np.array(history + [0], np.int64),
                                         len(history), perms)
-    ours = optimal.orbit_minimal(space.digits, used, 3, group, maps, code)
+    ours = optimal.orbit_minimal(space.digits, used, 3, group, maps, code,
+                                  np.empty(4, np.int64), np.empty(3, np.int64))
     assert ours == (_orbit_min_brute(space, history, code) == tuple(space.digits[code]))
 
 

@@ -28,7 +28,7 @@ __all__ = ["play_all", "TREE_COLUMNS", "child_key", "response"]
 TREE_COLUMNS = ("guess", "parent", "feedback", "depth")
 TOLERANCE = 1e-9
 BLOCKS = 64  # candidate blocks per decision; each prange iteration owns one block
-PARALLEL_WORK = 1 << 18  # score a decision in parallel above this many responses
+PARALLEL_WORK = 1 << 22  # score a decision in parallel above this many responses
 BIG_FRACTION = 64  # nodes above n / BIG_FRACTION codes are decided before the split
 BIG_MINIMUM = 16
 
@@ -63,8 +63,13 @@ def score_range(score, matrix, digits, counts, pegs, members, start, end, in_set
         g = members[start + j] if consistent_only else j
         sizes[:] = 0
         if uses_partition or in_set[g] == 0:
-            for t in range(start, end):
-                sizes[response(matrix, digits, counts, pegs, g, members[t])] += 1
+            if matrix.shape[0] > 0:  # inlined lookups: a call per response costs 3x
+                row = matrix[g]
+                for t in range(start, end):
+                    sizes[row[members[t]]] += 1
+            else:
+                for t in range(start, end):
+                    sizes[response(matrix, digits, counts, pegs, g, members[t])] += 1
         if in_set[g] == 0 and sizes.max() == size:
             usable[j] = 0
             scores[j] = np.inf

@@ -19,9 +19,10 @@ Pruning, all exact:
   bound ``2m - 1``; else any guess splitting it apart gives the bound ``2m``;
 - branch and bound: candidates sorted by ``|C| + sum lb(|C_f|)``, cut as soon as that
   reaches the best total; each class is searched with the remaining budget;
-- symmetry: at the first two levels only the smallest code of each orbit under the
-  colour and position permutations fixing the history is tried; at every level a
-  candidate must use the colours never guessed so far in increasing order;
+- symmetry: only the smallest code of each orbit under the colour and position
+  permutations fixing every guess so far is tried (never-guessed colours are
+  interchangeable, so a candidate must use them smallest first; position
+  permutations with their colour maps are checked whenever any fixes the history);
 - a cache (64-bit hash of the consistent set and the depth left -> exact value or
   lower bound) shares sub-problems. A hash collision could in principle corrupt a
   value; with 64-bit keys and at most millions of entries its probability is below
@@ -49,7 +50,6 @@ __all__ = ["optimal_cost", "optimal_tree", "INFEASIBLE"]
 
 INFEASIBLE = 1 << 40
 UNLIMITED = 62  # depth "limit" meaning none
-SYMMETRY_LEVELS = 2  # full orbit reduction at depths 0 and 1
 
 
 @jit
@@ -107,15 +107,14 @@ def free_colours_canonical(digits_row, used, colours):
 
 
 @jit
-def orbit_minimal(digits, used, colours, group, colour_maps, code):
+def orbit_minimal(digits, used, colours, group, colour_maps, code, image, relabel):
     """Whether ``code`` is the smallest code of its orbit under the history's symmetries.
 
     ``group[e]`` is a position permutation and ``colour_maps[e]`` its colour map on
     the used colours (-1 elsewhere); never-used colours are relabelled smallest first.
+    ``image`` (pegs) and ``relabel`` (colours) are int64 scratch.
     """
     pegs = digits.shape[1]
-    image = np.empty(pegs, dtype=np.int64)
-    relabel = np.empty(colours, dtype=np.int64)
     for e in range(group.shape[0]):
         for i in range(pegs):
             image[group[e, i]] = digits[code, i]
@@ -176,7 +175,10 @@ def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_mem
         seen[:] = 0
         ok = True
         for t in range(start, end):
-            f = response(matrix, digits, counts, pegs, g, members[t])
+            if matrix.shape[0] > 0:
+                f = np.int64(matrix[g, members[t]])
+            else:
+                f = response(matrix, digits, counts, pegs, g, members[t])
             if seen[f]:
                 ok = False
                 break
@@ -188,7 +190,7 @@ def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_mem
 
 @jit
 def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
-          used, history, perms, lb, cap, buffers, sizes_table, order_keys, cache, choice):
+          used, history, perms, lb, cap, buffers, order_keys, cache, choice):
     """Least total guesses for the codes ``src[start:end]`` within ``remaining`` guesses.
 
     Returns the exact cost when it is below ``bound``, else some value >= ``bound``
@@ -229,50 +231,64 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             return 2 * m
     # Candidates: every code (orbit representatives near the root), scored by bound.
     colours = counts.shape[1]
-    group_perms = perms[:1]
-    group_maps = np.zeros((1, colours), dtype=np.int64)
-    if level < SYMMETRY_LEVELS:
-        group_perms, group_maps = history_group(digits, used, colours, history, level,
-                                                perms)
-    sizes = sizes_table[level]
+    group_perms, group_maps = history_group(digits, used, colours, history, level, perms)
+    symmetric = group_perms.shape[0] > 1
     keys = order_keys[level]
+    has_matrix = matrix.shape[0] > 0
+    image = np.empty(pegs, dtype=np.int64)
+    relabel = np.empty(colours, dtype=np.int64)
+    count = np.zeros(n_slots, dtype=np.int64)
+    touched = np.empty(n_slots, dtype=np.int64)
     n_cand = 0
     for g in range(n):
         if not free_colours_canonical(digits[g], used, colours):
             continue
-        if level < SYMMETRY_LEVELS and not orbit_minimal(digits, used, colours, group_perms,
-                                                         group_maps, g):
+        if symmetric and not orbit_minimal(digits, used, colours, group_perms, group_maps,
+                                           g, image, relabel):
             continue
-        row = sizes[n_cand]
-        row[:] = 0
+        n_touched = 0
         for t in range(start, end):
-            row[response(matrix, digits, counts, pegs, g, src[t])] += 1
-        if row[solved] == 0 and row.max() == m:
-            continue  # does not divide the set
+            if has_matrix:
+                f = np.int64(matrix[g, src[t]])
+            else:
+                f = response(matrix, digits, counts, pegs, g, src[t])
+            if count[f] == 0:
+                touched[n_touched] = f
+                n_touched += 1
+            count[f] += 1
+        useful = n_touched > 1 or count[solved] > 0
         estimate = m
         feasible = True
-        for f in range(n_slots):
-            if f != solved and row[f] > 0:
-                estimate += lb[row[f]]
-                if row[f] > cap[remaining - 1]:
+        for i in range(n_touched):
+            f = touched[i]
+            if f != solved:
+                estimate += lb[count[f]]
+                if count[f] > cap[remaining - 1]:
                     feasible = False
-        if not feasible:
-            continue
-        keys[n_cand, 0] = estimate
-        keys[n_cand, 1] = g
-        n_cand += 1
-    order = np.argsort(keys[:n_cand, 0] * n + keys[:n_cand, 1])
+            count[f] = 0
+        if useful and feasible:
+            keys[n_cand, 0] = estimate
+            keys[n_cand, 1] = g
+            n_cand += 1
     best = bound
     best_guess = -1
     out = buffers[level]
+    row = np.zeros(n_slots, dtype=np.int64)
     class_end = np.zeros(n_slots, dtype=np.int64)
     done = np.zeros(n_slots, dtype=np.bool_)
-    for oi in range(n_cand):
-        j = order[oi]
-        estimate, g = keys[j, 0], keys[j, 1]
-        if estimate >= best:
+    while True:
+        # Next candidate by (estimate, code); most searches stop after a few.
+        j = -1
+        for i in range(n_cand):
+            if keys[i, 0] < INFEASIBLE and (j < 0 or keys[i, 0] < keys[j, 0]):
+                j = i
+        if j < 0 or keys[j, 0] >= best:
             break
-        row = sizes[j]
+        estimate, g = keys[j, 0], keys[j, 1]
+        keys[j, 0] = INFEASIBLE
+        row[:] = 0
+        for t in range(start, end):
+            row[response(matrix, digits, counts, pegs, g, src[t])] += 1
         # Materialise the classes of g in this level's buffer.
         class_end[0] = row[0]
         for f in range(1, n_slots):
@@ -281,8 +297,7 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             f = response(matrix, digits, counts, pegs, g, src[t])
             class_end[f] -= 1
             out[class_end[f]] = src[t]
-        if level < SYMMETRY_LEVELS:
-            history[level] = g
+        history[level] = g
         new_used = used.copy()
         for i in range(pegs):
             new_used[digits[g, i]] = True
@@ -302,7 +317,7 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             total -= lb[size_big]
             total += solve(matrix, digits, counts, pegs, out, lo, lo + size_big,
                            remaining - 1, best - total, level + 1, root, new_used, history,
-                           perms, lb, cap, buffers, sizes_table, order_keys, cache, choice)
+                           perms, lb, cap, buffers, order_keys, cache, choice)
         if total < best:
             best, best_guess = total, g
     choice[level] = best_guess
@@ -324,12 +339,11 @@ class OptimalSearch:
         self.space, self.matrix = space, matrix
         self.remaining = UNLIMITED if depth_limit is None else int(depth_limit)
         n, pegs = space.size, space.pegs
-        levels = min(self.remaining, n) + 3
+        levels = min(self.remaining, n) + 8
         self.lb = lower_bounds(n, _branches(pegs))
         self.cap = capacities(_branches(pegs), n)
         self.perms = np.array(list(permutations(range(pegs))), dtype=np.int64)
         self.buffers = np.zeros((levels, n), dtype=np.int32)
-        self.sizes = np.zeros((levels, n, (pegs + 1) ** 2), dtype=np.int32)
         self.keys = np.zeros((levels, n, 2), dtype=np.int64)
         self.history = np.zeros(levels, dtype=np.int64)
         self.choice = np.zeros(levels, dtype=np.int64)
@@ -337,13 +351,13 @@ class OptimalSearch:
 
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):
         """(cost, guess) for a consistent set; ``history`` the guesses that led to it."""
-        level = min(len(history), SYMMETRY_LEVELS)
-        self.history[:len(history[:level])] = history[:level]
+        level = len(history)
+        self.history[:level] = history
         src = np.ascontiguousarray(members, dtype=np.int32)
         cost = solve(self.matrix, self.space.digits, self.space.counts, self.space.pegs,
                      src, 0, src.size, remaining, INFEASIBLE + 1, level, level, used,
                      self.history,
-                     self.perms, self.lb, self.cap, self.buffers, self.sizes, self.keys,
+                     self.perms, self.lb, self.cap, self.buffers, self.keys,
                      self.cache, self.choice)
         return int(cost), int(self.choice[level])
 
