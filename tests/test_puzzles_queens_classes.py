@@ -80,3 +80,25 @@ def test_classify_matches_definition_on_searched_boards(n, data):
     assert counts_ours.tolist() == counts_ref
     assert qc._allowed(n, p[0] != 0, p[1], p[2], p[3], p[6], p[7], p[8], p[9]) == \
         ref._allowed(n, p[0] != 0, p[1], p[2], p[3], p[6], p[7], p[8], p[9])
+
+
+def test_cli_ctrl_c_prints_partial_counts(monkeypatch, capsys):
+    from jitgames.puzzles.__main__ import main
+
+    def interrupted(n, batches):
+        yield 10, 100, (1, 2, 3)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(qc, "iter_class_counts", interrupted)
+    assert main(["queens", "14", "--quiet"]) == 130
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["partial"] and out["tasks_done"] == 10 and out["count_so_far"] == 2 + 8 + 24
+
+
+def test_cli_threads_option(capsys):
+    from jitgames.puzzles.__main__ import main
+    assert main(["queens", "9", "--threads", "1", "--json"]) == 0
+    assert '"count": 352' in capsys.readouterr().out
+    assert main(["queens", "9", "--threads", "99"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
