@@ -37,6 +37,24 @@ def test_position_index_key_and_endgame_value_match_reference(position, variant)
 
 
 @pytest.mark.kernel
+@given(positions(max_pits=6, max_stones=5), st.integers(0, 1))
+def test_set_position_inverts_position_index(position, player):
+    board, _ = position
+    m = len(board) // 2 - 1
+    total = int(board[:m].sum()) + int(board[m + 1:2 * m + 1].sum())
+    binom = endgame.binomials(total + 2 * m + 1)
+    rank = endgame.position_index(board, player % 2, binom) - binom[total + 2 * m - 1, 2 * m]
+    ours = np.zeros_like(board)
+    endgame.set_position(ours, player % 2, total, rank, binom)
+    pits = [i for i in range(2 * m + 1) if i != m]
+    assert ours[pits].tolist() == board[pits].tolist()
+    if m <= 2 and total <= 8:   # the reference enumerates all (total + 1) ** (2m) tuples
+        theirs = np.zeros_like(board)
+        ref.set_position(theirs, player % 2, total, rank, binom)
+        assert theirs.tolist() == ours.tolist()
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize("m, stones", [(1, 5), (2, 4), (3, 3)])
 def test_build_endgame_is_a_perfect_index_of_exact_values(m, stones):
     binom = endgame.binomials(stones + 2 * m + 1)
@@ -64,7 +82,7 @@ def test_solve_window_is_fail_soft_alphabeta(position, alpha, width, endgame_sto
     exact = ref.pits_value(board, player, 0)
     assert s.value(board, player) == exact
     beta = alpha + width
-    got = solver.solve_window(board, player, alpha, beta, np.int64(0), 0, s.tt, s.zobrist, s.db,
+    got = solver.solve_window(board, player, alpha, beta, 0, s.tt, s.zobrist, s.db,
                               s.endgame_stones, s.binom, s.scratch, s.stats)
     if got <= alpha:
         assert exact <= got
@@ -125,3 +143,18 @@ def test_solve_cli_bad_input(argv, capsys):
     assert status == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error" in err
+
+
+def test_endgame_build_does_not_depend_on_thread_count():
+    import numba
+
+    from jitgames._jit import threads
+
+    binom = endgame.binomials(8 + 6 + 1)
+    tables = []
+    for n in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+        db = np.empty(endgame.table_size(3, 8), dtype=np.int8)
+        with threads(n):
+            endgame.build_endgame(3, 8, 0, db, binom)
+        tables.append(db)
+    assert all((t == tables[0]).all() for t in tables)

@@ -14,7 +14,7 @@ rank of the stars-and-bars bar positions ``p_j = a_0 + .. + a_j + j``. Indices o
 all distributions with at most ``S`` stones are exactly ``0 .. C(S + 2m, 2m) - 1``.
 
 Building (choice left open by DESIGN.md): a memoised full-width search over the
-positions, in the order of an odometer over distributions. Every child has at most
+positions, level by level (stones in play), each level split among threads. Every child has at most
 as many stones in play, so it is in the table; the recursion terminates because a
 move either takes stones out of play or moves stones of one side towards its own
 store. Values are int8; ``UNKNOWN = -128`` marks an entry not yet computed.
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import jit, prange
 from .rules import SOUTH, apply_move, legal_moves, pits_per_side, side_stones, store_of, undo_move
 
 UNKNOWN = -128
@@ -105,33 +105,49 @@ def endgame_value(board, player, variant, db, binom, scratch, ply):
 
 
 @jit
+def set_position(board, player, stones, rank, binom):
+    """Inverse of :func:`position_index` within one level: write to the pits of
+    ``board`` (``player``-relative order) the distribution of ``stones`` stones whose
+    rank among distributions of that many stones is ``rank``."""
+    m = pits_per_side(board)
+    k = 2 * m
+    top = stones + k - 2            # bar positions lie in 0 .. top
+    previous = top + 1
+    # greedy combinatorial number system, largest bar first
+    for j in range(k - 2, -1, -1):
+        p = previous - 1
+        while binom[p, j + 1] > rank:
+            p -= 1
+        rank -= binom[p, j + 1]
+        board[relative_pit(m, player, j + 1)] = previous - p - 1 if j < k - 2 else top - p
+        previous = p
+    board[relative_pit(m, player, 0)] = previous
+
+
+@jit(parallel=True)
 def build_endgame(m, stones, variant, db, binom):
     """Fill ``db`` (int8, ``C(stones + 2m, 2m)`` entries) with every position's value.
 
-    Returns the number of entries computed.
+    Levels (stones in play) are done in increasing order; within a level, chunks
+    of positions are shared among threads (``prange``). Two threads may compute the
+    same entry at once; both write the same exact value, so the table does not
+    depend on the thread count. Returns the number of entries.
     """
     k = 2 * m
-    board = np.zeros(k + 2, dtype=np.int8)
-    counts = np.zeros(k, dtype=np.int64)
-    scratch = np.zeros((stones * stones * m + stones + 4, m), dtype=np.int64)
     for i in range(db.shape[0]):
         db[i] = UNKNOWN
-    total = 0
-    done = np.int64(0)
-    while True:
-        for j in range(k):
-            board[relative_pit(m, SOUTH, j)] = counts[j]
-        endgame_value(board, np.int64(SOUTH), variant, db, binom, scratch, np.int64(0))
-        done += 1
-        # odometer over distributions with at most `stones` stones
-        j = 0
-        while j < k:
-            if total < stones:
-                counts[j] += 1
-                total += 1
-                break
-            total -= counts[j]
-            counts[j] = 0
-            j += 1
-        if j == k:
-            return done
+    rows = stones * stones * m + stones * m + stones + 4
+    for level in range(stones + 1):
+        first = binom[level + k - 1, k]
+        size = binom[level + k - 1, k - 1]
+        chunk = 4096
+        chunks = (size + chunk - 1) // chunk
+        for c in prange(chunks):
+            board = np.zeros(k + 2, dtype=np.int8)
+            scratch = np.zeros((rows, m), dtype=np.int64)
+            for rank in range(c * chunk, min(size, (c + 1) * chunk)):
+                if db[first + rank] == UNKNOWN:
+                    set_position(board, SOUTH, level, rank, binom)
+                    endgame_value(board, np.int64(SOUTH), variant, db, binom, scratch,
+                                  np.int64(0))
+    return db.shape[0]

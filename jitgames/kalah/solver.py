@@ -114,50 +114,52 @@ def _log2(n):
     return w
 
 
-@jit
-def solve_window(board, player, alpha, beta, ply, variant, tt, zobrist, db, db_stones, binom,
-                 scratch, stats):
-    """Fail-soft alpha-beta value ``v`` of the pits for ``player`` to move.
+# Columns of a search frame, after the 2m columns of moves and ordering keys.
+_PLAYER, _ALPHA, _BETA, _A, _N, _IDX, _BEST, _BEST_MOVE, _START, _NXT, _RECORD, _GAIN = range(12)
+FRAME_FIELDS = 12
 
-    ``scratch``: int64 ``(plies, 2m)`` (moves, then ordering keys, per ply);
-    ``stats``: int64 ``[nodes, table cut-offs, database reads]``.
+
+@jit
+def _order(board, player, row, n, m, store, tt_move, beta, variant, tt, zobrist, db, db_stones,
+           binom):
+    """Enhanced transposition cut-off, then move ordering.
+
+    Each child is looked up (finished game, endgame database, transposition table);
+    if a child alone proves ``v >= beta`` its lower bound is returned with ``True``.
+    Otherwise ``row[:n]`` is sorted (keys in ``row[m:m+n]``): table move, extra moves,
+    stones gained; returns ``(False, 0)``.
     """
-    stats[0] += 1
-    own = np.int64(side_stones(board, player))
-    other = np.int64(side_stones(board, 1 - player))
-    if own == 0 or other == 0:
-        return own - other
-    in_play = own + other
-    if in_play <= db_stones:
-        stats[2] += 1
-        return np.int64(db[position_index(board, player, binom)])
-    if alpha >= in_play:
-        return in_play
-    if beta <= -in_play:
-        return -in_play
-    key = position_key(board, player, zobrist)
-    found, lower, upper, tt_move = tt_probe(tt, key)
-    if found:
-        if lower >= beta or lower == upper:
-            stats[1] += 1
-            return lower
-        if upper <= alpha:
-            stats[1] += 1
-            return upper
-    m = pits_per_side(board)
-    store = store_of(m, player)
-    row = scratch[ply]
-    n = legal_moves(board, player, row)
-    # ordering keys in row[m:2m]: table move, extra move, stones gained
     for i in range(n):
         before = board[store]
         nxt, record = apply_move(board, player, row[i], variant)
-        score = np.int64(board[store] - before)
+        gain = np.int64(board[store] - before)
+        own = np.int64(side_stones(board, nxt))
+        other = np.int64(side_stones(board, 1 - nxt))
+        known = False
+        child_low = np.int64(0)
+        child_high = np.int64(0)
+        if own == 0 or other == 0:
+            known = True
+            child_low = child_high = own - other
+        elif own + other <= db_stones:
+            known = True
+            child_low = child_high = np.int64(db[position_index(board, nxt, binom)])
+        else:
+            found, lower, upper, _ = tt_probe(tt, position_key(board, nxt, zobrist))
+            if found:
+                known = True
+                child_low, child_high = lower, upper
         undo_move(board, player, record)
+        if known:
+            bound = gain + child_low if nxt == player else gain - child_high
+            if bound >= beta:
+                return True, bound
+        # pits nearer the store first among equals (row[i] % (m + 1) is 0..m-1)
+        score = gain * 16 + row[i] % (m + 1)
         if nxt == player:
-            score += 256
+            score += 1 << 12
         if row[i] == tt_move:
-            score += 4096
+            score += 1 << 20
         row[m + i] = score
     for i in range(1, n):
         k = row[m + i]
@@ -169,37 +171,122 @@ def solve_window(board, player, alpha, beta, ply, variant, tt, zobrist, db, db_s
             j -= 1
         row[m + j + 1] = k
         row[j + 1] = mv
-    start = stats[0]
-    best = np.int64(-1000)
-    best_move = row[0]
-    a = alpha
-    for i in range(n):
-        pit = row[i]
-        before = board[store]
-        nxt, record = apply_move(board, player, pit, variant)
-        gain = np.int64(board[store] - before)
-        if nxt == player:
-            v = gain + solve_window(board, nxt, a - gain, beta - gain, ply + 1, variant, tt,
-                                    zobrist, db, db_stones, binom, scratch, stats)
+    return False, np.int64(0)
+
+
+@jit
+def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones, binom,
+                 frames, stats):
+    """Fail-soft alpha-beta value ``v`` of the pits for ``player`` to move.
+
+    Iterative (an explicit stack of frames, no recursion): ``frames`` is int64
+    ``(plies, 2m + FRAME_FIELDS)``; row ``ply`` holds that node's moves, ordering keys
+    and search state. ``stats``: int64 ``[nodes, table cut-offs, database reads]``.
+    ``board`` is restored on return.
+    """
+    m = pits_per_side(board)
+    base = 2 * m
+    ply = 0
+    frames[0, base + _PLAYER] = player
+    frames[0, base + _ALPHA] = alpha
+    frames[0, base + _BETA] = beta
+    entering = True
+    ret = np.int64(0)
+    while True:
+        row = frames[ply]
+        who = row[base + _PLAYER]
+        store = store_of(m, who)
+        if entering:
+            stats[0] += 1
+            a = row[base + _ALPHA]
+            b = row[base + _BETA]
+            own = np.int64(side_stones(board, who))
+            other = np.int64(side_stones(board, 1 - who))
+            in_play = own + other
+            leaf = True
+            if own == 0 or other == 0:
+                ret = own - other
+            elif in_play <= db_stones:
+                stats[2] += 1
+                ret = np.int64(db[position_index(board, who, binom)])
+            elif a >= in_play:
+                ret = in_play
+            elif b <= -in_play:
+                ret = -in_play
+            else:
+                found, lower, upper, tt_move = tt_probe(tt, position_key(board, who, zobrist))
+                if found and (lower >= b or lower == upper):
+                    stats[1] += 1
+                    ret = lower
+                elif found and upper <= a:
+                    stats[1] += 1
+                    ret = upper
+                else:
+                    n = legal_moves(board, who, row)
+                    cut, ret = _order(board, who, row, n, m, store, tt_move, b, variant, tt,
+                                      zobrist, db, db_stones, binom)
+                    leaf = cut
+                    row[base + _N] = n
+                    row[base + _IDX] = 0
+                    row[base + _BEST] = -1000
+                    row[base + _BEST_MOVE] = row[0]
+                    row[base + _A] = a
+                    row[base + _START] = stats[0]
+                    if cut:
+                        stats[1] += 1
+            if leaf:
+                if ply == 0:
+                    return ret
+                ply -= 1
+                entering = False
+                continue
         else:
-            v = gain - solve_window(board, nxt, gain - beta, gain - a, ply + 1, variant, tt,
-                                    zobrist, db, db_stones, binom, scratch, stats)
-        undo_move(board, player, record)
-        if v > best:
-            best = v
-            best_move = pit
-            if best > a:
-                a = best
-                if a >= beta:
-                    break
-    work = _log2(stats[0] - start)
-    if best <= alpha:
-        tt_store(tt, key, LOWER_UNKNOWN, best, best_move, work)
-    elif best >= beta:
-        tt_store(tt, key, best, UPPER_UNKNOWN, best_move, work)
-    else:
-        tt_store(tt, key, best, best, best_move, work)
-    return best
+            # a child returned `ret` to this node
+            undo_move(board, who, row[base + _RECORD])
+            gain = row[base + _GAIN]
+            v = gain + ret if row[base + _NXT] == who else gain - ret
+            idx = row[base + _IDX]
+            if v > row[base + _BEST]:
+                row[base + _BEST] = v
+                row[base + _BEST_MOVE] = row[idx]
+                if v > row[base + _A]:
+                    row[base + _A] = v
+            if row[base + _A] >= row[base + _BETA] or idx + 1 == row[base + _N]:
+                best = row[base + _BEST]
+                work = _log2(stats[0] - row[base + _START])
+                key = position_key(board, who, zobrist)
+                if best <= row[base + _ALPHA]:
+                    tt_store(tt, key, LOWER_UNKNOWN, best, row[base + _BEST_MOVE], work)
+                elif best >= row[base + _BETA]:
+                    tt_store(tt, key, best, UPPER_UNKNOWN, row[base + _BEST_MOVE], work)
+                else:
+                    tt_store(tt, key, best, best, row[base + _BEST_MOVE], work)
+                ret = best
+                if ply == 0:
+                    return ret
+                ply -= 1
+                continue
+            row[base + _IDX] = idx + 1
+        # descend into move number row[IDX]
+        pit = row[row[base + _IDX]]
+        before = board[store]
+        nxt, record = apply_move(board, who, pit, variant)
+        gain = np.int64(board[store] - before)
+        row[base + _NXT] = nxt
+        row[base + _RECORD] = record
+        row[base + _GAIN] = gain
+        a = row[base + _A]
+        b = row[base + _BETA]
+        child = frames[ply + 1]
+        child[base + _PLAYER] = nxt
+        if nxt == who:
+            child[base + _ALPHA] = a - gain
+            child[base + _BETA] = b - gain
+        else:
+            child[base + _ALPHA] = gain - b
+            child[base + _BETA] = gain - a
+        ply += 1
+        entering = True
 
 
 @jit
@@ -210,7 +297,7 @@ def mtdf(board, player, guess, variant, tt, zobrist, db, db_stones, binom, scrat
     upper = np.int64(1000)
     while lower < upper:
         beta = g + 1 if g == lower else g
-        g = solve_window(board, player, beta - 1, beta, np.int64(0), variant, tt, zobrist, db, db_stones,
+        g = solve_window(board, player, beta - 1, beta, variant, tt, zobrist, db, db_stones,
                          binom, scratch, stats)
         if g < beta:
             upper = g
@@ -256,7 +343,9 @@ class Solver:
         self.binom = binomials(total + 2 * m + 1)
         self.zobrist = _zobrist_table(2 * m, total)
         self.tt = np.zeros((1 << table_bits, 2), dtype=np.uint64)
-        self.scratch = np.zeros((total * total * m // 2 + total + 8, 2 * m), dtype=np.int64)
+        # A game lasts at most sum over s <= total of (s*m + 1) plies (see endgame.py).
+        self.scratch = np.zeros((total * total * m // 2 + total * m + total + 8,
+                                 2 * m + FRAME_FIELDS), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
         start = time.perf_counter()
         self.db = np.empty(table_size(m, endgame_stones), dtype=np.int8)
@@ -278,7 +367,7 @@ class Solver:
     def at_least(self, board, player: int, target: int) -> bool:
         """True when the mover-relative value is ``>= target`` (one null-window search)."""
         board = np.array(board, dtype=np.int8)
-        v = solve_window(board, player, target - 1, target, 0, VARIANTS[self.variant], self.tt,
+        v = solve_window(board, player, target - 1, target, VARIANTS[self.variant], self.tt,
                          self.zobrist, self.db, self.endgame_stones, self.binom, self.scratch,
                          self.stats)
         return v >= target

@@ -215,6 +215,24 @@ def position_index(board, player, binom):
     return smaller + sum(comb(p, j + 1) for j, p in enumerate(bars))
 
 
+def set_position(board, player, stones, rank, binom):
+    """Search all distributions of ``stones`` for the one of index offset + rank."""
+    import itertools
+    from math import comb
+    m = pits_per_side(board)
+    k = 2 * m
+    target = comb(stones + k - 1, k) + rank
+    for a in itertools.product(range(stones + 1), repeat=k):
+        if sum(a) != stones:
+            continue
+        trial = board.copy()
+        for j in range(k):
+            trial[relative_pit(m, player, j)] = a[j]
+        if position_index(trial, player, binom) == target:
+            board[:] = trial
+            return
+
+
 def pits_value(board, player, variant):
     """Exact mover-relative value of the pits (plain negamax, no memo, no pruning)."""
     m = pits_per_side(board)
