@@ -39,7 +39,7 @@ def _run(kernel, name, space, matrix, seed, tracked):
 
 
 @pytest.mark.kernel
-@settings(max_examples=20)
+@settings(max_examples=min(20, settings.default.max_examples))
 @given(st.sampled_from([(2, 3, True), (3, 3, True), (2, 4, True), (3, 4, False)]),
        st.sampled_from(GREEDY), st.integers(0, 2 ** 32), st.lists(st.booleans(), min_size=1))
 def test_engine_matches_reference(size, name, seed, mask):

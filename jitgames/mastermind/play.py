@@ -2,11 +2,12 @@
 
 - ``play`` (default ``--role breaker``): the computer makes a secret and the person
   guesses (``1123`` or ``1 1 2 3``; ``?`` shows how many codes are still possible;
-  ``quit`` gives up). ``--role maker``: the person keeps a secret and answers the
+  ``quit`` gives up and shows the code, recorded as an unsolved game). ``--role maker``: the person keeps a secret and answers the
   computer's guesses with blacks and whites (``1 2``, ``12`` or ``1b2w``); an answer
   that contradicts the earlier ones is shown and refused.
 - ``match``: two players (``human:NAME`` or a strategy name) alternate as codemaker
-  for ``--rounds`` rounds; fewer guesses in total as codebreaker wins.
+  for ``--rounds`` rounds; fewer guesses in total as codebreaker wins (a person who
+  gives up or runs out of ``--max-guesses``, default 10, scores one more).
 - ``stats``: the player table kept in SQLite (``--db`` overrides the file).
 
 Input is read line by line from ``sys.stdin``; end of input ends the game cleanly.
@@ -30,6 +31,7 @@ from .stats import open_db, player_table, record_game, record_match
 
 __all__ = ["add_play_arguments", "COMMANDS", "Board"]
 
+MATCH_GUESSES = 10  # a person's limit in a match unless --max-guesses says otherwise
 # 256-colour backgrounds for colours 1..; beyond the list pegs are shown plainly.
 PEG_COLOURS = (196, 34, 27, 226, 208, 129, 51, 231, 94, 245)
 
@@ -111,7 +113,8 @@ def human_breaks(space, matrix, board, secret: int, name: str, max_guesses: int 
             print(f"{left} code{'s' if left != 1 else ''} still possible")
             continue
         if text.lower() in ("quit", "q", "exit"):
-            raise EndOfInput
+            print(f"Given up; the code was {space.format(secret)}.")
+            return None
         try:
             guess = space.parse(text)
         except ValueError as exc:
@@ -230,8 +233,9 @@ def _cmd_match(args):
             elif kind_b == "human":
                 secret = _ask_secret(space, name_m)
             if kind_b == "human":
-                used = human_breaks(space, matrix, board, secret, name_b, args.max_guesses)
-                used = args.max_guesses + 1 if used is None else used
+                limit = args.max_guesses or MATCH_GUESSES
+                used = human_breaks(space, matrix, board, secret, name_b, limit)
+                used = limit + 1 if used is None else used  # gave up: one over the limit
             else:
                 used = computer_breaks(space, matrix, board, name_b, rnd, secret)
             record_game(con, name_b, space.pegs, space.colours, space.repeats, used, True)
