@@ -33,9 +33,17 @@ def test_batches_and_threads_do_not_change_the_counts():
         assert qc.count_classes(12) == one_batch
 
 
+@given(st.integers(5, 11), st.integers(1, 12))
+def test_chunks_sum_to_the_whole_census(n, chunks):
+    parts = [qc.count_classes_chunk(n, i, chunks) for i in range(chunks)]
+    assert tuple(map(sum, zip(*parts))) == qc.count_classes(n)
+
+
 def test_bad_input():
     with pytest.raises(ValueError):
         qc.count_classes(4)
+    with pytest.raises(ValueError):
+        qc.count_classes_chunk(8, 3, 3)
 
 
 @pytest.mark.kernel

@@ -32,7 +32,8 @@ import numpy as np
 
 from jitgames._jit import jit, prange
 
-__all__ = ["classify", "classes_from", "count_classes", "iter_class_counts"]
+__all__ = ["classify", "classes_from", "count_classes", "count_classes_chunk",
+           "iter_class_counts"]
 
 
 @jit
@@ -258,6 +259,24 @@ def iter_class_counts(n: int, batches: int = 1):
         _run_tasks(n, params, boards, chunk, out)
         totals += out[chunk].sum(axis=0)
         yield len(chunk), len(order), tuple(int(x) for x in totals)
+
+
+def count_classes_chunk(n: int, index: int, chunks: int) -> tuple[int, int, int]:
+    """(C2, C4, C8) of the tasks ``t`` with ``t % chunks == index`` (for distributed runs).
+
+    The chunks of one ``chunks`` value partition the search: their class counts sum
+    exactly to :func:`count_classes`, and round-robin dealing balances their cost.
+    """
+    if not 5 <= n <= 30:
+        raise ValueError(f"the class search needs 5 <= n <= 30, got {n}")
+    if not 0 <= index < chunks:
+        raise ValueError(f"index must be in range({chunks}), got {index}")
+    params, boards = _tasks(n, 2 if n >= 12 else 0)
+    order = np.arange(index, len(params), chunks, dtype=np.int64)
+    out = np.zeros((len(params), 3), dtype=np.int64)
+    if len(order):
+        _run_tasks(n, params, boards, order, out)
+    return tuple(int(x) for x in out[order].sum(axis=0))
 
 
 def count_classes(n: int) -> tuple[int, int, int]:
