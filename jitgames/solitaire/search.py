@@ -348,6 +348,18 @@ class Step:
     choices: int
 
 
+def line_figures(pos, slots, meta, stack, moves) -> tuple[int, int, int]:
+    """``(score, moves, decisions)`` of ``pos``: :func:`solve_position`, then
+    :func:`solve_win` when 52 can be reached. Each search starts a new table epoch
+    (their table values mean different things)."""
+    table_new_deal(slots, meta)
+    value, _ = solve_position(pos, slots, meta, stack, moves, False)
+    score, n_moves, decisions = (int(v) for v in unpack_value(value))
+    if score == N_CARDS:
+        n_moves, decisions, _ = (int(v) for v in solve_win(pos, slots, meta, stack, moves))
+    return score, n_moves, decisions
+
+
 def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY):
     """The optimal line of one validated deck: ``(score, steps, start_position)``.
 
@@ -355,30 +367,29 @@ def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY):
     and which has the deal's ``decisions`` decision points. ``start_position`` is the
     position array right after the deal (automatic foundation plays done). At each
     position the first move (in :func:`.rules.legal_moves` order) that keeps the
-    best value is taken.
+    best figures is taken.
     """
     from .rules import new_position
 
     pos = new_position(deck)
     start = pos.copy()
     slots, meta = new_table(capacity)
-    table_new_deal(slots, meta)
     stack = np.zeros(MAX_DEPTH * FRAME, dtype=np.int64)
     moves = np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
-    value, _ = solve_position(pos, slots, meta, stack, moves, False)
-    score, remaining, _ = unpack_value(value)
+    score, remaining, decisions = line_figures(pos, slots, meta, stack, moves)
     steps = []
     buffer = np.zeros(MAX_MOVES, dtype=np.int64)
     while remaining > 0:
         n = legal_moves(pos, buffer, 0)
+        wanted = (score, remaining - 1, decisions - (1 if n > 1 else 0))
         for move in buffer[:n].tolist():
             apply_move(pos, move)
-            child, _ = solve_position(pos, slots, meta, stack, moves, False)
+            child = line_figures(pos, slots, meta, stack, moves)
             undo_move(pos)
-            if child - 64 - (1 if n > 1 else 0) == value:
+            if child == wanted:
                 break
-        else:  # pragma: no cover - would mean the table held a wrong value
-            raise AssertionError("no move attains the position's value")
+        else:  # pragma: no cover - would mean a search gave a wrong value
+            raise AssertionError("no move attains the position's figures")
         card, dest = move // 8, move % 8
         src = int(pos[WHERE + card])
         carried = int(pos[LENGTH + src] - pos[HEIGHT + card])
@@ -388,8 +399,7 @@ def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY):
         apply_move(pos, move)
         played = _foundation_plays(pos, int(pos[SCORE]) - before)
         steps.append(Step(card, onto, src, dest, carried, played, n))
-        value = child
-        remaining -= 1
+        remaining, decisions = wanted[1], wanted[2]
     return int(score), steps, start
 
 

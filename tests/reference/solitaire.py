@@ -177,6 +177,17 @@ def game_of(pos):
     return piles, [int(pos[R.FOUNDATION + s]) for s in range(4)]
 
 
+def position_meaning(pos):
+    """What a kernel position array means, as a comparable array: each pile's cards
+    (not the slots above its length) and every other word but the undo log, with
+    the heights of pile cards only."""
+    piles, _ = game_of(pos)
+    flat = [c for _, cards in piles for c in cards + [-1]]
+    height = np.where(pos[R.WHERE:R.WHERE + 52] >= 0, pos[R.HEIGHT:R.HEIGHT + 52], -1)
+    rest = np.concatenate([pos[R.LENGTH:R.HEIGHT], height, pos[R.MOVED:R.LOG_LENGTH]])
+    return np.array(flat + rest.tolist(), dtype=np.int64)
+
+
 def _write_game(pos, piles, foundations, moved):
     """Write a list game into ``pos`` (everything but the undo log)."""
     log_length = int(pos[R.LOG_LENGTH])
@@ -226,9 +237,9 @@ def card_status(pos, card):
     return R.FOUNDATION_STATUS
 
 
-def legal_moves(pos, out):
+def legal_moves(pos, out, start):
     moves = [card * 8 + b for card, b in game_moves(game_of(pos)[0])]
-    out[:len(moves)] = moves
+    out[start:start + len(moves)] = moves
     return len(moves)
 
 
@@ -260,13 +271,22 @@ def unpack_value(value):
 def solve_position(pos, slots, meta, stack, moves, score_only):
     """Packed value of ``pos`` by :func:`reference_solve`'s DFS (the table is not used).
 
-    Returns ``(value, None)``: the reference does not count positions the same way.
+    Like the kernel, a position that can reach 52 gets the value of 52 cards with no
+    line figures (:func:`solve_win` computes those). Returns ``(value, None)``: the
+    reference does not count positions the same way.
     """
     piles, foundations = game_of(pos)
     s, m, d = _solve_game(piles, foundations, score_only, 10 ** 9)
-    if score_only:
+    if score_only or s == 52:
         return stop_value(s), None
     return (s << 12) | ((63 - m) << 6) | (63 - d), None
+
+
+def solve_win(pos, slots, meta, stack, moves):
+    """``(moves, decisions, None)`` of the best line from a winnable ``pos`` to 52."""
+    piles, foundations = game_of(pos)
+    s, m, d = _solve_game(piles, foundations, False, 10 ** 9)
+    return (m, d, None) if s == 52 else (-1, -1, None)
 
 
 def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, out):
@@ -279,12 +299,13 @@ def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, out):
 
 
 # ----------------------------------------------------------------------------- position table
+# A slot is two words: tag = key | epoch << 56, info = value | last_use << 18 | hits << 42.
 
 BUCKET = 4
 
 
-def _buckets(slots):
-    return slots.shape[0] // (4 * BUCKET)
+def _signed(x):
+    return x - (1 << 64) if x >= 1 << 63 else x
 
 
 def table_new_deal(slots, meta):
@@ -297,8 +318,24 @@ def table_new_deal(slots, meta):
 
 
 def _bucket(slots, key):
-    first = (rnd.mix64(int(key)) % _buckets(slots)) * BUCKET
-    return [(first + j) * 4 for j in range(BUCKET)]
+    buckets = slots.shape[0] // (2 * BUCKET)
+    first = (rnd.mix64(int(key)) % buckets) * BUCKET
+    return [(first + j) * 2 for j in range(BUCKET)]
+
+
+def _unpack(info):
+    info = int(info)
+    return info & ((1 << 18) - 1), (info >> 18) & ((1 << 24) - 1), info >> 42
+
+
+def _pack(value, last, hits):
+    return value | (min(last, (1 << 24) - 1) << 18) | (min(hits, (1 << 21) - 1) << 42)
+
+
+def _tick(meta):
+    now = int(meta[1])
+    meta[1] += 1
+    return now
 
 
 def table_lookup(slots, meta, key):
@@ -307,27 +344,64 @@ def table_lookup(slots, meta, key):
     for w in _bucket(slots, key):
         meta[5] += 1
         if int(slots[w]) & MASK64 == tag:
-            slots[w + 2] += 1
-            slots[w + 3] = meta[1]
-            meta[1] += 1
-            return int(slots[w + 1])
+            value, _, hits = _unpack(slots[w + 1])
+            slots[w + 1] = _pack(value, _tick(meta), hits + 1)
+            return value
     return -1
 
 
 def table_store(slots, meta, key, value):
+    tag = int(key) | (int(meta[0]) << 56)
     words = _bucket(slots, key)
+    meta[7] += 1
+    for w in words:
+        if int(slots[w]) & MASK64 == tag:
+            _, last, hits = _unpack(slots[w + 1])
+            slots[w + 1] = _pack(value, last, hits)
+            return
     free = [w for w in words if (int(slots[w]) & MASK64) >> 56 != meta[0]]
     if free:
         w = free[0]
         meta[2] += 1
         meta[3] = max(meta[3], meta[2])
     else:
-        w = min(words, key=lambda w: (slots[w + 2], slots[w + 3]))
+        w = min(words, key=lambda w: (_unpack(slots[w + 1])[2], _unpack(slots[w + 1])[1]))
         meta[6] += 1
-    meta[7] += 1
-    tag = int(key) | (int(meta[0]) << 56)
-    slots[w] = tag - (1 << 64) if tag >= 1 << 63 else tag
-    slots[w + 1] = value
-    slots[w + 2] = 0
-    slots[w + 3] = meta[1]
-    meta[1] += 1
+    slots[w] = _signed(tag)
+    slots[w + 1] = _pack(value, _tick(meta), 0)
+
+
+# ----------------------------------------------------------------------------- win bound
+
+UNREACHABLE = 1 << 20
+
+
+def moves_to_win(piles, foundations, budget=20_000):
+    """Fewest moves from a list game to 52 cards, UNREACHABLE, or None past ``budget``."""
+    result = _solve_game(piles, foundations, False, budget)
+    if result is None:
+        return None
+    score, moves, _ = result
+    return moves if score == 52 else UNREACHABLE
+
+
+def moves_to_win_bound(pos):
+    """Least cuts separating every same-suit (lower below higher) pair, pile by pile."""
+    if pos[R.SCORE] == 52:
+        return 0
+    piles, _ = game_of(pos)
+    total = 0
+    for _, cards in piles:
+        intervals = sorted(((i, j) for j in range(len(cards)) for i in range(j)
+                            if cards[i] // 13 == cards[j] // 13 and cards[i] < cards[j]),
+                           key=lambda iv: iv[1])
+        cuts = []
+        for i, j in intervals:
+            if any(i < k <= j for k in cuts):
+                continue
+            allowed = [k for k in range(i + 1, j + 1) if not pos[R.MOVED + cards[k]]]
+            if not allowed:
+                return UNREACHABLE
+            cuts.append(max(allowed))
+        total += len(cuts)
+    return max(total, 1)
