@@ -33,7 +33,7 @@ def test_frogs_rules():
         frogs.apply("W_B", 1)
 
 
-@pytest.mark.parametrize("n", range(3, 7))
+@pytest.mark.parametrize("n", range(3, 8))
 def test_tait_minimum_by_search(n):
     assert tait.bfs_minimum(n, "block") == KNOWN["tait"]["block"][str(n)]
     assert tait.bfs_minimum(n, "gap") == KNOWN["tait"]["gap"][str(n)]
@@ -46,6 +46,7 @@ def test_tait_construction_reaches_both_goals(n):
     assert tait.is_block(tait.replay(n, block)[-1], n)
     assert tait.is_gap(tait.replay(n, gap)[-1], n)
     assert len(block) == (n if n >= 4 else 4)
+    assert len(gap) == len(block) + 1
     if n <= 7:
         assert len(gap) == KNOWN["tait"]["gap"][str(n)]
 

@@ -16,12 +16,12 @@ General construction for any n >= 3 (recursion on the middle ``X``):
   problem for ``X..`` (it ends as ``..Y``, the gap on its left); then
   ``aabb..Yabba`` -> ``aabbbbYa..a`` -> ``..bbbbYaaaa``. Four moves per four pairs,
   so n moves for every n >= 4 -- minimal wherever the search can check it.
-- gap: five moves ``ababXabab..`` -> ``bbbbX..aaaa``, then the gap problem for
-  ``X..``. This costs one move more than the minimum per four pairs beyond seven
-  (n + 2 moves for n = 8..11); the search, when allowed, finds the true minimum.
+- gap: solve the block problem (ending ``..b^n a^n``), then carry the last two b's
+  into the gap at the left end: ``b^n..a^n`` in n + 1 moves for n >= 4 (5 for
+  n = 3), again the minimum wherever the search can check it.
 
-Base cases n = 3..7 come from the breadth-first search (targets ``..b^n a^n`` and
-``b^n..a^n``). Choices DESIGN.md leaves open: the row is bounded (2n + 2 cells), as
+Base cases n = 3..7 of the block construction come from the breadth-first search
+(target ``..b^n a^n``). Choices DESIGN.md leaves open: the row is bounded (2n + 2 cells), as
 in the issue; the search is plain Python (small state spaces).
 """
 from __future__ import annotations
@@ -135,15 +135,13 @@ def construct(n: int, goal: str) -> list[tuple[int, int]]:
     _check(n)
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {GOALS}")
+    if goal == "gap":  # the last two b's (cells n, n+1) into the gap at cells 0, 1
+        return construct(n, "block") + [(n, 0)]
     if n <= 7:
-        target = ".." + "b" * n + "a" * n if goal == "block" else "b" * n + ".." + "a" * n
-        return list(bfs_solution(n, target))
+        return list(bfs_solution(n, ".." + "b" * n + "a" * n))
     t = 2 * n  # first cell of the gap
-    inner = construct(n - 4, goal)
-    if goal == "block":
-        return ([(1, t), (t - 4, 1)] + _shift(inner, 4)
-                + [(t - 1, 4), (0, t - 1)])
-    return [(1, t), (t - 4, 1), (0, t - 4), (t - 1, 0), (t - 4, t - 1)] + _shift(inner, 4)
+    inner = construct(n - 4, "block")
+    return [(1, t), (t - 4, 1)] + _shift(inner, 4) + [(t - 1, 4), (0, t - 1)]
 
 
 def replay(n: int, moves) -> list[str]:
