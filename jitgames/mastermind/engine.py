@@ -101,7 +101,10 @@ def splits_apart(matrix, digits, counts, pegs, guess, members, start, end, sizes
     """Whether every code of ``members[start:end]`` answers ``guess`` differently."""
     sizes[:] = 0
     for t in range(start, end):
-        f = response(matrix, digits, counts, pegs, guess, members[t])
+        if matrix.shape[0] > 0:
+            f = np.int64(matrix[guess, members[t]])
+        else:
+            f = response(matrix, digits, counts, pegs, guess, members[t])
         if sizes[f] > 0:
             return False
         sizes[f] = 1
@@ -117,13 +120,17 @@ def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_se
     Lowest score within 1e-9, then a consistent code, then the smallest code.
     With ``perfect_split_best`` (the score is best exactly for partitions into
     single codes) the smallest consistent code that splits the set apart is taken
-    without scoring. ``in_set`` must be all zeros on entry and is left so.
+    without scoring, else the smallest code that does (then no consistent code ties). ``in_set`` must be all zeros on entry and is left so.
     """
     if perfect_split_best and end - start < sizes.shape[0]:
         for t in range(start, end):
             if splits_apart(matrix, digits, counts, pegs, members[t], members, start, end,
                             sizes):
                 return members[t]
+        if not consistent_only:  # no consistent code does: the smallest code that does
+            for g in range(digits.shape[0]):
+                if splits_apart(matrix, digits, counts, pegs, g, members, start, end, sizes):
+                    return g
     for t in range(start, end):
         in_set[members[t]] = 1
     n_cand = (end - start) if consistent_only else digits.shape[0]

@@ -1,0 +1,197 @@
+"""Benchmark of jitgames.mastermind: matrix build, every strategy, the optimal search.
+
+Run ``python bench/mastermind.py`` (add ``--large`` for 5 x 8, ``--hard SECONDS`` to try
+the optimal 4 x 7 and Bulls-and-Cows searches within a time limit). Prints a table and
+writes ``bench/results/mastermind.json``. Times are medians of ``--repeats`` runs
+after compilation; compilation is timed separately in a subprocess with an empty
+Numba cache. The baseline is the pure-Python reference engine
+(``tests/reference/mastermind.py``) on the same strategy and size, measured in the
+same run, so the ratio survives a noisy machine.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from jitgames._jit import threads  # noqa: E402
+from jitgames._random import stream_key  # noqa: E402
+from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
+from jitgames.mastermind.evaluate import _play, load_game, strategy_names  # noqa: E402
+from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
+from jitgames.mastermind.strategies import STRATEGIES  # noqa: E402
+
+COLD = """
+import time
+t = time.perf_counter()
+from jitgames.mastermind import evaluate
+evaluate("knuth", 3, 3); evaluate("cooley", 3, 3); evaluate("optimal", 2, 3)
+print(time.perf_counter() - t)
+"""
+
+
+def median_seconds(call, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cold_compile_seconds():
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        out = subprocess.run([sys.executable, "-c", COLD], env=env, cwd=ROOT, check=True,
+                             capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def reference_seconds(name, pegs, colours):
+    from tests.reference import mastermind as ref
+    space, matrix = load_game(pegs, colours)
+    s = STRATEGIES[name]
+    start = time.perf_counter()
+    ref.play_all(s.adapter, matrix, space.digits, space.counts, pegs, s.consistent_only,
+                 s.uses_partition, s.perfect_split_best, -1, np.uint64(stream_key(0, 1)),
+                 np.ones(space.size, np.int8), np.zeros(space.size, np.int32), 1,
+                 np.zeros((4 * space.size + 1, 4), np.int32))
+    return time.perf_counter() - start
+
+
+def strategy_rows(pegs, colours, thread_counts, repeats):
+    space, matrix = load_game(pegs, colours)
+    tracked = np.ones(space.size, np.int8)
+    small, small_matrix = load_game(2, 3)
+    rows = []
+    for name in STRATEGIES:
+        row = {"size": f"{pegs}x{colours}", "strategy": name}
+        _play(name, small, small_matrix, 0, np.ones(small.size, np.int8))  # compiled
+        for n in thread_counts:
+            times = []
+            with threads(n):
+                for _ in range(repeats):
+                    start = time.perf_counter()
+                    guesses, _ = _play(name, space, matrix, 0, tracked)
+                    times.append(time.perf_counter() - start)
+            row[f"seconds_{n}t"] = statistics.median(times)
+        row["total"] = int(guesses.sum())
+        rows.append(row)
+        print(f"  {row}", flush=True)
+    return rows
+
+
+def matrix_rows(sizes, thread_counts, repeats):
+    rows = []
+    for pegs, colours in sizes:
+        space = code_space(pegs, colours)
+        row = {"size": f"{pegs}x{colours}", "bytes": space.size ** 2}
+        for n in thread_counts:
+            with threads(n):
+                response_matrix(space)
+                row[f"seconds_{n}t"] = median_seconds(lambda: response_matrix(space), repeats)
+        rows.append(row)
+        print(f"  {row}", flush=True)
+    return rows
+
+
+def optimal_rows(repeats):
+    space, matrix = load_game(4, 6)
+    rows = []
+    for name, limit in (("optimal", None), ("optimal-max5", 5)):
+        _search_and_build(space, matrix, limit)
+        seconds = median_seconds(lambda: _search_and_build(space, matrix, limit), repeats)
+        total, tree = _search_and_build(space, matrix, limit)
+        rows.append({"size": "4x6", "strategy": name, "total": total,
+                     "max": int(tree.guesses().max()), "seconds_1t": seconds})
+        print(f"  {rows[-1]}", flush=True)
+    return rows
+
+
+HARD = """
+import json, sys, time
+from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.optimal import _search_and_build
+pegs, colours, repeats = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+space, matrix = load_game(pegs, colours, repeats)
+t = time.perf_counter()
+total, tree = _search_and_build(space, matrix, None)
+print(json.dumps({"total": total, "max": int(tree.guesses().max()),
+                  "seconds": time.perf_counter() - t}))
+"""
+
+
+def hard_rows(limit_seconds):
+    rows = []
+    for label, pegs, colours, repeats in (("4x7", 4, 7, True), ("bulls-and-cows 4x10", 4, 10,
+                                                                False)):
+        try:
+            out = subprocess.run([sys.executable, "-c", HARD, str(pegs), str(colours),
+                                  "1" if repeats else "0"], cwd=ROOT, capture_output=True,
+                                 text=True, timeout=limit_seconds, check=True)
+            row = {"size": label, **json.loads(out.stdout.strip().splitlines()[-1])}
+        except subprocess.TimeoutExpired:
+            row = {"size": label, "total": None, "seconds": f"> {limit_seconds}"}
+        rows.append(row)
+        print(f"  {row}", flush=True)
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--large", action="store_true", help="also 5 x 8 (32,768 secrets)")
+    parser.add_argument("--hard", type=float, default=0,
+                        help="seconds allowed to the optimal 4 x 7 and Bulls-and-Cows runs")
+    args = parser.parse_args()
+    counts = (1, 2)
+    result = {"machine": {"cpus": os.cpu_count()}, "repeats": args.repeats}
+    print("cold compile (fresh cache):", flush=True)
+    result["cold_compile_seconds"] = cold_compile_seconds()
+    print(f"  {result['cold_compile_seconds']:.1f} s", flush=True)
+    print("response matrix:", flush=True)
+    sizes = [(4, 6)] + ([(5, 8)] if args.large else [])
+    result["matrix"] = matrix_rows(sizes, counts, args.repeats if not args.large else 1)
+    print("strategies over all secrets of 4x6:", flush=True)
+    result["strategies"] = strategy_rows(4, 6, counts, args.repeats)
+    if args.large:
+        print("strategies over all secrets of 5x8:", flush=True)
+        result["strategies"] += strategy_rows(5, 8, counts, 1)
+    print("baseline (pure-Python reference engine, knuth on 3x4):", flush=True)
+    space3, matrix3 = load_game(3, 4)
+    ours = median_seconds(lambda: _play("knuth", space3, matrix3, 0,
+                                        np.ones(space3.size, np.int8)), args.repeats)
+    theirs = reference_seconds("knuth", 3, 4)
+    result["baseline"] = {"size": "3x4", "strategy": "knuth", "reference_seconds": theirs,
+                          "jit_seconds": ours, "speedup": theirs / ours}
+    print(f"  {result['baseline']}", flush=True)
+    print("optimal search 4x6 (serial):", flush=True)
+    result["optimal"] = optimal_rows(max(1, args.repeats // 2))
+    if args.hard:
+        print(f"optimal 4x7 and Bulls and Cows (limit {args.hard:.0f} s each):", flush=True)
+        result["hard"] = hard_rows(args.hard)
+    out = ROOT / "bench" / "results" / "mastermind.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"\nwritten {out.relative_to(ROOT)}")
+    print(f"\n{'size':<6}{'strategy':<15}{'total':>8}{'1 thread s':>12}{'2 threads s':>13}")
+    for row in result["strategies"] + result["optimal"]:
+        two = row.get("seconds_2t")
+        print(f"{row['size']:<6}{row['strategy']:<15}{row['total']:>8}"
+              f"{row['seconds_1t']:>12.3f}" + (f"{two:>13.3f}" if two is not None else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
