@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 
-from jitgames import _cli
+from jitgames import _chunked, _cli
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
                               queens_classes, rings, tait)
@@ -37,6 +37,8 @@ def _queens(args):
     n = args.n
     if n > queens.MAX_N:
         raise _cli.CLIError(f"n must be at most {queens.MAX_N}")
+    if args.scheduler is not None or args.checkpoint is not None:
+        return _queens_chunked(args)
     start = time.perf_counter()
     classes = (0, 0, 0)
     done = total_tasks = 0
@@ -68,6 +70,40 @@ def _queens(args):
             lines += ["", " ".join(map(str, sol)), queens.draw(sol)]
     _emit(args, {"n": n, "count": result.count, "unique": result.unique, "seconds": seconds},
           lines)
+    return 0
+
+
+def _queens_chunked(args):
+    """The queens count as a chunked job: on a Dask cluster and/or with a checkpoint.
+
+    The search is dealt round-robin into ``--chunks`` parts whose class counts sum
+    exactly to the whole, so the answer is the in-process one whatever the backend.
+    """
+    n = args.n
+    if n < 5:
+        raise _cli.CLIError("--scheduler and --checkpoint need n >= 5")
+    from jitgames import __version__
+
+    params = {"n": n, "chunks": args.chunks, "version": __version__}
+    job = _chunked.ChunkedJob("puzzles.queens", params,
+                              tuple(_chunked.split_range(0, args.chunks, 1)),
+                              queens_classes.chunk_worker)
+    start = time.perf_counter()
+    with _chunked.open_client(args.scheduler) as client, threads(args.threads):
+        run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,
+                                  quiet=args.quiet, desc=f"queens {n}")
+    classes = tuple(sum(part[k] for part in run.partials) for k in range(3))
+    result = queens.census_from_classes(n, classes)
+    seconds = time.perf_counter() - start
+    if run.interrupted:
+        _cli.print_json({"n": n, "partial": True, "chunks_done": len(run.chunks_done),
+                         "chunks": args.chunks, "count_so_far": result.count,
+                         "unique_so_far": result.unique})
+        return 130
+    _emit(args, {"n": n, "count": result.count, "unique": result.unique, "seconds": seconds,
+                 "chunks": args.chunks, "resumed_chunks": run.resumed_chunks},
+          [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "
+           f"({seconds:.3f} s, {args.chunks} chunks, {run.resumed_chunks} from the checkpoint)"])
     return 0
 
 
@@ -262,6 +298,13 @@ def build_parser() -> _cli.ArgumentParser:
     p.add_argument("--threads", type=_cli.positive_int, default=None)
     p.add_argument("--show", action="store_true", help="draw one solution per class")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-item limit")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="count on a Dask cluster: tcp://HOST:PORT or local:W worker processes")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="record finished chunks in FILE; the same command resumes from it")
+    p.add_argument("--chunks", type=_cli.int_in_range(1, 4096), default=64,
+                   help="parts the search is dealt into with --scheduler/--checkpoint "
+                        "(default 64; the count does not depend on it)")
 
     p = add("domination", "fewest queens covering the board, and the sets", _domination)
     p.add_argument("n", type=_cli.positive_int)

@@ -279,6 +279,17 @@ def count_classes_chunk(n: int, index: int, chunks: int) -> tuple[int, int, int]
     return tuple(int(x) for x in out[order].sum(axis=0))
 
 
+def chunk_worker(params: dict, start: int, stop: int) -> list[int]:
+    """Chunked-job worker (see :mod:`jitgames._chunked`): class counts of chunks
+    ``start .. stop - 1`` of ``params["chunks"]`` round-robin chunks of the n-queens
+    search of ``params["n"]``, as ``[C2, C4, C8]``."""
+    totals = [0, 0, 0]
+    for index in range(start, stop):
+        for k, value in enumerate(count_classes_chunk(params["n"], index, params["chunks"])):
+            totals[k] += value
+    return totals
+
+
 def count_classes(n: int) -> tuple[int, int, int]:
     """(C2, C4, C8): numbers of symmetry classes of solutions with 2, 4 and 8 members.
 
