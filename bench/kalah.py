@@ -73,7 +73,8 @@ def bench_search(repeats, depth, count):
 
 def bench_table(m, n, stones):
     rows = []
-    for bits in (8, 14, 20):
+    solver.Solver(2, 2, endgame_stones=0, table_bits=8).value(rules.new_board(2, 2), 0)
+    for bits in (12, 16, 20, 22):
         s = solver.Solver(m, n, endgame_stones=stones, table_bits=bits)
         start = time.perf_counter()
         value = s.value(s.opening, 0)
@@ -159,8 +160,8 @@ def main(argv=None):
     for r in results["search"]:
         print(f"{r['search']:<24}{r['depth']:>6}{r['nodes']:>12}{r['seconds']:>10.3f}"
               f"{r['nodes_per_second']:>12.3g}")
-    results["table"] = bench_table(5, 3, 10)
-    print(f"\ntransposition table (solve Kalah(5,3), 10-stone endgame database)")
+    results["table"] = bench_table(6, 3, 10)
+    print(f"\ntransposition table (solve Kalah(6,3), 10-stone endgame database)")
     for r in results["table"]:
         print(f"  {r['table_entries']:>8} entries: {r['nodes']:>10} nodes {r['seconds']:8.2f} s")
     sizes = [4, 8, 10] if args.quick else [4, 8, 10, 12, 14]

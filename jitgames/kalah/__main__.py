@@ -22,7 +22,7 @@ def _add_solve(sub):
                         "empty opposite pit)")
     p.add_argument("--endgame-stones", type=int_in_range(0, 40), default=None,
                    help="endgame database covers positions with at most this many stones "
-                        "in play (default: the largest with <= 1 million entries)")
+                        "in play (default: the largest with <= 3 million entries)")
     p.add_argument("--table-bits", type=int_in_range(10, 30), default=22,
                    help="transposition table of 2**BITS entries (default 22)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

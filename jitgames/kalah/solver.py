@@ -21,11 +21,20 @@ Choices (DESIGN.md leaves them open):
   key merges the bounds (both are valid); otherwise the entry of the bucket with
   less work is overwritten (work-preferred, two-way). A 64-bit key collision would
   go unnoticed; its chance is about (entries x nodes) / 2**64.
+- Enhanced transposition cut-off: before searching a node, every child is looked
+  up (finished game, endgame database, table); a child whose bound alone proves
+  ``v >= beta`` ends the node at once.
 - Move ordering: the table's best move first, then moves that earn an extra move,
-  then by stones gained, ties in ascending pit order.
+  then by stones gained, ties broken nearest-the-store first. (Breaking ties in
+  ascending pit order instead took 27x more nodes on Kalah(6,3).)
 - Endgame database: positions with at most ``endgame_stones`` stones in play are
-  read from :mod:`.endgame`; trivial bounds ``-in_play <= v <= in_play`` cut off
-  searches whose window lies outside them.
+  read from :mod:`.endgame` (default: the largest with at most 3 million entries);
+  trivial bounds ``-in_play <= v <= in_play`` cut off searches whose window lies
+  outside them.
+- The search kernel is iterative (explicit stack of frames), not recursive.
+
+Kalah(6, 4) = +10 and Kalah(6, 5) = +12 are the published values (Irving et al.
+2000; confirmed by M. Rawlings, 2015).
 """
 from __future__ import annotations
 
@@ -421,7 +430,7 @@ def first_guess(board, player: int, variant: int) -> int:
     return int(value) if player == SOUTH else -int(value)
 
 
-def default_endgame_stones(m: int, total: int, max_entries: int = 1_000_000) -> int:
+def default_endgame_stones(m: int, total: int, max_entries: int = 3_000_000) -> int:
     """Largest stone count whose database has at most ``max_entries`` entries."""
     stones = 0
     while stones < total and table_size(m, stones + 1) <= max_entries:
