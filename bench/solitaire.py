@@ -1,0 +1,162 @@
+"""Benchmark of the solitaire solver: deals/s and positions/s, compile time, memory.
+
+    python bench/solitaire.py [--deals 20000] [--repeats 3] [--study 100000]
+
+Measures, on deals 0..N-1 of seed 2026 (Fisher-Yates):
+
+- compile time of the kernels on a cold cache (a subprocess with a fresh
+  NUMBA_CACHE_DIR), and the first-call time on the warm cache;
+- deals/s and positions/s, full mode (score, moves, decisions) and score-only mode,
+  on 1 and on 2 threads: the median of ``--repeats`` runs, with process CPU time;
+- the baseline ratio: the same deals solved with a table of 2**12 slots (many
+  evictions), measured in the same run;
+- peak resident memory (psutil, when installed);
+- the wall time of the README command ``python -m jitgames.solitaire 100000``
+  (a subprocess, warm cache), unless ``--study 0``.
+
+Prints a table and saves JSON to bench/results/solitaire.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from jitgames._jit import threads  # noqa: E402
+from jitgames.solitaire import deals, solve_deals  # noqa: E402
+
+SEED = 2026
+
+
+def cold_compile_seconds() -> float:
+    """Seconds to import and solve one deal with an empty Numba cache (subprocess)."""
+    code = ("import time; t = time.perf_counter(); "
+            "from jitgames.solitaire import solve_deals, deals; "
+            "solve_deals(deals(0, 0, 1)); solve_deals(deals(0, 0, 1), score_only=True); "
+            "print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+def timed(call, repeats):
+    walls, cpus, result = [], [], None
+    for _ in range(repeats):
+        w, c = time.perf_counter(), time.process_time()
+        result = call()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
+def study_wall(n: int) -> dict:
+    """Wall time of ``python -m jitgames.solitaire n --json`` (warm cache, 2 threads)."""
+    begin = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "jitgames.solitaire", str(n), "--json", "--quiet"],
+                         cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    wall = time.perf_counter() - begin
+    data = json.loads(out)
+    return {"deals": n, "process_wall_seconds": wall, "study_seconds": data["seconds"],
+            "compile_seconds": data["compile_seconds"], "mean": data["mean"],
+            "deals_per_second": data["deals_per_second"]}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--study", type=int, default=100_000,
+                        help="deals of the README command to time (0: skip)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "solitaire.json"))
+    args = parser.parse_args(argv)
+
+    sample = deals(SEED, 0, args.deals)
+    cold = cold_compile_seconds()
+    warm_first = time.perf_counter()
+    solve_deals(sample[:1])
+    solve_deals(sample[:1], score_only=True)
+    warm_first = time.perf_counter() - warm_first
+
+    rows = []
+    for mode in ("full", "score-only"):
+        for n_threads in (1, 2):
+            for capacity in (1 << 16, 1 << 12):
+                if capacity != 1 << 16 and n_threads != 1:
+                    continue
+                with threads(n_threads):
+                    wall, cpu, result = timed(
+                        lambda: solve_deals(sample, score_only=(mode == "score-only"),
+                                            table_capacity=capacity), args.repeats)
+                positions = int(result.positions.sum())
+                rows.append({
+                    "mode": mode, "threads": n_threads, "table_capacity": capacity,
+                    "wall_seconds": wall, "cpu_seconds": cpu,
+                    "deals_per_second": args.deals / wall,
+                    "deals_per_cpu_second": args.deals / cpu,
+                    "positions": positions, "positions_per_second": positions / wall,
+                    "evictions": int(result.evictions.sum()),
+                    "mean_score": float(result.score.mean()),
+                })
+    base = {(r["mode"], r["threads"], r["table_capacity"]): r for r in rows}
+    for r in rows:
+        ref = base[(r["mode"], 1, 1 << 16)]
+        r["speed_vs_1_thread_2**16"] = ref["wall_seconds"] / r["wall_seconds"]
+
+    peak = None
+    try:
+        import psutil
+        info = psutil.Process().memory_info()
+        peak = getattr(info, "peak_wset", None) or info.rss
+    except ImportError:
+        pass
+    try:
+        import resource
+        peak = max(peak or 0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+    except ImportError:
+        pass
+
+    study = study_wall(args.study) if args.study else None
+    load = os.getloadavg()
+    report = {"seed": SEED, "deals": args.deals, "repeats": args.repeats,
+              "cold_compile_seconds": cold, "warm_first_call_seconds": warm_first,
+              "peak_memory_bytes": peak, "load_average": load, "runs": rows, "study": study,
+              "cpu_count": os.cpu_count(), "command": " ".join(["python", "bench/solitaire.py"]
+                                                             + (argv or sys.argv[1:]))}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+
+    print(f"solitaire benchmark: {args.deals:,} deals of seed {SEED}, median of {args.repeats} "
+          f"(load average {load[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"{'mode':11s} {'thr':>3s} {'table':>7s} {'wall s':>7s} {'deals/s':>9s} "
+          f"{'deals/cpu-s':>11s} {'Mpos/s':>7s} {'evictions':>10s} {'speed':>6s}")
+    for r in rows:
+        print(f"{r['mode']:11s} {r['threads']:3d} {r['table_capacity']:7d} {r['wall_seconds']:7.2f} "
+              f"{r['deals_per_second']:9.0f} {r['deals_per_cpu_second']:11.0f} "
+              f"{r['positions_per_second'] / 1e6:7.2f} {r['evictions']:10d} "
+              f"{r['speed_vs_1_thread_2**16']:6.2f}")
+    print(f"compile (cold cache, subprocess): {cold:.1f} s; first call on warm cache: {warm_first:.2f} s")
+    if peak:
+        print(f"peak resident memory: {peak / 2**20:.0f} MiB")
+    if study:
+        print(f"python -m jitgames.solitaire {study['deals']}: {study['process_wall_seconds']:.1f} s "
+              f"wall for the whole process ({study['study_seconds']:.1f} s solving, "
+              f"{study['compile_seconds']:.1f} s loading kernels), mean score {study['mean']:.4f}")
+    print(f"saved {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

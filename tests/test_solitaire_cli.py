@@ -1,0 +1,159 @@
+"""The solitaire command line, called through main() as a user would."""
+import json
+
+import numpy as np
+import pytest
+
+from jitgames.solitaire import __main__ as cli
+from jitgames.solitaire import deals, solve_deals
+
+
+def run(capsys, *argv):
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_study_json_contract(capsys):
+    status, out, err = run(capsys, "300", "--seed", "5", "--json", "--quiet", "--chunk-size", "70")
+    assert status == 0
+    data = json.loads(out)
+    for key in ("deals", "mean", "sd", "ci95", "win_rate", "histogram", "mean_moves",
+                "mean_decisions", "seconds"):
+        assert key in data
+    results = solve_deals(deals(5, 0, 300))
+    assert data["deals"] == 300
+    assert data["mean"] == pytest.approx(results.score.mean())
+    assert data["histogram"] == {str(s): int(c) for s, c in
+                                 enumerate(np.bincount(results.score, minlength=53))}
+    assert data["mean_moves"] == pytest.approx(results.moves.mean())
+    assert data["ci95"][0] < data["mean"] < data["ci95"][1]
+    assert not data["interrupted"]
+
+
+def test_study_text_report_out_and_plot(capsys, tmp_path):
+    out_file = tmp_path / "deals.csv"
+    plot = tmp_path / "hist.png"
+    status, out, _ = run(capsys, "200", "--seed", "1", "--out", str(out_file), "--plot", str(plot),
+                         "--threads", "1")
+    assert status == 0
+    for phrase in ("mean", "95% interval", "Wilson", "decision points", "position table",
+                   "deals/s", "compile", "break-even at 11 cards", "precision"):
+        assert phrase in out
+    rows = out_file.read_text().splitlines()
+    assert rows[0] == "index,score,moves,decisions,positions"
+    assert len(rows) == 201
+    results = solve_deals(deals(1, 0, 200))
+    assert rows[10].split(",")[:4] == [str(9), str(results.score[9]), str(results.moves[9]),
+                                       str(results.decisions[9])]
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_score_only_study(capsys):
+    status, out, _ = run(capsys, "100", "--score-only", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["score_only"] and data["mean_moves"] is None
+
+
+def test_ctrl_c_keeps_the_finished_chunks(capsys, monkeypatch):
+    calls = []
+    real = cli.solve_rows
+
+    def interrupted_on_third_chunk(*args):
+        calls.append(1)
+        if len(calls) == 4:  # the warm-up call, then chunks 1, 2, and the third fails
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(cli, "solve_rows", interrupted_on_third_chunk)
+    status, out, err = run(capsys, "100", "--chunk-size", "20", "--json")
+    assert status == 130
+    data = json.loads(out)
+    assert data["deals"] == 40 and data["interrupted"]
+    assert "interrupted after 40 of 100 deals" in err
+
+
+def test_execute_chunks_reports_interruption():
+    seen = []
+
+    def solve(a, b):
+        if a == 20:
+            raise KeyboardInterrupt
+        return b - a
+
+    assert cli.execute_chunks([(0, 10), (10, 20), (20, 30)], solve,
+                              lambda a, b, r: seen.append(r)) is True
+    assert seen == [10, 10]
+    assert cli.execute_chunks([(0, 5)], solve, lambda a, b, r: seen.append(r)) is False
+
+
+def test_show_prints_the_line(capsys):
+    status, out, _ = run(capsys, "--show", "1", "1")
+    assert status == 0
+    assert "pile 7:" in out and "Optimal score" in out
+    assert any(s in out for s in "♠♥♦♣")
+    status, out, _ = run(capsys, "--show", "1", "1", "--json")
+    data = json.loads(out)
+    results = solve_deals(deals(1, 1, 2))
+    assert (data["score"], data["moves"], data["decisions"]) == (
+        results.score[0], results.moves[0], results.decisions[0])
+    assert len(data["line"]) == data["moves"]
+
+
+def test_deal_file(capsys, tmp_path):
+    sample = deals(2, 0, 3)
+    path = tmp_path / "deals.txt"
+    path.write_text("# three deals\n" + "\n".join(", ".join(map(str, d)) for d in sample) + "\n\n")
+    out_file = tmp_path / "results.csv"
+    status, out, _ = run(capsys, "--deals", str(path), "--out", str(out_file))
+    assert status == 0
+    results = solve_deals(sample)
+    assert f"deal 2: score {results.score[1]}" in out
+    lines = out_file.read_text().splitlines()
+    assert lines[0] == "deal,score,moves,decisions,positions" and len(lines) == 4
+    status, out, _ = run(capsys, "--deals", str(path), "--json")
+    assert json.loads(out)["score"] == results.score.tolist()
+
+
+@pytest.mark.parametrize("content, message", [
+    ("1 2 3\n", "line 1: expected 52 cards, got 3"),
+    ("\n" + " ".join(["0"] * 52) + "\n", "line 2: card 0 appears 52 times"),
+    (" ".join(map(str, range(1, 53))) + "\n", "line 1: card 52 is out of range"),
+    ("a b c\n", "line 1: not a list of integers"),
+    ("# nothing\n", "no deals found"),
+])
+def test_bad_deal_files_are_one_line_errors(capsys, tmp_path, content, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(content)
+    status, out, err = run(capsys, "--deals", str(path))
+    assert status == 2 and out == ""
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["0"], ["-5"], ["x"], [], ["10", "--threads", "0"], ["10", "--threads", "999"],
+    ["--deals", "/no/such/file"], ["10", "--deals", "f"], ["--show", "1"],
+    ["10", "--table-capacity", "100"], ["10", "--shuffle", "riffle"], ["10", "--precision", "-1"],
+    ["--show", "1", "2", "--bias"],
+])
+def test_bad_input_is_one_line_and_status_2(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        status = cli.main(argv)
+        raise SystemExit(status)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
+
+
+def test_bias_command(capsys):
+    status, out, _ = run(capsys, "5000", "--bias", "--json")
+    data = json.loads(out)
+    assert status == 0
+    assert data["naive"]["p_value"] < data["fisher-yates"]["p_value"]
+    status, out, _ = run(capsys, "5000", "--bias")
+    assert "naive" in out and "chi-square" in out
+
+
+def test_naive_shuffle_study_runs(capsys):
+    status, out, _ = run(capsys, "50", "--shuffle", "naive", "--json")
+    assert status == 0 and json.loads(out)["shuffle"] == "naive"

@@ -1,0 +1,113 @@
+"""Mergeable study statistics: any chunking gives the same numbers."""
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jitgames.solitaire import deals, shuffle_bias, solve_deals
+from jitgames.solitaire import study as S
+from jitgames.solitaire.deal import chi_square_tail, position_counts
+from jitgames.solitaire.search import make_scratch
+from tests.reference import solitaire as ref
+
+N = 160
+SEED = 6
+SCRATCH = make_scratch(2, S.DEFAULT_CAPACITY)
+
+
+@pytest.fixture(scope="module")
+def whole():
+    return S.study_chunk(SEED, 0, N)
+
+
+@settings(max_examples=15)
+@given(st.lists(st.integers(1, N - 1), max_size=5, unique=True))
+def test_any_chunking_gives_identical_statistics(whole, cuts):
+    bounds = [0] + sorted(cuts) + [N]
+    partial = S.empty_partial()
+    for a, b in zip(bounds, bounds[1:]):
+        partial = S.merge(partial, S.study_chunk(SEED, a, b, scratch=SCRATCH))
+    assert partial == whole
+    assert S.summarise(partial) == S.summarise(whole)
+
+
+def test_merge_is_associative_and_commutative_and_round_trips():
+    parts = [S.study_chunk(9, a, a + 30) for a in (0, 30, 60)]
+    left = S.merge(S.merge(parts[0], parts[1]), parts[2])
+    right = S.merge(parts[0], S.merge(parts[1], parts[2]))
+    assert left == right == S.merge(S.merge(parts[2], parts[0]), parts[1])
+    assert S.StudyPartial.from_dict(left.to_dict()) == left
+    with pytest.raises(ValueError):
+        S.merge(left, S.study_chunk(9, 0, 5, score_only=True))
+    with pytest.raises(ValueError):
+        S.merge(left, dataclasses.replace(parts[0], capacity=1 << 10))
+
+
+def test_partial_agrees_with_per_deal_results(whole):
+    results = solve_deals(deals(SEED, 0, N))
+    assert whole.deals == N
+    assert whole.score_sum == int(results.score.sum())
+    assert whole.score_squares == int((results.score ** 2).sum())
+    assert list(whole.histogram) == np.bincount(results.score, minlength=53).tolist()
+    assert whole.moves_sum == int(results.moves.sum())
+    assert whole.decisions_sum == int(results.decisions.sum())
+    assert whole.positions == int(results.positions.sum())
+    assert whole.peak_occupancy == int(results.occupancy.max())
+
+
+def test_summary_statistics(whole):
+    s = S.summarise(whole)
+    scores = np.repeat(np.arange(53), whole.histogram)
+    assert s["mean"] == pytest.approx(scores.mean())
+    assert s["sd"] == pytest.approx(scores.std(ddof=1))
+    half = 1.959963984540054 * scores.std(ddof=1) / math.sqrt(N)
+    assert s["ci95"] == pytest.approx([scores.mean() - half, scores.mean() + half])
+    assert s["win_rate"] == pytest.approx((scores == 52).mean())
+    low, high = s["win_rate_ci95"]
+    assert 0 <= low <= s["win_rate"] <= high <= 1
+    assert s["casino"]["break_even_score"] == 11
+    assert s["casino"]["expected_net"] == pytest.approx(5 * scores.mean() - 55)
+    assert s["deals_needed_for_precision"] == math.ceil((1.959963984540054 * s["sd"] / 0.1) ** 2)
+    assert sum(s["histogram"].values()) == N
+
+
+def test_wilson_interval_known_value():
+    # Wilson (1927) interval for 0 successes of 10 at 95%: [0, 0.2775]
+    low, high = S.wilson_interval(0, 10)
+    assert low == 0 and high == pytest.approx(0.27753, abs=1e-4)
+    low, high = S.wilson_interval(50, 100)
+    assert (low, high) == pytest.approx((0.40383, 0.59617), abs=1e-4)
+
+
+def test_score_only_partial_has_no_line_figures():
+    partial = S.study_chunk(4, 0, 20, score_only=True)
+    summary = S.summarise(partial)
+    assert summary["mean_moves"] is None and summary["score_only"]
+
+
+@pytest.mark.kernel
+@given(st.integers(0, 1000), st.booleans())
+def test_position_counts_match_reference(seed, naive):
+    ours = np.zeros((52, 52), dtype=np.int64)
+    theirs = np.zeros((52, 52), dtype=np.int64)
+    position_counts(np.uint64(seed), 7, naive, ours)
+    ref.position_counts(seed, 7, naive, theirs)
+    assert ours.tolist() == theirs.tolist()
+
+
+def test_naive_shuffle_is_biased_and_fisher_yates_is_not():
+    naive = shuffle_bias(20_000, "naive", seed=1)
+    fair = shuffle_bias(20_000, "fisher-yates", seed=1)
+    assert naive.p_value < 1e-12
+    assert fair.p_value > 1e-3
+    assert naive.statistic > 2 * fair.statistic
+
+
+def test_chi_square_tail_is_accurate():
+    # chi-square upper quantiles with 2601 degrees of freedom: median ~ dof - 2/3
+    assert chi_square_tail(2601 - 2 / 3, 2601) == pytest.approx(0.5, abs=2e-3)
+    # 95% point of chi-square(100) is 124.342 (standard tables)
+    assert chi_square_tail(124.342, 100) == pytest.approx(0.05, abs=1e-3)
