@@ -139,3 +139,21 @@ def test_ratings_order_and_intervals():
     rated = tournament.ratings(["a", "b"], games)
     assert rated["a"][0] > 0 > rated["b"][0]
     assert rated["a"][1] < rated["a"][0] < rated["a"][2]
+
+
+def test_ctrl_c_in_tournament_keeps_finished_games(tmp_path, capsys, monkeypatch):
+    calls = []
+    real = tournament.play_games
+
+    def interrupt_second_pairing(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(tournament, "play_games", interrupt_second_pairing)
+    db = tmp_path / "k.sqlite"
+    assert main(["tournament", "store@1", "store@2", "--pits", "3", "--stones", "2",
+                 "--openings", "3", "--db", str(db), "--json", "--quiet"]) == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["interrupted"] and out["games_this_run"] == 3 and out["games_stored"] == 3

@@ -158,3 +158,20 @@ def test_endgame_build_does_not_depend_on_thread_count():
             endgame.build_endgame(3, 8, 0, db, binom)
         tables.append(db)
     assert all((t == tables[0]).all() for t in tables)
+
+
+def test_ctrl_c_during_solve_reports_bounds(monkeypatch, capsys):
+    calls = []
+    real = solver.solve_window
+
+    def interrupt_on_third_pass(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(solver, "solve_window", interrupt_on_third_pass)
+    assert main(["solve", "4", "3", "--json", "--endgame-stones", "4"]) == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["interrupted"] and out["lower"] <= 8 <= out["upper"]
+    assert out["upper"] - out["lower"] < 48

@@ -31,7 +31,7 @@ def _add_solve(sub):
 
 
 def _run_solve(args) -> int:
-    from .solver import solve
+    from .solver import SolveInterrupted, solve
 
     total = 2 * args.pits * args.stones
     if total > 127:
@@ -41,7 +41,20 @@ def _run_solve(args) -> int:
                        f"of Kalah({args.pits},{args.stones})")
     if not args.quiet and not args.json and sys.stderr.isatty():
         print(f"solving Kalah({args.pits},{args.stones}) ...", file=sys.stderr)
-    result = solve(args.pits, args.stones, args.variant, args.endgame_stones, args.table_bits)
+    try:
+        result = solve(args.pits, args.stones, args.variant, args.endgame_stones,
+                       args.table_bits)
+    except SolveInterrupted as stop:
+        if args.json:
+            print_json({"pits": args.pits, "stones": args.stones, "variant": args.variant,
+                        "value": stop.lower if stop.lower == stop.upper else None,
+                        "lower": stop.lower, "upper": stop.upper, "line": None,
+                        "seconds": round(stop.seconds, 3), "nodes": stop.nodes,
+                        "interrupted": True})
+        else:
+            print(f"interrupted after {stop.seconds:.1f} s: South's margin is between "
+                  f"{stop.lower:+d} and {stop.upper:+d}")
+        return 130
     if args.json:
         print_json({"pits": result.pits, "stones": result.stones, "variant": result.variant,
                     "value": result.value, "line": list(result.line),

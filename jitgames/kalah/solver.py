@@ -10,7 +10,8 @@ South's final margin under perfect play is ``v`` of the opening with South to mo
 Choices (DESIGN.md leaves them open):
 
 - Driver: MTD(f) (Plaat et al. 1996): repeated null-window searches converging on
-  the value, sharing one transposition table. The first guess comes from a
+  the value, sharing one transposition table; the loop runs in Python between
+  kernel calls, so Ctrl-C reports the bounds proved so far (:class:`SolveInterrupted`). The first guess comes from a
   10-ply store-difference alpha-beta search (:mod:`.search`), which plays the role
   of the shallow iterations of iterative deepening.
 - Transposition table: a fixed power-of-two number of entries (default 2**22),
@@ -298,23 +299,6 @@ def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones
         entering = True
 
 
-@jit
-def mtdf(board, player, guess, variant, tt, zobrist, db, db_stones, binom, scratch, stats):
-    """Exact mover-relative value by MTD(f) null-window searches from ``guess``."""
-    g = np.int64(guess)
-    lower = np.int64(-1000)
-    upper = np.int64(1000)
-    while lower < upper:
-        beta = g + 1 if g == lower else g
-        g = solve_window(board, player, beta - 1, beta, variant, tt, zobrist, db, db_stones,
-                         binom, scratch, stats)
-        if g < beta:
-            upper = g
-        else:
-            lower = g
-    return g
-
-
 @dataclass(frozen=True)
 class Solution:
     """Solved Kalah(m, n): South's ``value`` (final margin), one perfect ``line``."""
@@ -370,8 +354,17 @@ class Solver:
         board = np.array(board, dtype=np.int8)
         if guess is None:
             guess = first_guess(board, player, VARIANTS[self.variant])
-        return int(mtdf(board, player, guess, VARIANTS[self.variant], self.tt, self.zobrist,
-                        self.db, self.endgame_stones, self.binom, self.scratch, self.stats))
+        # MTD(f): null-window searches until the bounds meet; the bounds so far stay in
+        # self.bounds, so an interrupted solve can still report them.
+        g = int(guess)
+        self.bounds = (-1000, 1000)
+        while self.bounds[0] < self.bounds[1]:
+            beta = g + 1 if g == self.bounds[0] else g
+            g = int(solve_window(board, player, beta - 1, beta, VARIANTS[self.variant],
+                                 self.tt, self.zobrist, self.db, self.endgame_stones,
+                                 self.binom, self.scratch, self.stats))
+            self.bounds = (self.bounds[0], g) if g < beta else (g, self.bounds[1])
+        return g
 
     def at_least(self, board, player: int, target: int) -> bool:
         """True when the mover-relative value is ``>= target`` (one null-window search)."""
@@ -447,13 +440,28 @@ def _zobrist_table(pits: int, total: int) -> np.ndarray:
     return table
 
 
+class SolveInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`solve`; carries what was known: South's margin lies in
+    ``[lower, upper]`` (equal once the value is known), after ``seconds``."""
+
+    def __init__(self, lower: int, upper: int, seconds: float, nodes: int):
+        super().__init__(f"value between {lower} and {upper}")
+        self.lower, self.upper, self.seconds, self.nodes = lower, upper, seconds, nodes
+
+
 def solve(m: int, n: int, variant: str = "empty-capture", endgame_stones: int | None = None,
           table_bits: int = 22, line: bool = True) -> Solution:
     """Game value of Kalah(m, n) from the opening, South to move, and a perfect game."""
     start = time.perf_counter()
     solver = Solver(m, n, variant, endgame_stones, table_bits)
-    value = solver.value(solver.opening, SOUTH)
-    path = solver.perfect_line(solver.opening, SOUTH, value) if line else []
+    solver.bounds = (-2 * m * n, 2 * m * n)
+    try:
+        value = solver.value(solver.opening, SOUTH)
+        path = solver.perfect_line(solver.opening, SOUTH, value) if line else []
+    except KeyboardInterrupt:
+        lower, upper = solver.bounds
+        raise SolveInterrupted(max(lower, -2 * m * n), min(upper, 2 * m * n),
+                               time.perf_counter() - start, int(solver.stats[0])) from None
     seconds = time.perf_counter() - start
     return Solution(m, n, variant, value, tuple(path), seconds, int(solver.stats[0]),
                     solver.endgame_stones, solver.endgame_seconds, solver.tt.shape[0])

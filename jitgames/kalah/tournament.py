@@ -125,7 +125,11 @@ def make_openings(m, n, count, plies, variant, seed):
 
 
 def play_round(names, m, n, variant, openings, first, quiet=True):
-    """Every pair on every opening, both colours. Returns rows (south, north, opening, margin)."""
+    """Every pair on every opening, both colours.
+
+    Returns ``(rows, interrupted)``: rows ``(south, north, opening, margin)``; after
+    Ctrl-C the pairings finished so far, with ``interrupted`` True.
+    """
     weights = np.zeros((len(names), 2 * m + 2), dtype=np.int64)
     depths = np.zeros(len(names), dtype=np.int64)
     for i, name in enumerate(names):
@@ -136,11 +140,14 @@ def play_round(names, m, n, variant, openings, first, quiet=True):
         for a, b in pairs:
             margins = np.zeros(len(openings), dtype=np.int64)
             count = len(openings)
-            play_games(openings, first, np.full(count, a), np.full(count, b), weights, depths,
-                       VARIANTS[variant], margins)
+            try:
+                play_games(openings, first, np.full(count, a), np.full(count, b), weights,
+                           depths, VARIANTS[variant], margins)
+            except KeyboardInterrupt:
+                return rows, True
             rows += [(names[a], names[b], i, int(margins[i])) for i in range(count)]
             bar.update(1)
-    return rows
+    return rows, False
 
 
 def ratings(names, games):
@@ -235,7 +242,9 @@ def weight_search(m, n, variant, openings, first, generations, seed, start, dept
         b = ",".join(map(str, mutant)) + f"@{depth}"
         if a == b:
             continue
-        rows = play_round([b, a], m, n, variant, openings, first, quiet)
+        rows, interrupted = play_round([b, a], m, n, variant, openings, first, quiet)
+        if interrupted:
+            break
         points = sum((1.0 if mg > 0 else 0.5 if mg == 0 else 0.0) if s == b else
                      (1.0 if mg < 0 else 0.5 if mg == 0 else 0.0) for s, _, _, mg in rows)
         share = points / len(rows)
@@ -287,7 +296,7 @@ def run_tournament(args) -> int:
     openings, first = make_openings(m, n, args.openings, args.random_plies,
                                     VARIANTS[args.variant], args.seed)
     start = time.perf_counter()
-    rows = play_round(names, m, n, args.variant, openings, first, args.quiet)
+    rows, interrupted = play_round(names, m, n, args.variant, openings, first, args.quiet)
     seconds = time.perf_counter() - start
     db = connect_db("kalah.sqlite", args.db)
     with db:
@@ -307,15 +316,20 @@ def run_tournament(args) -> int:
     result = {"pits": m, "stones": n, "variant": args.variant, "games_this_run": len(rows),
               "games_stored": len(stored), "seconds": round(seconds, 3),
               "standings": [s.__dict__ for s in table]}
-    if args.search_weights:
+    if interrupted:
+        result["interrupted"] = True
+    elif args.search_weights:
         half = np.zeros(m + 1, dtype=np.int64)
         half[m] = 4
         best, log = weight_search(m, n, args.variant, openings, first, args.search_weights,
                                   args.seed, half, args.search_depth, args.quiet)
         result["weight_search"] = {"start": half.tolist(), "best": best.tolist(), "log": log}
+    status = 130 if interrupted else 0
     if args.json:
         print_json(result)
-        return 0
+        return status
+    if interrupted:
+        print("interrupted: the games finished so far are stored and rated below")
     print(f"Kalah({m},{n}) {args.variant}: {len(rows)} games this run "
           f"({args.openings} openings x both colours x {len(names) * (len(names) - 1) // 2} "
           f"pairs) in {seconds:.2f} s; table over {len(stored)} stored games")
@@ -326,4 +340,4 @@ def run_tournament(args) -> int:
         print(f"weight search ({args.search_weights} generations, {kept} improvements): "
               f"{','.join(map(str, ws['start']))} -> {','.join(map(str, ws['best']))} "
               f"(use as EVAL: {','.join(map(str, ws['best']))}@{args.search_depth})")
-    return 0
+    return status
