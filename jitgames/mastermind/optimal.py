@@ -16,7 +16,8 @@ Pruning, all exact:
   ``lb(m) = sum_j j * min(left, b ** (j - 1))`` guesses, and at most
   ``1 + b + ... + b ** (D - 1)`` secrets fit in D guesses;
 - fast exact cases: ``m <= 2``; a consistent guess splitting ``C`` apart gives the
-  bound ``2m - 1``; else any guess splitting it apart gives the bound ``2m``;
+  bound ``2m - 1``; else any guess splitting it apart, or a consistent guess leaving
+  one pair and single codes, gives the bound ``2m``;
 - branch and bound: candidates sorted by ``|C| + sum lb(|C_f|)``, cut as soon as that
   reaches the best total; each class is searched with the remaining budget;
 - symmetry: only the smallest code of each orbit under the colour and position
@@ -189,6 +190,34 @@ def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_mem
 
 
 @jit
+def one_pair_split(matrix, digits, counts, pegs, members, start, end, seen):
+    """A member leaving one pair and otherwise single codes, or -1.
+
+    Playing it costs ``m + 3 + (m - 3) = 2m``, the least possible once no guess
+    splits the set apart.
+    """
+    solved = pegs * (pegs + 1)
+    for j in range(start, end):
+        g = members[j]
+        seen[:] = 0
+        pairs = 0
+        for t in range(start, end):
+            if matrix.shape[0] > 0:
+                f = np.int64(matrix[g, members[t]])
+            else:
+                f = response(matrix, digits, counts, pegs, g, members[t])
+            seen[f] += 1
+            if f != solved and seen[f] == 2:
+                pairs += 1
+            if seen[f] > 2 or pairs > 1:
+                break
+        else:
+            if pairs == 1:
+                return g
+    return -1
+
+
+@jit
 def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
           used, history, perms, lb, cap, buffers, order_keys, cache, choice):
     """Least total guesses for the codes ``src[start:end]`` within ``remaining`` guesses.
@@ -229,7 +258,12 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
         if g >= 0:
             choice[level] = g
             return 2 * m
-    # Candidates: every code (orbit representatives near the root), scored by bound.
+    if remaining >= 3 and m <= n_slots + 1:
+        g = one_pair_split(matrix, digits, counts, pegs, src, start, end, seen)
+        if g >= 0:
+            choice[level] = g
+            return 2 * m
+    # Candidates: orbit representatives of all codes, scored by their lower bound.
     colours = counts.shape[1]
     group_perms, group_maps = history_group(digits, used, colours, history, level, perms)
     symmetric = group_perms.shape[0] > 1
