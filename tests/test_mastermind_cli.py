@@ -177,3 +177,11 @@ def test_match_strategy_against_strategy_and_person(capsys, monkeypatch, tmp_pat
     assert status == 0 and "Match:" in out and "Solved in" in out
     status, out, _ = run(capsys, ["stats", "--db", db])
     assert status == 0 and "bo" in out and "knuth" in out
+
+
+def test_large_spaces_are_evaluated_in_chunks_with_the_same_result(capsys, monkeypatch):
+    import jitgames.mastermind.__main__ as cli
+    status, whole, _ = run(capsys, ["evaluate", "-p", "3", "-k", "4", "-s", "entropy", "--json"])
+    monkeypatch.setattr(cli, "LARGE", 10)
+    status, chunked, _ = run(capsys, ["evaluate", "-p", "3", "-k", "4", "-s", "entropy", "--json"])
+    assert status == 0 and json.loads(chunked) == json.loads(whole)

@@ -20,6 +20,7 @@ __all__ = ["main"]
 
 PROG = "python -m jitgames.mastermind"
 LARGE = 20_000  # code spaces at least this big are evaluated in chunks (progress, Ctrl-C)
+CHUNKS = 4  # each chunk re-decides the nodes above it, so few chunks
 
 
 def _size_arguments(parser, pegs=4, colours=6):
@@ -90,7 +91,7 @@ def _evaluate_in_chunks(name, pegs, colours, repeats, seed, max_bytes, quiet):
     space, _ = load_game(pegs, colours, repeats, max_bytes)
     if space.size < LARGE:
         return evaluate(name, pegs, colours, repeats, seed, None, max_bytes), True
-    chunks = np.array_split(np.arange(space.size), 16)
+    chunks = np.array_split(np.arange(space.size), CHUNKS)
     parts = []
     bar = _cli.progress(space.size, f"{name} {pegs}x{colours}", quiet, unit="secret")
     try:
