@@ -75,7 +75,8 @@ def _run_solve(args) -> int:
 
 
 def _parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="python -m jitgames.kalah", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog="python -m jitgames.kalah",
+                            description="Kalah: exact solutions, alpha-beta play, tournaments.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     _add_solve(sub)
     from . import play, tournament
