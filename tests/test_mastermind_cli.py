@@ -185,3 +185,12 @@ def test_large_spaces_are_evaluated_in_chunks_with_the_same_result(capsys, monke
     monkeypatch.setattr(cli, "LARGE", 10)
     status, chunked, _ = run(capsys, ["evaluate", "-p", "3", "-k", "4", "-s", "entropy", "--json"])
     assert status == 0 and json.loads(chunked) == json.loads(whole)
+
+
+def test_tree_text_is_depth_first(capsys):
+    status, out, _ = run(capsys, ["tree", "-p", "3", "-k", "3"])
+    depths = [(len(line) - len(line.lstrip())) // 2 for line in out.splitlines()]
+    assert status == 0 and depths[0] == 0
+    assert all(b <= a + 1 for a, b in zip(depths, depths[1:]))  # children follow parents
+    from jitgames.mastermind import strategy_tree
+    assert len(depths) == strategy_tree("knuth", 3, 3).nodes

@@ -100,18 +100,21 @@ class DecisionTree:
                            "repeats": self.space.repeats, "tree": self.to_dict()})
 
     def render(self, max_depth: int | None = None) -> str:
-        """Readable indented text: one line per node, ``answer -> guess``."""
+        """Readable indented text in depth-first order: one line per node, ``answer -> guess``."""
         space = self.space
+        kids = self.children()
         lines = []
-        for v in range(self.nodes):
+        stack = [0]
+        while stack:
+            v = stack.pop()
             guess, parent, answer, depth = (int(x) for x in self.table[v])
-            if max_depth is not None and depth > max_depth:
-                continue
             if parent < 0:
-                lines.append(f"{space.format(guess)}")
+                lines.append(space.format(guess))
             else:
                 b, w = decode_feedback(answer, space.pegs)
                 lines.append(f"{'  ' * depth}{b}B{w}W -> {space.format(guess)}")
+            if max_depth is None or depth < max_depth:
+                stack.extend(int(c) for c in kids[v][::-1] if c >= 0)
         return "\n".join(lines)
 
     @classmethod
