@@ -332,7 +332,8 @@ def _bias(args) -> int:
           f"(52 x 52 cells, {results[0].dof} degrees of freedom):")
     for r in results:
         card, position, ratio = r.worst
-        print(f"  {r.shuffle:12s} chi-square {r.statistic:12.1f}  p = {r.p_value:.3g}  "
+        p_text = f"p = {r.p_value:.3g}" if r.p_value > 0 else "p < 1e-300"
+        print(f"  {r.shuffle:12s} chi-square {r.statistic:12.1f}  {p_text}  "
               f"worst cell: {card_name(card)} at position {position} seen {ratio:.3f}x as often as uniform")
     return 0
 
