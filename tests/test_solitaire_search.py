@@ -184,3 +184,28 @@ def test_bad_capacity_and_deals_are_rejected():
     with pytest.raises(ValueError):
         with threads(0):
             pass
+
+
+@pytest.mark.kernel
+@filtering
+@given(st.lists(random_deals(), min_size=1, max_size=3))
+def test_solve_decks_matches_its_twin(decks):
+    for deck in decks:
+        reference_or_skip(deck)
+    decks = np.stack(decks)
+    scratch = S.make_scratch(2, 1 << 10)
+    for score_only in (False, True):
+        ours = np.zeros((len(decks), S.N_FIELDS), dtype=np.int64)
+        theirs = np.zeros((len(decks), S.N_FIELDS), dtype=np.int64)
+        S.solve_decks(decks, score_only, scratch.slots, scratch.meta, scratch.positions,
+                      scratch.stacks, scratch.moves, ours)
+        ref.solve_decks(decks, score_only, None, None, None, None, None, theirs)
+        assert ours[:, :3].tolist() == theirs[:, :3].tolist()
+
+
+@pytest.mark.kernel
+@given(st.integers(0, 52), st.integers(0, 56), st.integers(0, 56))
+def test_value_packing_matches_twin(score, moves, decisions):
+    value = (score << 12) | ((63 - moves) << 6) | (63 - decisions)
+    assert S.stop_value(score) == ref.stop_value(score)
+    assert tuple(S.unpack_value(value)) == ref.unpack_value(value) == (score, moves, decisions)
