@@ -5,9 +5,16 @@ import os
 
 import pytest
 
-from jitgames._chunked import open_client
+import signal
+
+from jitgames._chunked import ChunkedJob, open_client, run_chunks, split_range
 from jitgames.puzzles import queens_classes
 from jitgames.puzzles.__main__ import main as puzzles_main
+from jitgames.solitaire import study
+from jitgames.solitaire.__main__ import main as solitaire_main
+
+TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "threads",
+          "resumed_chunks", "interrupted"}
 
 
 @pytest.fixture(scope="module")
@@ -63,4 +70,91 @@ def test_queens_mismatched_checkpoint_is_refused_and_kept(tmp_path, capsys):
     assert puzzles_main(["queens", "9", "--checkpoint", str(path), "--chunks", "4"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "different run" in err and "n: 8 there, 9 here" in err
+    assert path.read_bytes() == before
+
+
+def exact_figures(summary):
+    """A study summary without its timing and run-description fields."""
+    return {k: v for k, v in summary.items() if k not in TIMING}
+
+
+def test_solitaire_study_on_a_cluster_equals_in_process(scheduler, capsys):
+    address, _ = scheduler
+    status, here = run_json(solitaire_main, ["600", "--seed", "5"], capsys)
+    assert status == 0
+    status, there = run_json(solitaire_main, ["600", "--seed", "5", "--scheduler", address,
+                                              "--chunk-size", "70"], capsys)
+    assert status == 0 and there["deals"] == 600
+    assert exact_figures(there) == exact_figures(here)
+
+
+def dying_study_worker(params, start, stop):
+    """The study worker, except that the process solving chunk ``kill_at`` dies there once."""
+    marker = params["marker"]
+    if start == params["kill_at"] and not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return study.study_worker(params, start, stop)
+
+
+def merged(run):
+    partial = study.empty_partial()
+    for result in run.partials:
+        partial = study.merge(partial, study.StudyPartial.from_dict(result["partial"]))
+    return partial
+
+
+def test_solitaire_chunk_of_a_killed_worker_is_retried(scheduler, tmp_path):
+    _, client = scheduler
+    params = {"seed": 9, "shuffle": "fisher-yates", "score_only": False,
+              "table_capacity": study.DEFAULT_CAPACITY, "rows": False}
+    chunks = tuple(split_range(0, 400, 50))
+    plain = run_chunks(ChunkedJob("t", params, chunks, study.study_worker), quiet=True)
+    pids_before = set(client.run(os.getpid).values())
+    dying = ChunkedJob("t", {**params, "kill_at": 150, "marker": str(tmp_path / "died")},
+                       chunks, dying_study_worker)
+    run = run_chunks(dying, client=client, quiet=True)
+    assert (tmp_path / "died").exists()  # a worker really died mid-run
+    assert set(client.run(os.getpid).values()) != pids_before
+    assert run.complete and merged(run) == merged(plain)
+
+
+def test_solitaire_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, monkeypatch,
+                                                                     capsys):
+    path = tmp_path / "study.ckpt"
+    argv = ["500", "--seed", "3", "--chunk-size", "100", "--checkpoint", str(path)]
+    real = study.solve_chunk_rows
+
+    def stop_at_deal_300(seed, start, stop, **kwargs):
+        if start == 300:
+            raise KeyboardInterrupt
+        return real(seed, start, stop, **kwargs)
+
+    monkeypatch.setattr(study, "solve_chunk_rows", stop_at_deal_300)
+    status, cut = run_json(solitaire_main, argv, capsys)
+    assert status == 130 and cut["deals"] == 300 and cut["interrupted"]
+    monkeypatch.setattr(study, "solve_chunk_rows", real)
+    status, resumed = run_json(solitaire_main, argv, capsys)
+    assert status == 0 and resumed["resumed_chunks"] == 3 and resumed["deals"] == 500
+    status, whole = run_json(solitaire_main, ["500", "--seed", "3"], capsys)
+    assert exact_figures(resumed) == exact_figures(whole)
+
+
+@pytest.mark.parametrize("content", [b"garbage", b'{"format": "jitgames-checkpoint-1"}'])
+def test_solitaire_corrupt_checkpoint_is_one_line_and_kept(tmp_path, capsys, content):
+    path = tmp_path / "study.ckpt"
+    path.write_bytes(content)
+    assert solitaire_main(["50", "--checkpoint", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path) in err
+    assert path.read_bytes() == content
+
+
+def test_solitaire_checkpoint_of_another_seed_is_refused(tmp_path, capsys):
+    path = tmp_path / "study.ckpt"
+    assert solitaire_main(["50", "--seed", "1", "--checkpoint", str(path), "--quiet"]) == 0
+    before = path.read_bytes()
+    capsys.readouterr()
+    assert solitaire_main(["50", "--seed", "2", "--checkpoint", str(path), "--quiet"]) == 2
+    assert "seed: 1 there, 2 here" in capsys.readouterr().err
     assert path.read_bytes() == before

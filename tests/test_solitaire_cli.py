@@ -56,35 +56,23 @@ def test_score_only_study(capsys):
 
 
 def test_ctrl_c_keeps_the_finished_chunks(capsys, monkeypatch):
+    from jitgames.solitaire import study
+
     calls = []
-    real = cli.solve_rows
+    real = study.solve_chunk_rows
 
-    def interrupted_on_third_chunk(*args):
+    def interrupted_on_third_chunk(*args, **kwargs):
         calls.append(1)
-        if len(calls) == 4:  # the warm-up call, then chunks 1, 2, and the third fails
+        if len(calls) == 3:  # chunks 1 and 2 finish, the third is interrupted
             raise KeyboardInterrupt
-        return real(*args)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "solve_rows", interrupted_on_third_chunk)
+    monkeypatch.setattr(study, "solve_chunk_rows", interrupted_on_third_chunk)
     status, out, err = run(capsys, "100", "--chunk-size", "20", "--json")
     assert status == 130
     data = json.loads(out)
     assert data["deals"] == 40 and data["interrupted"]
     assert "interrupted after 40 of 100 deals" in err
-
-
-def test_execute_chunks_reports_interruption():
-    seen = []
-
-    def solve(a, b):
-        if a == 20:
-            raise KeyboardInterrupt
-        return b - a
-
-    assert cli.execute_chunks([(0, 10), (10, 20), (20, 30)], solve,
-                              lambda a, b, r: seen.append(r)) is True
-    assert seen == [10, 10]
-    assert cli.execute_chunks([(0, 5)], solve, lambda a, b, r: seen.append(r)) is False
 
 
 def test_show_prints_the_line(capsys):
@@ -134,7 +122,8 @@ def test_bad_deal_files_are_one_line_errors(capsys, tmp_path, content, message):
     ["0"], ["-5"], ["x"], [], ["10", "--threads", "0"], ["10", "--threads", "999"],
     ["--deals", "/no/such/file"], ["10", "--deals", "f"], ["--show", "1"],
     ["10", "--table-capacity", "100"], ["10", "--shuffle", "riffle"], ["10", "--precision", "-1"],
-    ["--show", "1", "2", "--bias"],
+    ["--show", "1", "2", "--bias"], ["--show", "1", "2", "--checkpoint", "c.json"],
+    ["10", "--scheduler", "local:0"], ["10", "--scheduler", "nowhere"], ["10", "--chunk-size", "0"],
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv):
     with pytest.raises(SystemExit) as exc:

@@ -5,8 +5,11 @@
     python -m jitgames.solitaire --deals FILE [--out results.csv]
     python -m jitgames.solitaire N --bias                chi-square test of both shuffles
 
-The study runs deals ``[0, N)`` in chunks (:func:`execute_chunks` is the one place
-that runs them); Ctrl-C stops after the chunks finished so far and reports them.
+The study runs deals ``[0, N)`` in chunks through :mod:`jitgames._chunked`: in this
+process, or on a Dask cluster with ``--scheduler``, resumable with ``--checkpoint``;
+the statistics are merged exactly in chunk order, so they do not depend on the
+backend, the chunk size or the number of workers. Ctrl-C stops after the chunks
+finished so far and reports them.
 """
 from __future__ import annotations
 
@@ -17,12 +20,13 @@ import numpy as np
 
 from .._cli import (ArgumentParser, CLIError, atomic_write_text,
                     nonnegative_int, positive_int, print_json, progress, run_cli)
+from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
 from .rules import card_name
-from .search import RESULT_FIELDS, make_scratch, solve_rows
+from .search import make_scratch, solve_rows
 from .study import (DEFAULT_PRECISION, StudyPartial, empty_partial, merge, partial_from_rows,
-                    summarise)
+                    study_worker, summarise)
 from .table import DEFAULT_CAPACITY
 
 PROG = "python -m jitgames.solitaire"
@@ -63,8 +67,6 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--table-capacity", type=_capacity, default=DEFAULT_CAPACITY,
                         metavar="SLOTS", help=f"slots per thread's position table "
                                               f"(power of two, default {DEFAULT_CAPACITY})")
-    parser.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK, metavar="K",
-                        help=f"deals per chunk (default {DEFAULT_CHUNK}; answers do not depend on it)")
     parser.add_argument("--precision", type=_precision, default=DEFAULT_PRECISION,
                         metavar="CARDS", help="half-width of the 95%% interval of the mean the "
                                               f"report checks N against (default {DEFAULT_PRECISION})")
@@ -78,6 +80,7 @@ def build_parser() -> ArgumentParser:
                         help="solve the deals of FILE (52 integers a line)")
     parser.add_argument("--bias", action="store_true",
                         help="chi-square test of card positions over N shuffles of each kind")
+    add_chunk_arguments(parser, DEFAULT_CHUNK)
     return parser
 
 
@@ -90,6 +93,8 @@ def _main(argv) -> int:
     modes = [args.show is not None, args.deal_file is not None, args.bias]
     if sum(modes) > 1:
         raise CLIError("choose one of --show, --deals and --bias")
+    if (args.scheduler or args.checkpoint) and (any(modes) or args.deals is None):
+        raise CLIError("--scheduler and --checkpoint apply to a study of N deals only")
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
@@ -105,58 +110,41 @@ def _main(argv) -> int:
 
 # ----------------------------------------------------------------------------- study
 
-def execute_chunks(chunks, solve_chunk, on_result) -> bool:
-    """Run ``solve_chunk(start, stop)`` for each chunk in order, passing results on.
+def study_job(args) -> ChunkedJob:
+    """The study of ``args`` as a chunked job (deals ``[0, N)`` in chunks of consecutive
+    indices); its parameters identify the run in a checkpoint."""
+    from .. import __version__
 
-    ``on_result(start, stop, result)`` is called after each chunk. Returns True if
-    Ctrl-C stopped the run (the chunks finished before it have been passed on).
-    This is the one function to replace to run chunks elsewhere (a scheduler) or to
-    skip chunks already in a checkpoint.
-    """
-    try:
-        for start, stop in chunks:
-            result = solve_chunk(start, stop)
-            on_result(start, stop, result)
-    except KeyboardInterrupt:
-        return True
-    return False
+    params = {"seed": args.seed, "deals": args.deals, "shuffle": args.shuffle,
+              "score_only": args.score_only, "table_capacity": args.table_capacity,
+              "chunk_size": args.chunk_size, "rows": args.out is not None,
+              "version": __version__}
+    return ChunkedJob("solitaire.study", params,
+                      tuple(split_range(0, args.deals, args.chunk_size)), study_worker)
 
 
 def _study(args) -> int:
     n = args.deals
-    chunks = [(a, min(a + args.chunk_size, n)) for a in range(0, n, args.chunk_size)]
-    with _thread_scope(args.threads):
-        scratch = make_scratch(thread_count(), args.table_capacity)
-        compile_seconds = _warm_up(scratch, args.score_only)
-        state = {"partial": empty_partial(args.table_capacity, args.score_only), "rows": []}
-        bar = progress(n, "deals", quiet=args.quiet, unit="deal")
-
-        def solve_chunk(start, stop):
-            begin = time.perf_counter()
-            rows = solve_rows(deals(args.seed, start, stop, args.shuffle), args.score_only, scratch)
-            return rows, time.perf_counter() - begin
-
-        def on_result(start, stop, result):
-            rows, seconds = result
-            partial = partial_from_rows(rows, args.table_capacity, args.score_only, seconds)
-            kept = state["rows"] + [rows] if args.out else state["rows"]
-            state.update(partial=merge(state["partial"], partial), rows=kept)
-            bar.update(stop - start)
-
+    job = study_job(args)
+    with open_client(args.scheduler) as client, _thread_scope(args.threads):
+        # Compiles (or loads from the cache) here, so workers on this machine load it.
+        compile_seconds = _warm_up(make_scratch(1, args.table_capacity), args.score_only)
         begin = time.perf_counter()
-        interrupted = execute_chunks(chunks, solve_chunk, on_result)
+        run = run_chunks(job, client=client, checkpoint=args.checkpoint, quiet=args.quiet,
+                         desc="deal chunks")
         wall = time.perf_counter() - begin
-        bar.close()
-    partial: StudyPartial = state["partial"]
+    partial = empty_partial(args.table_capacity, args.score_only)
+    for result in run.partials:
+        partial = merge(partial, StudyPartial.from_dict(result["partial"]))
     summary = summarise(partial, args.precision)
-    summary.update(seed=args.seed, shuffle=args.shuffle, requested=n, interrupted=interrupted,
-                   threads=args.threads or thread_count(), seconds=wall,
-                   deals_per_second=partial.deals / wall if wall > 0 else None,
+    summary.update(seed=args.seed, shuffle=args.shuffle, requested=n,
+                   interrupted=run.interrupted, threads=args.threads or thread_count(),
+                   scheduler=args.scheduler, resumed_chunks=run.resumed_chunks,
+                   seconds=wall, deals_per_second=partial.deals / wall if wall > 0 else None,
                    compile_seconds=compile_seconds)
     if args.out:
-        rows = np.concatenate(state["rows"]) if state["rows"] else np.zeros((0, len(RESULT_FIELDS)),
-                                                                            dtype=np.int64)
-        _write_rows(args.out, "index", np.arange(rows.shape[0]), rows)
+        rows = [row for result in run.partials for row in result["rows"]]
+        _write_rows(args.out, "index", range(len(rows)), rows)
     if args.plot and partial.deals:
         from .plotting import plot_histogram
         plot_histogram(summary, args.plot)
@@ -164,7 +152,7 @@ def _study(args) -> int:
         print_json(summary)
     else:
         print(format_summary(summary))
-    if interrupted:
+    if run.interrupted:
         print(f"{PROG}: interrupted after {partial.deals} of {n} deals", file=sys.stderr)
         return 130
     return 0
@@ -239,8 +227,10 @@ def format_summary(s: dict) -> str:
 
 
 def _write_rows(path, first_column, labels, rows) -> None:
+    """CSV of per-deal rows (an int array or a list of lists, RESULT_FIELDS order)."""
+    rows = rows.tolist() if isinstance(rows, np.ndarray) else rows
     header = ",".join([first_column, "score", "moves", "decisions", "positions"])
-    body = "\n".join(f"{label},{r[0]},{r[1]},{r[2]},{r[3]}" for label, r in zip(labels, rows.tolist()))
+    body = "\n".join(f"{label},{r[0]},{r[1]},{r[2]},{r[3]}" for label, r in zip(labels, rows))
     try:
         atomic_write_text(path, header + "\n" + body + ("\n" if body else ""))
     except OSError as exc:

@@ -159,6 +159,33 @@ def study_chunk(seed: int, start: int, stop: int, *, shuffle: str = "fisher-yate
     return partial_from_rows(rows, table_capacity, score_only, time.perf_counter() - begin)
 
 
+_PROCESS_SCRATCH: dict = {}
+"""Scratch tables of this process by (threads, capacity): allocated once per process,
+reused by every chunk a worker process solves."""
+
+
+def study_worker(params: dict, start: int, stop: int) -> dict:
+    """Chunked-job worker (see :mod:`jitgames._chunked`) for deals ``[start, stop)``.
+
+    ``params`` holds ``seed``, ``shuffle``, ``score_only``, ``table_capacity`` and
+    ``rows`` (whether to return the per-deal result rows too). Returns
+    ``{"partial": StudyPartial.to_dict(), "rows": list of rows or None}``.
+    """
+    import time
+
+    from .._jit import thread_count
+
+    key = (thread_count(), params["table_capacity"])
+    if key not in _PROCESS_SCRATCH:
+        _PROCESS_SCRATCH[key] = make_scratch(*key)
+    begin = time.perf_counter()
+    rows = solve_chunk_rows(params["seed"], start, stop, shuffle=params["shuffle"],
+                            score_only=params["score_only"], scratch=_PROCESS_SCRATCH[key])
+    partial = partial_from_rows(rows, params["table_capacity"], params["score_only"],
+                                time.perf_counter() - begin)
+    return {"partial": partial.to_dict(), "rows": rows.tolist() if params["rows"] else None}
+
+
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (``(0, 1)`` when n = 0)."""
     if n == 0:
