@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
-from jitgames.mastermind.evaluate import _play, load_game, strategy_names  # noqa: E402
+from jitgames.mastermind.evaluate import _play, load_game  # noqa: E402
 from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
 from jitgames.mastermind.strategies import STRATEGIES  # noqa: E402
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from jitgames.mastermind import evaluate, strategy_tree
 from jitgames.mastermind import optimal
 from jitgames.mastermind.evaluate import load_game
-from jitgames.mastermind.optimal import OptimalSearch, optimal_cost
+from jitgames.mastermind.optimal import optimal_cost
 from tests.reference import mastermind as ref
 
 KNOWN = json.loads((Path(__file__).parent / "data" / "mastermind_known.json").read_text())

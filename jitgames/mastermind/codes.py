@@ -19,7 +19,7 @@ feedback on the fly from the digit and colour-count tables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import permutations, product
+from itertools import permutations
 
 import numpy as np
 
@@ -278,8 +278,3 @@ def response_matrix(space: CodeSpace, max_bytes: int = DEFAULT_MATRIX_BYTES) -> 
     response_matrix_kernel(space.digits, space.counts, space.pegs, out)
     return out
 
-
-def all_written_codes(pegs: int, colours: int, repeats: bool = True) -> list[str]:
-    """Every written code in increasing order (a slow helper for small sizes)."""
-    codes = ("".join(SYMBOLS[d] for d in p) for p in product(range(colours), repeat=pegs))
-    return [c for c in codes if repeats or len(set(c)) == pegs]
