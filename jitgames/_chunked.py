@@ -36,8 +36,11 @@ __all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "split_range", "run_chunks", 
 CHECKPOINT_FORMAT = "jitgames-checkpoint-1"
 
 
-def add_chunk_arguments(parser, default_chunk: int) -> None:
-    """Add ``--scheduler``, ``--checkpoint`` and ``--chunk-size`` to an argparse parser."""
+def add_chunk_arguments(parser, default_chunk: int | None) -> None:
+    """Add ``--scheduler``, ``--checkpoint`` and ``--chunk-size`` to an argparse parser.
+
+    ``default_chunk=None`` leaves the chunk size to the command (shown as automatic).
+    """
     from ._cli import positive_int
 
     group = parser.add_argument_group("long runs")
@@ -47,8 +50,8 @@ def add_chunk_arguments(parser, default_chunk: int) -> None:
     group.add_argument("--checkpoint", metavar="FILE",
                        help="record finished chunks in FILE; the same command resumes from it")
     group.add_argument("--chunk-size", type=positive_int, default=default_chunk, metavar="N",
-                       help=f"items per chunk (default {default_chunk}); answers do not depend "
-                            "on it, but a checkpoint is tied to it")
+                       help=f"items per chunk (default {default_chunk or 'automatic'}); answers "
+                            "do not depend on it, but a checkpoint is tied to it")
 
 
 def split_range(start: int, stop: int, size: int) -> list[tuple[int, int]]:

@@ -5,14 +5,18 @@ import os
 
 import pytest
 
+import importlib
 import signal
 
 from jitgames._chunked import ChunkedJob, open_client, run_chunks, split_range
+from jitgames.mastermind.__main__ import main as mastermind_main
 from jitgames.puzzles import queens_classes
 from jitgames.puzzles.__main__ import main as puzzles_main
 from jitgames.solitaire import study
 from jitgames.solitaire.__main__ import main as solitaire_main
 
+# The package exports a function named evaluate, so fetch the module by name.
+mastermind_evaluate = importlib.import_module("jitgames.mastermind.evaluate")
 TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "threads",
           "resumed_chunks", "interrupted"}
 
@@ -158,3 +162,34 @@ def test_solitaire_checkpoint_of_another_seed_is_refused(tmp_path, capsys):
     assert solitaire_main(["50", "--seed", "2", "--checkpoint", str(path), "--quiet"]) == 2
     assert "seed: 1 there, 2 here" in capsys.readouterr().err
     assert path.read_bytes() == before
+
+
+def test_mastermind_evaluation_on_a_cluster_equals_in_process(scheduler, capsys):
+    address, _ = scheduler
+    argv = ["evaluate", "-p", "3", "-k", "5", "-s", "random", "--seed", "4"]
+    status, here = run_json(mastermind_main, argv, capsys)
+    assert status == 0
+    status, there = run_json(mastermind_main, argv + ["--scheduler", address,
+                                                      "--chunk-size", "17"], capsys)
+    assert status == 0 and there == here and there["secrets"] == 125
+
+
+def test_mastermind_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, monkeypatch,
+                                                                     capsys):
+    path = tmp_path / "mm.ckpt"
+    argv = ["evaluate", "-p", "4", "-k", "4", "-s", "knuth", "--chunk-size", "50",
+            "--checkpoint", str(path)]
+    real = mastermind_evaluate.evaluate
+
+    def stop_at_secret_100(name, pegs, colours, repeats, seed, secrets, max_bytes):
+        if secrets[0] == 100:
+            raise KeyboardInterrupt
+        return real(name, pegs, colours, repeats, seed, secrets, max_bytes)
+
+    monkeypatch.setattr(mastermind_evaluate, "evaluate", stop_at_secret_100)
+    status, cut = run_json(mastermind_main, argv, capsys)
+    assert status == 0 and not cut["complete"] and cut["secrets"] == 100
+    monkeypatch.setattr(mastermind_evaluate, "evaluate", real)
+    status, resumed = run_json(mastermind_main, argv, capsys)
+    status, whole = run_json(mastermind_main, argv[:7], capsys)
+    assert resumed == whole and whole["complete"] and whole["secrets"] == 256

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from .. import _cli
+from .. import _chunked, _cli
 from .._jit import threads
 from .codes import DEFAULT_MATRIX_BYTES, MemoryLimitError, code_space
 
@@ -62,6 +62,7 @@ def _build_parser():
     ev.add_argument("--seeds", type=_cli.positive_int, default=1,
                     help="run seeds SEED..SEED+N-1 and pool them (random strategies)")
     _common_arguments(ev)
+    _chunked.add_chunk_arguments(ev, None)
 
     to = sub.add_parser("tournament", help="strategies side by side over several sizes")
     to.add_argument("--sizes", default="3x3,3x4,4x4,4x6",
@@ -85,28 +86,37 @@ def _build_parser():
     return parser
 
 
-def _evaluate_in_chunks(name, pegs, colours, repeats, seed, max_bytes, quiet):
-    from .evaluate import evaluate, load_game, merge
+def _evaluate_in_chunks(args, seed):
+    """Evaluate ``args.strategy`` as a chunked job over the secret indices.
 
-    space, _ = load_game(pegs, colours, repeats, max_bytes)
-    if space.size < LARGE:
-        return evaluate(name, pegs, colours, repeats, seed, None, max_bytes), True
-    chunks = np.array_split(np.arange(space.size), CHUNKS)
-    parts = []
-    bar = _cli.progress(space.size, f"{name} {pegs}x{colours}", quiet, unit="secret")
-    try:
-        for chunk in chunks:
-            parts.append(evaluate(name, pegs, colours, repeats, seed, chunk, max_bytes))
-            bar.update(len(chunk))
-    except KeyboardInterrupt:
-        if not parts:
-            raise
-        print(f"{PROG}: interrupted; partial result over {sum(len(p.secrets) for p in parts)}"
-              f" of {space.size} secrets", file=sys.stderr)
-        return merge(parts), False
-    finally:
-        bar.close()
-    return merge(parts), True
+    Small spaces are one chunk, large ones ``CHUNKS`` (each chunk re-decides the
+    nodes above it, so few chunks) unless ``--chunk-size`` says otherwise; chunks run
+    here or on a Dask cluster (``--scheduler``) and are kept in ``--checkpoint``.
+    Returns ``(evaluation, complete)``; Ctrl-C keeps the finished chunks.
+    """
+    from .. import __version__
+    from .evaluate import Evaluation, evaluate_worker, load_game
+
+    repeats = not args.no_repeats
+    space, _ = load_game(args.pegs, args.colours, repeats, args.max_matrix_bytes)
+    size = args.chunk_size or (space.size if space.size < LARGE else -(-space.size // CHUNKS))
+    params = {"strategy": args.strategy, "pegs": args.pegs, "colours": args.colours,
+              "repeats": repeats, "seed": seed, "max_matrix_bytes": args.max_matrix_bytes,
+              "chunk_size": size, "version": __version__}
+    job = _chunked.ChunkedJob("mastermind.evaluate", params,
+                              tuple(_chunked.split_range(0, space.size, size)), evaluate_worker)
+    with _chunked.open_client(args.scheduler) as client:
+        run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,
+                                  quiet=args.quiet, desc=f"{args.strategy} {args.pegs}x{args.colours}")
+    if not run.partials:
+        raise KeyboardInterrupt
+    secrets = np.concatenate([np.arange(a, b) for a, b in run.chunks_done])
+    guesses = np.concatenate([np.asarray(p, dtype=np.int32) for p in run.partials])
+    result = Evaluation(args.strategy, args.pegs, args.colours, repeats, seed, secrets, guesses)
+    if run.interrupted:
+        print(f"{PROG}: interrupted; partial result over {len(secrets)} of {space.size} secrets",
+              file=sys.stderr)
+    return result, not run.interrupted
 
 
 def _pooled(evaluations):
@@ -125,9 +135,10 @@ def _format_distribution(distribution: dict) -> str:
 def _cmd_evaluate(args):
     repeats = not args.no_repeats
     results, complete = [], True
+    if args.checkpoint is not None and args.seeds > 1:
+        raise _cli.CLIError("--checkpoint keeps one seed's run; drop --seeds or the checkpoint")
     for seed in range(args.seed, args.seed + args.seeds):
-        result, complete = _evaluate_in_chunks(args.strategy, args.pegs, args.colours, repeats,
-                                               seed, args.max_matrix_bytes, args.quiet)
+        result, complete = _evaluate_in_chunks(args, seed)
         results.append(result)
         if not complete:
             break

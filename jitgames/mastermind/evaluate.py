@@ -22,8 +22,8 @@ from .engine import play_all
 from .strategies import STRATEGIES
 from .tree import DecisionTree
 
-__all__ = ["Evaluation", "evaluate", "merge", "strategy_tree", "load_game",
-           "strategy_names", "OPTIMAL_NAMES"]
+__all__ = ["Evaluation", "evaluate", "evaluate_worker", "merge", "strategy_tree",
+           "load_game", "strategy_names", "OPTIMAL_NAMES"]
 
 OPTIMAL_NAMES = {"optimal": None, "optimal-max5": 5}
 
@@ -106,6 +106,14 @@ def merge(parts: list[Evaluation]) -> Evaluation:
     if np.any(secrets[1:] == secrets[:-1]):
         raise ValueError("the parts share secrets")
     return Evaluation(*key, secrets, guesses)
+
+
+def evaluate_worker(params: dict, start: int, stop: int) -> list[int]:
+    """Chunked-job worker (see :mod:`jitgames._chunked`): guesses for the secrets of
+    indices ``[start, stop)``; ``params`` holds the arguments of :func:`evaluate`."""
+    result = evaluate(params["strategy"], params["pegs"], params["colours"], params["repeats"],
+                      params["seed"], np.arange(start, stop), params["max_matrix_bytes"])
+    return result.guesses.tolist()
 
 
 def _secret_indices(space: CodeSpace, secrets) -> np.ndarray:
