@@ -12,16 +12,30 @@ never with ``numba.njit`` directly, so that compilation options are uniform:
 
 Setting the environment variable ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain
 Python; the test suite uses that to exercise kernel bodies under coverage.
+
+Callbacks of a fixed C signature (a strategy handed to an engine kernel as a
+first-class function, so the engine compiles once for all of them) are made with
+:func:`jit_callback`, the one place that wraps ``numba.cfunc``.
+
+Threads: Numba's OpenMP layer spins idle threads by default, which on a shared
+2-core machine slows parallel kernels many times over when other processes are busy;
+``OMP_WAIT_POLICY=PASSIVE`` is set unless the user has chosen a policy.
+
+Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
+calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
 """
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 
-import numba
-from numba import prange
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-__all__ = ["jit", "prange", "thread_count", "threads", "compile_seconds"]
+import numba  # noqa: E402  (after the OpenMP setting)
+from numba import prange  # noqa: E402
+
+__all__ = ["jit", "jit_callback", "prange", "thread_count", "threads", "compile_seconds"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
@@ -35,6 +49,12 @@ def jit(func=None, *, parallel: bool = False):
         return numba.njit(parallel=parallel, **_OPTIONS)(f)
 
     return wrap if func is None else wrap(func)
+
+
+def jit_callback(signature):
+    """Compile a C callback of the given Numba ``signature`` (cached), for kernels that
+    take a function argument of a fixed type."""
+    return numba.cfunc(signature, cache=True)
 
 
 def thread_count() -> int:

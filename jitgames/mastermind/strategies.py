@@ -30,7 +30,8 @@ Arguments of a scoring kernel:
 
 Why a C callback: the engine receives the strategy as a first-class function of the
 fixed type ``float64(int64*, int64, int64, int64, uint64)``, made by :func:`register`
-as a small ``numba.cfunc`` adapter around the ``@jit`` scoring kernel. With a fixed
+as a small C-callback adapter (``jitgames._jit.jit_callback``) around the ``@jit``
+scoring kernel. With a fixed
 argument type the big engine kernels compile once and are cached on disk; passing
 the ``@jit`` kernel itself would make Numba recompile the engine (tens of seconds)
 for every strategy in every process. Under ``NUMBA_DISABLE_JIT=1`` the adapter is
@@ -51,9 +52,9 @@ from typing import Callable
 
 import numba
 import numpy as np
-from numba import carray, cfunc, types
+from numba import carray, types
 
-from .._jit import jit
+from .._jit import jit, jit_callback
 from .._random import below, mix64, stream_key
 from .codes import CodeSpace
 
@@ -91,7 +92,7 @@ def _adapter(kernel):
             return kernel(np.ctypeslib.as_array(data, (n_slots,)), guess, previous, key)
         return adapter
 
-    @cfunc(ADAPTER_SIGNATURE, cache=True)
+    @jit_callback(ADAPTER_SIGNATURE)
     def adapter(sizes_pointer, n_slots, guess, previous, key):
         return kernel(carray(sizes_pointer, n_slots), guess, previous, key)
 
