@@ -31,8 +31,8 @@ Arguments of a scoring kernel:
 Why a C callback: the engine receives the strategy as a first-class function of the
 fixed type ``float64(int64*, int64, int64, int64, uint64)``, made by :func:`register`
 as a small C-callback adapter (``jitgames._jit.jit_callback``) around the ``@jit``
-scoring kernel. With a fixed
-argument type the big engine kernels compile once and are cached on disk; passing
+scoring kernel. With a fixed argument type the big engine kernels compile once and
+are cached on disk; passing
 the ``@jit`` kernel itself would make Numba recompile the engine (tens of seconds)
 for every strategy in every process. Under ``NUMBA_DISABLE_JIT=1`` the adapter is
 plain Python.
