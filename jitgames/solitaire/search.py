@@ -43,12 +43,12 @@ from .._jit import jit, prange
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
                     POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
                     legal_moves, undo_move)
-from .bound import moves_to_win_bound
+from .bound import UNREACHABLE, moves_to_win_bound
 from .table import (DEFAULT_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE, OCCUPANCY,
                     PROBES, SLOT_WORDS, new_table, table_lookup, table_new_deal,
                     table_store)
 
-FRAME = 4
+FRAME = 5
 MAX_DEPTH = MAX_LINE + 1
 
 # columns of the per-deal result rows
@@ -164,7 +164,36 @@ def solve_position(pos, slots, meta, stack, moves, score_only):
 
 
 _NONE = 1 << 12           # "no line found": worse than any (moves << 6 | decisions)
-_LOWER_BOUND = 1 << 13    # table values >= this mean "no line of fewer moves than value - this"
+_LOWER_BOUND = 1 << 13    # "no line of fewer moves than value - this"
+# solve_win stores its values above every value solve_position can store (those have
+# a score below 52), so the two searches share the table: an entry below _WIN_BASE is
+# the exact optimal score (< 52) of that position, i.e. "cannot win".
+_WIN_BASE = N_CARDS << 12
+_UNWINNABLE = _WIN_BASE - 1
+
+
+@jit
+def _plays_foundation(pos, move):
+    """True when ``move`` uncovers a card that goes to its foundation at once."""
+    card = move // 8
+    height = pos[HEIGHT + card]
+    if height == 0:
+        return False
+    below = pos[PILES + pos[WHERE + card] * PILE_STRIDE + height - 1]
+    return below % 13 == pos[FOUNDATION + below // 13]
+
+
+@jit
+def _foundation_moves_first(pos, moves, start, n):
+    """Stable-partition ``moves[start:start + n]``: moves that play a card first."""
+    k = start
+    for i in range(start, start + n):
+        move = moves[i]
+        if _plays_foundation(pos, move):
+            for j in range(i, k, -1):
+                moves[j] = moves[j - 1]
+            moves[k] = move
+            k += 1
 
 
 @jit
@@ -174,19 +203,30 @@ def solve_win(pos, slots, meta, stack, moves):
     ``pos`` must be winnable (else ``(-1, -1, expanded)``). Depth-first branch and
     bound: each position gets a budget of moves (at first unlimited); once a line is
     found, the remaining children only need to tie it, and a child whose lower bound
-    (:mod:`.bound`) exceeds its budget is skipped. The table holds, per position,
-    either its exact ``moves << 6 | decisions`` or ``_LOWER_BOUND + b`` meaning "no
-    line of fewer than b moves"; both are facts about the position, whatever the
-    path to it, so the answer is exact. Starts a new table epoch.
+    (:mod:`.bound`) exceeds its budget is skipped. Moves that play a card to the
+    foundations are tried first (only to find short lines early; the answer is a
+    minimum, so it does not depend on the order).
+
+    The table holds, per position, one fact whatever the path to it, so the answer
+    is exact: ``_WIN_BASE + (moves << 6 | decisions)`` (its best line),
+    ``_WIN_BASE + _LOWER_BOUND + b`` ("no line of fewer than b moves": the search
+    of it was cut by its budget), or any value below ``_WIN_BASE``: the position
+    cannot reach 52. Those are the values :func:`solve_position` stores (scores
+    below 52: it stops at the first 52), so the table of the score search of the
+    same deal is reused as is, and a search that found no line and was never cut
+    by a budget stores ``_UNWINNABLE``. The table must not hold another deal's
+    entries (start a new epoch with :func:`.table.table_new_deal` between deals),
+    and :func:`solve_position` must not run on it afterwards.
     """
-    table_new_deal(slots, meta)
     if pos[SCORE] == N_CARDS:
         return 0, 0, 0
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
+    _foundation_moves_first(pos, moves, 0, stack[0])
     stack[1] = 0
     stack[2] = _NONE
     stack[3] = MAX_LINE
+    stack[4] = 0
     expanded = 1
     while True:
         frame = depth * FRAME
@@ -196,6 +236,7 @@ def solve_win(pos, slots, meta, stack, moves):
             budget = min(stack[frame + 3], (best >> 6) if best < _NONE else MAX_LINE) - 1
             if budget < 0:
                 stack[frame + 1] = stack[frame]
+                stack[frame + 4] = 1
                 continue
             move = moves[depth * MAX_MOVES + stack[frame + 1]]
             stack[frame + 1] += 1
@@ -204,25 +245,40 @@ def solve_win(pos, slots, meta, stack, moves):
                 value = 0
             else:
                 stored = table_lookup(slots, meta, pos[KEY])
-                if 0 <= stored < _NONE:
-                    value = stored
-                elif not (stored >= _LOWER_BOUND and stored - _LOWER_BOUND > budget) and \
-                        moves_to_win_bound(pos) <= budget:
-                    depth += 1
-                    frame = depth * FRAME
-                    stack[frame] = legal_moves(pos, moves, depth * MAX_MOVES)
-                    stack[frame + 1] = 0
-                    stack[frame + 2] = _NONE
-                    stack[frame + 3] = budget
-                    expanded += 1
-                    continue
+                if stored >= _WIN_BASE + _LOWER_BOUND:
+                    if stored - _WIN_BASE - _LOWER_BOUND > budget:
+                        stack[frame + 4] = 1
+                        stored = -2
+                    else:
+                        stored = -1
+                if stored >= _WIN_BASE:
+                    value = stored - _WIN_BASE
+                elif stored == -1:
+                    lower = moves_to_win_bound(pos)
+                    if lower <= budget:
+                        depth += 1
+                        frame = depth * FRAME
+                        n = legal_moves(pos, moves, depth * MAX_MOVES)
+                        _foundation_moves_first(pos, moves, depth * MAX_MOVES, n)
+                        stack[frame] = n
+                        stack[frame + 1] = 0
+                        stack[frame + 2] = _NONE
+                        stack[frame + 3] = budget
+                        stack[frame + 4] = 0
+                        expanded += 1
+                        continue
+                    if lower < UNREACHABLE:
+                        stack[frame + 4] = 1
             undo_move(pos)
         else:
             value = stack[frame + 2]
+            limited = stack[frame + 4]
             if value < _NONE:
-                table_store(slots, meta, pos[KEY], value)
+                table_store(slots, meta, pos[KEY], _WIN_BASE + value)
+            elif limited:
+                table_store(slots, meta, pos[KEY], _WIN_BASE + _LOWER_BOUND + stack[frame + 3] + 1)
             else:
-                table_store(slots, meta, pos[KEY], _LOWER_BOUND + stack[frame + 3] + 1)
+                table_store(slots, meta, pos[KEY], _UNWINNABLE)
             if depth == 0:
                 if value >= _NONE:
                     return -1, -1, expanded
@@ -230,12 +286,16 @@ def solve_win(pos, slots, meta, stack, moves):
             undo_move(pos)
             depth -= 1
             frame = depth * FRAME
+            if value >= _NONE and limited:
+                stack[frame + 4] = 1
         if value < _NONE:
             value += 64
             if stack[frame] > 1:
                 value += 1
             # a line longer than the budget is not comparable: its rivals were pruned
-            if value < stack[frame + 2] and value >> 6 <= stack[frame + 3]:
+            if value >> 6 > stack[frame + 3]:
+                stack[frame + 4] = 1
+            elif value < stack[frame + 2]:
                 stack[frame + 2] = value
 
 
@@ -254,7 +314,7 @@ def _solve_one(deck, score_only, slots, meta, pos, stack, moves, row):
         n_moves = -1
         decisions = -1
     elif score == N_CARDS:
-        n_moves, decisions, more = solve_win(pos, slots, meta, stack, moves)
+        n_moves, decisions, more = solve_win(pos, slots, meta, stack, moves)  # same epoch
         expanded += more
         occupancy = max(occupancy, meta[OCCUPANCY])
     row[0] = score
@@ -350,8 +410,7 @@ class Step:
 
 def line_figures(pos, slots, meta, stack, moves) -> tuple[int, int, int]:
     """``(score, moves, decisions)`` of ``pos``: :func:`solve_position`, then
-    :func:`solve_win` when 52 can be reached. Each search starts a new table epoch
-    (their table values mean different things)."""
+    :func:`solve_win` when 52 can be reached, both on one fresh table epoch."""
     table_new_deal(slots, meta)
     value, _ = solve_position(pos, slots, meta, stack, moves, False)
     score, n_moves, decisions = (int(v) for v in unpack_value(value))
