@@ -240,11 +240,15 @@ def solve_win(pos, slots, meta, stack, moves):
                 continue
             move = moves[depth * MAX_MOVES + stack[frame + 1]]
             stack[frame + 1] += 1
-            apply_move(pos, move)
-            if pos[SCORE] == N_CARDS:
+            key = _quiet_child_key(pos, move)
+            applied = key < 0
+            if applied:
+                apply_move(pos, move)
+                key = pos[KEY]
+            if pos[SCORE] == N_CARDS:  # only after a move that played cards
                 value = 0
             else:
-                stored = table_lookup(slots, meta, pos[KEY])
+                stored = table_lookup(slots, meta, key)
                 if stored >= _WIN_BASE + _LOWER_BOUND:
                     if stored - _WIN_BASE - _LOWER_BOUND > budget:
                         stack[frame + 4] = 1
@@ -254,6 +258,9 @@ def solve_win(pos, slots, meta, stack, moves):
                 if stored >= _WIN_BASE:
                     value = stored - _WIN_BASE
                 elif stored == -1:
+                    if not applied:
+                        apply_move(pos, move)
+                        applied = True
                     lower = moves_to_win_bound(pos)
                     if lower <= budget:
                         depth += 1
@@ -269,7 +276,8 @@ def solve_win(pos, slots, meta, stack, moves):
                         continue
                     if lower < UNREACHABLE:
                         stack[frame + 4] = 1
-            undo_move(pos)
+            if applied:
+                undo_move(pos)
         else:
             value = stack[frame + 2]
             limited = stack[frame + 4]
