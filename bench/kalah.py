@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -103,9 +104,12 @@ def bench_endgame(m, n, sizes):
     return rows
 
 
-def solve_in_subprocess(m, n, variant, timeout, env=None):
+def solve_in_subprocess(m, n, variant, timeout, env=None, extra=()):
+    """Solve in a child process; adds ``wall_seconds`` and the child's ``user_cpu_seconds``
+    (the machine is shared, so CPU time is the fairer speed figure)."""
     cmd = [sys.executable, "-m", "jitgames.kalah", "solve", str(m), str(n), "--variant",
-           variant, "--json", "--quiet"]
+           variant, "--json", "--quiet", *extra]
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     start = time.perf_counter()
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
@@ -119,6 +123,7 @@ def solve_in_subprocess(m, n, variant, timeout, env=None):
                 "status": f"failed: {done.stderr.strip()[-200:]}"}
     out = json.loads(done.stdout)
     out["wall_seconds"] = wall
+    out["user_cpu_seconds"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - cpu_before
     out["status"] = "solved"
     out.pop("line")
     return out
@@ -143,9 +148,13 @@ def main(argv=None):
     parser.add_argument("--skip-solve", action="store_true")
     parser.add_argument("--boards", default=None,
                         help="comma-separated MxN boards to solve (default: all up to 6 pits)")
+    parser.add_argument("--solve-options", default="",
+                        help="extra options for each solve, e.g. "
+                             "'--endgame-stones 16 --table-bits 24'")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "kalah.json"))
     args = parser.parse_args(argv)
-    results = {"machine": {"cpus": os.cpu_count()}, "command": " ".join(["bench/kalah.py",
+    results = {"machine": {"cpus": os.cpu_count(), "load_average_start": os.getloadavg()},
+               "command": " ".join(["bench/kalah.py",
                                                                         *(argv or sys.argv[1:])])}
     results["compile"] = bench_compile()
     print(f"compile (cold cache, solve 3 3): {results['compile']}")
@@ -182,7 +191,8 @@ def main(argv=None):
         for m, n in boards:
             if m in given_up:
                 continue
-            row = solve_in_subprocess(m, n, "empty-capture", args.timeout)
+            row = solve_in_subprocess(m, n, "empty-capture", args.timeout,
+                                      extra=args.solve_options.split())
             results["solve"].append(row)
             value = "" if row["value"] is None else f"{row['value']:+d}"
             secs = "" if row["seconds"] is None else f"{row['seconds']:.2f}"
@@ -190,6 +200,7 @@ def main(argv=None):
                   flush=True)
             if row["value"] is None:
                 given_up.add(m)   # larger n on this m will not finish either
+    results["machine"]["load_average_end"] = os.getloadavg()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1))
     print(f"\nsaved {args.out}")
