@@ -1,0 +1,267 @@
+"""Slow, obviously-correct twins of the jitgames.primes kernels (same names and
+signatures), written with Python's exact integers: trial division, walking the
+spiral step by step, brute-force root counting."""
+import math
+
+import numpy as np
+
+MASK = (1 << 64) - 1
+BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+
+
+# --- primality -------------------------------------------------------------------
+def mul_wide(a, b):
+    product = int(a) * int(b)
+    return product >> 64, product & MASK
+
+
+def montgomery_reduce(high, low, m, neg_inv):
+    value = (int(high) << 64) | int(low)
+    return value * pow(1 << 64, -1, int(m)) % int(m)
+
+
+def mulmod(a, b, m):
+    return int(a) * int(b) % int(m)
+
+
+def powmod(a, e, m):
+    return pow(int(a), int(e), int(m))
+
+
+def strong_probable_prime(n, base):
+    n, base = int(n), int(base)
+    if base % n == 0:
+        return True
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    x = pow(base, d, n)
+    if x in (1, n - 1):
+        return True
+    for _ in range(s - 1):
+        x = x * x % n
+        if x == n - 1:
+            return True
+    return False
+
+
+def trial_division_is_prime(n):
+    n = int(n)
+    if n < 2:
+        return False
+    for p in range(2, math.isqrt(n) + 1):
+        if n % p == 0:
+            return False
+    return True
+
+
+def is_prime(n):
+    """Trial division below 10^10; above, Miller-Rabin with all 12 bases (exact ints)."""
+    n = int(n)
+    if n < 10**10:
+        return trial_division_is_prime(n)
+    if any(n % p == 0 for p in BASES):
+        return False
+    return all(strong_probable_prime(n, b) for b in BASES)
+
+
+def isqrt(n):
+    return math.isqrt(int(n)) if n > 0 else 0
+
+
+# --- sieve -----------------------------------------------------------------------
+def plain_sieve(limit):
+    return np.array([p for p in range(3, int(limit) + 1) if trial_division_is_prime(p)],
+                    dtype=np.int64)
+
+
+def sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, write, offsets, out):
+    n_chunks = (n_odd + chunk_odd - 1) // chunk_odd
+    counts = np.zeros(n_chunks, dtype=np.int64)
+    for c in range(n_chunks):
+        cursor = int(offsets[c]) if write else 0
+        for i in range(c * chunk_odd, min((c + 1) * chunk_odd, n_odd)):
+            n = lo + 2 * i
+            if is_prime(n):
+                counts[c] += 1
+                if write:
+                    out[cursor] = n
+                    cursor += 1
+    return counts
+
+
+def count_by_testing(lo, n_odd):
+    return sum(is_prime(int(lo) + 2 * i) for i in range(int(n_odd)))
+
+
+def primality_mask(values):
+    return np.array([is_prime(int(v)) for v in values], dtype=np.bool_)
+
+
+# --- layouts: walk the spiral one step at a time -----------------------------------
+_WALK = [(0, 0)]  # _WALK[k] = point of index k, extended one step at a time
+_SEEN = {(0, 0)}
+_HEADING = [(1, 0)]
+
+
+def _spiral_walk(k):
+    """Walk the spiral: first step right, then turn left whenever the left cell is free."""
+    while len(_WALK) <= k:
+        x, y = _WALK[-1]
+        dx, dy = _HEADING[0]
+        x, y = x + dx, y + dy
+        _WALK.append((x, y))
+        _SEEN.add((x, y))
+        left = (-dy, dx)
+        if (x + left[0], y + left[1]) not in _SEEN:
+            _HEADING[0] = left
+    return _WALK[k]
+
+
+def spiral_point(k):
+    return _spiral_walk(int(k))
+
+
+def spiral_index(x, y):
+    k = 0
+    while _spiral_walk(k) != (x, y):
+        k += 1
+    return k
+
+
+def triangle_point(k):
+    d, first = 0, 0
+    while first + d + 1 <= k:
+        first += d + 1
+        d += 1
+    x = k - first
+    return x, d - x
+
+
+def triangle_index(x, y):
+    if x < 0 or y < 0:
+        return -1
+    k = 0
+    while triangle_point(k) != (x, y):
+        k += 1
+    return k
+
+
+def spiral_points(ks):
+    pts = [spiral_point(int(k)) for k in ks]
+    return (np.array([p[0] for p in pts], dtype=np.int64),
+            np.array([p[1] for p in pts], dtype=np.int64))
+
+
+def triangle_points(ks):
+    pts = [triangle_point(int(k)) for k in ks]
+    return (np.array([p[0] for p in pts], dtype=np.int64),
+            np.array([p[1] for p in pts], dtype=np.int64))
+
+
+def spiral_grid(x0, y0, width, height):
+    return np.array([[spiral_index(x0 + c, y0 + r) for c in range(width)]
+                     for r in range(height)], dtype=np.int64).reshape(height, width)
+
+
+def triangle_grid(x0, y0, width, height):
+    return np.array([[triangle_index(x0 + c, y0 + r) for c in range(width)]
+                     for r in range(height)], dtype=np.int64).reshape(height, width)
+
+
+# --- polynomials -----------------------------------------------------------------
+def jacobi(a, n):
+    """Jacobi symbol from its definition: product of Legendre symbols (Euler)."""
+    result, m = 1, int(n)
+    p = 2
+    a = int(a)
+    while m > 1:
+        while m % p == 0:
+            m //= p
+            residue = a % p
+            if residue == 0:
+                return 0
+            result *= 1 if pow(residue, (p - 1) // 2, p) == 1 else -1
+        p += 1
+    return result
+
+
+def zero_share(a, b, c, d, p):
+    period = p * d
+    hits = sum(1 for t in range(period) if ((a * t * t + b * t + c) // d) % p == 0)
+    return hits / period
+
+
+def bateman_horn_product(a, b, c, d, primes):
+    product = 1.0
+    for p in primes:
+        p = int(p)
+        product *= (1.0 - zero_share(a, b, c, d, p)) / (1.0 - 1.0 / p)
+    return product
+
+
+def prime_value(value, table, table_lo):
+    return int(value) >= 2 and is_prime(int(value))
+
+
+def count_prime_values(a, b, c, d, n, table, table_lo):
+    return sum(prime_value((a * t * t + b * t + c) // d, table, table_lo) for t in range(n))
+
+
+# --- lines -----------------------------------------------------------------------
+def cell_of(direction, line, step, height, width):
+    cells = _line_cells(direction, line, height, width)
+    return cells[step] if 0 <= step < len(cells) else (-1, -1)
+
+
+def _line_cells(direction, line, height, width):
+    """All cells of a line, by filtering the whole grid (obviously complete)."""
+    if direction == 0:
+        return [(line, col) for col in range(width)] if line < height else []
+    if direction == 1:
+        return [(row, line) for row in range(height)] if line < width else []
+    if direction == 2:  # col - row constant, read upwards
+        return sorted((r, c) for r in range(height) for c in range(width)
+                      if c - r == line - (height - 1))
+    return sorted(((r, c) for r in range(height) for c in range(width) if r + c == line),
+                  key=lambda rc: rc[1])
+
+
+def line_pieces(grid):
+    height, width = grid.shape
+    rows = []
+    for direction in range(4):
+        n_lines = height if direction == 0 else width if direction == 1 else height + width - 1
+        for line in range(n_lines):
+            values = [int(grid[r, c]) for r, c in _line_cells(direction, line, height, width)]
+            i = 0
+            while i < len(values):
+                if i + 2 >= len(values) or min(values[i:i + 3]) < 0:
+                    i += 1
+                    continue
+                j = i + 3
+                while j < len(values) and values[j] >= 0 and (
+                        values[j] - 2 * values[j - 1] + values[j - 2]
+                        == values[i + 2] - 2 * values[i + 1] + values[i]):
+                    j += 1
+                rows.append((direction, i, line, j - i))
+                i = j
+    return np.array(rows, dtype=np.int64).reshape(-1, 4)
+
+
+def first_cells(pieces, grid):
+    height, width = grid.shape
+    out = []
+    for direction, step, line, run in pieces:
+        cells = _line_cells(direction, line, height, width)[step:step + run]
+        forward = grid[cells[-1]] >= grid[cells[0]]
+        if not forward:
+            cells = cells[::-1]
+        out.append([*cells[0], *cells[1], *cells[2], int(forward)])
+    return np.array(out, dtype=np.int64).reshape(-1, 7)
+
+
+def count_line_primes(a, b, c, d, lengths, table, table_lo):
+    return np.array([count_prime_values(int(a[i]), int(b[i]), int(c[i]), int(d[i]),
+                                        int(lengths[i]), table, table_lo)
+                     for i in range(len(a))], dtype=np.int64)

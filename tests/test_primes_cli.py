@@ -1,0 +1,85 @@
+"""The command line: the JSON contract, pictures, and one-line errors for bad input."""
+import json
+
+import pytest
+
+from jitgames.primes.__main__ import main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_count_json_contract(capsys):
+    status, out, _ = run(capsys, "count", "0", "1000000", "--json")
+    assert status == 0 and json.loads(out)["count"] == 78498
+    status, out, _ = run(capsys, "count", "10^12", "1000000001000", "--json")
+    assert status == 0 and json.loads(out)["count"] == 37
+
+
+def test_count_text_and_test_method(capsys):
+    status, out, _ = run(capsys, "count", "18446744073709551000", "18446744073709551616",
+                         "--method", "test")
+    assert status == 0 and out.startswith("13 primes in")
+
+
+def test_poly_json_contract(capsys):
+    status, out, _ = run(capsys, "poly", "1", "1", "41", "--upto", "1000", "--json")
+    record = json.loads(out)
+    assert status == 0 and record["count"] == 581
+    assert 3.31 < record["constant"] < 3.33
+    assert record["predicted"] == pytest.approx(589.65, rel=1e-3)
+
+
+def test_poly_reducible_explains(capsys):
+    status, out, _ = run(capsys, "poly", "4", "4", "1", "--upto", "100")
+    assert status == 0 and "(2x + 1)^2" in out and "0 primes" in out
+
+
+def test_isprime_and_list(capsys):
+    status, out, _ = run(capsys, "isprime", "18446744073709551557", "2047", "--json")
+    assert json.loads(out)["prime"] == {"18446744073709551557": True, "2047": False}
+    status, out, _ = run(capsys, "list", "10", "30")
+    assert out.split() == ["11", "13", "17", "19", "23", "29"]
+
+
+def test_lines_json(capsys):
+    status, out, _ = run(capsys, "lines", "--size", "61", "--top", "3", "--json")
+    record = json.loads(out)
+    assert status == 0 and len(record["richest"]) == 3 and record["factoring"]
+    assert record["richest"][0]["primes"] >= record["richest"][2]["primes"]
+    status, out, _ = run(capsys, "lines", "--layout", "triangle", "--size", "31", "--top", "2")
+    assert status == 0 and "richest lines" in out and "cannot be rich" in out
+
+
+def test_pictures(capsys, tmp_path):
+    for layout in ("spiral", "triangle"):
+        target = tmp_path / f"{layout}.png"
+        status, out, _ = run(capsys, layout, "--size", "51", "--out", str(target),
+                             "--highlight", "2", "--json")
+        assert status == 0 and target.read_bytes()[:4] == b"\x89PNG"
+        assert len(json.loads(out)["highlighted"]) == 2
+    target = tmp_path / "far.png"
+    assert run(capsys, "spiral", "--size", "21", "--centre", "10^12", "--out",
+               str(target), "--quiet")[0] == 0
+    assert target.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["count", "5", "3"], ["count", "0", "abc"], ["count", "0", "10^20"],
+    ["count", "0", "10^13", "--method", "sieve"], ["poly", "1", "1", "41", "--upto", "-1"],
+    ["poly", "1", "1", "41"], ["poly", "10^9", "1", "1", "--upto", "10^6"],
+    ["lines", "--size", "2"], ["lines", "--centre", "0"], ["isprime", "-3"],
+    ["list", "0", "10^8"], ["spiral", "--out", "/nonexistent/dir/x.png", "--size", "11"],
+    ["bogus"], [],
+])
+def test_bad_input_is_one_line_and_status_2(capsys, argv):
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse errors exit directly with status 2
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
