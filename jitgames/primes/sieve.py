@@ -88,7 +88,8 @@ def plain_sieve(limit):
         m += 1
     count = 0
     for k in range(n_odd + 1):
-        count += flags[k]
+        if flags[k]:
+            count += 1
     out = np.empty(count, dtype=np.int64)
     j = 0
     for k in range(n_odd + 1):
@@ -164,7 +165,8 @@ def sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, write, offs
                         cursor += 1
             else:
                 for k in range(length):
-                    total += segment[k]
+                    if segment[k]:
+                        total += 1
             s += length
         counts[c] = total if not write else cursor - offsets[c]
     return counts
