@@ -209,3 +209,25 @@ def test_value_packing_matches_twin(score, moves, decisions):
     value = (score << 12) | ((63 - moves) << 6) | (63 - decisions)
     assert S.stop_value(score) == ref.stop_value(score)
     assert tuple(S.unpack_value(value)) == ref.unpack_value(value) == (score, moves, decisions)
+
+
+@pytest.mark.kernel
+@given(hard_deals(), st.lists(st.integers(0, 15), max_size=12))
+def test_foundation_moves_first_matches_twin(deck, choices):
+    pos = R.new_position(deck)
+    buffer = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    for choice in choices:  # walk to a position along legal moves
+        n = R.legal_moves(pos, buffer, 0)
+        if n == 0:
+            break
+        R.apply_move(pos, buffer[choice % n])
+    n = R.legal_moves(pos, buffer, 0)
+    ours = np.zeros(R.MAX_MOVES + 3, dtype=np.int64)
+    ours[3:3 + n] = buffer[:n]
+    theirs = ours.copy()
+    before = pos.copy()
+    S._foundation_moves_first(pos, ours, 3, n)
+    ref._foundation_moves_first(pos, theirs, 3, n)
+    assert ours.tolist() == theirs.tolist()
+    assert sorted(ours[3:3 + n].tolist()) == sorted(buffer[:n].tolist())
+    assert np.array_equal(pos, before)

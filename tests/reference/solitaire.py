@@ -289,6 +289,19 @@ def solve_win(pos, slots, meta, stack, moves):
     return (m, d, None) if s == 52 else (-1, -1, None)
 
 
+def _foundation_moves_first(pos, moves, start, n):
+    """Moves after which the score rises first, each group in its original order."""
+    def plays(move):
+        before = int(pos[R.SCORE])
+        apply_move(pos, move)
+        after = int(pos[R.SCORE])
+        undo_move(pos)
+        return after > before
+
+    chunk = [int(m) for m in moves[start:start + n]]
+    moves[start:start + n] = [m for m in chunk if plays(m)] + [m for m in chunk if not plays(m)]
+
+
 def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, out):
     """Rows ``score, moves, decisions`` of each deck (other columns left alone)."""
     for d, deck in enumerate(decks):
