@@ -11,9 +11,11 @@ Backends: in this process (the kernels themselves use every core through ``prang
 or a Dask ``distributed`` cluster (``--scheduler tcp://HOST:PORT`` or ``local:W``; the
 ``dask`` extra). Dask retries the chunk of a lost worker on another worker.
 
-Checkpoints: with a checkpoint file, every finished chunk is written at once,
-atomically (temporary file, fsync, rename). Running the same command again skips the
-chunks already there. A checkpoint whose job name or parameters differ from the
+Checkpoints: with a checkpoint file, finished chunks are written atomically
+(temporary file, fsync, rename) at most every ``Checkpoint.interval`` seconds and when
+the run ends or is interrupted, so a crash loses at most that many seconds of chunks
+and a run of many chunks does not rewrite the file after each one. Running the same
+command again skips the chunks already there. A checkpoint whose job name or parameters differ from the
 current run's, or that cannot be read, is refused with a one-line error and left
 untouched.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -102,11 +105,18 @@ class ChunkRun:
 
 @dataclass
 class Checkpoint:
-    """Finished chunks of one job, kept in a JSON file rewritten atomically per chunk."""
+    """Finished chunks of one job, kept in a JSON file rewritten atomically.
+
+    ``interval`` is the least number of seconds between two rewrites (0: after every
+    chunk); :meth:`flush` writes whatever is not on disk yet.
+    """
 
     path: Path
     job: ChunkedJob
     done: dict = field(default_factory=dict)
+    interval: float = 2.0
+    _written_at: float = field(default=float("-inf"), repr=False)
+    _dirty: bool = field(default=False, repr=False)
 
     @classmethod
     def open(cls, path, job: ChunkedJob) -> "Checkpoint":
@@ -138,8 +148,16 @@ class Checkpoint:
         return checkpoint
 
     def record(self, chunk: tuple, partial) -> None:
-        """Add a finished chunk and rewrite the file atomically."""
+        """Add a finished chunk; rewrite the file if ``interval`` seconds have passed."""
         self.done[tuple(chunk)] = partial
+        self._dirty = True
+        if time.monotonic() - self._written_at >= self.interval:
+            self.flush()
+
+    def flush(self) -> None:
+        """Rewrite the file atomically if chunks were added since the last write."""
+        if not self._dirty:
+            return
         data = {
             "format": CHECKPOINT_FORMAT,
             "job": self.job.name,
@@ -148,6 +166,8 @@ class Checkpoint:
                        if (a, b) in self.done],
         }
         atomic_write_text(self.path, json.dumps(data))
+        self._written_at = time.monotonic()
+        self._dirty = False
 
 
 def _describe_difference(old, new) -> str:
@@ -199,6 +219,9 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
                 _run_on_dask(client, job, todo, finish, bar)
         except KeyboardInterrupt:
             interrupted = True
+        finally:
+            if store is not None:
+                store.flush()
     order = [chunk for chunk in job.chunks if chunk in done]
     return ChunkRun(partials=[done[c] for c in order], chunks_done=order,
                     interrupted=interrupted, resumed_chunks=resumed,

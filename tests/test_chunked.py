@@ -127,3 +127,31 @@ def test_bad_scheduler_is_one_clear_error(spec, message):
     with pytest.raises(CLIError, match=message):
         with open_client(spec):
             pass
+
+
+def failing_worker(params, start, stop):
+    if start >= params["fail_at"]:
+        raise RuntimeError("worker crashed")
+    return sum_of_squares(params, start, stop)
+
+
+def test_chunks_finished_before_a_crash_are_kept(tmp_path):
+    path = tmp_path / "run.ckpt"
+    with pytest.raises(RuntimeError, match="crashed"):
+        run_chunks(job(100, 10, failing_worker, fail_at=30), checkpoint=path, quiet=True)
+    assert [c[:2] for c in json.loads(path.read_text())["chunks"]] == [[0, 10], [10, 20],
+                                                                       [20, 30]]
+
+
+def test_checkpoint_rewrites_are_throttled_and_flushed(tmp_path):
+    from jitgames._chunked import Checkpoint
+
+    path = tmp_path / "run.ckpt"
+    store = Checkpoint.open(path, job(30, 10))
+    store.interval = 3600.0
+    store.record((0, 10), {"count": 10, "sum": 1})  # first write is immediate
+    store.record((10, 20), {"count": 10, "sum": 2})  # within the interval: not yet
+    assert len(json.loads(path.read_text())["chunks"]) == 1
+    store.flush()
+    assert len(json.loads(path.read_text())["chunks"]) == 2
+    assert Checkpoint.open(path, job(30, 10)).done == store.done
