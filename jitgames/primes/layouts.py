@@ -30,7 +30,7 @@ from jitgames.primes.primality import isqrt
 __all__ = [
     "spiral_point", "spiral_index", "spiral_points", "spiral_grid",
     "triangle_point", "triangle_index", "triangle_points", "triangle_grid",
-    "Layout", "LAYOUTS", "MAX_INDEX",
+    "Layout", "LAYOUTS", "MAX_INDEX", "check_window",
 ]
 
 MAX_INDEX = 2**60
@@ -155,3 +155,21 @@ LAYOUTS = {
     "triangle": Layout("triangle", triangle_point, triangle_index, triangle_points,
                        triangle_grid, False),
 }
+
+
+def check_window(layout: str, size: int, start: int, centre: int | None) -> int:
+    """Validate a window of a layout (raising ValueError); return its centre integer.
+
+    ``size`` is the window side in points (3 .. 10001), ``start`` the integer at index
+    0 of the layout (>= 0), ``centre`` the integer to centre on (default ``start``).
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
+    if not 3 <= size <= 10001:
+        raise ValueError(f"size must be between 3 and 10001, got {size}")
+    if start < 0:
+        raise ValueError(f"start must be non-negative, got {start}")
+    centre = start if centre is None else centre
+    if not start <= centre < start + MAX_INDEX:
+        raise ValueError(f"centre must be in [start, start + 2^60), got {centre}")
+    return centre

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from jitgames._jit import jit, prange
-from jitgames.primes.layouts import LAYOUTS, MAX_INDEX
+from jitgames.primes.layouts import LAYOUTS, MAX_INDEX, check_window
 from jitgames.primes.polynomials import (Quadratic, Verdict, bateman_horn_product,
                                          classify, local_expectation, prime_value,
                                          _primes_below)
@@ -224,15 +224,7 @@ def analyse_lines(layout: str = "spiral", size: int = 201, start: int = 1,
     length : count every line over ``t < length`` (default: its length in the window)
     top : how many of the richest and of the factoring lines to report
     """
-    if layout not in LAYOUTS:
-        raise ValueError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
-    if not 3 <= size <= 10001:
-        raise ValueError(f"size must be between 3 and 10001, got {size}")
-    if start < 0:
-        raise ValueError(f"start must be non-negative, got {start}")
-    centre = start if centre is None else centre
-    if not start <= centre < start + MAX_INDEX:
-        raise ValueError(f"centre must be in [start, start + 2^60), got {centre}")
+    centre = check_window(layout, size, start, centre)
     if length is not None and not 1 <= length <= 10**7:
         raise ValueError(f"length must be between 1 and 10^7, got {length}")
     if top < 0:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitgames.primes.layouts import LAYOUTS, MAX_INDEX
+from jitgames.primes.layouts import LAYOUTS, check_window
 from jitgames.primes.sieve import primality_mask, primes_between
 
 __all__ = ["prime_window", "draw"]
@@ -16,15 +16,7 @@ __all__ = ["prime_window", "draw"]
 
 def prime_window(layout: str, size: int, start: int = 1, centre: int | None = None):
     """Boolean ``size x size`` array (row = y - y0) of primes, and the corner (x0, y0)."""
-    if layout not in LAYOUTS:
-        raise ValueError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
-    if not 3 <= size <= 10001:
-        raise ValueError(f"size must be between 3 and 10001, got {size}")
-    if start < 0:
-        raise ValueError(f"start must be non-negative, got {start}")
-    centre = start if centre is None else centre
-    if not start <= centre < start + MAX_INDEX:
-        raise ValueError(f"centre must be in [start, start + 2^60), got {centre}")
+    centre = check_window(layout, size, start, centre)
     kernels = LAYOUTS[layout]
     x0, y0 = kernels.window(size, centre - start)
     grid = kernels.grid(x0, y0, size, size)
