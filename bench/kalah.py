@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,25 +25,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _harness import median_seconds  # noqa: E402
 from jitgames.kalah import evaluation, rules, search, solver, tournament  # noqa: E402
 from jitgames.kalah.endgame import binomials, build_endgame, table_size  # noqa: E402
-
-
-def median_time(call, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def bench_perft(repeats):
     board = rules.new_board(6, 4)
     scratch = np.zeros((10, 6), dtype=np.int64)
     rules.perft_undo(board, 0, 2, 0, scratch), rules.perft_copy(board, 0, 2, 0, scratch)
-    t_undo, leaves = median_time(lambda: rules.perft_undo(board, 0, 9, 0, scratch), repeats)
-    t_copy, leaves2 = median_time(lambda: rules.perft_copy(board, 0, 9, 0, scratch), repeats)
+    t_undo, leaves = median_seconds(lambda: rules.perft_undo(board, 0, 9, 0, scratch), repeats)
+    t_copy, leaves2 = median_seconds(lambda: rules.perft_copy(board, 0, 9, 0, scratch), repeats)
     assert leaves == leaves2
     return {"board": "Kalah(6,4) opening", "depth": 9, "leaves": int(leaves),
             "undo_seconds": t_undo, "copy_seconds": t_copy, "copy_over_undo": t_copy / t_undo,
@@ -66,7 +57,7 @@ def bench_search(repeats, depth, count):
                                    np.uint64(0), 0, nodes)
             return int(nodes[0])
         run()
-        seconds, nodes = median_time(run, repeats)
+        seconds, nodes = median_seconds(run, repeats)
         rows.append({"search": name, "depth": d, "positions": count, "nodes": nodes,
                      "seconds": seconds, "nodes_per_second": nodes / seconds})
     return rows
@@ -130,9 +121,10 @@ def solve_in_subprocess(m, n, variant, timeout, env=None, extra=()):
 
 
 def bench_compile():
-    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="kalah-bench-"))
-    cold = solve_in_subprocess(3, 3, "empty-capture", 600, env)
-    warm = solve_in_subprocess(3, 3, "empty-capture", 600, env)
+    with tempfile.TemporaryDirectory(prefix="kalah-bench-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = solve_in_subprocess(3, 3, "empty-capture", 600, env)
+        warm = solve_in_subprocess(3, 3, "empty-capture", 600, env)
     return {"cold_wall_seconds": cold.get("wall_seconds"),
             "warm_wall_seconds": warm.get("wall_seconds"),
             "compile_seconds_estimate": (cold.get("wall_seconds") or 0)
@@ -170,12 +162,12 @@ def main(argv=None):
         print(f"{r['search']:<24}{r['depth']:>6}{r['nodes']:>12}{r['seconds']:>10.3f}"
               f"{r['nodes_per_second']:>12.3g}")
     results["table"] = bench_table(6, 3, 10)
-    print(f"\ntransposition table (solve Kalah(6,3), 10-stone endgame database)")
+    print("\ntransposition table (solve Kalah(6,3), 10-stone endgame database)")
     for r in results["table"]:
         print(f"  {r['table_entries']:>8} entries: {r['nodes']:>10} nodes {r['seconds']:8.2f} s")
     sizes = [4, 8, 10] if args.quick else [4, 8, 10, 12, 14]
     results["endgame"] = bench_endgame(6, 3, sizes)
-    print(f"\nendgame database size/time (m = 6), solving Kalah(6,3)")
+    print("\nendgame database size/time (m = 6), solving Kalah(6,3)")
     print(f"{'stones':>7}{'entries':>12}{'MB':>8}{'build s':>9}{'nodes':>12}{'search s':>10}")
     for r in results["endgame"]:
         print(f"{r['endgame_stones']:>7}{r['entries']:>12}{r['megabytes']:>8.1f}"

@@ -18,7 +18,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _harness import cold_compile_seconds, median_seconds  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
@@ -41,23 +41,6 @@ from jitgames.mastermind import evaluate
 evaluate("knuth", 3, 3); evaluate("cooley", 3, 3); evaluate("optimal", 2, 3)
 print(time.perf_counter() - t)
 """
-
-
-def median_seconds(call, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def cold_compile_seconds():
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        out = subprocess.run([sys.executable, "-c", COLD], env=env, cwd=ROOT, check=True,
-                             capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
 
 
 def reference_seconds(name, pegs, colours):
@@ -102,7 +85,7 @@ def matrix_rows(sizes, thread_counts, repeats):
         for n in thread_counts:
             with threads(n):
                 response_matrix(space)
-                row[f"seconds_{n}t"] = median_seconds(lambda: response_matrix(space), repeats)
+                row[f"seconds_{n}t"] = median_seconds(lambda: response_matrix(space), repeats)[0]
         rows.append(row)
         print(f"  {row}", flush=True)
     return rows
@@ -113,7 +96,7 @@ def optimal_rows(repeats):
     rows = []
     for name, limit in (("optimal", None), ("optimal-max5", 5)):
         _search_and_build(space, matrix, limit)
-        seconds = median_seconds(lambda: _search_and_build(space, matrix, limit), repeats)
+        seconds = median_seconds(lambda: _search_and_build(space, matrix, limit), repeats)[0]
         total, tree = _search_and_build(space, matrix, limit)
         rows.append({"size": "4x6", "strategy": name, "total": total,
                      "max": int(tree.guesses().max()), "seconds_1t": seconds})
@@ -160,7 +143,7 @@ def main():
     counts = (1, 2)
     result = {"machine": {"cpus": os.cpu_count()}, "repeats": args.repeats}
     print("cold compile (fresh cache):", flush=True)
-    result["cold_compile_seconds"] = cold_compile_seconds()
+    result["cold_compile_seconds"] = cold_compile_seconds(COLD)
     print(f"  {result['cold_compile_seconds']:.1f} s", flush=True)
     print("response matrix:", flush=True)
     sizes = [(4, 6)] + ([(5, 8)] if args.large else [])
@@ -173,7 +156,7 @@ def main():
     print("baseline (pure-Python reference engine, knuth on 3x4):", flush=True)
     space3, matrix3 = load_game(3, 4)
     ours = median_seconds(lambda: _play("knuth", space3, matrix3, 0,
-                                        np.ones(space3.size, np.int8)), args.repeats)
+                                        np.ones(space3.size, np.int8)), args.repeats)[0]
     theirs = reference_seconds("knuth", 3, 4)
     result["baseline"] = {"size": "3x4", "strategy": "knuth", "reference_seconds": theirs,
                           "jit_seconds": ours, "speedup": theirs / ours}

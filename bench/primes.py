@@ -9,16 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
+from _harness import cold_compile_seconds, median_seconds
 from jitgames._jit import threads
 from jitgames.primes import analyse_lines, count_primes
 
@@ -36,22 +31,9 @@ def numpy_sieve_count(n: int) -> int:
     return int(flags.sum()) + 1
 
 
-def median_seconds(call, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
-
-
-def cold_compile_seconds() -> float:
-    code = ("import time; t = time.perf_counter(); from jitgames.primes import count_primes, "
-            "analyse_lines; count_primes(0, 10**6); analyse_lines('spiral', 21); "
-            "print(time.perf_counter() - t)")
-    env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp())
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    return float(out.stdout.strip())
+COLD = ("import time; t = time.perf_counter(); from jitgames.primes import count_primes, "
+        "analyse_lines; count_primes(0, 10**6); analyse_lines('spiral', 21); "
+        "print(time.perf_counter() - t)")
 
 
 def main() -> None:
@@ -83,7 +65,7 @@ def main() -> None:
         rows.append({"case": "lines of 1001x1001 spiral", "threads": n_threads,
                      "seconds": secs, "count": result.n_lines, "numpy_seconds": None,
                      "speedup_vs_numpy": None})
-    compile_s = cold_compile_seconds()
+    compile_s = cold_compile_seconds(COLD)
     print(f"{'case':<28}{'threads':>8}{'seconds':>10}{'count':>14}{'numpy s':>10}{'x':>7}")
     for r in rows:
         np_s = f"{r['numpy_seconds']:10.2f}" if r["numpy_seconds"] else f"{'':>10}"

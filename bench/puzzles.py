@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from jitgames._jit import threads  # noqa: E402
-from jitgames.puzzles import domination, fibnim, pegsolitaire, queens  # noqa: E402
+from jitgames.puzzles import domination, fibnim, queens  # noqa: E402
 
 KNOWN = {int(r["n"]): (int(r["count"]), int(r["unique"]))
          for r in csv.DictReader(open(ROOT / "tests" / "data" / "puzzles_queens.csv"))}

@@ -30,8 +30,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
-
 from jitgames._jit import threads  # noqa: E402
 from jitgames.solitaire import deals, solve_deals  # noqa: E402
 

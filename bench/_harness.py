@@ -1,0 +1,37 @@
+"""Timing helpers shared by the benchmark scripts (run as ``python bench/<name>.py``).
+
+- :func:`median_seconds`: median wall seconds of repeated calls, and the last result;
+- :func:`cold_compile_seconds`: seconds a snippet takes in a fresh interpreter with an
+  empty Numba cache (a temporary ``NUMBA_CACHE_DIR``, removed afterwards), i.e. the
+  compile time a new user pays once.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def median_seconds(call, repeats: int):
+    """``(median wall seconds, result of the last call)`` over ``repeats`` calls."""
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def cold_compile_seconds(code: str) -> float:
+    """Run ``code`` (which must print its own elapsed seconds last) on an empty cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                             capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
