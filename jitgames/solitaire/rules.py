@@ -245,6 +245,21 @@ def legal_moves(pos, out, start):
 
 
 @jit
+def _carry_run(pos, src, first, dest, top):
+    """Move the cards of pile ``src`` from height ``first`` up, in order, onto pile
+    ``dest`` starting at height ``top``; ``src`` then ends below ``first``."""
+    end = pos[LENGTH + src]
+    for i in range(first, end):
+        moving = pos[PILES + src * PILE_STRIDE + i]
+        pos[PILES + dest * PILE_STRIDE + top] = moving
+        pos[WHERE + moving] = dest
+        pos[HEIGHT + moving] = top
+        top += 1
+    pos[LENGTH + dest] = top
+    pos[LENGTH + src] = first
+
+
+@jit
 def apply_move(pos, move):
     """Make ``move`` (``card * 8 + pile``) in place, then play foundations automatically.
 
@@ -254,16 +269,7 @@ def apply_move(pos, move):
     dest = move % 8
     src = pos[WHERE + card]
     start = pos[HEIGHT + card]
-    end = pos[LENGTH + src]
-    top = pos[LENGTH + dest]
-    for i in range(start, end):
-        moving = pos[PILES + src * PILE_STRIDE + i]
-        pos[PILES + dest * PILE_STRIDE + top] = moving
-        pos[WHERE + moving] = dest
-        pos[HEIGHT + moving] = top
-        top += 1
-    pos[LENGTH + dest] = top
-    pos[LENGTH + src] = start
+    _carry_run(pos, src, start, dest, pos[LENGTH + dest])
     was_moved = pos[MOVED + card]
     pos[MOVED + card] = 1
     pos[KEY] |= _key_bit(card, card % 13 + 1)
@@ -312,17 +318,7 @@ def undo_move(pos):
             start = rest % 64
             was_moved = rest // 64
             dest = pos[WHERE + card]
-            first = pos[HEIGHT + card]
-            end = pos[LENGTH + dest]
-            top = start
-            for i in range(first, end):
-                moving = pos[PILES + dest * PILE_STRIDE + i]
-                pos[PILES + pile * PILE_STRIDE + top] = moving
-                pos[WHERE + moving] = pile
-                pos[HEIGHT + moving] = top
-                top += 1
-            pos[LENGTH + pile] = top
-            pos[LENGTH + dest] = first
+            _carry_run(pos, dest, pos[HEIGHT + card], pile, start)
             pos[MOVED + card] = was_moved
             if not was_moved:
                 pos[KEY] &= ~_key_bit(card, card % 13 + 1)
