@@ -2,15 +2,19 @@
 
 - ``solve M N [--variant empty-capture|standard] [--json]``: game value of Kalah(M, N)
   from the opening (South's final margin under perfect play) and one perfect game.
+  Endgame databases are kept in ``kalah/`` under the user's data directory
+  (``--endgame-dir`` elsewhere, ``--no-endgame-files`` none) and read by later solves.
 - ``play``: a person against the computer, or the computer against itself.
 - ``tournament``: evaluations and depths against each other; ratings in SQLite.
 """
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from .._cli import ArgumentParser, CLIError, int_in_range, print_json, run_cli
+from .._cli import ArgumentParser, CLIError, data_dir, int_in_range, print_json, progress, run_cli
 from .rules import VARIANTS
+from .solver import TABLE_BITS
 
 
 def _add_solve(sub):
@@ -22,9 +26,16 @@ def _add_solve(sub):
                         "empty opposite pit)")
     p.add_argument("--endgame-stones", type=int_in_range(0, 40), default=None,
                    help="endgame database covers positions with at most this many stones "
-                        "in play (default: the largest with <= 3 million entries)")
-    p.add_argument("--table-bits", type=int_in_range(10, 30), default=22,
-                   help="transposition table of 2**BITS entries (default 22)")
+                        "in play (default: the largest with <= 3 million entries, or "
+                        "<= 250 million when more than 30 stones lie beyond that)")
+    p.add_argument("--table-bits", type=int_in_range(10, 30), default=None,
+                   help="transposition table of 2**BITS entries of 16 bytes (default "
+                        f"{TABLE_BITS})")
+    p.add_argument("--endgame-dir", default=None, metavar="DIR",
+                   help="directory where endgame databases are kept between runs "
+                        "(default: kalah/ in the user's data directory)")
+    p.add_argument("--no-endgame-files", action="store_true",
+                   help="build the endgame database in memory; read and write no files")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     p.set_defaults(run=_run_solve)
@@ -41,10 +52,15 @@ def _run_solve(args) -> int:
                        f"of Kalah({args.pits},{args.stones})")
     if not args.quiet and not args.json and sys.stderr.isatty():
         print(f"solving Kalah({args.pits},{args.stones}) ...", file=sys.stderr)
+    directory = None if args.no_endgame_files else data_dir(
+        args.endgame_dir if args.endgame_dir is not None else Path(data_dir()) / "kalah")
+    bits = TABLE_BITS if args.table_bits is None else args.table_bits
+    bar = progress(None, "endgame database", args.quiet, unit="pos")
     try:
-        result = solve(args.pits, args.stones, args.variant, args.endgame_stones,
-                       args.table_bits)
+        result = solve(args.pits, args.stones, args.variant, args.endgame_stones, bits,
+                       endgame_dir=directory, on_slice=bar.update)
     except SolveInterrupted as stop:
+        bar.close()
         if args.json:
             print_json({"pits": args.pits, "stones": args.stones, "variant": args.variant,
                         "value": stop.lower if stop.lower == stop.upper else None,
@@ -55,12 +71,14 @@ def _run_solve(args) -> int:
             print(f"interrupted after {stop.seconds:.1f} s: South's margin is between "
                   f"{stop.lower:+d} and {stop.upper:+d}")
         return 130
+    bar.close()
     if args.json:
         print_json({"pits": result.pits, "stones": result.stones, "variant": result.variant,
                     "value": result.value, "line": list(result.line),
                     "seconds": round(result.seconds, 3), "nodes": result.nodes,
                     "endgame_stones": result.endgame_stones,
                     "endgame_seconds": round(result.endgame_seconds, 3),
+                    "endgame_source": result.endgame_source,
                     "table_entries": result.table_entries})
     else:
         verdict = ("a draw" if result.value == 0 else
@@ -69,8 +87,9 @@ def _run_solve(args) -> int:
         print(f"Kalah({result.pits},{result.stones}) [{result.variant}]: value {result.value:+d}"
               f" -- {verdict}")
         print(f"perfect game (pit indices): {' '.join(map(str, result.line))}")
-        print(f"{result.seconds:.2f} s ({result.endgame_seconds:.2f} s building the "
-              f"{result.endgame_stones}-stone endgame database), {result.nodes} nodes")
+        print(f"{result.seconds:.2f} s ({result.endgame_seconds:.2f} s for the "
+              f"{result.endgame_stones}-stone endgame database, {result.endgame_source}), "
+              f"{result.nodes} nodes")
     return 0
 
 

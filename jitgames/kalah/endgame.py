@@ -25,27 +25,39 @@ function crashes when loaded back from Numba's on-disk cache.
 """
 from __future__ import annotations
 
+import io
+import re
+from pathlib import Path
+
 import numpy as np
 
+from .._cli import atomic_write_bytes
 from .._jit import jit, prange
-from .rules import SOUTH, apply_move, legal_moves, pits_per_side, side_stones, store_of, undo_move
+from .rules import (SOUTH, VARIANTS, apply_move, legal_moves, pits_per_side, side_stones,
+                    store_of, undo_move)
 
 UNKNOWN = -128
 
 
-def binomials(top: int) -> np.ndarray:
-    """Table ``C[n, k]`` (int64) for ``0 <= n, k <= top``."""
-    table = np.zeros((top + 1, top + 1), dtype=np.int64)
+def binomials(top: int, width: int | None = None) -> np.ndarray:
+    """Table ``C[n, k]`` (int64) for ``0 <= n <= top`` and ``0 <= k <= width``
+    (default ``width = top``).
+
+    The index of a board with ``m`` pits a side reads only ``k <= 2m``, so callers
+    pass ``width = 2m + 1``: the full square would overflow int64 for large ``top``.
+    """
+    width = top if width is None else min(width, top)
+    table = np.zeros((top + 1, width + 1), dtype=np.int64)
     for n in range(top + 1):
         table[n, 0] = 1
-        for k in range(1, n + 1):
+        for k in range(1, min(n, width) + 1):
             table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
     return table
 
 
 def table_size(m: int, stones: int) -> int:
     """Entries of the database of Kalah with ``m`` pits a side and at most ``stones``."""
-    return int(binomials(stones + 2 * m)[stones + 2 * m, 2 * m])
+    return int(binomials(stones + 2 * m, 2 * m)[stones + 2 * m, 2 * m])
 
 
 @jit
@@ -125,29 +137,136 @@ def set_position(board, player, stones, rank, binom):
 
 
 @jit(parallel=True)
-def build_endgame(m, stones, variant, db, binom):
-    """Fill ``db`` (int8, ``C(stones + 2m, 2m)`` entries) with every position's value.
+def build_positions(m, level, start, stop, variant, db, binom):
+    """Compute the entries of ranks ``start .. stop - 1`` of ``level`` (stones in play).
 
-    Levels (stones in play) are done in increasing order; within a level, chunks
-    of positions are shared among threads (``prange``). Two threads may compute the
-    same entry at once; both write the same exact value, so the table does not
-    depend on the thread count. Returns the number of entries.
+    All lower levels must be complete. Chunks of positions are shared among threads
+    (``prange``); a position's value may recurse into other positions of the same
+    level. Two threads may compute the same entry at once; both write the same exact
+    value, so the table does not depend on the thread count.
     """
     k = 2 * m
-    for i in range(db.shape[0]):
-        db[i] = UNKNOWN
-    rows = stones * stones * m + stones * m + stones + 4
-    for level in range(stones + 1):
-        first = binom[level + k - 1, k]
-        size = binom[level + k - 1, k - 1]
-        chunk = 4096
-        chunks = (size + chunk - 1) // chunk
-        for c in prange(chunks):
-            board = np.zeros(k + 2, dtype=np.int8)
-            scratch = np.zeros((rows, m), dtype=np.int64)
-            for rank in range(c * chunk, min(size, (c + 1) * chunk)):
-                if db[first + rank] == UNKNOWN:
-                    set_position(board, SOUTH, level, rank, binom)
-                    endgame_value(board, np.int64(SOUTH), variant, db, binom, scratch,
-                                  np.int64(0))
+    first = binom[level + k - 1, k]
+    rows = level * level * m + level * m + level + 4
+    chunk = 4096
+    chunks = (stop - start + chunk - 1) // chunk
+    for c in prange(chunks):
+        board = np.zeros(k + 2, dtype=np.int8)
+        scratch = np.zeros((rows, m), dtype=np.int64)
+        for rank in range(start + c * chunk, min(stop, start + (c + 1) * chunk)):
+            if db[first + rank] == UNKNOWN:
+                set_position(board, SOUTH, level, rank, binom)
+                endgame_value(board, np.int64(SOUTH), variant, db, binom, scratch,
+                              np.int64(0))
+
+
+SLICE = 1 << 21     # positions per kernel call: Python regains control (Ctrl-C) between
+
+
+def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.ndarray,
+                  first_level: int = 0, on_slice=None) -> int:
+    """Fill ``db`` (int8, ``C(stones + 2m, 2m)`` entries) with every position's value.
+
+    Levels (stones in play) ``first_level .. stones`` are computed in increasing
+    order, each in slices of at most :data:`SLICE` positions; the entries of the
+    levels below ``first_level`` must already hold their values (a smaller
+    database extended). ``on_slice(positions)`` is called after each slice (progress).
+    Returns the number of entries.
+    """
+    k = 2 * m
+    db[int(binom[first_level + k - 1, k]):] = UNKNOWN
+    for level in range(first_level, stones + 1):
+        size = int(binom[level + k - 1, k - 1])
+        for start in range(0, size, SLICE):
+            stop = min(size, start + SLICE)
+            build_positions(m, level, start, stop, variant, db, binom)
+            if on_slice is not None:
+                on_slice(stop - start)
     return db.shape[0]
+
+
+# ---------------------------------------------------------------------------------
+# Databases kept on disk: one .npy file per (m, variant, stones). The entries of a
+# database with at most S stones are the first C(S + 2m, 2m) entries of any larger
+# one, so a file serves every smaller request and is extended by building only the
+# levels above it.
+
+def database_file(directory, m: int, variant: int, stones: int) -> Path:
+    """Path of the on-disk database of ``m`` pits a side, ``variant``, ``<= stones``."""
+    name = {v: k for k, v in VARIANTS.items()}[variant]
+    return Path(directory) / f"kalah-endgame-{m}pits-{name}-{stones}stones.npy"
+
+
+def _files_on_disk(directory, m: int, variant: int) -> dict[int, Path]:
+    """``{stones: path}`` of the database files present for ``m`` and ``variant``."""
+    pattern = re.compile(re.escape(database_file(directory, m, variant, 0).name)
+                         .replace("0stones", r"(\d+)stones") + "$")
+    found = {}
+    if Path(directory).is_dir():
+        for path in Path(directory).iterdir():
+            match = pattern.match(path.name)
+            if match:
+                found[int(match.group(1))] = path
+    return found
+
+
+def _read(path: Path, m: int, file_stones: int, stones: int) -> np.ndarray | None:
+    """The first ``table_size(m, stones)`` entries of a database file, or None when the
+    file is not a complete database of ``file_stones`` stones."""
+    try:
+        data = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if data.dtype != np.int8 or data.shape != (table_size(m, file_stones),):
+        return None
+    db = np.array(data[:table_size(m, stones)])
+    return db if not (db == UNKNOWN).any() else None
+
+
+def _write(directory, m: int, variant: int, stones: int, db: np.ndarray) -> None:
+    """Save ``db`` atomically and remove the smaller files it supersedes."""
+    buffer = io.BytesIO()
+    np.save(buffer, db, allow_pickle=False)
+    atomic_write_bytes(database_file(directory, m, variant, stones), buffer.getvalue())
+    for smaller, path in _files_on_disk(directory, m, variant).items():
+        if smaller < stones:
+            path.unlink(missing_ok=True)
+
+
+def endgame_database(m: int, stones: int, variant: int, binom: np.ndarray, directory=None,
+                     on_slice=None) -> tuple[np.ndarray, str]:
+    """The database of ``m`` pits a side with at most ``stones`` stones in play.
+
+    With a ``directory``, a file there holding at least ``stones`` stones is read
+    (``"loaded"``); otherwise the largest smaller file is extended, or a new table is
+    built, and the result is saved there atomically (``"extended"``, ``"built"``).
+    Ctrl-C during the build saves the levels finished so far before re-raising.
+    Without a directory the table is built in memory. Returns ``(db, how)``.
+    """
+    files = _files_on_disk(directory, m, variant) if directory is not None else {}
+    for file_stones in sorted(s for s in files if s >= stones):
+        db = _read(files[file_stones], m, file_stones, stones)
+        if db is not None:
+            return db, "loaded"
+    db = np.empty(table_size(m, stones), dtype=np.int8)
+    done = -1
+    for file_stones in sorted((s for s in files if s < stones), reverse=True):
+        known = _read(files[file_stones], m, file_stones, file_stones)
+        if known is not None:
+            db[:known.size] = known
+            done = file_stones
+            break
+    saved = done
+    how = "extended" if done >= 0 else "built"
+    try:
+        for level in range(done + 1, stones + 1):
+            build_endgame(m, level, variant, db[:table_size(m, level)], binom,
+                          first_level=level, on_slice=on_slice)
+            done = level
+    except KeyboardInterrupt:
+        if directory is not None and done > saved:
+            _write(directory, m, variant, done, db[:table_size(m, done)])
+        raise
+    if directory is not None:
+        _write(directory, m, variant, stones, db)
+    return db, how

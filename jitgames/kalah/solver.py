@@ -10,11 +10,16 @@ South's final margin under perfect play is ``v`` of the opening with South to mo
 Choices (DESIGN.md leaves them open):
 
 - Driver: MTD(f) (Plaat et al. 1996): repeated null-window searches converging on
-  the value, sharing one transposition table; the loop runs in Python between
-  kernel calls, so Ctrl-C reports the bounds proved so far (:class:`SolveInterrupted`). The first guess comes from a
-  10-ply store-difference alpha-beta search (:mod:`.search`), which plays the role
-  of the shallow iterations of iterative deepening.
-- Transposition table: a fixed power-of-two number of entries (default 2**22),
+  the value, sharing one transposition table. The first guess comes from a 10-ply
+  store-difference alpha-beta search (:mod:`.search`), which plays the role of the
+  shallow iterations of iterative deepening.
+- Slices: each null-window search runs in kernel calls of at most ``NODE_BUDGET``
+  nodes; a call that runs out suspends the search (its explicit frame stack and
+  the board stay as they are) and the next call continues it exactly. Python thus
+  regains control every ~0.5 s and Ctrl-C reports the bounds proved by the
+  finished passes (:class:`SolveInterrupted`).
+- Transposition table: a fixed power-of-two number of entries (default 2**24,
+  256 MB; 2**22 took 1.13x the nodes in Kalah(6,4)'s pass (9, 10), 12 stones),
   arranged in buckets of two. The key is a 64-bit Zobrist hash of the pits in
   mover-relative order (pits only, so positions that differ by stores share
   entries); an entry holds the full key, a lower and an upper bound, the best move
@@ -31,8 +36,9 @@ Choices (DESIGN.md leaves them open):
   then by stones gained, ties broken nearest-the-store first. (Breaking ties in
   ascending pit order instead took 27x more nodes on Kalah(6,3).)
 - Endgame database: positions with at most ``endgame_stones`` stones in play are
-  read from :mod:`.endgame` (default: the largest with at most 3 million entries);
-  trivial bounds ``-in_play <= v <= in_play`` cut off searches whose window lies
+  read from :mod:`.endgame` (default: :func:`default_endgame_stones`, the 20-stone
+  database for Kalah(6,4): 14.6M nodes instead of 126M with 12 stones), kept on
+  disk between runs when a directory is given; trivial bounds ``-in_play <= v <= in_play`` cut off searches whose window lies
   outside them.
 - The search kernel is iterative (explicit stack of frames), not recursive.
 
@@ -42,18 +48,20 @@ Kalah(6, 4) = +10 and Kalah(6, 5) = +12 are the published values (Irving et al.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from .._jit import jit
 from .._random import next_u64, stream_key
-from .endgame import binomials, build_endgame, position_index, relative_pit, table_size
+from .endgame import binomials, endgame_database, position_index, relative_pit, table_size
 from .evaluation import weights_for
 from .search import INF, alphabeta
 from .rules import (SOUTH, VARIANTS, apply_move, legal_moves, new_board, pits_per_side,
                     side_stones, store_of, undo_move)
 
+TABLE_BITS = 24         # default transposition table: 2**TABLE_BITS entries of 16 bytes
+NODE_BUDGET = 1 << 19   # nodes per kernel call (Python sees Ctrl-C between calls)
 LOWER_UNKNOWN = -128
 UPPER_UNKNOWN = 127
 ZOBRIST_SEED = 3
@@ -196,29 +204,50 @@ def _order(board, player, row, n, m, store, tt_move, alpha, beta, variant, tt, z
     return False, np.int64(0)
 
 
+# Phases of a search kept in ``state[0]`` between calls of :func:`solve_window`.
+NEW, SUSPENDED, FINISHED = 0, 1, 2
+
+
 @jit
 def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones, binom,
-                 frames, stats):
-    """Fail-soft alpha-beta value ``v`` of the pits for ``player`` to move.
+                 frames, stats, state, node_limit):
+    """Fail-soft alpha-beta value ``v`` of the pits for ``player`` to move, in slices.
 
     Iterative (an explicit stack of frames, no recursion): ``frames`` is int64
     ``(plies, 2m + FRAME_FIELDS)``; row ``ply`` holds that node's moves, ordering keys
     and search state. ``stats``: int64 ``[nodes, table cut-offs, database reads]``.
-    ``board`` is restored on return.
+    ``state`` (int64, 3) is ``[phase, ply, value]``: a call with phase ``NEW``
+    starts the search; once ``stats[0]`` reaches ``node_limit`` the call returns
+    False with phase ``SUSPENDED`` (just before entering a node at ``ply``) and the
+    search is continued by calling again with the same ``board``, ``frames`` and
+    ``state`` (``board`` is then mid-search). On completion it returns True, phase
+    ``FINISHED``, ``state[2]`` = the value, and ``board`` is restored. Every call
+    enters at least one node, so repeated calls always finish.
     """
     m = pits_per_side(board)
     base = 2 * m
-    ply = 0
-    frames[0, base + _PLAYER] = player
-    frames[0, base + _ALPHA] = alpha
-    frames[0, base + _BETA] = beta
-    entering = True
-    ret = np.int64(0)
+    if state[0] == NEW:
+        ply = np.int64(0)
+        frames[0, base + _PLAYER] = player
+        frames[0, base + _ALPHA] = alpha
+        frames[0, base + _BETA] = beta
+        entering = True
+        ret = np.int64(0)
+    else:
+        ply = state[1]
+        entering = True
+        ret = np.int64(0)
+    state[0] = SUSPENDED
+    first = True
     while True:
         row = frames[ply]
         who = row[base + _PLAYER]
         store = store_of(m, who)
         if entering:
+            if stats[0] >= node_limit and not first:
+                state[1] = ply
+                return False
+            first = False
             stats[0] += 1
             a = row[base + _ALPHA]
             b = row[base + _BETA]
@@ -258,7 +287,9 @@ def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones
                         stats[1] += 1
             if leaf:
                 if ply == 0:
-                    return ret
+                    state[0] = FINISHED
+                    state[2] = ret
+                    return True
                 ply -= 1
                 entering = False
                 continue
@@ -285,7 +316,9 @@ def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones
                     tt_store(tt, key, best, best, row[base + _BEST_MOVE], work)
                 ret = best
                 if ply == 0:
-                    return ret
+                    state[0] = FINISHED
+                    state[2] = ret
+                    return True
                 ply -= 1
                 continue
             row[base + _IDX] = idx + 1
@@ -325,14 +358,15 @@ class Solution:
     endgame_stones: int
     endgame_seconds: float
     table_entries: int
-    extra: dict = field(default_factory=dict)
+    endgame_source: str = "built"
 
 
 class Solver:
     """Holds the endgame database and transposition table for one Kalah(m, n) variant."""
 
     def __init__(self, m: int, n: int, variant: str = "empty-capture",
-                 endgame_stones: int | None = None, table_bits: int = 22):
+                 endgame_stones: int | None = None, table_bits: int = TABLE_BITS,
+                 endgame_dir=None, on_slice=None):
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
         self.opening = new_board(m, n)
@@ -345,16 +379,17 @@ class Solver:
         if not 4 <= table_bits <= 30:
             raise ValueError(f"table bits must be from 4 to 30, got {table_bits}")
         self.endgame_stones = endgame_stones
-        self.binom = binomials(total + 2 * m + 1)
+        self.binom = binomials(total + 2 * m + 1, 2 * m + 1)
         self.zobrist = _zobrist_table(2 * m, total)
         self.tt = np.zeros((1 << table_bits, 2), dtype=np.uint64)
         # A game lasts at most sum over s <= total of (s*m + 1) plies (see endgame.py).
         self.scratch = np.zeros((total * total * m // 2 + total * m + total + 8,
                                  2 * m + FRAME_FIELDS), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
+        self.node_budget = NODE_BUDGET
         start = time.perf_counter()
-        self.db = np.empty(table_size(m, endgame_stones), dtype=np.int8)
-        build_endgame(m, endgame_stones, VARIANTS[variant], self.db, self.binom)
+        self.db, self.endgame_source = endgame_database(m, endgame_stones, VARIANTS[variant],
+                                                        self.binom, endgame_dir, on_slice)
         self.endgame_seconds = time.perf_counter() - start
 
     def value(self, board, player: int, guess: int | None = None) -> int:
@@ -372,19 +407,27 @@ class Solver:
         self.bounds = (-1000, 1000)
         while self.bounds[0] < self.bounds[1]:
             beta = g + 1 if g == self.bounds[0] else g
-            g = int(solve_window(board, player, beta - 1, beta, VARIANTS[self.variant],
-                                 self.tt, self.zobrist, self.db, self.endgame_stones,
-                                 self.binom, self.scratch, self.stats))
+            g = self.window(board, player, beta - 1, beta)
             self.bounds = (self.bounds[0], g) if g < beta else (g, self.bounds[1])
         return g
 
     def at_least(self, board, player: int, target: int) -> bool:
         """True when the mover-relative value is ``>= target`` (one null-window search)."""
-        board = np.array(board, dtype=np.int8)
-        v = solve_window(board, player, target - 1, target, VARIANTS[self.variant], self.tt,
-                         self.zobrist, self.db, self.endgame_stones, self.binom, self.scratch,
-                         self.stats)
-        return v >= target
+        return self.window(np.array(board, dtype=np.int8), player, target - 1, target) >= target
+
+    def window(self, board, player: int, alpha: int, beta: int) -> int:
+        """Fail-soft value of ``board`` (int8, restored on return) in ``(alpha, beta)``.
+
+        The kernel runs in slices of ``node_budget`` nodes, so Python regains control
+        (and sees Ctrl-C) at least that often; the table is shared by all slices.
+        """
+        state = np.zeros(3, dtype=np.int64)
+        while not solve_window(board, player, alpha, beta, VARIANTS[self.variant], self.tt,
+                               self.zobrist, self.db, self.endgame_stones, self.binom,
+                               self.scratch, self.stats, state,
+                               self.stats[0] + self.node_budget):
+            pass
+        return int(state[2])
 
     def perfect_line(self, board, player: int, value: int) -> list[int]:
         """One perfect game from ``board``: at each turn the first move (ascending pit)
@@ -435,8 +478,27 @@ def first_guess(board, player: int, variant: int) -> int:
     return int(value) if player == SOUTH else -int(value)
 
 
-def default_endgame_stones(m: int, total: int, max_entries: int = 3_000_000) -> int:
-    """Largest stone count whose database has at most ``max_entries`` entries."""
+SMALL_DATABASE = 3_000_000    # entries; built in about a second
+LARGE_DATABASE = 250_000_000  # entries; m = 6: 20 stones, 226 MB, minutes to build once
+LARGE_BEYOND = 30             # stones out of the small database's reach calling for the large
+
+
+def default_endgame_stones(m: int, total: int) -> int:
+    """Stones covered by the default database of a board of ``total`` stones.
+
+    The largest with at most :data:`SMALL_DATABASE` entries, unless more than
+    :data:`LARGE_BEYOND` stones lie beyond it (Kalah(6,4), (5,5), (6,5), ...): then
+    the largest with at most :data:`LARGE_DATABASE` entries, which pays off only when
+    kept on disk and read by later solves.
+    """
+    small = _largest_database(m, total, SMALL_DATABASE)
+    if total - small > LARGE_BEYOND:
+        return _largest_database(m, total, LARGE_DATABASE)
+    return small
+
+
+def _largest_database(m: int, total: int, max_entries: int) -> int:
+    """Largest stone count (at most ``total``) whose database has ``<= max_entries``."""
     stones = 0
     while stones < total and table_size(m, stones + 1) <= max_entries:
         stones += 1
@@ -462,18 +524,28 @@ class SolveInterrupted(KeyboardInterrupt):
 
 
 def solve(m: int, n: int, variant: str = "empty-capture", endgame_stones: int | None = None,
-          table_bits: int = 22, line: bool = True) -> Solution:
-    """Game value of Kalah(m, n) from the opening, South to move, and a perfect game."""
+          table_bits: int = TABLE_BITS, line: bool = True, endgame_dir=None,
+          on_slice=None) -> Solution:
+    """Game value of Kalah(m, n) from the opening, South to move, and a perfect game.
+
+    ``endgame_dir``: directory where endgame databases are kept between runs (see
+    :func:`.endgame.endgame_database`; None: built in memory). ``on_slice(positions)``
+    reports the database build's progress. Ctrl-C raises :class:`SolveInterrupted`.
+    """
     start = time.perf_counter()
-    solver = Solver(m, n, variant, endgame_stones, table_bits)
-    solver.bounds = (-2 * m * n, 2 * m * n)
+    total = 2 * m * n
+    solver = None
     try:
+        solver = Solver(m, n, variant, endgame_stones, table_bits, endgame_dir, on_slice)
+        solver.bounds = (-total, total)
         value = solver.value(solver.opening, SOUTH)
         path = solver.perfect_line(solver.opening, SOUTH, value) if line else []
     except KeyboardInterrupt:
-        lower, upper = solver.bounds
-        raise SolveInterrupted(max(lower, -2 * m * n), min(upper, 2 * m * n),
-                               time.perf_counter() - start, int(solver.stats[0])) from None
+        lower, upper = getattr(solver, "bounds", (-total, total))
+        nodes = int(solver.stats[0]) if solver is not None else 0
+        raise SolveInterrupted(max(lower, -total), min(upper, total),
+                               time.perf_counter() - start, nodes) from None
     seconds = time.perf_counter() - start
     return Solution(m, n, variant, value, tuple(path), seconds, int(solver.stats[0]),
-                    solver.endgame_stones, solver.endgame_seconds, solver.tt.shape[0])
+                    solver.endgame_stones, solver.endgame_seconds, solver.tt.shape[0],
+                    solver.endgame_source)
