@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from jitgames.mastermind import evaluate, strategy_tree
@@ -40,6 +40,44 @@ def test_optimal_search_equals_brute_force(pegs, colours, repeats, limit):
     assert counts.sum() == expected and (counts >= 1).all()
     if limit is not None:
         assert counts.max() <= limit
+
+
+@given(st.sampled_from([(3, 4), (4, 3), (3, 5)]), st.lists(st.integers(0, 10 ** 6), min_size=1,
+       max_size=2), st.integers(0, 10 ** 6), st.sampled_from([2, 3, 4, 62]))
+@settings(max_examples=40)
+def test_search_after_a_history_equals_brute_force(size, history, secret, remaining):
+    """Deep nodes: the consistent set left by one or two guesses, with the history's
+    symmetries, absent colours, fast cases and sharpened bounds all in play."""
+    space, matrix = load_game(*size)
+    history = [h % space.size for h in history]
+    secret %= space.size
+    members = np.arange(space.size)
+    for h in history:
+        members = members[matrix[h, members] == matrix[h, secret]]
+    assume(2 <= members.size <= 14)
+    used = np.zeros(space.colours, np.bool_)
+    for h in history:
+        used[space.digits[h]] = True
+    search = optimal.OptimalSearch(space, matrix, remaining)
+    cost, guess = search.best(members, remaining, used, list(history))
+    src = members.astype(np.int32)
+    expected = ref.solve(matrix, space.digits, space.counts, space.pegs, src, 0, src.size,
+                         remaining, None, 0, 0, None, None, None, None, None, None, None,
+                         None, None, None)
+    if expected >= ref.INFEASIBLE:
+        assert cost >= optimal.INFEASIBLE
+        return
+    assert cost == expected
+    # The chosen guess attains the cost: play it and solve each class again.
+    answers = matrix[guess, members]
+    total = members.size
+    used[space.digits[guess]] = True
+    for f in np.unique(answers):
+        if f != space.solved:
+            part = members[answers == f]
+            total += optimal.OptimalSearch(space, matrix, remaining - 1).best(
+                part, remaining - 1, used, list(history) + [guess])[0]
+    assert total == expected
 
 
 @pytest.mark.kernel

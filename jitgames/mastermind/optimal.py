@@ -17,20 +17,31 @@ Pruning, all exact:
   ``1 + b + ... + b ** (D - 1)`` secrets fit in D guesses;
 - fast exact cases: ``m <= 2``; a consistent guess splitting ``C`` apart gives the
   bound ``2m - 1``; else any guess splitting it apart, or a consistent guess leaving
-  one pair and single codes, gives the bound ``2m``;
-- branch and bound: candidates sorted by ``|C| + sum lb(|C_f|)``, cut as soon as that
-  reaches the best total; each class is searched with the remaining budget;
+  one pair and single codes, gives the bound ``2m``; when all fail the node costs at
+  least ``2m + 1`` (its *floor*), and with two guesses left it is infeasible;
+- branch and bound: candidates are scanned in code order and estimated by
+  ``|C| + sum lb(|C_f|)``; the scan pauses at a candidate whose estimate reaches the
+  floor (nothing can beat it) to try it first. Before a candidate is tried its
+  estimate is sharpened with the fast cases of its classes (a class that no member
+  splits apart costs at least ``2s``; with two guesses left after it, a class that
+  no code splits apart is infeasible) and, if it grew, the candidate is queued again;
+  candidates are tried by increasing estimate and cut as soon as it reaches the best
+  total; each class is searched with the remaining budget, largest first;
 - symmetry: only the smallest code of each orbit under the colour and position
   permutations fixing every guess so far is tried (never-guessed colours are
   interchangeable, so a candidate must use them smallest first; position
   permutations with their colour maps are checked whenever any fixes the history);
-- a cache (64-bit hash of the consistent set and the depth left -> exact value or
-  lower bound) shares sub-problems. A hash collision could in principle corrupt a
+  colours that no code of ``C`` uses answer alike wherever they stand, so only the
+  smallest of them is used by candidates (when no position permutation fixes the
+  history; always in the split-apart test);
+- a cache (64-bit hash of the consistent set and the depth left -> exact value and
+  its guess, or a lower bound) shares sub-problems, and lets the tree be built from
+  the search without searching again. A hash collision could in principle corrupt a
   value; with 64-bit keys and at most millions of entries its probability is below
   1e-6, and the tests check the results against a cache-free brute force.
 
 The guess chosen at each node of the exported tree is the first candidate (in the
-search order) that attains the optimal cost.
+search order) that attains the optimal cost, or the one a fast case names.
 """
 from __future__ import annotations
 
@@ -51,6 +62,10 @@ __all__ = ["optimal_cost", "optimal_tree", "INFEASIBLE"]
 
 INFEASIBLE = 1 << 40
 UNLIMITED = 62  # depth "limit" meaning none
+# A cache entry packs (guess + 1) << GUESS_SHIFT | value << 1 | exact (guess + 1 = 0:
+# not recorded, for code spaces of 2**20 codes or more).
+GUESS_SHIFT = 42
+VALUE_MASK = (1 << (GUESS_SHIFT - 1)) - 1
 
 
 @jit
@@ -167,23 +182,51 @@ def history_group(digits, used, colours, history, n_history, perms):
 
 
 @jit
+def present_colours(digits, members, start, end):
+    """Bit mask of the colours used by at least one code of ``members[start:end]``."""
+    mask = 0
+    for t in range(start, end):
+        for d in digits[members[t]]:
+            mask |= 1 << d
+    return mask
+
+
+@jit
+def uses_colour_in(digits_row, mask):
+    """Whether a code (its digit row) uses a colour of the bit mask ``mask``."""
+    for d in digits_row:
+        if (mask >> d) & 1:
+            return True
+    return False
+
+
+@jit
 def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_members,
                      seen):
-    """A guess (a member if ``only_members``) answering every member differently, or -1."""
+    """A guess (a member if ``only_members``) answering every member differently, or -1.
+
+    ``seen`` is int64 scratch of ``(pegs + 1) ** 2`` slots (marked with ``j + 1``).
+    """
+    seen[:] = 0
     n_cand = end - start if only_members else digits.shape[0]
+    forbidden = 0  # colours absent from the set but the smallest: they change nothing
+    if not only_members:
+        absent = ~present_colours(digits, members, start, end) & ((1 << counts.shape[1]) - 1)
+        forbidden = absent & (absent - 1)
     for j in range(n_cand):
         g = members[start + j] if only_members else j
-        seen[:] = 0
+        if forbidden != 0 and uses_colour_in(digits[g], forbidden):
+            continue
         ok = True
         for t in range(start, end):
             if matrix.shape[0] > 0:
                 f = np.int64(matrix[g, members[t]])
             else:
                 f = response(matrix, digits, counts, pegs, g, members[t])
-            if seen[f]:
+            if seen[f] == j + 1:
                 ok = False
                 break
-            seen[f] = 1
+            seen[f] = j + 1
         if ok:
             return g
     return -1
@@ -242,84 +285,113 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
     key = set_hash(src, start, end, remaining)
     known = cache.get(key, -1)
     if known >= 0:
-        value, exact = known >> 1, known & 1
-        if exact == 1 and level > root:
+        value, exact, guess = (known >> 1) & VALUE_MASK, known & 1, (known >> GUESS_SHIFT) - 1
+        if exact == 1 and (guess >= 0 or level > root):
+            choice[level] = guess
             return value
         if exact == 0 and value >= bound:
             return value
+    # Fast exact cases; when they fail, ``floor`` is a lower bound of the node.
+    floor = lb[m]
     seen = np.zeros(n_slots, dtype=np.int64)
     if m <= n_slots:
         g = splits_apart_any(matrix, digits, counts, pegs, src, start, end, True, seen)
         if g >= 0:
             choice[level] = g
             return 2 * m - 1
-    if remaining >= 3 and m <= n_slots:
+        floor = max(floor, 2 * m)
         g = splits_apart_any(matrix, digits, counts, pegs, src, start, end, False, seen)
         if g >= 0:
             choice[level] = g
             return 2 * m
-    if remaining >= 3 and m <= n_slots + 1:
+        if remaining < 3:  # two guesses solve m >= 2 codes only by splitting them apart
+            return INFEASIBLE
         g = one_pair_split(matrix, digits, counts, pegs, src, start, end, seen)
         if g >= 0:
             choice[level] = g
             return 2 * m
+        floor = max(floor, 2 * m + 1)
+    if floor >= bound:
+        return floor
     # Candidates: orbit representatives of all codes, scored by their lower bound.
     colours = counts.shape[1]
     group_perms, group_maps = history_group(digits, used, colours, history, level, perms)
     symmetric = group_perms.shape[0] > 1
+    # Colours no member uses answer alike wherever they stand: keep only candidates
+    # whose absent colours are the smallest absent one (exact; combined with the
+    # free-colour rule only when no position permutation fixes the history).
+    forbidden = 0
+    if not symmetric:
+        absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
+        forbidden = absent & (absent - 1)
+    all_used = True
+    for c in range(colours):
+        all_used = all_used and used[c]
     keys = order_keys[level]
     has_matrix = matrix.shape[0] > 0
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colours, dtype=np.int64)
     count = np.zeros(n_slots, dtype=np.int64)
     touched = np.empty(n_slots, dtype=np.int64)
-    n_cand = 0
-    for g in range(n):
-        if not free_colours_canonical(digits[g], used, colours):
-            continue
-        if symmetric and not orbit_minimal(digits, used, colours, group_perms, group_maps,
-                                           g, image, relabel):
-            continue
-        n_touched = 0
-        for t in range(start, end):
-            if has_matrix:
-                f = np.int64(matrix[g, src[t]])
-            else:
-                f = response(matrix, digits, counts, pegs, g, src[t])
-            if count[f] == 0:
-                touched[n_touched] = f
-                n_touched += 1
-            count[f] += 1
-        useful = n_touched > 1 or count[solved] > 0
-        estimate = m
-        feasible = True
-        for i in range(n_touched):
-            f = touched[i]
-            if f != solved:
-                estimate += lb[count[f]]
-                if count[f] > cap[remaining - 1]:
-                    feasible = False
-            count[f] = 0
-        if useful and feasible:
-            keys[n_cand, 0] = estimate
-            keys[n_cand, 1] = g
-            n_cand += 1
-    best = bound
-    best_guess = -1
     out = buffers[level]
     row = np.zeros(n_slots, dtype=np.int64)
     class_end = np.zeros(n_slots, dtype=np.int64)
+    class_lb = np.zeros(n_slots, dtype=np.int64)
     done = np.zeros(n_slots, dtype=np.bool_)
+    new_used = used.copy()
+    best = bound
+    best_guess = -1
+    n_cand = 0
+    g_next = 0
     while True:
-        # Next candidate by (estimate, code); most searches stop after a few.
+        # Scan candidates in code order, pausing at one whose estimate reaches the
+        # floor: nothing can beat it, so it is tried before the scan goes on.
+        while g_next < n:
+            g = g_next
+            g_next += 1
+            if forbidden != 0 and uses_colour_in(digits[g], forbidden):
+                continue
+            if not all_used and not free_colours_canonical(digits[g], used, colours):
+                continue
+            if symmetric and not orbit_minimal(digits, used, colours, group_perms,
+                                               group_maps, g, image, relabel):
+                continue
+            n_touched = 0
+            for t in range(start, end):
+                if has_matrix:
+                    f = np.int64(matrix[g, src[t]])
+                else:
+                    f = response(matrix, digits, counts, pegs, g, src[t])
+                if count[f] == 0:
+                    touched[n_touched] = f
+                    n_touched += 1
+                count[f] += 1
+            useful = n_touched > 1 or count[solved] > 0
+            estimate = m
+            feasible = True
+            for i in range(n_touched):
+                f = touched[i]
+                if f != solved:
+                    estimate += lb[count[f]]
+                    if count[f] > cap[remaining - 1]:
+                        feasible = False
+                count[f] = 0
+            if useful and feasible:
+                keys[n_cand, 0] = estimate
+                keys[n_cand, 1] = g
+                n_cand += 1
+                if estimate <= floor:
+                    break
+        # Next candidate by (estimate, code order); most searches stop after a few.
         j = -1
         for i in range(n_cand):
             if keys[i, 0] < INFEASIBLE and (j < 0 or keys[i, 0] < keys[j, 0]):
                 j = i
         if j < 0 or keys[j, 0] >= best:
+            if g_next < n:
+                continue
             break
         estimate, g = keys[j, 0], keys[j, 1]
-        keys[j, 0] = INFEASIBLE
         row[:] = 0
         for t in range(start, end):
             row[response(matrix, digits, counts, pegs, g, src[t])] += 1
@@ -331,12 +403,40 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             f = response(matrix, digits, counts, pegs, g, src[t])
             class_end[f] -= 1
             out[class_end[f]] = src[t]
+        # Sharpen the estimate (a class that no member splits apart costs at least
+        # 2s, and cannot be solved in two guesses unless some code splits it
+        # apart); if it grew, queue the candidate again by its new estimate.
+        sharper = m
+        for f in range(n_slots):
+            size = row[f]
+            class_lb[f] = lb[size]
+            if f != solved and 3 <= size <= n_slots and lb[size] < 2 * size:
+                lo = class_end[f]
+                if splits_apart_any(matrix, digits, counts, pegs, out, lo, lo + size,
+                                    True, seen) < 0:
+                    class_lb[f] = 2 * size
+            if f != solved:
+                sharper += class_lb[f]
+        if remaining == 3 and sharper < best:
+            for f in range(n_slots):
+                size = row[f]
+                if f != solved and 3 <= size <= n_slots and class_lb[f] == 2 * size:
+                    lo = class_end[f]
+                    if splits_apart_any(matrix, digits, counts, pegs, out, lo, lo + size,
+                                        False, seen) < 0:
+                        class_lb[f] = INFEASIBLE
+                        sharper = INFEASIBLE
+                        break
+        if sharper > estimate:
+            keys[j, 0] = sharper
+            continue
+        keys[j, 0] = INFEASIBLE
         history[level] = g
-        new_used = used.copy()
+        new_used[:] = used
         for i in range(pegs):
             new_used[digits[g, i]] = True
         # Largest classes first: they decide most of the cost.
-        total = estimate
+        total = sharper
         done[:] = False
         done[solved] = True
         while total < best:
@@ -348,17 +448,21 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
                 break
             done[f_big] = True
             lo = class_end[f_big]
-            total -= lb[size_big]
+            total -= class_lb[f_big]
             total += solve(matrix, digits, counts, pegs, out, lo, lo + size_big,
                            remaining - 1, best - total, level + 1, root, new_used, history,
                            perms, lb, cap, buffers, order_keys, cache, choice)
         if total < best:
             best, best_guess = total, g
+            if best <= floor:
+                break
     choice[level] = best_guess
     if best < bound:
-        cache[key] = best * 2 + 1
+        packed_guess = best_guess + 1 if best_guess < (1 << (62 - GUESS_SHIFT)) - 1 else 0
+        cache[key] = (packed_guess << GUESS_SHIFT) | (best << 1) | 1
     else:
-        cache[key] = max(best, known >> 1 if known >= 0 else 0) * 2
+        previous = (known >> 1) & VALUE_MASK if known >= 0 else 0
+        cache[key] = max(best, previous) << 1
     return best
 
 
