@@ -1,12 +1,16 @@
 """Kalah benchmarks: perft (apply/undo vs copy), alpha-beta node rates and the effect
-of move ordering, the transposition table and the endgame database, and the time to
-solve each Kalah(m, n).
+of move ordering, the transposition table and the endgame database, the cost of the
+solver's node budget per kernel call, the target Kalah(6,4), and the time to solve
+each Kalah(m, n).
 
 Run ``python bench/kalah.py`` (``--quick`` for a short run, ``--timeout S`` per
-solved board, ``--skip-solve`` to leave the solve series out). Prints tables and
-saves ``bench/results/kalah.json``. Times are medians of ``--repeats`` runs; the
+solved board, ``--skip-solve`` to leave the solve series out, ``--endgame-dir DIR``
+for the solves' databases, ``--target-repeats 0`` to skip Kalah(6,4)). Prints tables
+and saves ``bench/results/kalah.json``. Times are medians of ``--repeats`` runs; the
 compile time is measured in a subprocess on a fresh Numba cache. Each solve runs in
-its own subprocess so that a board exceeding the timeout is stopped cleanly.
+its own subprocess so that a board exceeding the timeout is stopped cleanly. The
+first Kalah(6,4) solve builds the 20-stone database (minutes) unless it is on disk;
+the median is taken over the solves after it, which read it.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from _harness import median_seconds  # noqa: E402
 from jitgames.kalah import evaluation, rules, search, solver, tournament  # noqa: E402
+from jitgames._cli import data_dir  # noqa: E402
 from jitgames.kalah.endgame import binomials, build_endgame, table_size  # noqa: E402
 
 
@@ -79,13 +85,13 @@ def bench_table(m, n, stones):
 def bench_endgame(m, n, sizes):
     rows = []
     for stones in sizes:
-        binom = binomials(stones + 2 * m + 1)
+        binom = binomials(stones + 2 * m + 1, 2 * m + 1)
         db = np.empty(table_size(m, stones), dtype=np.int8)
         start = time.perf_counter()
         build_endgame(m, stones, 0, db, binom)
         build = time.perf_counter() - start
         s = solver.Solver(m, n, endgame_stones=0, table_bits=22)
-        s.db, s.endgame_stones, s.binom = db, stones, binomials(2 * m * n + 2 * m + 1)
+        s.db, s.endgame_stones = db, stones
         start = time.perf_counter()
         value = s.value(s.opening, 0)
         rows.append({"board": f"Kalah({m},{n})", "endgame_stones": stones,
@@ -120,11 +126,61 @@ def solve_in_subprocess(m, n, variant, timeout, env=None, extra=()):
     return out
 
 
+def bench_target(m, n, directory, repeats, timeout):
+    """Kalah(m, n) with the default options and databases kept in ``directory``: the
+    first run builds (and saves) the database when it is missing, the ``repeats``
+    runs after it read it from disk. Medians of wall/CPU seconds of the latter."""
+    extra = ["--endgame-dir", directory]
+    first = solve_in_subprocess(m, n, "empty-capture", timeout, extra=extra)
+    runs = [solve_in_subprocess(m, n, "empty-capture", timeout, extra=extra)
+            for _ in range(repeats)]
+    solved = [r for r in runs if r["status"] == "solved"]
+    out = {"board": f"Kalah({m},{n})", "first_run": first, "runs": runs}
+    if solved:
+        for key in ("seconds", "wall_seconds", "user_cpu_seconds", "endgame_seconds"):
+            out[f"median_{key}"] = statistics.median(r[key] for r in solved)
+    return out
+
+
+def bench_table_on_target(m, n, directory, bits_list):
+    """Nodes and seconds of the value search of Kalah(m, n) (default database, read
+    from ``directory``) for several table sizes; one run each."""
+    rows = []
+    for bits in bits_list:
+        s = solver.Solver(m, n, table_bits=bits, endgame_dir=directory)
+        start = time.perf_counter()
+        value = s.value(s.opening, 0)
+        rows.append({"board": f"Kalah({m},{n})", "table_entries": 1 << bits,
+                     "endgame_stones": s.endgame_stones, "value": value,
+                     "nodes": int(s.stats[0]), "seconds": time.perf_counter() - start})
+        del s
+    return rows
+
+
+def bench_slices(m, n, stones, budgets, repeats):
+    """Cost of handing control back to Python every ``budget`` nodes (Ctrl-C)."""
+    def run(budget):
+        s = solver.Solver(m, n, endgame_stones=stones, table_bits=22)
+        s.node_budget = budget
+        start = time.perf_counter()
+        value = s.value(s.opening, 0)
+        return time.perf_counter() - start, value, int(s.stats[0])
+
+    run(budgets[0])
+    times = {b: [] for b in budgets}
+    for _ in range(repeats):            # interleaved, so that load drifts hit all alike
+        for budget in budgets:
+            seconds, value, nodes = run(budget)
+            times[budget].append(seconds)
+    return [{"board": f"Kalah({m},{n})", "node_budget": b, "value": value, "nodes": nodes,
+             "seconds": statistics.median(times[b])} for b in budgets]
+
+
 def bench_compile():
     with tempfile.TemporaryDirectory(prefix="kalah-bench-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        cold = solve_in_subprocess(3, 3, "empty-capture", 600, env)
-        warm = solve_in_subprocess(3, 3, "empty-capture", 600, env)
+        cold = solve_in_subprocess(3, 3, "empty-capture", 600, env, ["--no-endgame-files"])
+        warm = solve_in_subprocess(3, 3, "empty-capture", 600, env, ["--no-endgame-files"])
     return {"cold_wall_seconds": cold.get("wall_seconds"),
             "warm_wall_seconds": warm.get("wall_seconds"),
             "compile_seconds_estimate": (cold.get("wall_seconds") or 0)
@@ -143,6 +199,11 @@ def main(argv=None):
     parser.add_argument("--solve-options", default="",
                         help="extra options for each solve, e.g. "
                              "'--endgame-stones 16 --table-bits 24'")
+    parser.add_argument("--endgame-dir", default=None,
+                        help="where solves keep endgame databases (default: the CLI's, "
+                             "kalah/ in the user's data directory)")
+    parser.add_argument("--target-repeats", type=int, default=3,
+                        help="solves of Kalah(6,4) reading the database (3; 0 skips)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "kalah.json"))
     args = parser.parse_args(argv)
     results = {"machine": {"cpus": os.cpu_count(), "load_average_start": os.getloadavg()},
@@ -172,6 +233,30 @@ def main(argv=None):
     for r in results["endgame"]:
         print(f"{r['endgame_stones']:>7}{r['entries']:>12}{r['megabytes']:>8.1f}"
               f"{r['build_seconds']:>9.2f}{r['search_nodes']:>12}{r['search_seconds']:>10.2f}")
+    directory = args.endgame_dir or str(data_dir() / "kalah")
+    results["slices"] = bench_slices(5, 4, 14, [1 << 12, solver.NODE_BUDGET, 1 << 40],
+                                     args.repeats)
+    print("\nnode budget per kernel call (solve Kalah(5,4), 14 stones), median seconds")
+    for r in results["slices"]:
+        print(f"  {r['node_budget']:>14} nodes/call: {r['nodes']:>9} nodes "
+              f"{r['seconds']:7.2f} s")
+    if args.target_repeats > 0:
+        t = results["target"] = bench_target(6, 4, directory, args.target_repeats,
+                                             args.timeout)
+        f = t["first_run"]
+        print(f"\nKalah(6,4), default options, databases in {directory}")
+        print(f"  first run: value {f.get('value')}, {f.get('seconds')} s "
+              f"(database {f.get('endgame_source')}, {f.get('endgame_seconds')} s)")
+        if "median_seconds" in t:
+            print(f"  {args.target_repeats} runs reading it: median {t['median_seconds']:.2f} s "
+                  f"reported, {t['median_wall_seconds']:.2f} s wall, "
+                  f"{t['median_user_cpu_seconds']:.2f} s CPU, "
+                  f"{t['runs'][0]['nodes']} nodes")
+        results["target_table"] = bench_table_on_target(6, 4, directory, [20, 22, 24, 26])
+        print("\ntransposition table, Kalah(6,4) value search, database read from disk")
+        for r in results["target_table"]:
+            print(f"  {r['table_entries']:>9} entries: {r['nodes']:>10} nodes "
+                  f"{r['seconds']:8.2f} s")
     if not args.skip_solve:
         if args.boards:
             boards = [tuple(int(x) for x in b.split("x")) for b in args.boards.split(",")]
@@ -184,7 +269,8 @@ def main(argv=None):
             if m in given_up:
                 continue
             row = solve_in_subprocess(m, n, "empty-capture", args.timeout,
-                                      extra=args.solve_options.split())
+                                      extra=["--endgame-dir", directory,
+                                             *args.solve_options.split()])
             results["solve"].append(row)
             value = "" if row["value"] is None else f"{row['value']:+d}"
             secs = "" if row["seconds"] is None else f"{row['seconds']:.2f}"
