@@ -310,3 +310,12 @@ def test_cli_keeps_the_database_in_the_data_dir(tmp_path, capsys):
                  "--endgame-dir", str(tmp_path / "elsewhere")]) == 0
     assert json.loads(capsys.readouterr().out)["endgame_source"] == "built"
     assert len(list((tmp_path / "elsewhere").iterdir())) == 1
+
+
+def test_default_database_is_large_only_for_big_boards():
+    assert solver.default_endgame_stones(6, 36) == 12       # Kalah(6,3): 2.7M entries
+    assert solver.default_endgame_stones(4, 48) == 19       # Kalah(4,6): 29 stones beyond
+    assert solver.default_endgame_stones(6, 48) == 20       # Kalah(6,4): 225.8M entries
+    assert solver.default_endgame_stones(5, 50) == 25       # Kalah(5,5): 183.6M entries
+    assert solver.default_endgame_stones(2, 4) == 4         # never more than the stones
+    assert endgame.table_size(6, 20) <= solver.LARGE_DATABASE < endgame.table_size(6, 21)
