@@ -14,10 +14,17 @@ rank of the stars-and-bars bar positions ``p_j = a_0 + .. + a_j + j``. Indices o
 all distributions with at most ``S`` stones are exactly ``0 .. C(S + 2m, 2m) - 1``.
 
 Building (choice left open by DESIGN.md): a memoised full-width search over the
-positions, level by level (stones in play), each level split among threads. Every child has at most
-as many stones in play, so it is in the table; the recursion terminates because a
-move either takes stones out of play or moves stones of one side towards its own
-store. Values are int8; ``UNKNOWN = -128`` marks an entry not yet computed.
+positions, level by level (stones in play), each level split among threads and into
+kernel calls of at most ``SLICE`` positions (Ctrl-C is seen between calls). Every
+child has at most as many stones in play, so it is in the table; the recursion
+terminates because a move either takes stones out of play or moves stones of one
+side towards its own store. Values are int8; ``UNKNOWN = -128`` marks an entry not
+yet computed. Unranking each position (``set_position``) is about 10-15% of the build.
+
+On disk (:func:`endgame_database`): one ``.npy`` file per (m, variant, S), written
+atomically (``_cli.atomic_write_bytes``); a file is checked on reading (dtype, exact
+length, no ``UNKNOWN`` entry in the part used) and ignored when damaged. m = 6, 20
+stones: 225.8M entries, 226 MB, built in about 4 minutes on this 2-core machine.
 
 Numba note: recursive kernels are called with non-literal int64 arguments only
 (``np.int64(0)``, not ``0``). A second, literal-typed overload of a recursive
@@ -160,7 +167,7 @@ def build_positions(m, level, start, stop, variant, db, binom):
                               np.int64(0))
 
 
-SLICE = 1 << 21     # positions per kernel call: Python regains control (Ctrl-C) between
+SLICE = 1 << 20     # positions per kernel call: Python regains control (Ctrl-C) between
 
 
 def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.ndarray,
