@@ -362,7 +362,12 @@ class Solution:
 
 
 class Solver:
-    """Holds the endgame database and transposition table for one Kalah(m, n) variant."""
+    """Holds the endgame database and transposition table for one Kalah(m, n) variant.
+
+    ``endgame_dir``: where databases are kept between runs (None: built in memory);
+    ``on_slice(positions)``: progress of a database build; ``node_budget``: nodes per
+    kernel call of the search (Python regains control, and sees Ctrl-C, in between).
+    """
 
     def __init__(self, m: int, n: int, variant: str = "empty-capture",
                  endgame_stones: int | None = None, table_bits: int = TABLE_BITS,
