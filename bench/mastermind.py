@@ -30,7 +30,7 @@ from _harness import cold_compile_seconds, median_seconds  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
-from jitgames.mastermind.evaluate import _play, load_game  # noqa: E402
+from jitgames.mastermind.evaluate import _play, load_game, position_permutations  # noqa: E402
 from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
 from jitgames.mastermind.strategies import STRATEGIES  # noqa: E402
 
@@ -49,8 +49,9 @@ def reference_seconds(name, pegs, colours):
     s = STRATEGIES[name]
     start = time.perf_counter()
     ref.play_all(s.adapter, matrix, space.digits, space.counts, pegs, s.consistent_only,
-                 s.uses_partition, s.perfect_split_best, -1, np.uint64(stream_key(0, 1)),
-                 np.ones(space.size, np.int8), np.zeros(space.size, np.int32), 1,
+                 s.uses_partition, s.perfect_split_best, s.partition_only, -1,
+                 np.uint64(stream_key(0, 1)), np.ones(space.size, np.int8),
+                 np.zeros(space.size, np.int32), 1, position_permutations(pegs),
                  np.zeros((4 * space.size + 1, 4), np.int32))
     return time.perf_counter() - start
 

@@ -12,7 +12,7 @@ from jitgames._random import stream_key
 from jitgames.mastermind import STRATEGIES, evaluate, merge, register, strategy_tree
 from jitgames.mastermind import engine, strategies
 from jitgames.mastermind.codes import code_space
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.evaluate import load_game, position_permutations
 from tests.reference import mastermind as ref
 
 KNOWN = json.loads((Path(__file__).parent / "data" / "mastermind_known.json").read_text())
@@ -33,8 +33,9 @@ def _run(kernel, name, space, matrix, seed, tracked):
     guesses = np.zeros(space.size, np.int32)
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
     rows = kernel(s.adapter, matrix, space.digits, space.counts, space.pegs,
-                  s.consistent_only, s.uses_partition, s.perfect_split_best, first,
-                  np.uint64(stream_key(seed, 1)), tracked, guesses, 2, tree)
+                  s.consistent_only, s.uses_partition, s.perfect_split_best, s.partition_only,
+                  first, np.uint64(stream_key(seed, 1)), tracked, guesses, 2,
+                  position_permutations(space.pegs), tree)
     return guesses, tree[:rows]
 
 

@@ -70,7 +70,7 @@ class Breaker:
             self._pending = int(choose_guess(
                 strategy.adapter, self.matrix, self.space.digits, self.space.counts,
                 self.space.pegs, members, 0, members.size, np.zeros(n, np.int8),
-                strategy.consistent_only, strategy.uses_partition,
+                np.ones(n, np.int8), strategy.consistent_only, strategy.uses_partition,
                 strategy.perfect_split_best, previous, self._key, False,
                 np.zeros(slots, np.int64), np.empty(n), np.empty(n, np.int8)))
         return self._pending

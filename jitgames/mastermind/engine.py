@@ -19,6 +19,8 @@ import numpy as np
 from .._jit import jit, prange
 from .._random import GOLDEN, mix64
 from .codes import feedback_digits
+from .symmetry import (history_group, mark_representatives, present_colours,
+                       repeats_allowed)
 
 __all__ = ["play_all", "TREE_COLUMNS", "child_key", "response"]
 
@@ -31,6 +33,8 @@ BLOCKS = 64  # candidate blocks per decision; each prange iteration owns one blo
 PARALLEL_WORK = 1 << 22  # score a decision in parallel above this many responses
 BIG_FRACTION = 64  # nodes above n / BIG_FRACTION codes are decided before the split
 BIG_MINIMUM = 16
+BLOCK = 256  # candidates counted together along the members' matrix rows
+BLOCK_MIN = 1  # smaller sets are counted candidate by candidate
 
 
 @jit
@@ -49,40 +53,87 @@ def child_key(key, guess, answer):
 
 
 @jit
-def score_range(score, matrix, digits, counts, pegs, members, start, end, in_set,
+def score_candidate(score, matrix, digits, counts, pegs, g, j, size, in_set, previous_guess,
+                    key, sizes, scores, usable):
+    """Score candidate ``j`` (code ``g``) from its class sizes ``sizes``."""
+    if in_set[g] == 0 and sizes.max() == size:
+        usable[j] = 0
+        scores[j] = np.inf
+        return
+    usable[j] = 1
+    previous = -1
+    if previous_guess >= 0:
+        # feedback is symmetric; this order reads the matrix along one row
+        previous = response(matrix, digits, counts, pegs, previous_guess, g)
+    scores[j] = score(sizes.ctypes, sizes.shape[0], g, previous, key)
+
+
+@jit
+def score_range(score, matrix, digits, counts, pegs, members, start, end, in_set, marks,
                 consistent_only, uses_partition, previous_guess, key, lo, hi, sizes,
                 scores, usable):
     """Score candidates ``lo..hi-1`` of one decision into ``scores`` (lower is better).
 
     Candidate ``j`` is ``members[start + j]`` when ``consistent_only`` else code ``j``;
-    ``usable[j]`` is 0 for a candidate that would not divide the consistent set.
+    ``usable[j]`` is 0 for a candidate that would not divide the consistent set or
+    that ``marks`` (by code, see :func:`walk`) skips.
     ``sizes`` is the caller's scratch of ``(pegs + 1) ** 2`` int64.
+
+    With the matrix, all codes as candidates and a set of more than ``BLOCK_MIN``
+    codes, candidates are counted in blocks of ``BLOCK`` read along the rows of the
+    members (the matrix is symmetric), so the reads are sequential.
     """
     size = end - start
-    for j in range(lo, hi):
-        g = members[start + j] if consistent_only else j
-        sizes[:] = 0
-        if uses_partition or in_set[g] == 0:
-            if matrix.shape[0] > 0:  # inlined lookups: a call per response costs 3x
-                row = matrix[g]
-                for t in range(start, end):
-                    sizes[row[members[t]]] += 1
-            else:
-                for t in range(start, end):
-                    sizes[response(matrix, digits, counts, pegs, g, members[t])] += 1
-        if in_set[g] == 0 and sizes.max() == size:
-            usable[j] = 0
-            scores[j] = np.inf
+    n_slots = sizes.shape[0]
+    blocked = (matrix.shape[0] > 0 and not consistent_only and uses_partition
+               and size > BLOCK_MIN)
+    block = np.zeros((BLOCK if blocked else 0, n_slots), dtype=np.int32)
+    b0 = lo
+    while b0 < hi:
+        b1 = min(b0 + BLOCK, hi)
+        n_marked = 0
+        for j in range(b0, b1):
+            g = members[start + j] if consistent_only else j
+            n_marked += marks[g]
+        if blocked and 4 * n_marked >= b1 - b0:
+            block[:b1 - b0] = 0
+            for t in range(start, end):
+                row = matrix[members[t]]
+                for j in range(b0, b1):
+                    block[j - b0, row[j]] += 1
+            for j in range(b0, b1):
+                if marks[j] == 0:
+                    usable[j] = 0
+                    scores[j] = np.inf
+                    continue
+                for f in range(n_slots):
+                    sizes[f] = block[j - b0, f]
+                score_candidate(score, matrix, digits, counts, pegs, j, j, size, in_set,
+                                previous_guess, key, sizes, scores, usable)
+            b0 = b1
             continue
-        usable[j] = 1
-        previous = -1
-        if previous_guess >= 0:
-            previous = response(matrix, digits, counts, pegs, g, previous_guess)
-        scores[j] = score(sizes.ctypes, sizes.shape[0], g, previous, key)
+        for j in range(b0, b1):
+            g = members[start + j] if consistent_only else j
+            if marks[g] == 0:
+                usable[j] = 0
+                scores[j] = np.inf
+                continue
+            sizes[:] = 0
+            if uses_partition or in_set[g] == 0:
+                if matrix.shape[0] > 0:  # inlined lookups: a call per response costs 3x
+                    row = matrix[g]
+                    for t in range(start, end):
+                        sizes[row[members[t]]] += 1
+                else:
+                    for t in range(start, end):
+                        sizes[response(matrix, digits, counts, pegs, g, members[t])] += 1
+            score_candidate(score, matrix, digits, counts, pegs, g, j, size, in_set,
+                            previous_guess, key, sizes, scores, usable)
+        b0 = b1
 
 
 @jit(parallel=True)
-def score_parallel(score, matrix, digits, counts, pegs, members, start, end, in_set,
+def score_parallel(score, matrix, digits, counts, pegs, members, start, end, in_set, marks,
                    consistent_only, uses_partition, previous_guess, key, n_cand, scores,
                    usable):
     """:func:`score_range` over all ``n_cand`` candidates in parallel blocks."""
@@ -90,7 +141,7 @@ def score_parallel(score, matrix, digits, counts, pegs, members, start, end, in_
     n_blocks = min(BLOCKS, n_cand)
     for b in prange(n_blocks):
         sizes = np.zeros(n_slots, dtype=np.int64)
-        score_range(score, matrix, digits, counts, pegs, members, start, end, in_set,
+        score_range(score, matrix, digits, counts, pegs, members, start, end, in_set, marks,
                     consistent_only, uses_partition, previous_guess, key,
                     b * n_cand // n_blocks, (b + 1) * n_cand // n_blocks, sizes, scores,
                     usable)
@@ -112,7 +163,33 @@ def splits_apart(matrix, digits, counts, pegs, guess, members, start, end, sizes
 
 
 @jit
-def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_set,
+def first_splitting_code(matrix, members, start, end, marks):
+    """Smallest marked code answering every member differently, or -1.
+
+    Needs the (symmetric) matrix and at most 64 feedback slots; reads along the
+    members' rows, a block of codes at a time, so the reads are sequential.
+    """
+    n = matrix.shape[0]
+    seen = np.zeros(BLOCK, dtype=np.uint64)
+    clash = np.zeros(BLOCK, dtype=np.bool_)
+    for b0 in range(0, n, BLOCK):
+        b1 = min(b0 + BLOCK, n)
+        seen[:] = 0
+        clash[:] = False
+        for t in range(start, end):
+            row = matrix[members[t]]
+            for j in range(b0, b1):
+                bit = np.uint64(1) << np.uint64(row[j])
+                clash[j - b0] |= (seen[j - b0] & bit) != 0
+                seen[j - b0] |= bit
+        for j in range(b0, b1):
+            if marks[j] and not clash[j - b0]:
+                return j
+    return -1
+
+
+@jit
+def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_set, marks,
                  consistent_only, uses_partition, perfect_split_best, previous_guess, key,
                  parallel, sizes, scores, usable):
     """The strategy's guess for the consistent set ``members[start:end]`` (size >= 2).
@@ -120,7 +197,9 @@ def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_se
     Lowest score within 1e-9, then a consistent code, then the smallest code.
     With ``perfect_split_best`` (the score is best exactly for partitions into
     single codes) the smallest consistent code that splits the set apart is taken
-    without scoring, else the smallest code that does (then no consistent code ties). ``in_set`` must be all zeros on entry and is left so.
+    without scoring, else the smallest code that does (then no consistent code ties).
+    ``in_set`` must be all zeros on entry and is left so; codes with ``marks[g] == 0``
+    are not considered (only codes with a smaller equivalent may be unmarked).
     """
     if perfect_split_best and end - start < sizes.shape[0]:
         for t in range(start, end):
@@ -128,18 +207,24 @@ def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_se
                             sizes):
                 return members[t]
         if not consistent_only:  # no consistent code does: the smallest code that does
-            for g in range(digits.shape[0]):
-                if splits_apart(matrix, digits, counts, pegs, g, members, start, end, sizes):
+            if matrix.shape[0] > 0 and sizes.shape[0] <= 64:
+                g = first_splitting_code(matrix, members, start, end, marks)
+                if g >= 0:
                     return g
+            else:
+                for g in range(digits.shape[0]):
+                    if marks[g] and splits_apart(matrix, digits, counts, pegs, g, members,
+                                                 start, end, sizes):
+                        return g
     for t in range(start, end):
         in_set[members[t]] = 1
     n_cand = (end - start) if consistent_only else digits.shape[0]
     if parallel:
-        score_parallel(score, matrix, digits, counts, pegs, members, start, end, in_set,
+        score_parallel(score, matrix, digits, counts, pegs, members, start, end, in_set, marks,
                        consistent_only, uses_partition, previous_guess, key, n_cand,
                        scores, usable)
     else:
-        score_range(score, matrix, digits, counts, pegs, members, start, end, in_set,
+        score_range(score, matrix, digits, counts, pegs, members, start, end, in_set, marks,
                     consistent_only, uses_partition, previous_guess, key, 0, n_cand,
                     sizes, scores, usable)
     best = np.inf
@@ -187,16 +272,46 @@ def split_run(matrix, digits, counts, pegs, guess, members, buffer, start, end, 
 
 
 @jit
+def mark_node(digits, colours, members, start, end, tree, parent, perms, marks):
+    """Unmark (``marks[g] = 0``) the codes with a smaller equivalent at a node.
+
+    The history is read from the tree rows above ``parent``; ``perms`` lists the
+    position permutations to try (see :mod:`.symmetry`).
+    """
+    n_history = 0
+    r = parent
+    while r >= 0:
+        n_history += 1
+        r = tree[r, 1]
+    history = np.zeros(n_history + 1, dtype=np.int64)
+    used = np.zeros(colours, dtype=np.bool_)
+    r = parent
+    for i in range(n_history):
+        history[i] = tree[r, 0]
+        for d in digits[tree[r, 0]]:
+            used[d] = True
+        r = tree[r, 1]
+    group, maps = history_group(digits, used, colours, history, n_history, perms)
+    absent = ~present_colours(digits, members, start, end) & ((1 << colours) - 1)
+    repeats = repeats_allowed(digits.shape[0], digits.shape[1], colours)
+    mark_representatives(digits, used, colours, group, maps, absent, repeats, marks)
+
+
+@jit
 def walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
-         perfect_split_best, first_guess, tracked, guesses, members, buffer, in_set, scores, usable,
-         node, node_key, tree, row_base, frontier, frontier_keys, big):
+         perfect_split_best, partition_only, first_guess, tracked, guesses, members, buffer,
+         in_set, marks, scores, usable, node, node_key, tree, row_base, frontier,
+         frontier_keys, big, perms):
     """Depth-first walk below one node, writing tree rows from ``row_base`` on.
 
     ``node`` is (start, end, parent row, answer, depth, previous guess) of the walk's
     root and ``node_key`` its random key. Nodes larger than ``big`` are expanded with
     parallel scoring and smaller ones appended to ``frontier`` (rows of 6 int64,
     ``frontier[0, 0]`` counts them; keys in ``frontier_keys``) unless ``big`` is -1,
-    which expands everything serially.
+    which expands everything serially. With ``partition_only`` (the score depends on
+    the class sizes alone) codes with a smaller equivalent under the node's
+    symmetries are not scored; ``marks`` (all ones on entry and on return) is the
+    scratch for that.
     Returns the number of rows written.
     """
     n_slots = (pegs + 1) * (pegs + 1)
@@ -226,11 +341,16 @@ def walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
             guess = first_guess
         else:
             n_cand = size if consistent_only else digits.shape[0]
+            if partition_only:
+                mark_node(digits, counts.shape[1], members, start, end, tree, parent, perms,
+                          marks)
             guess = choose_guess(score, matrix, digits, counts, pegs, members, start, end,
-                                 in_set, consistent_only, uses_partition,
+                                 in_set, marks, consistent_only, uses_partition,
                                  perfect_split_best, previous, key,
                                  big >= 0 and size * n_cand >= PARALLEL_WORK, sizes,
                                  scores, usable)
+            if partition_only:
+                marks[:] = 1
         row = row_base + rows
         tree[row, 0], tree[row, 1], tree[row, 2], tree[row, 3] = guess, parent, answer, depth
         rows += 1
@@ -252,7 +372,8 @@ def walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
 
 @jit(parallel=True)
 def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
-             perfect_split_best, first_guess, root_key, tracked, guesses, lanes, tree):
+             perfect_split_best, partition_only, first_guess, root_key, tracked, guesses,
+             lanes, perms, tree):
     """Play a strategy against every tracked secret by walking its decision tree.
 
     The large nodes near the root are decided one by one with the candidates scored
@@ -271,6 +392,9 @@ def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partitio
         Code tables of the code space (n rows).
     perfect_split_best : bool
         The score is best exactly for partitions into single codes (a shortcut).
+    partition_only : bool
+        The score depends on the class sizes alone: codes with a smaller equivalent
+        under the node's symmetries are skipped (same choices, see :mod:`.symmetry`).
     first_guess : int
         Index of a forced opening, or -1 to choose it by the score.
     root_key : uint64
@@ -281,6 +405,8 @@ def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partitio
         Out: guesses needed for each tracked secret (untracked left unchanged).
     lanes : int64
         Number of parallel lanes for the subtrees.
+    perms : int64 array (k, pegs)
+        Position permutations tried as symmetries (the identity alone turns that off).
     tree : int32 array (4n + 1, 4)
         Out: the visited nodes, parents before children, columns :data:`TREE_COLUMNS`.
 
@@ -293,6 +419,7 @@ def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partitio
     members = np.arange(n).astype(np.int32)
     buffer = np.empty(n, dtype=np.int32)
     in_set = np.zeros((lanes, n), dtype=np.int8)
+    marks = np.ones((lanes, n), dtype=np.int8)
     scores = np.empty((lanes, n), dtype=np.float64)
     usable = np.empty((lanes, n), dtype=np.int8)
     frontier = np.zeros((n + 1, 6), dtype=np.int64)
@@ -300,8 +427,9 @@ def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partitio
     root = np.array([0, n, -1, -1, 0, -1], dtype=np.int64)
     big = max(n // BIG_FRACTION, BIG_MINIMUM)
     top_rows = walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
-                    perfect_split_best, first_guess, tracked, guesses, members, buffer, in_set[0], scores[0],
-                    usable[0], root, root_key, tree, 0, frontier, frontier_keys, big)
+                    perfect_split_best, partition_only, first_guess, tracked, guesses, members,
+                    buffer, in_set[0], marks[0], scores[0], usable[0], root, root_key, tree, 0,
+                    frontier, frontier_keys, big, perms)
     # Subtrees: largest first, each lane takes the next one that keeps it least loaded.
     n_sub = frontier[0, 0]
     items = frontier[1:n_sub + 1]
@@ -319,10 +447,11 @@ def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partitio
         for i in range(n_sub):
             if lane_of[i] == lane:
                 used[i] = walk(score, matrix, digits, counts, pegs, consistent_only,
-                               uses_partition, perfect_split_best, -1, tracked, guesses, members, buffer,
-                               in_set[lane], scores[lane], usable[lane], items[i].copy(),
+                               uses_partition, perfect_split_best, partition_only, -1, tracked,
+                               guesses, members, buffer, in_set[lane], marks[lane],
+                               scores[lane], usable[lane], items[i].copy(),
                                frontier_keys[i + 1], tree, base + 2 * items[i, 0],
-                               frontier, frontier_keys, -1)
+                               frontier, frontier_keys, -1, perms)
     # Compact: top rows, then each subtree's rows in frontier order; remap parents.
     new_row = np.full(tree.shape[0], -1, dtype=np.int64)
     for r in range(top_rows):

@@ -32,8 +32,8 @@ Pruning, all exact:
   interchangeable, so a candidate must use them smallest first; position
   permutations with their colour maps are checked whenever any fixes the history);
   colours that no code of ``C`` uses answer alike wherever they stand, so only the
-  smallest of them is used by candidates (when no position permutation fixes the
-  history; always in the split-apart test);
+  smallest of them is used by candidates (:mod:`.symmetry` shows why the filters
+  combine);
 - a cache (64-bit hash of the consistent set and the depth left -> exact value and
   its guess, or a lower bound) shares sub-problems, and lets the tree be built from
   the search without searching again. A hash collision could in principle corrupt a
@@ -56,6 +56,8 @@ from .._jit import jit
 from .._random import GOLDEN, mix64
 from .codes import CodeSpace
 from .engine import response
+from .symmetry import (absent_canonical, free_colours_canonical, history_group,
+                       orbit_minimal, present_colours, repeats_allowed)
 from .tree import DecisionTree
 
 __all__ = ["optimal_cost", "optimal_tree", "INFEASIBLE"]
@@ -105,102 +107,6 @@ def set_hash(members, start, end, remaining):
 
 
 @jit
-def free_colours_canonical(digits_row, used, colours):
-    """Whether the never-guessed colours of a code appear smallest first, in order."""
-    expect = 0
-    while expect < colours and used[expect]:
-        expect += 1
-    for d in digits_row:
-        if used[d]:
-            continue
-        if d > expect:
-            return False
-        if d == expect:
-            expect += 1
-            while expect < colours and used[expect]:
-                expect += 1
-    return True
-
-
-@jit
-def orbit_minimal(digits, used, colours, group, colour_maps, code, image, relabel):
-    """Whether ``code`` is the smallest code of its orbit under the history's symmetries.
-
-    ``group[e]`` is a position permutation and ``colour_maps[e]`` its colour map on
-    the used colours (-1 elsewhere); never-used colours are relabelled smallest first.
-    ``image`` (pegs) and ``relabel`` (colours) are int64 scratch.
-    """
-    pegs = digits.shape[1]
-    for e in range(group.shape[0]):
-        for i in range(pegs):
-            image[group[e, i]] = digits[code, i]
-        relabel[:] = -1
-        nxt = 0
-        while nxt < colours and used[nxt]:
-            nxt += 1
-        for i in range(pegs):
-            c = image[i]
-            if used[c]:
-                image[i] = colour_maps[e, c]
-            else:
-                if relabel[c] < 0:
-                    relabel[c] = nxt
-                    nxt += 1
-                    while nxt < colours and used[nxt]:
-                        nxt += 1
-                image[i] = relabel[c]
-        for i in range(pegs):
-            if image[i] != digits[code, i]:
-                if image[i] < digits[code, i]:
-                    return False
-                break
-    return True
-
-
-@jit
-def history_group(digits, used, colours, history, n_history, perms):
-    """Position permutations (with colour maps) fixing every guess of the history."""
-    pegs = digits.shape[1]
-    keep = np.zeros(perms.shape[0], dtype=np.bool_)
-    maps = np.full((perms.shape[0], colours), -1, dtype=np.int64)
-    for e in range(perms.shape[0]):
-        ok = True
-        back = np.full(colours, -1, dtype=np.int64)
-        for h in range(n_history):
-            g = history[h]
-            for i in range(pegs):
-                a, b = digits[g, i], digits[g, perms[e, i]]
-                if maps[e, a] < 0 and back[b] < 0:
-                    maps[e, a], back[b] = b, a
-                elif maps[e, a] != b or back[b] != a:
-                    ok = False
-                    break
-            if not ok:
-                break
-        keep[e] = ok
-    return perms[keep].copy(), maps[keep].copy()
-
-
-@jit
-def present_colours(digits, members, start, end):
-    """Bit mask of the colours used by at least one code of ``members[start:end]``."""
-    mask = 0
-    for t in range(start, end):
-        for d in digits[members[t]]:
-            mask |= 1 << d
-    return mask
-
-
-@jit
-def uses_colour_in(digits_row, mask):
-    """Whether a code (its digit row) uses a colour of the bit mask ``mask``."""
-    for d in digits_row:
-        if (mask >> d) & 1:
-            return True
-    return False
-
-
-@jit
 def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_members,
                      seen):
     """A guess (a member if ``only_members``) answering every member differently, or -1.
@@ -209,13 +115,14 @@ def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_mem
     """
     seen[:] = 0
     n_cand = end - start if only_members else digits.shape[0]
-    forbidden = 0  # colours absent from the set but the smallest: they change nothing
+    absent = 0  # colours no member uses: only their smallest-first use is tried
+    colours = counts.shape[1]
     if not only_members:
-        absent = ~present_colours(digits, members, start, end) & ((1 << counts.shape[1]) - 1)
-        forbidden = absent & (absent - 1)
+        absent = ~present_colours(digits, members, start, end) & ((1 << colours) - 1)
+    repeats = repeats_allowed(digits.shape[0], pegs, colours)
     for j in range(n_cand):
         g = members[start + j] if only_members else j
-        if forbidden != 0 and uses_colour_in(digits[g], forbidden):
+        if absent != 0 and not absent_canonical(digits[g], absent, repeats):
             continue
         ok = True
         for t in range(start, end):
@@ -317,13 +224,9 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
     colours = counts.shape[1]
     group_perms, group_maps = history_group(digits, used, colours, history, level, perms)
     symmetric = group_perms.shape[0] > 1
-    # Colours no member uses answer alike wherever they stand: keep only candidates
-    # whose absent colours are the smallest absent one (exact; combined with the
-    # free-colour rule only when no position permutation fixes the history).
-    forbidden = 0
-    if not symmetric:
-        absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
-        forbidden = absent & (absent - 1)
+    # Colours no member uses answer alike wherever they stand (see .symmetry).
+    absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
+    repeats = repeats_allowed(n, pegs, colours)
     all_used = True
     for c in range(colours):
         all_used = all_used and used[c]
@@ -349,7 +252,7 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
         while g_next < n:
             g = g_next
             g_next += 1
-            if forbidden != 0 and uses_colour_in(digits[g], forbidden):
+            if absent != 0 and not absent_canonical(digits[g], absent, repeats):
                 continue
             if not all_used and not free_colours_canonical(digits[g], used, colours):
                 continue

@@ -75,6 +75,7 @@ class Strategy:
     consistent_only: bool = False
     uses_partition: bool = True
     perfect_split_best: bool = False
+    partition_only: bool = False
     first_guess: Callable[[CodeSpace, int], int] | None = None
     description: str = ""
 
@@ -100,7 +101,7 @@ def _adapter(kernel):
 
 
 def register(name: str, *, consistent_only: bool = False, uses_partition: bool = True,
-             perfect_split_best: bool = False,
+             perfect_split_best: bool = False, partition_only: bool = False,
              first_guess: Callable[[CodeSpace, int], int] | None = None,
              description: str = ""):
     """Decorator registering a scoring kernel as strategy ``name`` (returns the kernel).
@@ -108,12 +109,16 @@ def register(name: str, *, consistent_only: bool = False, uses_partition: bool =
     ``perfect_split_best`` promises that the score is best exactly for partitions of
     the consistent set into single codes, letting the engine skip scoring when a
     consistent code splits the set apart (same choice, much faster on small sets).
+    ``partition_only`` promises that the score depends on ``sizes`` alone (not on the
+    guess, the previous answer or the key), letting the engine skip codes that have a
+    smaller equivalent under the symmetries of the node (same choice, fewer scores).
     """
 
     def wrap(kernel):
         doc = description or (kernel.__doc__ or "").strip().split("\n")[0]
         STRATEGIES[name] = Strategy(name, kernel, _adapter(kernel), consistent_only,
-                                    uses_partition, perfect_split_best, first_guess, doc)
+                                    uses_partition, perfect_split_best, partition_only,
+                                    first_guess, doc)
         return kernel
 
     return wrap
@@ -126,14 +131,14 @@ def unit_uniform(key, guess):
     return float(bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@register("knuth", perfect_split_best=True)
+@register("knuth", perfect_split_best=True, partition_only=True)
 @jit
 def knuth_score(sizes, guess, previous, key):
     """Knuth's minimax: the size of the largest class of the partition."""
     return float(sizes.max())
 
 
-@register("expected-size", perfect_split_best=True)
+@register("expected-size", perfect_split_best=True, partition_only=True)
 @jit
 def expected_size_score(sizes, guess, previous, key):
     """Expected size: the sum of squared class sizes (expected class size times n)."""
@@ -143,7 +148,7 @@ def expected_size_score(sizes, guess, previous, key):
     return total
 
 
-@register("entropy", perfect_split_best=True)
+@register("entropy", perfect_split_best=True, partition_only=True)
 @jit
 def entropy_score(sizes, guess, previous, key):
     """Entropy: minus the information (bits) of the partition."""
@@ -158,7 +163,7 @@ def entropy_score(sizes, guess, previous, key):
     return -info
 
 
-@register("most-parts", perfect_split_best=True)
+@register("most-parts", perfect_split_best=True, partition_only=True)
 @jit
 def most_parts_score(sizes, guess, previous, key):
     """Most parts: minus the number of non-empty classes."""

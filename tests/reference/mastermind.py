@@ -83,11 +83,12 @@ def _response(matrix, digits, counts, pegs, g, s):
 
 
 def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
-             perfect_split_best, first_guess, root_key, tracked, guesses, lanes, tree):
+             perfect_split_best, partition_only, first_guess, root_key, tracked, guesses,
+             lanes, perms, tree):
     """Recursive twin: the rule of the issue applied literally at every node.
 
-    Ignores ``perfect_split_best`` (a shortcut of the kernel, so the tests check it)
-    and ``lanes``; fills ``tree`` in preorder.
+    Ignores ``perfect_split_best`` and ``partition_only`` (shortcuts of the kernel, so
+    the tests check them), ``lanes`` and ``perms``; fills ``tree`` in preorder.
     """
     n = len(digits)
     slots = (pegs + 1) ** 2
@@ -176,6 +177,59 @@ def free_colours_canonical(digits_row, used, colours):
         if not used[d] and d not in order:
             order.append(int(d))
     return order == free[:len(order)]
+
+
+def present_colours(digits, members, start, end):
+    return sum(1 << c for c in {int(d) for t in members[start:end] for d in digits[t]})
+
+
+def repeats_allowed(n, pegs, colours):
+    return n == colours ** pegs
+
+
+def absent_canonical(digits_row, absent, repeats):
+    """The code equals the smallest legal code with the same absent positions."""
+    low = [c for c in range(64) if (absent >> c) & 1]
+    spots = [i for i, d in enumerate(digits_row) if (absent >> int(d)) & 1]
+    fill = low[:1] * len(spots) if repeats else low[:len(spots)]
+    return [int(digits_row[i]) for i in spots] == fill
+
+
+def mark_representatives(digits, used, colours, group, colour_maps, absent, repeats, marks):
+    """Literal twin: drop a code not absent-canonical, or that relabelling the free
+    colours smallest first, or a symmetry of the group, maps to a smaller code."""
+    pegs = digits.shape[1]
+    free = [c for c in range(colours) if not used[c]]
+    for g, row in enumerate(digits):
+        code = tuple(int(d) for d in row)
+        images = [code]
+        for e in range(len(group)):
+            image = [0] * pegs
+            for i in range(pegs):
+                image[int(group[e][i])] = code[i]
+            images.append(tuple(image))
+        smaller = bool(absent) and not absent_canonical(row, absent, repeats)
+        for k, image in enumerate(images):
+            order = []
+            for c in image:
+                if not used[c] and c not in order:
+                    order.append(c)
+            relabel = dict(zip(order, free))
+            if k == 0:
+                mapped = tuple(relabel.get(c, c) for c in image)
+            else:
+                mapped = tuple(int(colour_maps[k - 1][c]) if used[c] else relabel[c]
+                               for c in image)
+            smaller = smaller or mapped < code
+        marks[g] = 0 if smaller else 1
+
+
+def first_splitting_code(matrix, members, start, end, marks):
+    for g in range(matrix.shape[0]):
+        answers = [int(matrix[g, s]) for s in members[start:end]]
+        if marks[g] and len(set(answers)) == len(answers):
+            return g
+    return -1
 
 
 def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
