@@ -22,9 +22,8 @@ Pruning, all exact:
 - branch and bound: candidates are scanned in code order and estimated by
   ``|C| + sum lb(|C_f|)``; the scan pauses at a candidate whose estimate reaches the
   floor (nothing can beat it) to try it first. Before a candidate is tried its
-  estimate is sharpened with the fast cases of its classes (a class that no member
-  splits apart costs at least ``2s``; with two guesses left after it, a class that
-  no code splits apart is infeasible) and, if it grew, the candidate is queued again;
+  estimate is sharpened with the fast case of its classes (a class that no member
+  splits apart costs at least ``2s``) and, if it grew, the candidate is queued again;
   candidates are tried by increasing estimate and cut as soon as it reaches the best
   total; each class is searched with the remaining budget, largest first;
 - symmetry: only the smallest code of each orbit under the colour and position
@@ -307,8 +306,7 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             class_end[f] -= 1
             out[class_end[f]] = src[t]
         # Sharpen the estimate (a class that no member splits apart costs at least
-        # 2s, and cannot be solved in two guesses unless some code splits it
-        # apart); if it grew, queue the candidate again by its new estimate.
+        # 2s); if it grew, queue the candidate again by its new estimate.
         sharper = m
         for f in range(n_slots):
             size = row[f]
@@ -320,16 +318,6 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
                     class_lb[f] = 2 * size
             if f != solved:
                 sharper += class_lb[f]
-        if remaining == 3 and sharper < best:
-            for f in range(n_slots):
-                size = row[f]
-                if f != solved and 3 <= size <= n_slots and class_lb[f] == 2 * size:
-                    lo = class_end[f]
-                    if splits_apart_any(matrix, digits, counts, pegs, out, lo, lo + size,
-                                        False, seen) < 0:
-                        class_lb[f] = INFEASIBLE
-                        sharper = INFEASIBLE
-                        break
         if sharper > estimate:
             keys[j, 0] = sharper
             continue

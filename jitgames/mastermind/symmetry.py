@@ -85,9 +85,10 @@ def history_group(digits, used, colours, history, n_history, perms):
     pegs = digits.shape[1]
     keep = np.zeros(perms.shape[0], dtype=np.bool_)
     maps = np.full((perms.shape[0], colours), -1, dtype=np.int64)
+    back = np.empty(colours, dtype=np.int64)
     for e in range(perms.shape[0]):
         ok = True
-        back = np.full(colours, -1, dtype=np.int64)
+        back[:] = -1
         for h in range(n_history):
             g = history[h]
             for i in range(pegs):
