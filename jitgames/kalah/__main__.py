@@ -24,11 +24,11 @@ def _add_solve(sub):
     p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture",
                    help="capture rule (default: empty-capture, capture also from an "
                         "empty opposite pit)")
-    p.add_argument("--endgame-stones", type=int_in_range(0, 40), default=None,
+    p.add_argument("--endgame-stones", type=int_in_range(0, 40), default=None, metavar="S",
                    help="endgame database covers positions with at most this many stones "
                         "in play (default: the largest with <= 3 million entries, or "
                         "<= 250 million when more than 30 stones lie beyond that)")
-    p.add_argument("--table-bits", type=int_in_range(10, 30), default=None,
+    p.add_argument("--table-bits", type=int_in_range(10, 30), default=None, metavar="BITS",
                    help="transposition table of 2**BITS entries of 16 bytes (default "
                         f"{TABLE_BITS})")
     p.add_argument("--endgame-dir", default=None, metavar="DIR",

@@ -37,9 +37,9 @@ Choices (DESIGN.md leaves them open):
   ascending pit order instead took 27x more nodes on Kalah(6,3).)
 - Endgame database: positions with at most ``endgame_stones`` stones in play are
   read from :mod:`.endgame` (default: :func:`default_endgame_stones`, the 20-stone
-  database for Kalah(6,4): 14.6M nodes instead of 126M with 12 stones), kept on
-  disk between runs when a directory is given; trivial bounds ``-in_play <= v <= in_play`` cut off searches whose window lies
-  outside them.
+  database for Kalah(6,4): 11.1M nodes instead of 126M with 12 stones), kept on
+  disk between runs when a directory is given; trivial bounds
+  ``-in_play <= v <= in_play`` cut off searches whose window lies outside them.
 - The search kernel is iterative (explicit stack of frames), not recursive.
 
 Kalah(6, 4) = +10 and Kalah(6, 5) = +12 are the published values (Irving et al.
@@ -147,8 +147,8 @@ def _order(board, player, row, n, m, store, tt_move, alpha, beta, variant, tt, z
     Each child is looked up (finished game, endgame database, transposition table);
     if a child alone proves ``v >= beta`` its lower bound is returned with ``True``;
     if every child is known and none can exceed ``alpha``, the largest upper bound
-    is returned with ``True``. Otherwise ``row[:n]`` is sorted (keys in ``row[m:m+n]``): table move, extra moves,
-    stones gained; returns ``(False, 0)``.
+    is returned with ``True``. Otherwise ``row[:n]`` is sorted (keys in
+    ``row[m:m+n]``): table move, extra moves, stones gained; returns ``(False, 0)``.
     """
     all_known = True
     best_upper = np.int64(-1000)
