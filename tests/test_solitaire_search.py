@@ -53,13 +53,14 @@ def test_search_kernels_match_their_twins(deck):
     moves = np.zeros(S.MAX_DEPTH * R.MAX_MOVES, dtype=np.int64)
     before = pos.copy()
     for score_only in (True, False):
-        value, _ = S.solve_position(pos, slots, meta, stack, moves, score_only)
-        assert value == ref.solve_position(pos, None, None, None, None, score_only)[0]
+        value, _ = S.solve_position(pos, slots, meta, stack, moves, score_only, S.NO_LIMIT)
+        assert value == ref.solve_position(pos, None, None, None, None, score_only,
+                                           S.NO_LIMIT)[0]
         assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
         T.table_new_deal(slots, meta)
     if expected[0] == 52:
-        ours = S.solve_win(pos, slots, meta, stack, moves)[:2]
-        assert ours == ref.solve_win(pos, None, None, None, None)[:2] == expected[1:]
+        ours = S.solve_win(pos, slots, meta, stack, moves, S.NO_LIMIT)[:2]
+        assert ours == ref.solve_win(pos, None, None, None, None, S.NO_LIMIT)[:2] == expected[1:]
         assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
 
 
@@ -88,19 +89,48 @@ def test_tiny_table_gives_the_same_answers():
     """Evictions only cost time: tables of 16 to 256 slots agree with 2**20 slots.
 
     Without room for its positions the search becomes a tree search (exponential),
-    so the tiny tables get the deals of up to 200 or 500 positions.
+    so the tiny tables (not allowed to grow) get the deals of up to 200 or 500
+    positions.
     """
     sample = deals(3, 0, 300)
     large = solve_deals(sample, table_capacity=1 << 20, threads=1)
     assert large.evictions.sum() == 0
     for capacity, most in ((16, 200), (64, 500), (256, 500)):
         chosen = large.positions < most
-        small = solve_deals(sample[chosen], table_capacity=capacity)
+        small = solve_deals(sample[chosen], table_capacity=capacity, max_table_capacity=capacity)
         assert small.evictions.sum() > 0
+        assert (small.capacity == capacity).all()
         for name in ("score", "moves", "decisions"):
             assert np.array_equal(getattr(small, name), getattr(large, name)[chosen]), name
-        fast = solve_deals(sample[chosen], score_only=True, table_capacity=capacity)
+        fast = solve_deals(sample[chosen], score_only=True, table_capacity=capacity,
+                           max_table_capacity=capacity)
         assert np.array_equal(fast.score, large.score[chosen])
+
+
+def test_thrashing_tables_grow_and_give_the_same_answers():
+    """A deal that evicts more entries than its table holds is solved again on a
+    table 4 times larger (up to the maximum); answers stay those of a large table."""
+    sample = deals(3, 0, 300)
+    large = solve_deals(sample, table_capacity=1 << 20, threads=1)
+    for score_only in (False, True):
+        grown = solve_deals(sample, score_only, table_capacity=16, max_table_capacity=1 << 18)
+        assert set(np.unique(grown.capacity)) <= {16 << (2 * k) for k in range(8)}
+        assert (grown.capacity > 16).sum() > 0
+        assert (grown.occupancy <= grown.capacity).all()
+        assert np.array_equal(grown.score, large.score)
+        if not score_only:
+            assert np.array_equal(grown.moves, large.moves)
+            assert np.array_equal(grown.decisions, large.decisions)
+    # deal 489,057 of seed 0 thrashes the default table: 41.6 million positions without
+    # growth; with it the default table grows once, and the work stays that of a deal
+    # that fits (about 115,000 positions on 2**18 slots, plus the abandoned try)
+    deal = deals(0, 489057, 489058)
+    fitted = solve_deals(deal, table_capacity=1 << 20)
+    default = solve_deals(deal)
+    assert default.capacity[0] == S.GROWTH * S.DEFAULT_CAPACITY
+    assert default.positions[0] < 3 * fitted.positions[0]
+    for name in ("score", "moves", "decisions"):
+        assert getattr(default, name)[0] == getattr(fitted, name)[0], name
 
 
 def test_one_and_two_threads_agree_on_everything():
@@ -108,7 +138,7 @@ def test_one_and_two_threads_agree_on_everything():
     one = solve_deals(sample, threads=1)
     two = solve_deals(sample, threads=2)
     for name in ("score", "moves", "decisions", "positions", "lookups", "probes",
-                 "evictions", "occupancy"):
+                 "evictions", "occupancy", "capacity"):
         assert np.array_equal(getattr(one, name), getattr(two, name)), name
 
 
@@ -198,8 +228,9 @@ def test_solve_decks_matches_its_twin(decks):
         ours = np.zeros((len(decks), S.N_FIELDS), dtype=np.int64)
         theirs = np.zeros((len(decks), S.N_FIELDS), dtype=np.int64)
         S.solve_decks(decks, score_only, scratch.slots, scratch.meta, scratch.positions,
-                      scratch.stacks, scratch.moves, ours)
-        ref.solve_decks(decks, score_only, None, None, None, None, None, theirs)
+                      scratch.stacks, scratch.moves, scratch.max_capacity, ours)
+        ref.solve_decks(decks, score_only, None, None, None, None, None, scratch.max_capacity,
+                        theirs)
         assert ours[:, :3].tolist() == theirs[:, :3].tolist()
 
 

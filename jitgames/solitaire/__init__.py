@@ -23,13 +23,13 @@ from .rules import card_name
 from .search import RESULT_FIELDS, Step, make_scratch, solve_rows
 from .search import optimal_line as _optimal_line
 from .study import StudyPartial, empty_partial, merge, partial_from_rows, study_chunk, summarise
-from .table import DEFAULT_CAPACITY
+from .table import DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY
 
 __all__ = [
     "DealResults", "Line", "solve_deals", "optimal_line", "deals", "read_deal_file",
     "validate_deals", "shuffle_bias", "ShuffleBias", "SHUFFLES", "card_name", "Step",
     "StudyPartial", "study_chunk", "merge", "summarise", "empty_partial",
-    "partial_from_rows", "DEFAULT_CAPACITY",
+    "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY",
 ]
 
 
@@ -39,7 +39,9 @@ class DealResults:
 
     ``score`` optimal score; ``moves``/``decisions`` the optimal-line figures (-1 in
     score-only mode); ``positions`` positions expanded; ``lookups``, ``probes``,
-    ``evictions``, ``occupancy`` the deal's use of its position table.
+    ``evictions`` the deal's use of its position tables (summed over its attempts);
+    ``occupancy`` and ``capacity`` the entries used and the slots of the table that
+    solved it (larger than the thread's table when the deal's table had to grow).
     """
 
     score: np.ndarray
@@ -50,6 +52,7 @@ class DealResults:
     probes: np.ndarray
     evictions: np.ndarray
     occupancy: np.ndarray
+    capacity: np.ndarray
 
     @classmethod
     def from_rows(cls, rows: np.ndarray) -> "DealResults":
@@ -63,6 +66,7 @@ class DealResults:
 
 
 def solve_deals(deals_in, score_only: bool = False, *, table_capacity: int = DEFAULT_CAPACITY,
+                max_table_capacity: int = DEFAULT_MAX_CAPACITY,
                 threads: int | None = None) -> DealResults:
     """Solve an (n, 52) integer array of deals exactly.
 
@@ -77,6 +81,9 @@ def solve_deals(deals_in, score_only: bool = False, *, table_capacity: int = DEF
     table_capacity : int
         Slots of each thread's position table (a power of two >= 4). Answers do
         not depend on it; speed does.
+    max_table_capacity : int
+        A deal that thrashes its table is solved again with tables 4 times larger,
+        up to this many slots (a power of two >= 4; see :mod:`.search`).
     threads : int, optional
         Threads to use (default: all Numba threads). Answers do not depend on it.
 
@@ -87,7 +94,7 @@ def solve_deals(deals_in, score_only: bool = False, *, table_capacity: int = DEF
     """
     decks = validate_deals(deals_in)
     with _threads(threads):
-        scratch = make_scratch(thread_count(), table_capacity)
+        scratch = make_scratch(thread_count(), table_capacity, max_table_capacity)
         rows = solve_rows(decks, score_only, scratch)
     return DealResults.from_rows(rows)
 
@@ -114,12 +121,13 @@ class Line:
         return sum(1 for step in self.steps if step.choices > 1)
 
 
-def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY) -> Line:
+def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY,
+                 max_table_capacity: int = DEFAULT_MAX_CAPACITY) -> Line:
     """The optimal line of one deal (fewest moves, then fewest decision points)."""
     from .rules import FOUNDATION, piles_of
 
     (checked,) = validate_deals(deck)
-    score, steps, start = _optimal_line(checked, table_capacity)
+    score, steps, start = _optimal_line(checked, table_capacity, max_table_capacity)
     piles = tuple((down, tuple(cards)) for down, cards in piles_of(start))
     foundations = tuple(int(f) for f in start[FOUNDATION:FOUNDATION + 4])
     return Line(score, tuple(steps), piles, foundations)

@@ -214,6 +214,10 @@ def format_summary(s: dict) -> str:
     lines.append(f"  position table per thread: {t['capacity']:,} slots ({t['bytes'] / 2**20:.1f} MiB), "
                  f"peak occupancy {t['peak_occupancy']:,}, {t['probes_per_lookup']:.2f} probes/lookup, "
                  f"{t['evictions']:,} evictions; {s['mean_positions']:.1f} positions expanded per deal")
+    if t["grown_deals"]:
+        lines.append(f"  {t['grown_deals']:,} deal(s) thrashed that table and were solved again on a "
+                     f"larger one (largest {t['largest_capacity']:,} slots, "
+                     f"{t['largest_bytes'] / 2**20:.0f} MiB)")
     rate = s["deals_per_second"]
     lines.append(f"  {s['seconds']:.2f} s wall on {s['threads']} thread(s), "
                  f"{rate:,.0f} deals/s" if rate else f"  {s['seconds']:.2f} s wall")

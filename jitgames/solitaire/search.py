@@ -30,6 +30,18 @@ legal move are not stored (they cost nothing to evaluate again).
 ``score_only`` skips the line figures and stops the whole search as soon as a
 position with 52 cards on the foundations is found.
 
+Table growth
+------------
+A deal whose positions do not fit its table makes the search thrash: evicted values
+are searched again, and again, and the search degenerates towards a tree search
+(one deal took 41.6 million positions with 65,536 slots and 115,000 with 2**18). So
+each search is given an eviction limit: once a deal has evicted more entries than
+its table has slots, the search gives up (``ABORTED``) and :func:`_solve_one`
+solves the deal again from the start with a table four times larger, up to
+``max_capacity`` slots, where no limit applies. Answers never depend on the
+capacity; the deal's statistics (positions, lookups, probes, evictions) are summed
+over its attempts and depend on the deal and the two capacities alone.
+
 Statistics per deal: ``positions`` counts positions whose legal moves were
 generated (searched again after an eviction they count again).
 """
@@ -44,16 +56,19 @@ from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_S
                     POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
                     legal_moves, undo_move)
 from .bound import UNREACHABLE, moves_to_win_bound
-from .table import (DEFAULT_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE, OCCUPANCY,
-                    PROBES, SLOT_WORDS, new_table, table_lookup, table_new_deal,
+from .table import (DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE,
+                    OCCUPANCY, PROBES, SLOT_WORDS, new_table, validate_capacity, table_lookup, table_new_deal,
                     table_store)
 
 FRAME = 5
 MAX_DEPTH = MAX_LINE + 1
+ABORTED = -2              # a search that passed its eviction limit
+NO_LIMIT = 1 << 62        # an eviction limit never reached
+GROWTH = 4                # a table that thrashes is replaced by one GROWTH times larger
 
 # columns of the per-deal result rows
 RESULT_FIELDS = ("score", "moves", "decisions", "positions", "lookups", "probes",
-                 "evictions", "occupancy")
+                 "evictions", "occupancy", "capacity")
 N_FIELDS = len(RESULT_FIELDS)
 
 
@@ -101,10 +116,18 @@ def _quiet_child_key(pos, move):
 
 
 @jit
-def solve_position(pos, slots, meta, stack, moves, score_only):
+def _unwind(pos, depth):
+    """Undo the last ``depth`` moves."""
+    for _ in range(depth):
+        undo_move(pos)
+
+
+@jit
+def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit):
     """Packed value of ``pos`` (see the module docstring) and the positions expanded.
 
-    ``pos`` is restored before returning. ``stack`` (MAX_DEPTH * FRAME int64) and
+    The value is ``ABORTED`` when the table evicted more than ``eviction_limit``
+    entries during the search. ``pos`` is restored before returning. ``stack`` (MAX_DEPTH * FRAME int64) and
     ``moves`` (MAX_DEPTH * MAX_MOVES int64) are scratch; the table may already hold
     values of this deal's positions in the same mode (they are reused). In score-only
     mode the search stops at the first position with 52 cards on the foundations.
@@ -115,6 +138,7 @@ def solve_position(pos, slots, meta, stack, moves, score_only):
     win = stop_value(N_CARDS)
     if pos[SCORE] == N_CARDS:
         return win, 0
+    evictions = meta[EVICTIONS] + eviction_limit
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
     stack[1] = 0
@@ -153,13 +177,15 @@ def solve_position(pos, slots, meta, stack, moves, score_only):
             table_store(slots, meta, pos[KEY], value)
             if depth == 0:
                 return value, expanded
+            if meta[EVICTIONS] > evictions:
+                _unwind(pos, depth)
+                return ABORTED, expanded
             undo_move(pos)
             depth -= 1
             frame = depth * FRAME
         best = _fold(stack, frame, value, score_only)
         if best >> 12 == N_CARDS:
-            for _ in range(depth):
-                undo_move(pos)
+            _unwind(pos, depth)
             return win, expanded
 
 
@@ -197,11 +223,12 @@ def _foundation_moves_first(pos, moves, start, n):
 
 
 @jit
-def solve_win(pos, slots, meta, stack, moves):
+def solve_win(pos, slots, meta, stack, moves, eviction_limit):
     """``(moves, decisions, positions expanded)`` of the best line from ``pos`` to 52 cards.
 
-    ``pos`` must be winnable (else ``(-1, -1, expanded)``). Depth-first branch and
-    bound: each position gets a budget of moves (at first unlimited); once a line is
+    ``pos`` must be winnable (else ``(-1, -1, expanded)``); ``(ABORTED, ABORTED,
+    expanded)`` when the table evicted more than ``eviction_limit`` entries.
+    Depth-first branch and bound: each position gets a budget of moves (at first unlimited); once a line is
     found, the remaining children only need to tie it, and a child whose lower bound
     (:mod:`.bound`) exceeds its budget is skipped. Moves that play a card to the
     foundations are tried first (only to find short lines early; the answer is a
@@ -220,6 +247,7 @@ def solve_win(pos, slots, meta, stack, moves):
     """
     if pos[SCORE] == N_CARDS:
         return 0, 0, 0
+    evictions = meta[EVICTIONS] + eviction_limit
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
     _foundation_moves_first(pos, moves, 0, stack[0])
@@ -291,6 +319,9 @@ def solve_win(pos, slots, meta, stack, moves):
                 if value >= _NONE:
                     return -1, -1, expanded
                 return value >> 6, value & 63, expanded
+            if meta[EVICTIONS] > evictions:
+                _unwind(pos, depth)
+                return ABORTED, ABORTED, expanded
             undo_move(pos)
             depth -= 1
             frame = depth * FRAME
@@ -308,55 +339,89 @@ def solve_win(pos, slots, meta, stack, moves):
 
 
 @jit
-def _solve_one(deck, score_only, slots, meta, pos, stack, moves, row):
-    """Solve one deal into ``row`` (RESULT_FIELDS order)."""
-    deal_position(deck, pos)
+def _attempt(score_only, slots, meta, pos, stack, moves, eviction_limit, row):
+    """One try at the deal in ``pos`` on one table: True when it finished.
+
+    Adds the try's positions and table use to ``row`` (RESULT_FIELDS order) and, when
+    it finished, sets the score, line figures, peak occupancy and capacity.
+    """
     table_new_deal(slots, meta)
     lookups = meta[LOOKUPS]
     probes = meta[PROBES]
     evictions = meta[EVICTIONS]
-    value, expanded = solve_position(pos, slots, meta, stack, moves, score_only)
+    value, expanded = solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit)
+    finished = value != ABORTED
     occupancy = meta[OCCUPANCY]
-    score, n_moves, decisions = unpack_value(value)
-    if score_only:
-        n_moves = -1
-        decisions = -1
-    elif score == N_CARDS:
-        n_moves, decisions, more = solve_win(pos, slots, meta, stack, moves)  # same epoch
-        expanded += more
-        occupancy = max(occupancy, meta[OCCUPANCY])
-    row[0] = score
-    row[1] = n_moves
-    row[2] = decisions
-    row[3] = expanded
-    row[4] = meta[LOOKUPS] - lookups
-    row[5] = meta[PROBES] - probes
-    row[6] = meta[EVICTIONS] - evictions
-    row[7] = occupancy
+    score = 0
+    n_moves = -1
+    decisions = -1
+    if finished:
+        score, n_moves, decisions = unpack_value(value)
+        if score_only:
+            n_moves = -1
+            decisions = -1
+        elif score == N_CARDS:
+            # same epoch: the score search's entries are reused
+            n_moves, decisions, more = solve_win(pos, slots, meta, stack, moves, eviction_limit)
+            expanded += more
+            occupancy = max(occupancy, meta[OCCUPANCY])
+            finished = n_moves != ABORTED
+    row[3] += expanded
+    row[4] += meta[LOOKUPS] - lookups
+    row[5] += meta[PROBES] - probes
+    row[6] += meta[EVICTIONS] - evictions
+    if finished:
+        row[0] = score
+        row[1] = n_moves
+        row[2] = decisions
+        row[7] = occupancy
+        row[8] = slots.shape[0] // SLOT_WORDS
+    return finished
+
+
+@jit
+def _solve_one(deck, score_only, slots, meta, pos, stack, moves, max_capacity, row):
+    """Solve one deal into ``row``: on the worker's table, then on larger ones if it thrashes."""
+    deal_position(deck, pos)
+    row[:] = 0
+    capacity = slots.shape[0] // SLOT_WORDS
+    limit = capacity if capacity < max_capacity else NO_LIMIT
+    if _attempt(score_only, slots, meta, pos, stack, moves, limit, row):
+        return
+    grown_meta = np.zeros(META_SIZE, dtype=np.int64)
+    while True:
+        capacity = min(capacity * GROWTH, max_capacity)
+        limit = capacity if capacity < max_capacity else NO_LIMIT
+        grown = np.zeros(capacity * SLOT_WORDS, dtype=np.int64)
+        if _attempt(score_only, grown, grown_meta, pos, stack, moves, limit, row):
+            return
 
 
 @jit(parallel=True)
-def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, out):
+def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, max_capacity, out):
     """Solve every deck (rows of ``decks``) into the rows of ``out`` (n x N_FIELDS).
 
     Worker ``w`` (one per row of the scratch arrays ``slots``, ``meta``,
     ``positions``, ``stacks``, ``moves``) takes deals ``w, w + W, w + 2W, ...``;
-    every figure of a deal depends on that deal alone (see :mod:`.table`).
+    a deal that thrashes its worker's table is solved again on tables up to
+    ``max_capacity`` slots allocated for it alone. Every figure of a deal depends on
+    that deal (and the two capacities) alone (see :mod:`.table`).
     """
     workers = slots.shape[0]
     n = decks.shape[0]
     for w in prange(workers):
         for d in range(w, n, workers):
             _solve_one(decks[d], score_only, slots[w], meta[w], positions[w], stacks[w],
-                       moves[w], out[d])
+                       moves[w], max_capacity, out[d])
 
 
 @dataclass(frozen=True)
 class Scratch:
     """Per-worker scratch memory, allocated once and reused for every deal.
 
-    Row ``w`` of each array belongs to worker ``w``. ``meta`` accumulates table
-    statistics over everything the workers solved.
+    Row ``w`` of each array belongs to worker ``w``. ``meta`` accumulates the
+    statistics of the workers' own tables (not of the larger tables grown for
+    single deals); ``max_capacity`` is the largest table a deal may grow.
     """
 
     slots: np.ndarray
@@ -364,6 +429,7 @@ class Scratch:
     positions: np.ndarray
     stacks: np.ndarray
     moves: np.ndarray
+    max_capacity: int
 
     @property
     def workers(self) -> int:
@@ -374,17 +440,23 @@ class Scratch:
         return self.slots.shape[1] // SLOT_WORDS
 
 
-def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY) -> Scratch:
-    """Scratch for ``workers`` workers with position tables of ``capacity`` slots each."""
+def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY,
+                 max_capacity: int = DEFAULT_MAX_CAPACITY) -> Scratch:
+    """Scratch for ``workers`` workers with position tables of ``capacity`` slots each.
+
+    A deal may grow its table up to ``max(capacity, max_capacity)`` slots.
+    """
     if workers < 1:
         raise ValueError(f"need at least one worker, got {workers}")
     slots, _ = new_table(capacity)  # validates capacity
+    max_capacity = max(validate_capacity(max_capacity), slots.size // SLOT_WORDS)
     return Scratch(
         slots=np.zeros((workers, slots.size), dtype=np.int64),
         meta=np.zeros((workers, META_SIZE), dtype=np.int64),
         positions=np.zeros((workers, POSITION_SIZE), dtype=np.int64),
         stacks=np.zeros((workers, MAX_DEPTH * FRAME), dtype=np.int64),
         moves=np.zeros((workers, MAX_DEPTH * MAX_MOVES), dtype=np.int64),
+        max_capacity=max_capacity,
     )
 
 
@@ -393,7 +465,7 @@ def solve_rows(decks: np.ndarray, score_only: bool, scratch: Scratch) -> np.ndar
     out = np.zeros((decks.shape[0], N_FIELDS), dtype=np.int64)
     if decks.shape[0]:
         solve_decks(decks, bool(score_only), scratch.slots, scratch.meta, scratch.positions,
-                    scratch.stacks, scratch.moves, out)
+                    scratch.stacks, scratch.moves, scratch.max_capacity, out)
     return out
 
 
@@ -420,27 +492,31 @@ def line_figures(pos, slots, meta, stack, moves) -> tuple[int, int, int]:
     """``(score, moves, decisions)`` of ``pos``: :func:`solve_position`, then
     :func:`solve_win` when 52 can be reached, both on one fresh table epoch."""
     table_new_deal(slots, meta)
-    value, _ = solve_position(pos, slots, meta, stack, moves, False)
+    value, _ = solve_position(pos, slots, meta, stack, moves, False, NO_LIMIT)
     score, n_moves, decisions = (int(v) for v in unpack_value(value))
     if score == N_CARDS:
-        n_moves, decisions, _ = (int(v) for v in solve_win(pos, slots, meta, stack, moves))
+        n_moves, decisions, _ = (int(v) for v in solve_win(pos, slots, meta, stack, moves,
+                                                           NO_LIMIT))
     return score, n_moves, decisions
 
 
-def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY):
+def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY,
+                 max_capacity: int = DEFAULT_MAX_CAPACITY):
     """The optimal line of one validated deck: ``(score, steps, start_position)``.
 
     ``steps`` is a list of :class:`Step` whose length is the deal's ``moves`` figure
     and which has the deal's ``decisions`` decision points. ``start_position`` is the
     position array right after the deal (automatic foundation plays done). At each
     position the first move (in :func:`.rules.legal_moves` order) that keeps the
-    best figures is taken.
+    best figures is taken. The searches use a table of the size the deal needed
+    (see "Table growth" above).
     """
     from .rules import new_position
 
+    needed = solve_rows(deck[None, :], False, make_scratch(1, capacity, max_capacity))[0, 8]
     pos = new_position(deck)
     start = pos.copy()
-    slots, meta = new_table(capacity)
+    slots, meta = new_table(needed)
     stack = np.zeros(MAX_DEPTH * FRAME, dtype=np.int64)
     moves = np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     score, remaining, decisions = line_figures(pos, slots, meta, stack, moves)

@@ -39,8 +39,11 @@ class StudyPartial:
     """Exact statistics of a set of deals (every field but ``seconds`` is an integer).
 
     ``histogram[s]`` counts deals of optimal score ``s`` (53 entries). ``moves_sum``
-    and ``decisions_sum`` are None in score-only mode. ``peak_occupancy`` is a max,
-    every other table figure a sum; ``capacity`` is the slots of one table.
+    and ``decisions_sum`` are None in score-only mode. ``capacity`` is the slots of
+    one thread's table and ``peak_occupancy`` the most entries a deal solved on it
+    used; ``grown`` counts the deals that thrashed it and were solved on a larger
+    table (see :mod:`.search`), ``largest_capacity`` is the largest table used.
+    ``peak_occupancy`` and ``largest_capacity`` are maxima, every other figure a sum.
     """
 
     deals: int
@@ -55,6 +58,8 @@ class StudyPartial:
     lookups: int
     probes: int
     evictions: int
+    grown: int
+    largest_capacity: int
     seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict:
@@ -73,13 +78,14 @@ class StudyPartial:
 def empty_partial(capacity: int = DEFAULT_CAPACITY, score_only: bool = False) -> StudyPartial:
     """The statistics of no deals (the identity of :func:`merge`)."""
     return StudyPartial(0, 0, 0, (0,) * (N_CARDS + 1), None if score_only else 0,
-                        None if score_only else 0, 0, capacity, 0, 0, 0, 0)
+                        None if score_only else 0, 0, capacity, 0, 0, 0, 0, 0, capacity)
 
 
 def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
                       seconds: float = 0.0) -> StudyPartial:
     """Statistics of per-deal result rows (see :data:`.search.RESULT_FIELDS`)."""
     scores = rows[:, 0]
+    on_thread_table = rows[:, 8] == capacity
     histogram = np.bincount(scores, minlength=N_CARDS + 1)
     return StudyPartial(
         deals=int(rows.shape[0]),
@@ -90,10 +96,12 @@ def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
         decisions_sum=None if score_only else int(rows[:, 2].sum()),
         positions=int(rows[:, 3].sum()),
         capacity=int(capacity),
-        peak_occupancy=int(rows[:, 7].max(initial=0)),
+        peak_occupancy=int(rows[on_thread_table, 7].max(initial=0)),
         lookups=int(rows[:, 4].sum()),
         probes=int(rows[:, 5].sum()),
         evictions=int(rows[:, 6].sum()),
+        grown=int((~on_thread_table).sum()),
+        largest_capacity=int(rows[:, 8].max(initial=capacity)),
         seconds=seconds,
     )
 
@@ -127,6 +135,8 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
         lookups=a.lookups + b.lookups,
         probes=a.probes + b.probes,
         evictions=a.evictions + b.evictions,
+        grown=a.grown + b.grown,
+        largest_capacity=max(a.largest_capacity, b.largest_capacity),
         seconds=a.seconds + b.seconds,
     )
 
@@ -241,6 +251,9 @@ def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> di
             "lookups": partial.lookups,
             "probes_per_lookup": partial.probes / partial.lookups if partial.lookups else 0.0,
             "evictions": partial.evictions,
+            "grown_deals": partial.grown,
+            "largest_capacity": partial.largest_capacity,
+            "largest_bytes": table_bytes(partial.largest_capacity),
         },
         "casino": {
             "deck_price": DECK_PRICE,

@@ -44,6 +44,7 @@ from .._random import mix64
 BUCKET = 4
 SLOT_WORDS = 2
 DEFAULT_CAPACITY = 1 << 16
+DEFAULT_MAX_CAPACITY = 1 << 24   # 256 MiB: the largest table one deal may grow (see .search)
 
 # meta words
 EPOCH = 0
@@ -65,8 +66,8 @@ _HITS_SHIFT = np.int64(42)
 _HITS_MAX = np.int64((1 << 21) - 1)
 
 
-def new_table(capacity: int = DEFAULT_CAPACITY) -> tuple[np.ndarray, np.ndarray]:
-    """Allocate an empty table ``(slots, meta)`` of ``capacity`` slots.
+def validate_capacity(capacity: int) -> int:
+    """``capacity`` as an int.
 
     Raises
     ------
@@ -76,6 +77,13 @@ def new_table(capacity: int = DEFAULT_CAPACITY) -> tuple[np.ndarray, np.ndarray]
     capacity = int(capacity)
     if capacity < BUCKET or capacity & (capacity - 1):
         raise ValueError(f"table capacity must be a power of two >= {BUCKET}, got {capacity}")
+    return capacity
+
+
+def new_table(capacity: int = DEFAULT_CAPACITY) -> tuple[np.ndarray, np.ndarray]:
+    """Allocate an empty table ``(slots, meta)`` of ``capacity`` slots (see
+    :func:`validate_capacity`)."""
+    capacity = validate_capacity(capacity)
     return np.zeros(capacity * SLOT_WORDS, dtype=np.int64), np.zeros(META_SIZE, dtype=np.int64)
 
 

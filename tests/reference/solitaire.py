@@ -268,8 +268,9 @@ def unpack_value(value):
     return int(value) >> 12, 63 - ((int(value) >> 6) & 63), 63 - (int(value) & 63)
 
 
-def solve_position(pos, slots, meta, stack, moves, score_only):
-    """Packed value of ``pos`` by :func:`reference_solve`'s DFS (the table is not used).
+def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit):
+    """Packed value of ``pos`` by :func:`reference_solve`'s DFS (no table, so no
+    eviction limit).
 
     Like the kernel, a position that can reach 52 gets the value of 52 cards with no
     line figures (:func:`solve_win` computes those). Returns ``(value, None)``: the
@@ -282,7 +283,7 @@ def solve_position(pos, slots, meta, stack, moves, score_only):
     return (s << 12) | ((63 - m) << 6) | (63 - d), None
 
 
-def solve_win(pos, slots, meta, stack, moves):
+def solve_win(pos, slots, meta, stack, moves, eviction_limit):
     """``(moves, decisions, None)`` of the best line from a winnable ``pos`` to 52."""
     piles, foundations = game_of(pos)
     s, m, d = _solve_game(piles, foundations, False, 10 ** 9)
@@ -302,7 +303,7 @@ def _foundation_moves_first(pos, moves, start, n):
     moves[start:start + n] = [m for m in chunk if plays(m)] + [m for m in chunk if not plays(m)]
 
 
-def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, out):
+def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, max_capacity, out):
     """Rows ``score, moves, decisions`` of each deck (other columns left alone)."""
     for d, deck in enumerate(decks):
         s, m, dec = reference_solve(deck, score_only, budget=10 ** 9)
