@@ -4,11 +4,14 @@ Run ``python bench/mastermind.py`` (add ``--large`` for 5 x 8, ``--hard SECONDS`
 the optimal 4 x 7 and Bulls-and-Cows searches within a time limit). Prints a table and
 writes ``bench/results/mastermind.json``. Times are medians of ``--repeats`` runs
 after compilation; compilation is timed separately in a subprocess with an empty
-Numba cache. Run it with ``OMP_WAIT_POLICY=PASSIVE`` on a shared machine: with the
-default (active) policy an idle OpenMP thread spins and, when other processes keep
-the cores busy, slows 2-thread runs by 10-30x. The baseline is the pure-Python reference engine
-(``tests/reference/mastermind.py``) on the same strategy and size, measured in the
-same run, so the ratio survives a noisy machine.
+Numba cache. ``OMP_WAIT_POLICY=PASSIVE`` is the project default (``jitgames._jit``):
+with the active policy an idle OpenMP thread spins and, when other processes keep
+the cores busy, slows 2-thread runs by 10-30x. Two baselines are measured in the
+same run, so their ratios survive a noisy machine: the pure-Python reference engine
+(``tests/reference/mastermind.py``) on the same strategy and size, and the engine
+with its symmetry filters turned off. The optimal search also reports CPU seconds
+of the process (``time.process_time``), which other load on the machine inflates
+less than wall seconds.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from _harness import cold_compile_seconds, median_seconds  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
+from jitgames.mastermind.engine import play_all  # noqa: E402
 from jitgames.mastermind.evaluate import _play, load_game, position_permutations  # noqa: E402
 from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
 from jitgames.mastermind.strategies import STRATEGIES  # noqa: E402
@@ -93,16 +97,48 @@ def matrix_rows(sizes, thread_counts, repeats):
 
 
 def optimal_rows(repeats):
+    """Search and tree build of the optimal strategies for 4 x 6 (serial): median wall
+    seconds and median CPU seconds of the process (the machine is shared)."""
     space, matrix = load_game(4, 6)
     rows = []
     for name, limit in (("optimal", None), ("optimal-max5", 5)):
         _search_and_build(space, matrix, limit)
-        seconds = median_seconds(lambda: _search_and_build(space, matrix, limit), repeats)[0]
-        total, tree = _search_and_build(space, matrix, limit)
+        walls, cpus = [], []
+        for _ in range(repeats):
+            wall, cpu = time.perf_counter(), time.process_time()
+            total, tree = _search_and_build(space, matrix, limit)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
         rows.append({"size": "4x6", "strategy": name, "total": total,
-                     "max": int(tree.guesses().max()), "seconds_1t": seconds})
+                     "max": int(tree.guesses().max()), "seconds_1t": statistics.median(walls),
+                     "cpu_seconds_1t": statistics.median(cpus)})
         print(f"  {rows[-1]}", flush=True)
     return rows
+
+
+def filter_baseline(repeats):
+    """The engine with and without its symmetry filters (``partition_only``), knuth on
+    5 x 6, 1 thread, in the same run: the ratio is the filters' gain."""
+    space, matrix = load_game(5, 6)
+    s = STRATEGIES["knuth"]
+    tracked = np.ones(space.size, np.int8)
+
+    def run(filtered):
+        tree = np.empty((4 * space.size + 1, 4), np.int32)
+        guesses = np.zeros(space.size, np.int32)
+        play_all(s.adapter, matrix, space.digits, space.counts, space.pegs,
+                 s.consistent_only, s.uses_partition, s.perfect_split_best, filtered, -1,
+                 np.uint64(stream_key(0, 1)), tracked, guesses, 1,
+                 position_permutations(space.pegs), tree)
+        return int(guesses.sum())
+
+    with threads(1):
+        off, total_off = median_seconds(lambda: run(False), repeats)
+        on, total_on = median_seconds(lambda: run(True), repeats)
+    row = {"size": "5x6", "strategy": "knuth", "threads": 1, "unfiltered_seconds": off,
+           "filtered_seconds": on, "speedup": off / on, "totals": [total_off, total_on]}
+    print(f"  {row}", flush=True)
+    return row
 
 
 HARD = """
@@ -111,10 +147,11 @@ from jitgames.mastermind.evaluate import load_game
 from jitgames.mastermind.optimal import _search_and_build
 pegs, colours, repeats = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 space, matrix = load_game(pegs, colours, repeats)
-t = time.perf_counter()
+_search_and_build(*load_game(2, 3), None)
+t, c = time.perf_counter(), time.process_time()
 total, tree = _search_and_build(space, matrix, None)
 print(json.dumps({"total": total, "max": int(tree.guesses().max()),
-                  "seconds": time.perf_counter() - t}))
+                  "seconds": time.perf_counter() - t, "cpu_seconds": time.process_time() - c}))
 """
 
 
@@ -152,8 +189,10 @@ def main():
     print("strategies over all secrets of 4x6:", flush=True)
     result["strategies"] = strategy_rows(4, 6, counts, args.repeats)
     if args.large:
-        print("strategies over all secrets of 5x8 (2 threads, one run):", flush=True)
-        result["strategies"] += strategy_rows(5, 8, (2,), 1)
+        print("strategies over all secrets of 5x8 (one run each):", flush=True)
+        result["strategies"] += strategy_rows(5, 8, counts, 1)
+    print("baseline: engine without its symmetry filters (knuth, 5x6, 1 thread):", flush=True)
+    result["filter_baseline"] = filter_baseline(args.repeats)
     print("baseline (pure-Python reference engine, knuth on 3x4):", flush=True)
     space3, matrix3 = load_game(3, 4)
     ours = median_seconds(lambda: _play("knuth", space3, matrix3, 0,
@@ -171,13 +210,16 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"\nwritten {out.relative_to(ROOT)}")
-    print(f"\n{'size':<6}{'strategy':<15}{'total':>8}{'1 thread s':>12}{'2 threads s':>13}")
+    print(f"\n{'size':<6}{'strategy':<15}{'total':>8}{'1 thread s':>12}{'2 threads s':>13}"
+          f"{'CPU s':>8}")
     for row in result["strategies"] + result["optimal"]:
         two = row.get("seconds_2t")
         one = row.get("seconds_1t")
+        cpu = row.get("cpu_seconds_1t")
         print(f"{row['size']:<6}{row['strategy']:<15}{row['total']:>8}"
               + (f"{one:>12.3f}" if one is not None else f"{'-':>12}")
-              + (f"{two:>13.3f}" if two is not None else ""))
+              + (f"{two:>13.3f}" if two is not None else f"{'-':>13}")
+              + (f"{cpu:>8.3f}" if cpu is not None else ""))
     return 0
 
 

@@ -42,8 +42,9 @@ def test_optimal_search_equals_brute_force(pegs, colours, repeats, limit):
         assert counts.max() <= limit
 
 
-@given(st.sampled_from([(3, 4), (4, 3), (3, 5)]), st.lists(st.integers(0, 10 ** 6), min_size=1,
-       max_size=2), st.integers(0, 10 ** 6), st.sampled_from([2, 3, 4, 62]))
+@given(st.sampled_from([(3, 4, True), (4, 3, True), (3, 5, True), (3, 6, False)]),
+       st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=2), st.integers(0, 10 ** 6),
+       st.sampled_from([2, 3, 4, 62]))
 @settings(max_examples=40)
 def test_search_after_a_history_equals_brute_force(size, history, secret, remaining):
     """Deep nodes: the consistent set left by one or two guesses, with the history's

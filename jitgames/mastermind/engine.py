@@ -10,7 +10,15 @@ subsets merge exactly into the whole (the decision at a node depends on the full
 consistent set and the node's key, never on which secrets are tracked).
 
 Responses come from the uint8 matrix when it was built, else are computed on the fly
-(pass an empty ``(0, 0)`` matrix).
+(pass an empty ``(0, 0)`` matrix). The matrix is symmetric (feedback is), and the
+kernels read it along rows wherever they can: candidates are counted in blocks along
+the members' rows, and the "some code splits the set apart" test likewise.
+
+Strategies whose score depends on the class sizes alone (``partition_only``) skip
+the codes that have a smaller equivalent under the node's symmetries (free and
+absent colours, position permutations fixing the history; :mod:`.symmetry`): the
+chosen guess is the same, since an equivalent code has the same class sizes and is
+consistent exactly when the other is.
 """
 from __future__ import annotations
 
@@ -34,7 +42,6 @@ PARALLEL_WORK = 1 << 22  # score a decision in parallel above this many response
 BIG_FRACTION = 64  # nodes above n / BIG_FRACTION codes are decided before the split
 BIG_MINIMUM = 16
 BLOCK = 256  # candidates counted together along the members' matrix rows
-BLOCK_MIN = 1  # smaller sets are counted candidate by candidate
 
 
 @jit
@@ -79,14 +86,14 @@ def score_range(score, matrix, digits, counts, pegs, members, start, end, in_set
     that ``marks`` (by code, see :func:`walk`) skips.
     ``sizes`` is the caller's scratch of ``(pegs + 1) ** 2`` int64.
 
-    With the matrix, all codes as candidates and a set of more than ``BLOCK_MIN``
-    codes, candidates are counted in blocks of ``BLOCK`` read along the rows of the
-    members (the matrix is symmetric), so the reads are sequential.
+    With the matrix and all codes as candidates, candidates are counted in blocks of
+    ``BLOCK`` read along the rows of the members (the matrix is symmetric), so the
+    reads are sequential (a 1 GiB matrix read column-wise misses the cache at every
+    read); blocks of mostly unmarked codes are counted code by code.
     """
     size = end - start
     n_slots = sizes.shape[0]
-    blocked = (matrix.shape[0] > 0 and not consistent_only and uses_partition
-               and size > BLOCK_MIN)
+    blocked = matrix.shape[0] > 0 and not consistent_only and uses_partition
     block = np.zeros((BLOCK if blocked else 0, n_slots), dtype=np.int32)
     b0 = lo
     while b0 < hi:
@@ -163,6 +170,15 @@ def splits_apart(matrix, digits, counts, pegs, guess, members, start, end, sizes
 
 
 @jit
+def member_splitting_apart(matrix, digits, counts, pegs, members, start, end, sizes):
+    """The first member of ``members[start:end]`` that splits it apart, or -1."""
+    for t in range(start, end):
+        if splits_apart(matrix, digits, counts, pegs, members[t], members, start, end, sizes):
+            return members[t]
+    return -1
+
+
+@jit
 def first_splitting_code(matrix, members, start, end, marks):
     """Smallest marked code answering every member differently, or -1.
 
@@ -202,10 +218,9 @@ def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_se
     are not considered (only codes with a smaller equivalent may be unmarked).
     """
     if perfect_split_best and end - start < sizes.shape[0]:
-        for t in range(start, end):
-            if splits_apart(matrix, digits, counts, pegs, members[t], members, start, end,
-                            sizes):
-                return members[t]
+        g = member_splitting_apart(matrix, digits, counts, pegs, members, start, end, sizes)
+        if g >= 0:
+            return g
         if not consistent_only:  # no consistent code does: the smallest code that does
             if matrix.shape[0] > 0 and sizes.shape[0] <= 64:
                 g = first_splitting_code(matrix, members, start, end, marks)
@@ -276,7 +291,9 @@ def mark_node(digits, colours, members, start, end, tree, parent, perms, marks):
     """Unmark (``marks[g] = 0``) the codes with a smaller equivalent at a node.
 
     The history is read from the tree rows above ``parent``; ``perms`` lists the
-    position permutations to try (see :mod:`.symmetry`).
+    position permutations to try (see :mod:`.symmetry`). Returns False, leaving
+    ``marks`` alone, when the node has no such symmetry (the common case deep in
+    the tree: every colour guessed and present, no position permutation).
     """
     n_history = 0
     r = parent
@@ -293,8 +310,11 @@ def mark_node(digits, colours, members, start, end, tree, parent, perms, marks):
         r = tree[r, 1]
     group, maps = history_group(digits, used, colours, history, n_history, perms)
     absent = ~present_colours(digits, members, start, end) & ((1 << colours) - 1)
+    if group.shape[0] == 1 and absent == 0 and used.all():
+        return False
     repeats = repeats_allowed(digits.shape[0], digits.shape[1], colours)
     mark_representatives(digits, used, colours, group, maps, absent, repeats, marks)
+    return True
 
 
 @jit
@@ -341,16 +361,22 @@ def walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
             guess = first_guess
         else:
             n_cand = size if consistent_only else digits.shape[0]
-            if partition_only:
-                mark_node(digits, counts.shape[1], members, start, end, tree, parent, perms,
-                          marks)
-            guess = choose_guess(score, matrix, digits, counts, pegs, members, start, end,
-                                 in_set, marks, consistent_only, uses_partition,
-                                 perfect_split_best, previous, key,
-                                 big >= 0 and size * n_cand >= PARALLEL_WORK, sizes,
-                                 scores, usable)
-            if partition_only:
-                marks[:] = 1
+            guess = -1
+            if perfect_split_best and size < n_slots:
+                guess = member_splitting_apart(matrix, digits, counts, pegs, members, start,
+                                               end, sizes)
+            if guess < 0:
+                # Mark only for decisions that scan every code (marking costs a pass).
+                marked = partition_only and mark_node(digits, counts.shape[1], members,
+                                                      start, end, tree, parent, perms,
+                                                      marks)
+                guess = choose_guess(score, matrix, digits, counts, pegs, members, start,
+                                     end, in_set, marks, consistent_only, uses_partition,
+                                     perfect_split_best, previous, key,
+                                     big >= 0 and size * n_cand >= PARALLEL_WORK, sizes,
+                                     scores, usable)
+                if marked:
+                    marks[:] = 1
         row = row_base + rows
         tree[row, 0], tree[row, 1], tree[row, 2], tree[row, 3] = guess, parent, answer, depth
         rows += 1
