@@ -27,35 +27,57 @@ from .rules import LENGTH, MOVED, N_CARDS, N_PILES, PILE_STRIDE, PILES, SCORE
 UNREACHABLE = 1 << 20
 
 
+_NO_CARD = 0xDDDD  # four 4-bit fields of 13: no card of any suit seen
+
+
+@jit
+def _lower(lowest, card):
+    """``lowest`` (four 4-bit fields: the lowest rank seen of each suit) with ``card`` added."""
+    shift = 4 * (card // 13)
+    if (lowest >> shift) & 15 > card % 13:
+        lowest = (lowest & ~(15 << shift)) | ((card % 13) << shift)
+    return lowest
+
+
 @jit
 def moves_to_win_bound(pos):
-    """Lower bound on the moves from ``pos`` to 52 foundation cards, or UNREACHABLE."""
+    """Lower bound on the moves from ``pos`` to 52 foundation cards, or UNREACHABLE.
+
+    One pass up each pile (O(length)): ``lowest`` holds the lowest rank of each suit
+    in the pile's segment above the last cut, so card ``x`` starts an unstabbed
+    interval exactly when a lower card of its suit lies in that segment.
+    """
     if pos[SCORE] == N_CARDS:
         return 0
     cuts = 0
     for p in range(N_PILES):
         base = PILES + p * PILE_STRIDE
         n = pos[LENGTH + p]
-        last_cut = -1
+        lowest = _NO_CARD
+        if n > 0:
+            lowest = _lower(lowest, pos[base])
         for j in range(1, n):
             card = pos[base + j]
-            # the highest same-suit lower card below ``card`` gives the tightest interval
-            low = -1
-            for i in range(j - 1, max(last_cut, 0) - 1, -1):
-                other = pos[base + i]
-                if other // 13 == card // 13 and other < card:
-                    low = i
-                    break
-            if low < 0:  # none, or only below the last cut: already separated
+            suit = card // 13
+            rank = card % 13
+            if (lowest >> (4 * suit)) & 15 > rank:
+                lowest = _lower(lowest, card)
                 continue
-            cut = -1
-            for k in range(j, low, -1):
-                if pos[MOVED + pos[base + k]] == 0:
-                    cut = k
-                    break
-            if cut < 0:
-                return UNREACHABLE
-            last_cut = cut
+            # the tightest interval is (z, j]: z the highest lower card of the suit
+            cut = j
+            if pos[MOVED + card] != 0:
+                low = j - 1
+                while not (pos[base + low] // 13 == suit and pos[base + low] % 13 < rank):
+                    low -= 1
+                cut = -1
+                for k in range(j - 1, low, -1):
+                    if pos[MOVED + pos[base + k]] == 0:
+                        cut = k
+                        break
+                if cut < 0:
+                    return UNREACHABLE
             cuts += 1
+            lowest = _NO_CARD
+            for k in range(cut, j + 1):
+                lowest = _lower(lowest, pos[base + k])
     return max(cuts, 1)
-
