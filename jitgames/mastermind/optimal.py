@@ -234,7 +234,13 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colours, dtype=np.int64)
     count = np.zeros(n_slots, dtype=np.int64)
-    touched = np.empty(n_slots, dtype=np.int64)
+    answers = np.empty(n_slots, dtype=np.int64)
+    n_answers = 0
+    for f in range(n_slots):
+        black, white = f // (pegs + 1), f % (pegs + 1)
+        if f != solved and black + white <= pegs and not (black == pegs - 1 and white == 1):
+            answers[n_answers] = f
+            n_answers += 1
     out = buffers[level]
     row = np.zeros(n_slots, dtype=np.int64)
     class_end = np.zeros(n_slots, dtype=np.int64)
@@ -258,26 +264,25 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             if symmetric and not orbit_minimal(digits, used, colours, group_perms,
                                                group_maps, g, image, relabel):
                 continue
-            n_touched = 0
-            for t in range(start, end):
-                if has_matrix:
-                    f = np.int64(matrix[g, src[t]])
-                else:
-                    f = response(matrix, digits, counts, pegs, g, src[t])
-                if count[f] == 0:
-                    touched[n_touched] = f
-                    n_touched += 1
-                count[f] += 1
-            useful = n_touched > 1 or count[solved] > 0
+            if has_matrix:
+                matrix_row = matrix[g]
+                for t in range(start, end):
+                    count[matrix_row[src[t]]] += 1
+            else:
+                for t in range(start, end):
+                    count[response(matrix, digits, counts, pegs, g, src[t])] += 1
+            parts = 1 if count[solved] > 0 else 0
+            count[solved] = 0
             estimate = m
-            feasible = True
-            for i in range(n_touched):
-                f = touched[i]
-                if f != solved:
-                    estimate += lb[count[f]]
-                    if count[f] > cap[remaining - 1]:
-                        feasible = False
-                count[f] = 0
+            largest = 0
+            for i in range(n_answers):  # the answers other than "solved" that occur
+                size = count[answers[i]]
+                count[answers[i]] = 0
+                estimate += lb[size]
+                largest = max(largest, size)
+                parts += size > 0
+            useful = parts > 1
+            feasible = largest <= cap[remaining - 1]
             if useful and feasible:
                 keys[n_cand, 0] = estimate
                 keys[n_cand, 1] = g
