@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 import numba
@@ -66,12 +67,13 @@ class Strategy:
     """A registered strategy: its scoring kernel and how the engine should call it.
 
     ``kernel`` is the ``@jit`` scoring kernel, ``adapter`` the callback the engine
-    calls, ``adapter(sizes.ctypes, len(sizes), guess, previous, key)``.
+    calls, ``adapter(sizes.ctypes, len(sizes), guess, previous, key)``, compiled (or
+    loaded from the cache) on first use, so importing the package and using one
+    strategy does not pay for the others.
     """
 
     name: str
     kernel: Callable
-    adapter: Callable
     consistent_only: bool = False
     uses_partition: bool = True
     perfect_split_best: bool = False
@@ -79,12 +81,18 @@ class Strategy:
     first_guess: Callable[[CodeSpace, int], int] | None = None
     description: str = ""
 
+    @property
+    def adapter(self) -> Callable:
+        """The engine's callback for :attr:`kernel` (built once per process)."""
+        return _adapter(self.kernel)
+
 
 STRATEGIES: dict[str, Strategy] = {}
 ADAPTER_SIGNATURE = types.float64(types.CPointer(types.int64), types.int64, types.int64,
                                   types.int64, types.uint64)
 
 
+@lru_cache(maxsize=None)
 def _adapter(kernel):
     """The engine's callback for ``kernel`` (see the module docstring)."""
     if numba.config.DISABLE_JIT:
@@ -116,9 +124,8 @@ def register(name: str, *, consistent_only: bool = False, uses_partition: bool =
 
     def wrap(kernel):
         doc = description or (kernel.__doc__ or "").strip().split("\n")[0]
-        STRATEGIES[name] = Strategy(name, kernel, _adapter(kernel), consistent_only,
-                                    uses_partition, perfect_split_best, partition_only,
-                                    first_guess, doc)
+        STRATEGIES[name] = Strategy(name, kernel, consistent_only, uses_partition,
+                                    perfect_split_best, partition_only, first_guess, doc)
         return kernel
 
     return wrap
