@@ -174,7 +174,7 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
     Returns the exact cost when it is below ``bound``, else some value >= ``bound``
     (a lower bound; INFEASIBLE when no strategy fits the depth). ``choice[level]``
     receives the best guess found (-1 if none beat the bound); at ``level == root``
-    the search always runs, so the choice is known.
+    the choice is always known (searched, or read from the cache with the value).
     """
     m = end - start
     n = digits.shape[0]
