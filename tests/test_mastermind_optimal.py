@@ -42,20 +42,21 @@ def test_optimal_search_equals_brute_force(pegs, colours, repeats, limit):
         assert counts.max() <= limit
 
 
-@given(st.sampled_from([(3, 4, True), (4, 3, True), (3, 5, True), (3, 6, False)]),
+@given(st.sampled_from([(3, 4, True), (4, 3, True), (3, 5, False)]),
        st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=2), st.integers(0, 10 ** 6),
        st.sampled_from([2, 3, 4, 62]))
-@settings(max_examples=40)
+@settings(max_examples=25)
 def test_search_after_a_history_equals_brute_force(size, history, secret, remaining):
     """Deep nodes: the consistent set left by one or two guesses, with the history's
-    symmetries, absent colours, fast cases and sharpened bounds all in play."""
+    symmetries, absent colours, fast cases and sharpened bounds all in play (sets of
+    at most 10 codes keep the pure-Python brute force quick)."""
     space, matrix = load_game(*size)
     history = [h % space.size for h in history]
     secret %= space.size
     members = np.arange(space.size)
     for h in history:
         members = members[matrix[h, members] == matrix[h, secret]]
-    assume(2 <= members.size <= 14)
+    assume(2 <= members.size <= 10)
     used = np.zeros(space.colours, np.bool_)
     for h in history:
         used[space.digits[h]] = True
