@@ -88,6 +88,8 @@ def main() -> None:
         "overhead_per_chunk_seconds": overhead,
         "identical_statistics": identical,
         "mean_score": merged(threads_run).score_sum / args.deals,
+        "grown_deals": merged(threads_run).grown,
+        "largest_capacity": merged(threads_run).largest_capacity,
     }
     print(f"solitaire study of {args.deals:,} deals of seed {args.seed} in {len(job.chunks)} chunks "
           f"(load average {result['load_average'][0]:.1f}):")
@@ -97,7 +99,8 @@ def main() -> None:
           f"({result['local_vs_threads_speed']:.2f}x threads; start-up {startup:.1f} s apart)")
     print(f"  overhead per chunk     {1000 * overhead:9.2f} ms  (median of {args.repeats} runs "
           f"of {len(tiny.chunks)} one-deal chunks)")
-    print(f"  identical statistics: {identical}")
+    print(f"  identical statistics: {identical}; {result['grown_deals']:,} deal(s) needed a table "
+          f"larger than the default (up to {result['largest_capacity']:,} slots)")
     out = ROOT / "bench" / "results" / "cluster.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
