@@ -49,6 +49,23 @@ def test_study_text_report_out_and_plot(capsys, tmp_path):
     assert plot.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_small_table_grows_and_the_report_says_so(capsys):
+    """A table too small for some deals: those are solved again on larger tables, the
+    figures stay those of the default table, and text and JSON count them."""
+    status, out, _ = run(capsys, "300", "--seed", "5", "--json", "--quiet",
+                         "--table-capacity", "1024")
+    small = json.loads(out)
+    status_default, out, _ = run(capsys, "300", "--seed", "5", "--json", "--quiet")
+    default = json.loads(out)
+    assert status == status_default == 0
+    assert small["table"]["grown_deals"] > 0 == default["table"]["grown_deals"]
+    assert small["table"]["largest_capacity"] > 1024 == small["table"]["capacity"]
+    for key in ("mean", "sd", "histogram", "mean_moves", "mean_decisions"):
+        assert small[key] == default[key]
+    status, out, _ = run(capsys, "300", "--seed", "5", "--quiet", "--table-capacity", "1024")
+    assert status == 0 and "thrashed that table and were solved again" in out
+
+
 def test_score_only_study(capsys):
     status, out, _ = run(capsys, "100", "--score-only", "--json")
     data = json.loads(out)
