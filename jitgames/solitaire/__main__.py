@@ -66,7 +66,9 @@ def build_parser() -> ArgumentParser:
                         help="only the optimal score (faster; no moves/decisions)")
     parser.add_argument("--table-capacity", type=_capacity, default=DEFAULT_CAPACITY,
                         metavar="SLOTS", help=f"slots per thread's position table "
-                                              f"(power of two, default {DEFAULT_CAPACITY})")
+                                              f"(power of two, default {DEFAULT_CAPACITY}); a "
+                                              f"deal that thrashes it is solved again on a "
+                                              f"larger one")
     parser.add_argument("--precision", type=_precision, default=DEFAULT_PRECISION,
                         metavar="CARDS", help="half-width of the 95%% interval of the mean the "
                                               f"report checks N against (default {DEFAULT_PRECISION})")
