@@ -227,8 +227,8 @@ def test_solve_decks_matches_its_twin(decks):
     for score_only in (False, True):
         ours = np.zeros((len(decks), S.N_FIELDS), dtype=np.int64)
         theirs = np.zeros((len(decks), S.N_FIELDS), dtype=np.int64)
-        S.solve_decks(decks, score_only, scratch.slots, scratch.meta, scratch.positions,
-                      scratch.stacks, scratch.moves, scratch.max_capacity, ours)
+        S.solve_decks(decks, score_only, scratch.slots[1], scratch.meta[1], scratch.positions[1],
+                      scratch.stacks[1], scratch.moves[1], scratch.max_capacity, ours)
         ref.solve_decks(decks, score_only, None, None, None, None, None, scratch.max_capacity,
                         theirs)
         assert ours[:, :3].tolist() == theirs[:, :3].tolist()

@@ -47,11 +47,13 @@ generated (searched again after an eviction they count again).
 """
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._jit import jit, prange
+from .._jit import jit
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
                     POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
                     legal_moves, undo_move)
@@ -397,22 +399,18 @@ def _solve_one(deck, score_only, slots, meta, pos, stack, moves, max_capacity, r
             return
 
 
-@jit(parallel=True)
-def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, max_capacity, out):
+@jit
+def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity, out):
     """Solve every deck (rows of ``decks``) into the rows of ``out`` (n x N_FIELDS).
 
-    Worker ``w`` (one per row of the scratch arrays ``slots``, ``meta``,
-    ``positions``, ``stacks``, ``moves``) takes deals ``w, w + W, w + 2W, ...``;
-    a deal that thrashes its worker's table is solved again on tables up to
-    ``max_capacity`` slots allocated for it alone. Every figure of a deal depends on
-    that deal (and the two capacities) alone (see :mod:`.table`).
+    One worker: ``slots``, ``meta``, ``pos``, ``stack``, ``moves`` are its scratch
+    (one row of a :class:`Scratch`). A deal that thrashes the worker's table is solved
+    again on tables up to ``max_capacity`` slots allocated for it alone. Every figure
+    of a deal depends on that deal (and the two capacities) alone (see :mod:`.table`),
+    so the rows do not depend on which worker solves which deals.
     """
-    workers = slots.shape[0]
-    n = decks.shape[0]
-    for w in prange(workers):
-        for d in range(w, n, workers):
-            _solve_one(decks[d], score_only, slots[w], meta[w], positions[w], stacks[w],
-                       moves[w], max_capacity, out[d])
+    for d in range(decks.shape[0]):
+        _solve_one(decks[d], score_only, slots, meta, pos, stack, moves, max_capacity, out[d])
 
 
 @dataclass(frozen=True)
@@ -460,13 +458,52 @@ def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY,
     )
 
 
+BLOCK = 64
+"""Deals a worker takes at a time (about 20 ms of work): small enough that the
+workers finish a chunk together, large enough that handing out blocks costs nothing."""
+
+
 def solve_rows(decks: np.ndarray, score_only: bool, scratch: Scratch) -> np.ndarray:
-    """Per-deal result rows (n x N_FIELDS int64) of validated ``decks``."""
+    """Per-deal result rows (n x N_FIELDS int64) of validated ``decks``.
+
+    The scratch's workers are Python threads running the kernel without the GIL;
+    each takes the next block of ``BLOCK`` deals when it is free, so one slow deal
+    holds up only its own worker (a static split would make the others wait).
+    """
     out = np.zeros((decks.shape[0], N_FIELDS), dtype=np.int64)
-    if decks.shape[0]:
-        solve_decks(decks, bool(score_only), scratch.slots, scratch.meta, scratch.positions,
-                    scratch.stacks, scratch.moves, scratch.max_capacity, out)
+    starts = range(0, decks.shape[0], BLOCK)
+    workers = min(scratch.workers, len(starts))
+    if workers <= 1:
+        if decks.shape[0]:
+            _solve_block(decks, bool(score_only), scratch, 0, out)
+        return out
+    queue = iter(starts)
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def work(w: int) -> None:
+        while not stop.is_set():
+            with lock:
+                start = next(queue, None)
+            if start is None:
+                return
+            block = slice(start, start + BLOCK)
+            _solve_block(decks[block], bool(score_only), scratch, w, out[block])
+
+    pool = ThreadPoolExecutor(workers)
+    try:
+        for done in [pool.submit(work, w) for w in range(workers)]:
+            done.result()
+    finally:
+        stop.set()  # after an error or Ctrl-C, the other workers stop after their block
+        pool.shutdown(wait=True)
     return out
+
+
+def _solve_block(decks, score_only, scratch, w, out):
+    """:func:`solve_decks` on worker ``w``'s scratch."""
+    solve_decks(decks, score_only, scratch.slots[w], scratch.meta[w], scratch.positions[w],
+                scratch.stacks[w], scratch.moves[w], scratch.max_capacity, out)
 
 
 @dataclass(frozen=True)
