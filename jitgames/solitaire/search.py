@@ -413,29 +413,41 @@ def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity,
         _solve_one(decks[d], score_only, slots, meta, pos, stack, moves, max_capacity, out[d])
 
 
+_PAD = 16
+"""Words (128 bytes) of unused room after every scratch array, so that two workers'
+arrays never share a cache line: the table statistics in ``meta`` change at every
+lookup, and two threads writing one line slowed each other down by half."""
+
+
+def _private(n: int) -> np.ndarray:
+    """A zeroed int64 array of ``n`` words that shares no cache line with another array."""
+    return np.zeros(n + _PAD, dtype=np.int64)[:n]
+
+
 @dataclass(frozen=True)
 class Scratch:
     """Per-worker scratch memory, allocated once and reused for every deal.
 
-    Row ``w`` of each array belongs to worker ``w``. ``meta`` accumulates the
-    statistics of the workers' own tables (not of the larger tables grown for
-    single deals); ``max_capacity`` is the largest table a deal may grow.
+    Entry ``w`` of each tuple belongs to worker ``w`` (separate arrays, never sharing a
+    cache line). ``meta`` accumulates the statistics of the workers' own tables (not
+    of the larger tables grown for single deals); ``max_capacity`` is the largest
+    table a deal may grow.
     """
 
-    slots: np.ndarray
-    meta: np.ndarray
-    positions: np.ndarray
-    stacks: np.ndarray
-    moves: np.ndarray
+    slots: tuple[np.ndarray, ...]
+    meta: tuple[np.ndarray, ...]
+    positions: tuple[np.ndarray, ...]
+    stacks: tuple[np.ndarray, ...]
+    moves: tuple[np.ndarray, ...]
     max_capacity: int
 
     @property
     def workers(self) -> int:
-        return self.slots.shape[0]
+        return len(self.slots)
 
     @property
     def capacity(self) -> int:
-        return self.slots.shape[1] // SLOT_WORDS
+        return self.slots[0].size // SLOT_WORDS
 
 
 def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY,
@@ -448,14 +460,13 @@ def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY,
         raise ValueError(f"need at least one worker, got {workers}")
     slots, _ = new_table(capacity)  # validates capacity
     max_capacity = max(validate_capacity(max_capacity), slots.size // SLOT_WORDS)
-    return Scratch(
-        slots=np.zeros((workers, slots.size), dtype=np.int64),
-        meta=np.zeros((workers, META_SIZE), dtype=np.int64),
-        positions=np.zeros((workers, POSITION_SIZE), dtype=np.int64),
-        stacks=np.zeros((workers, MAX_DEPTH * FRAME), dtype=np.int64),
-        moves=np.zeros((workers, MAX_DEPTH * MAX_MOVES), dtype=np.int64),
-        max_capacity=max_capacity,
-    )
+
+    def each(size):
+        return tuple(_private(size) for _ in range(workers))
+
+    return Scratch(slots=each(slots.size), meta=each(META_SIZE), positions=each(POSITION_SIZE),
+                   stacks=each(MAX_DEPTH * FRAME), moves=each(MAX_DEPTH * MAX_MOVES),
+                   max_capacity=max_capacity)
 
 
 BLOCK = 64
