@@ -208,8 +208,8 @@ def _lines(args) -> int:
     print(f"{result.n_lines} lines through the {result.size} x {result.size} window of the "
           f"{result.layout} (start {result.start}, corner ({result.x0}, {result.y0}); "
           f"primality by {result.primality})")
-    print(f"\nrichest lines (t = 0 at the smallest integer; C_f = Bateman-Horn constant, "
-          f"expected = C * sum 1/ln f(t)):")
+    print("\nrichest lines (t = 0 at the smallest integer; C_f = Bateman-Horn constant, "
+          "expected = C * sum 1/ln f(t)):")
     print(f"{'direction':<13}{'from':>16} {'step':>7}  {'f(t)':<34}{'len':>6}{'primes':>7}"
           f"{'frac':>7}{'C_f':>8}{'expect':>8}{'ratio':>7}")
     for x in result.richest:

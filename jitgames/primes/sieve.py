@@ -38,7 +38,7 @@ import numba
 import numpy as np
 
 from jitgames._jit import jit, prange
-from jitgames.primes.primality import is_prime, isqrt
+from jitgames.primes.primality import is_prime
 
 __all__ = [
     "count_primes", "check_count", "primes_between", "PrimeCount", "SIEVE_LIMIT",

@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from .._cli import (ArgumentParser, CLIError, atomic_write_text,
-                    nonnegative_int, positive_int, print_json, progress, run_cli)
+                    nonnegative_int, positive_int, print_json, run_cli)
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
@@ -217,8 +217,8 @@ def format_summary(s: dict) -> str:
                  f"peak occupancy {t['peak_occupancy']:,}, {t['probes_per_lookup']:.2f} probes/lookup, "
                  f"{t['evictions']:,} evictions; {s['mean_positions']:.1f} positions expanded per deal")
     if t["grown_deals"]:
-        lines.append(f"  {t['grown_deals']:,} deal(s) thrashed that table and were solved again on a "
-                     f"larger one (largest {t['largest_capacity']:,} slots, "
+        lines.append(f"  {t['grown_deals']:,} deal(s) thrashed that table and were solved "
+                     f"again on a larger one (largest {t['largest_capacity']:,} slots, "
                      f"{t['largest_bytes'] / 2**20:.0f} MiB)")
     rate = s["deals_per_second"]
     lines.append(f"  {s['seconds']:.2f} s wall on {s['threads']} thread(s), "

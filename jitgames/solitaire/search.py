@@ -59,8 +59,8 @@ from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_S
                     legal_moves, undo_move)
 from .bound import UNREACHABLE, moves_to_win_bound
 from .table import (DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE,
-                    OCCUPANCY, PROBES, SLOT_WORDS, new_table, validate_capacity, table_lookup, table_new_deal,
-                    table_store)
+                    OCCUPANCY, PROBES, SLOT_WORDS, new_table, table_lookup, table_new_deal,
+                    table_store, validate_capacity)
 
 FRAME = 5
 MAX_DEPTH = MAX_LINE + 1
@@ -100,6 +100,17 @@ def _fold(stack, frame, child_value, score_only):
 
 
 @jit
+def _plays_foundation(pos, move):
+    """True when ``move`` uncovers a card that goes to its foundation at once."""
+    card = move // 8
+    height = pos[HEIGHT + card]
+    if height == 0:
+        return False
+    below = pos[PILES + pos[WHERE + card] * PILE_STRIDE + height - 1]
+    return below % 13 == pos[FOUNDATION + below // 13]
+
+
+@jit
 def _quiet_child_key(pos, move):
     """Key after ``move`` when it plays nothing to the foundations, else -1.
 
@@ -107,13 +118,9 @@ def _quiet_child_key(pos, move):
     card it lands on stays covered by an exposed card that did not fit before), so
     the child's key is often known without making the move.
     """
+    if _plays_foundation(pos, move):
+        return -1
     card = move // 8
-    src = pos[WHERE + card]
-    height = pos[HEIGHT + card]
-    if height > 0:
-        below = pos[PILES + src * PILE_STRIDE + height - 1]
-        if below % 13 == pos[FOUNDATION + below // 13]:
-            return -1
     return pos[KEY] | (np.int64(1) << np.int64(14 * (card // 13) + 12 - card % 13))
 
 
@@ -129,10 +136,11 @@ def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit):
     """Packed value of ``pos`` (see the module docstring) and the positions expanded.
 
     The value is ``ABORTED`` when the table evicted more than ``eviction_limit``
-    entries during the search. ``pos`` is restored before returning. ``stack`` (MAX_DEPTH * FRAME int64) and
-    ``moves`` (MAX_DEPTH * MAX_MOVES int64) are scratch; the table may already hold
-    values of this deal's positions in the same mode (they are reused). In score-only
-    mode the search stops at the first position with 52 cards on the foundations.
+    entries during the search. ``pos`` is restored before returning. ``stack``
+    (MAX_DEPTH * FRAME int64) and ``moves`` (MAX_DEPTH * MAX_MOVES int64) are
+    scratch; the table may already hold values of this deal's positions in the same
+    mode (they are reused). In score-only mode the search stops at the first position
+    with 52 cards on the foundations.
     """
     found = table_lookup(slots, meta, pos[KEY])
     if found >= 0:
@@ -201,17 +209,6 @@ _UNWINNABLE = _WIN_BASE - 1
 
 
 @jit
-def _plays_foundation(pos, move):
-    """True when ``move`` uncovers a card that goes to its foundation at once."""
-    card = move // 8
-    height = pos[HEIGHT + card]
-    if height == 0:
-        return False
-    below = pos[PILES + pos[WHERE + card] * PILE_STRIDE + height - 1]
-    return below % 13 == pos[FOUNDATION + below // 13]
-
-
-@jit
 def _foundation_moves_first(pos, moves, start, n):
     """Stable-partition ``moves[start:start + n]``: moves that play a card first."""
     k = start
@@ -230,11 +227,11 @@ def solve_win(pos, slots, meta, stack, moves, eviction_limit):
 
     ``pos`` must be winnable (else ``(-1, -1, expanded)``); ``(ABORTED, ABORTED,
     expanded)`` when the table evicted more than ``eviction_limit`` entries.
-    Depth-first branch and bound: each position gets a budget of moves (at first unlimited); once a line is
-    found, the remaining children only need to tie it, and a child whose lower bound
-    (:mod:`.bound`) exceeds its budget is skipped. Moves that play a card to the
-    foundations are tried first (only to find short lines early; the answer is a
-    minimum, so it does not depend on the order).
+    Depth-first branch and bound: each position gets a budget of moves (at first
+    unlimited); once a line is found, the remaining children only need to tie it,
+    and a child whose lower bound (:mod:`.bound`) exceeds its budget is skipped.
+    Moves that play a card to the foundations are tried first (only to find short
+    lines early; the answer is a minimum, so it does not depend on the order).
 
     The table holds, per position, one fact whatever the path to it, so the answer
     is exact: ``_WIN_BASE + (moves << 6 | decisions)`` (its best line),
@@ -358,11 +355,11 @@ def _attempt(score_only, slots, meta, pos, stack, moves, eviction_limit, row):
     n_moves = -1
     decisions = -1
     if finished:
-        score, n_moves, decisions = unpack_value(value)
-        if score_only:
-            n_moves = -1
-            decisions = -1
-        elif score == N_CARDS:
+        score, line_moves, line_decisions = unpack_value(value)
+        if not score_only:
+            n_moves = line_moves
+            decisions = line_decisions
+        if not score_only and score == N_CARDS:
             # same epoch: the score search's entries are reused
             n_moves, decisions, more = solve_win(pos, slots, meta, stack, moves, eviction_limit)
             expanded += more
@@ -387,16 +384,13 @@ def _solve_one(deck, score_only, slots, meta, pos, stack, moves, max_capacity, r
     deal_position(deck, pos)
     row[:] = 0
     capacity = slots.shape[0] // SLOT_WORDS
-    limit = capacity if capacity < max_capacity else NO_LIMIT
-    if _attempt(score_only, slots, meta, pos, stack, moves, limit, row):
-        return
-    grown_meta = np.zeros(META_SIZE, dtype=np.int64)
     while True:
-        capacity = min(capacity * GROWTH, max_capacity)
         limit = capacity if capacity < max_capacity else NO_LIMIT
-        grown = np.zeros(capacity * SLOT_WORDS, dtype=np.int64)
-        if _attempt(score_only, grown, grown_meta, pos, stack, moves, limit, row):
+        if _attempt(score_only, slots, meta, pos, stack, moves, limit, row):
             return
+        capacity = min(capacity * GROWTH, max_capacity)
+        slots = np.zeros(capacity * SLOT_WORDS, dtype=np.int64)
+        meta = np.zeros(META_SIZE, dtype=np.int64)
 
 
 @jit
