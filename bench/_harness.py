@@ -1,5 +1,6 @@
 """Timing helpers shared by the benchmark scripts (run as ``python bench/<name>.py``).
 
+- :func:`timed_runs`: wall and process-CPU seconds of each of repeated calls;
 - :func:`median_seconds`: median wall seconds of repeated calls, and the last result;
 - :func:`cold_compile_seconds`: seconds a snippet takes in a fresh interpreter with an
   empty Numba cache (a temporary ``NUMBA_CACHE_DIR``, removed afterwards), i.e. the
@@ -18,14 +19,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def timed_runs(call, repeats: int):
+    """``(walls, cpus, result)``: the wall and the process-CPU seconds of each of
+    ``repeats`` calls, and the result of the last call.
+
+    CPU seconds count every thread of this process; on a busy shared machine they
+    depend much less on the other jobs than wall seconds do.
+    """
+    walls, cpus, result = [], [], None
+    for _ in range(repeats):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = call()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return walls, cpus, result
+
+
 def median_seconds(call, repeats: int):
     """``(median wall seconds, result of the last call)`` over ``repeats`` calls."""
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+    walls, _, result = timed_runs(call, repeats)
+    return statistics.median(walls), result
 
 
 def cold_compile_seconds(code: str) -> float:

@@ -22,12 +22,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _harness import timed_runs  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames.puzzles import domination, fibnim, queens  # noqa: E402
 
@@ -38,17 +38,9 @@ CENTRAL = json.loads((ROOT / "tests" / "data" / "puzzles_misc.json").read_text()
 
 
 def timed(call, repeats):
-    """(median wall seconds, result, [(wall, cpu) per call]) over ``repeats`` calls.
-
-    cpu = processor seconds of this process (all threads): on a busy shared machine
-    wall time depends on the other jobs, cpu time much less so.
-    """
-    times, result = [], None
-    for _ in range(repeats):
-        start, cpu = time.perf_counter(), time.process_time()
-        result = call()
-        times.append((time.perf_counter() - start, time.process_time() - cpu))
-    return statistics.median(t for t, _ in times), result, times
+    """(median wall seconds, result, [(wall, cpu) per call]) over ``repeats`` calls."""
+    walls, cpus, result = timed_runs(call, repeats)
+    return statistics.median(walls), result, list(zip(walls, cpus))
 
 
 def compile_seconds() -> dict:

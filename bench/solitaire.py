@@ -23,40 +23,24 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _harness import cold_compile_seconds, timed_runs  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames.solitaire import deals, solve_deals  # noqa: E402
 
 SEED = 2026
 
 
-def cold_compile_seconds() -> float:
-    """Seconds to import and solve one deal with an empty Numba cache (subprocess)."""
-    code = ("import time; t = time.perf_counter(); "
-            "from jitgames.solitaire import solve_deals, deals; "
-            "solve_deals(deals(0, 0, 1)); solve_deals(deals(0, 0, 1), score_only=True); "
-            "print(time.perf_counter() - t)")
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout
-    return float(out.strip().splitlines()[-1])
-
-
-def timed(call, repeats):
-    walls, cpus, result = [], [], None
-    for _ in range(repeats):
-        w, c = time.perf_counter(), time.process_time()
-        result = call()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return statistics.median(walls), statistics.median(cpus), result
+COLD_CODE = ("import time; t = time.perf_counter(); "
+             "from jitgames.solitaire import solve_deals, deals; "
+             "solve_deals(deals(0, 0, 1)); solve_deals(deals(0, 0, 1), score_only=True); "
+             "print(time.perf_counter() - t)")
+"""Import and solve one deal in both modes (run on an empty Numba cache)."""
 
 
 def study_wall(n: int) -> dict:
@@ -81,7 +65,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     sample = deals(SEED, 0, args.deals)
-    cold = cold_compile_seconds()
+    cold = cold_compile_seconds(COLD_CODE)
     warm_first = time.perf_counter()
     solve_deals(sample[:1])
     solve_deals(sample[:1], score_only=True)
@@ -91,8 +75,9 @@ def main(argv=None) -> int:
     for mode in ("full", "score-only"):
         for n_threads in (1, 2):
             with threads(n_threads):
-                wall, cpu, result = timed(
+                walls, cpus, result = timed_runs(
                     lambda: solve_deals(sample, score_only=(mode == "score-only")), args.repeats)
+            wall, cpu = statistics.median(walls), statistics.median(cpus)
             positions = int(result.positions.sum())
             rows.append({
                 "mode": mode, "threads": n_threads, "table_capacity": 1 << 16,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -244,12 +245,20 @@ def _run_on_dask(client, job, todo, finish, bar) -> None:
         raise
 
 
+def local_worker_threads(workers: int) -> int:
+    """Numba threads of each of ``workers`` local worker processes: an equal share of
+    this machine's cores, at least one."""
+    return max(1, (os.cpu_count() or 1) // workers)
+
+
 @contextlib.contextmanager
 def open_client(spec: str | None):
     """Yield a Dask client for ``spec`` (``None`` yields ``None``: run in process).
 
     ``spec`` is ``tcp://HOST:PORT`` for a running scheduler or ``local:W`` for a
-    LocalCluster of ``W`` worker processes on this machine, closed on exit.
+    LocalCluster of ``W`` worker processes on this machine, closed on exit. Each local
+    worker gets its share of the cores as Numba threads (:func:`local_worker_threads`),
+    so that ``W`` workers together do not run more threads than there are cores.
     """
     if spec is None:
         yield None
@@ -266,8 +275,9 @@ def open_client(spec: str | None):
             workers = 0
         if workers < 1:
             raise CLIError(f"--scheduler local:W needs a positive worker count, got {spec!r}")
+        threads = local_worker_threads(workers)
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, env={"NUMBA_NUM_THREADS": str(threads)})
         try:
             with Client(cluster) as client:
                 yield client

@@ -8,7 +8,8 @@ import pytest
 import importlib
 import signal
 
-from jitgames._chunked import ChunkedJob, open_client, run_chunks, split_range
+from jitgames._chunked import (ChunkedJob, local_worker_threads, open_client, run_chunks,
+                               split_range)
 from jitgames.mastermind.__main__ import main as mastermind_main
 from jitgames.puzzles import queens_classes
 from jitgames.puzzles.__main__ import main as puzzles_main
@@ -26,6 +27,20 @@ def scheduler():
     """Address of a LocalCluster of 2 worker processes, shared by this module."""
     with open_client("local:2") as client:
         yield client.scheduler.address, client
+
+
+def _numba_threads():
+    import numba
+    return numba.get_num_threads()
+
+
+def test_local_workers_share_the_cores(scheduler):
+    """Two local workers run their share of the Numba threads each, not all cores each."""
+    _, client = scheduler
+    threads = client.run(_numba_threads)
+    assert len(threads) == 2
+    assert set(threads.values()) == {local_worker_threads(2)}
+    assert local_worker_threads(2) == max(1, (os.cpu_count() or 1) // 2)
 
 
 def run_json(main, argv, capsys):
