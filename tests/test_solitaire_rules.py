@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 from jitgames._random import stream_key
 from jitgames.solitaire import deal as D
 from jitgames.solitaire import rules as R
-from jitgames.solitaire.bound import UNREACHABLE, moves_to_win_bound
+from jitgames.solitaire.bound import (PILE_STATES, UNREACHABLE, bound_after_move,
+                                      moves_to_win_bound, record_pile_states)
 from tests.reference import solitaire as ref
 from tests.reference.solitaire_strategies import any_deals
 
@@ -152,6 +153,31 @@ def test_bound_matches_reference_and_never_overestimates(deck, choices):
         assert bound <= exact  # an UNREACHABLE bound only for positions that cannot win
         if exact < UNREACHABLE:
             assert bound < UNREACHABLE
+
+
+@pytest.mark.kernel
+@given(any_deals, st.lists(st.integers(0, 15), max_size=40))
+def test_bound_after_a_move_equals_the_bound_from_scratch(deck, choices):
+    """Along a random line, the incremental bound of every child equals the full one."""
+    pos = R.new_position(deck)
+    out = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    states = np.zeros(2 * PILE_STATES, dtype=np.int64)
+    record_pile_states(pos, states, 0)
+    for choice in choices:
+        n = R.legal_moves(pos, out, 0)
+        if n == 0:
+            break
+        for move in out[:n]:
+            R.apply_move(pos, move)
+            assert bound_after_move(pos, states, 0, PILE_STATES) == moves_to_win_bound(pos)
+            R.undo_move(pos)
+        R.apply_move(pos, out[choice % n])
+        bound = bound_after_move(pos, states, 0, PILE_STATES)
+        assert bound == moves_to_win_bound(pos)
+        if bound < UNREACHABLE:  # the child's states are complete: they become the parent's
+            states[:PILE_STATES] = states[PILE_STATES:]
+        else:
+            record_pile_states(pos, states, 0)
 
 
 def test_validate_deals_names_the_bad_row():

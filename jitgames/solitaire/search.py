@@ -57,7 +57,7 @@ from .._jit import jit
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
                     POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
                     legal_moves, undo_move)
-from .bound import UNREACHABLE, moves_to_win_bound
+from .bound import PILE_STATES, UNREACHABLE, bound_after_move, record_pile_states
 from .table import (DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE,
                     OCCUPANCY, PROBES, SLOT_WORDS, new_table, table_lookup, table_new_deal,
                     table_store, validate_capacity)
@@ -247,6 +247,9 @@ def solve_win(pos, slots, meta, stack, moves, eviction_limit):
     if pos[SCORE] == N_CARDS:
         return 0, 0, 0
     evictions = meta[EVICTIONS] + eviction_limit
+    # the bound's pile record (.bound) of each position on the current line
+    states = np.empty(MAX_DEPTH * PILE_STATES, dtype=np.int64)
+    record_pile_states(pos, states, 0)
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
     _foundation_moves_first(pos, moves, 0, stack[0])
@@ -288,7 +291,8 @@ def solve_win(pos, slots, meta, stack, moves, eviction_limit):
                     if not applied:
                         apply_move(pos, move)
                         applied = True
-                    lower = moves_to_win_bound(pos)
+                    lower = bound_after_move(pos, states, depth * PILE_STATES,
+                                             (depth + 1) * PILE_STATES)
                     if lower <= budget:
                         depth += 1
                         frame = depth * FRAME
