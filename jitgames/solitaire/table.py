@@ -126,14 +126,15 @@ def table_lookup(slots, meta, key):
     first = _bucket_start(slots, key)
     meta[LOOKUPS] += 1
     for j in range(BUCKET):
-        meta[PROBES] += 1
         w = (first + j) * SLOT_WORDS
         if slots[w] == tag:
+            meta[PROBES] += j + 1
             info = slots[w + 1]
             value = info & _VALUE_MASK
             hits = min((info >> _HITS_SHIFT) + 1, _HITS_MAX)
             slots[w + 1] = value | (_tick(meta) << _LAST_SHIFT) | (hits << _HITS_SHIFT)
             return value
+    meta[PROBES] += BUCKET
     return NOT_FOUND
 
 
