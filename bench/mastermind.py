@@ -1,7 +1,9 @@
 """Benchmark of jitgames.mastermind: matrix build, every strategy, the optimal search.
 
 Run ``python bench/mastermind.py`` (add ``--large`` for 5 x 8, ``--hard SECONDS`` to try
-the optimal 4 x 7 and Bulls-and-Cows searches within a time limit). Prints a table and
+the optimal 4 x 7 and Bulls-and-Cows searches within a time limit, and ``--only-hard``
+to run only those, written to ``bench/results/mastermind_hard.json`` with the known
+totals of ``tests/data/mastermind_known.json`` beside them). Prints a table and
 writes ``bench/results/mastermind.json``. Times are medians of ``--repeats`` runs
 after compilation; compilation is timed separately in a subprocess with an empty
 Numba cache. ``OMP_WAIT_POLICY=PASSIVE`` is the project default (``jitgames._jit``):
@@ -155,6 +157,16 @@ print(json.dumps({"total": total, "max": int(tree.guesses().max()),
 """
 
 
+KNOWN = json.loads((ROOT / "tests" / "data" / "mastermind_known.json").read_text())["values"]
+
+
+def known_optimal_total(pegs, colours, repeats):
+    """The published optimal total of that size, or None."""
+    return next((v["total"] for v in KNOWN
+                 if (v["strategy"], v["pegs"], v["colours"], v["repeats"])
+                 == ("optimal", pegs, colours, repeats)), None)
+
+
 def hard_rows(limit_seconds):
     rows = []
     for label, pegs, colours, repeats in (("4x7", 4, 7, True), ("bulls-and-cows 4x10", 4, 10,
@@ -166,6 +178,7 @@ def hard_rows(limit_seconds):
             row = {"size": label, **json.loads(out.stdout.strip().splitlines()[-1])}
         except subprocess.TimeoutExpired:
             row = {"size": label, "total": None, "seconds": f"> {limit_seconds}"}
+        row["known_total"] = known_optimal_total(pegs, colours, repeats)
         rows.append(row)
         print(f"  {row}", flush=True)
     return rows
@@ -177,7 +190,18 @@ def main():
     parser.add_argument("--large", action="store_true", help="also 5 x 8 (32,768 secrets)")
     parser.add_argument("--hard", type=float, default=0,
                         help="seconds allowed to the optimal 4 x 7 and Bulls-and-Cows runs")
+    parser.add_argument("--only-hard", action="store_true",
+                        help="run only the --hard searches (default limit 3 hours each)")
     args = parser.parse_args()
+    if args.only_hard:
+        limit = args.hard or 3 * 3600
+        print(f"optimal 4x7 and Bulls and Cows (limit {limit:.0f} s each):", flush=True)
+        out = ROOT / "bench" / "results" / "mastermind_hard.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"machine": {"cpus": os.cpu_count()},
+                                   "rows": hard_rows(limit)}, indent=1) + "\n")
+        print(f"written {out.relative_to(ROOT)}")
+        return
     counts = (1, 2)
     result = {"machine": {"cpus": os.cpu_count()}, "repeats": args.repeats}
     print("cold compile (fresh cache):", flush=True)
