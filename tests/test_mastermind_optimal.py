@@ -1,5 +1,8 @@
 """The optimal strategy: brute force on tiny sizes, Koyama and Lai's totals, helpers."""
+import _thread
 import json
+import threading
+import time
 from itertools import permutations
 from pathlib import Path
 
@@ -137,3 +140,21 @@ def test_koyama_lai_totals():
         assert (result.total, result.max) == (known["total"], known["max"])
     tree = strategy_tree("optimal-max5", 4, 6)
     assert tree.guesses().sum() == 5626 and tree.nodes >= 1296
+
+
+def test_ctrl_c_stops_a_long_optimal_search_at_once():
+    """The optimal 4x7 search takes about a minute of CPU; Ctrl-C (here a simulated
+    one after 0.5 s) must stop it at once, not when the kernel would have returned."""
+    small = optimal._search_and_build(*load_game(2, 3), None)[0]  # compiled before the clock
+    space, matrix = load_game(4, 7)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            optimal._search_and_build(space, matrix, None)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 20
+    # a new search is unaffected by the stopped one
+    assert optimal._search_and_build(*load_game(2, 3), None)[0] == small

@@ -44,6 +44,7 @@ search order) that attains the optimal cost, or the one a fast case names.
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from itertools import permutations
 
@@ -168,14 +169,18 @@ def one_pair_split(matrix, digits, counts, pegs, members, start, end, seen):
 
 @jit
 def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
-          used, history, perms, lb, cap, buffers, order_keys, cache, choice):
+          used, history, perms, lb, cap, buffers, order_keys, cache, choice, stop):
     """Least total guesses for the codes ``src[start:end]`` within ``remaining`` guesses.
 
     Returns the exact cost when it is below ``bound``, else some value >= ``bound``
     (a lower bound; INFEASIBLE when no strategy fits the depth). ``choice[level]``
     receives the best guess found (-1 if none beat the bound); at ``level == root``
     the choice is always known (searched, or read from the cache with the value).
+    Once ``stop[0]`` is set (by another thread) every call returns INFEASIBLE at its
+    next step: the result and the cache are then meaningless and must be dropped.
     """
+    if stop[0] != 0:
+        return INFEASIBLE
     m = end - start
     n = digits.shape[0]
     solved = pegs * (pegs + 1)
@@ -252,6 +257,8 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
     n_cand = 0
     g_next = 0
     while True:
+        if stop[0] != 0:
+            return INFEASIBLE
         # Scan candidates in code order, pausing at one whose estimate reaches the
         # floor: nothing can beat it, so it is tried before the scan goes on.
         while g_next < n:
@@ -347,7 +354,7 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             total -= class_lb[f_big]
             total += solve(matrix, digits, counts, pegs, out, lo, lo + size_big,
                            remaining - 1, best - total, level + 1, root, new_used, history,
-                           perms, lb, cap, buffers, order_keys, cache, choice)
+                           perms, lb, cap, buffers, order_keys, cache, choice, stop)
         if total < best:
             best, best_guess = total, g
             if best <= floor:
@@ -382,9 +389,15 @@ class OptimalSearch:
         self.history = np.zeros(levels, dtype=np.int64)
         self.choice = np.zeros(levels, dtype=np.int64)
         self.cache = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.stop = np.zeros(1, dtype=np.int64)  # set to 1 to make the search stop
 
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):
-        """(cost, guess) for a consistent set; ``history`` the guesses that led to it."""
+        """(cost, guess) for a consistent set; ``history`` the guesses that led to it.
+
+        Raises KeyboardInterrupt when ``self.stop[0]`` was set (see
+        :func:`_interruptible`); the search object is then unusable (its cache may
+        hold cut-off values).
+        """
         level = len(history)
         self.history[:level] = history
         src = np.ascontiguousarray(members, dtype=np.int32)
@@ -392,8 +405,38 @@ class OptimalSearch:
                      src, 0, src.size, remaining, INFEASIBLE + 1, level, level, used,
                      self.history,
                      self.perms, self.lb, self.cap, self.buffers, self.keys,
-                     self.cache, self.choice)
+                     self.cache, self.choice, self.stop)
+        if self.stop[0] != 0:
+            raise KeyboardInterrupt
         return int(cost), int(self.choice[level])
+
+
+def _interruptible(work, stop: np.ndarray):
+    """``work()`` run in a helper thread while this one waits, so that Ctrl-C is seen
+    at once and not after a search of an hour (the kernel cannot see signals): on
+    Ctrl-C, ``stop[0]`` is set, the kernel returns at its next step and
+    KeyboardInterrupt is raised here. Exceptions of ``work`` are raised here too."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:  # handed to the waiting thread
+            outcome.append((False, exc))
+
+    helper = threading.Thread(target=run, name="optimal-search", daemon=True)
+    helper.start()
+    try:
+        while helper.is_alive():
+            helper.join(0.1)
+    except KeyboardInterrupt:
+        stop[0] = 1
+        helper.join()
+        raise
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None):
@@ -417,9 +460,12 @@ def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | N
                      int(f), depth + 1)
         return cost
 
-    total = node(np.arange(n, dtype=np.int32), search.remaining,
-                 np.zeros(space.colours, dtype=np.bool_), [], -1, -1, 0)
-    return total, DecisionTree(space, np.array(rows, dtype=np.int32).reshape(-1, 4))
+    def build():
+        total = node(np.arange(n, dtype=np.int32), search.remaining,
+                     np.zeros(space.colours, dtype=np.bool_), [], -1, -1, 0)
+        return total, DecisionTree(space, np.array(rows, dtype=np.int32).reshape(-1, 4))
+
+    return _interruptible(build, search.stop)
 
 
 @lru_cache(maxsize=4)
