@@ -31,12 +31,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _harness import cold_compile_seconds, median_seconds  # noqa: E402
+from _harness import cold_compile_seconds, median_seconds, timed_runs  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
 from jitgames.mastermind.engine import play_all  # noqa: E402
-from jitgames.mastermind.evaluate import _play, load_game, position_permutations  # noqa: E402
+from jitgames.mastermind.evaluate import _play, load_game  # noqa: E402
+from jitgames.mastermind.symmetry import position_permutations  # noqa: E402
 from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
 from jitgames.mastermind.strategies import STRATEGIES  # noqa: E402
 
@@ -105,12 +106,8 @@ def optimal_rows(repeats):
     rows = []
     for name, limit in (("optimal", None), ("optimal-max5", 5)):
         _search_and_build(space, matrix, limit)
-        walls, cpus = [], []
-        for _ in range(repeats):
-            wall, cpu = time.perf_counter(), time.process_time()
-            total, tree = _search_and_build(space, matrix, limit)
-            walls.append(time.perf_counter() - wall)
-            cpus.append(time.process_time() - cpu)
+        walls, cpus, (total, tree) = timed_runs(lambda: _search_and_build(space, matrix, limit),
+                                                repeats)
         rows.append({"size": "4x6", "strategy": name, "total": total,
                      "max": int(tree.guesses().max()), "seconds_1t": statistics.median(walls),
                      "cpu_seconds_1t": statistics.median(cpus)})

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from jitgames.mastermind import evaluate, strategy_tree
-from jitgames.mastermind import optimal
+from jitgames.mastermind import optimal, symmetry
 from jitgames.mastermind.evaluate import load_game
 from jitgames.mastermind.optimal import optimal_cost
 from tests.reference import mastermind as ref
@@ -97,7 +97,7 @@ def test_bound_tables_match_reference(n, branches):
        st.lists(st.booleans(), min_size=6, max_size=6))
 def test_free_colour_rule_matches_reference(code, used):
     digits, used = np.array(code, np.int8), np.array(used)
-    assert optimal.free_colours_canonical(digits, used, 6) == ref.free_colours_canonical(
+    assert symmetry.free_colours_canonical(digits, used, 6) == ref.free_colours_canonical(
         digits, used, 6)
 
 
@@ -125,9 +125,9 @@ def test_orbit_representatives_are_orbit_minima(history, code):
     for h in history:
         used[space.digits[h]] = True
     perms = np.array(list(permutations(range(4))), np.int64)
-    group, maps = optimal.history_group(space.digits, used, 3, np.array(history + [0], np.int64),
+    group, maps = symmetry.history_group(space.digits, used, 3, np.array(history + [0], np.int64),
                                         len(history), perms)
-    ours = optimal.orbit_minimal(space.digits, used, 3, group, maps, code,
+    ours = symmetry.orbit_minimal(space.digits, used, 3, group, maps, code,
                                   np.empty(4, np.int64), np.empty(3, np.int64))
     assert ours == (_orbit_min_brute(space, history, code) == tuple(space.digits[code]))
 
@@ -135,7 +135,8 @@ def test_orbit_representatives_are_orbit_minima(history, code):
 def test_koyama_lai_totals():
     for name in ("optimal", "optimal-max5"):
         known = next(v for v in KNOWN["values"]
-                     if (v["strategy"], v["pegs"], v["colours"], v["repeats"]) == (name, 4, 6, True))
+                     if (v["strategy"], v["pegs"], v["colours"], v["repeats"])
+                     == (name, 4, 6, True))
         result = evaluate(name, 4, 6)
         assert (result.total, result.max) == (known["total"], known["max"])
     tree = strategy_tree("optimal-max5", 4, 6)

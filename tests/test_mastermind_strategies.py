@@ -12,7 +12,8 @@ from jitgames._random import stream_key
 from jitgames.mastermind import STRATEGIES, evaluate, merge, register, strategy_tree
 from jitgames.mastermind import engine, strategies
 from jitgames.mastermind.codes import code_space
-from jitgames.mastermind.evaluate import load_game, position_permutations
+from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.symmetry import position_permutations
 from tests.reference import mastermind as ref
 
 KNOWN = json.loads((Path(__file__).parent / "data" / "mastermind_known.json").read_text())

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from jitgames._random import stream_key
 from jitgames.mastermind import STRATEGIES, engine, symmetry
-from jitgames.mastermind.evaluate import load_game, position_permutations
+from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.symmetry import position_permutations
 from tests.reference import mastermind as ref
 
 PARTITION_ONLY = [name for name, s in STRATEGIES.items() if s.partition_only]

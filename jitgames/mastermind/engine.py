@@ -221,6 +221,18 @@ def choose_guess(score, matrix, digits, counts, pegs, members, start, end, in_se
         g = member_splitting_apart(matrix, digits, counts, pegs, members, start, end, sizes)
         if g >= 0:
             return g
+    return choose_among_codes(score, matrix, digits, counts, pegs, members, start, end, in_set,
+                              marks, consistent_only, uses_partition, perfect_split_best,
+                              previous_guess, key, parallel, sizes, scores, usable)
+
+
+@jit
+def choose_among_codes(score, matrix, digits, counts, pegs, members, start, end, in_set, marks,
+                       consistent_only, uses_partition, perfect_split_best, previous_guess,
+                       key, parallel, sizes, scores, usable):
+    """:func:`choose_guess` once no member splits the set apart (the caller checked,
+    :func:`member_splitting_apart`, or ``perfect_split_best`` is off)."""
+    if perfect_split_best and end - start < sizes.shape[0]:
         if not consistent_only:  # no consistent code does: the smallest code that does
             if matrix.shape[0] > 0 and sizes.shape[0] <= 64:
                 g = first_splitting_code(matrix, members, start, end, marks)
@@ -370,11 +382,11 @@ def walk(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
                 marked = partition_only and mark_node(digits, counts.shape[1], members,
                                                       start, end, tree, parent, perms,
                                                       marks)
-                guess = choose_guess(score, matrix, digits, counts, pegs, members, start,
-                                     end, in_set, marks, consistent_only, uses_partition,
-                                     perfect_split_best, previous, key,
-                                     big >= 0 and size * n_cand >= PARALLEL_WORK, sizes,
-                                     scores, usable)
+                guess = choose_among_codes(score, matrix, digits, counts, pegs, members,
+                                           start, end, in_set, marks, consistent_only,
+                                           uses_partition, perfect_split_best, previous, key,
+                                           big >= 0 and size * n_cand >= PARALLEL_WORK,
+                                           sizes, scores, usable)
                 if marked:
                     marks[:] = 1
         row = row_base + rows

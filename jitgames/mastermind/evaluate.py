@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import permutations
 
 import numpy as np
 
@@ -21,13 +20,13 @@ from .._random import stream_key
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, matrix_fits, response_matrix
 from .engine import play_all
 from .strategies import STRATEGIES
+from .symmetry import position_permutations
 from .tree import DecisionTree
 
 __all__ = ["Evaluation", "evaluate", "evaluate_worker", "merge", "strategy_tree",
            "load_game", "strategy_names", "OPTIMAL_NAMES"]
 
 OPTIMAL_NAMES = {"optimal": None, "optimal-max5": 5}
-MAX_PERMUTED_PEGS = 6  # 720 position permutations, checked at every decision
 
 
 def strategy_names() -> list[str]:
@@ -140,15 +139,6 @@ def _play(name: str, space: CodeSpace, matrix: np.ndarray, seed: int, tracked: n
                     np.uint64(stream_key(seed, 1)), tracked, guesses,
                     max(thread_count(), 1), position_permutations(space.pegs), tree)
     return guesses, tree[:rows].copy()
-
-
-@lru_cache(maxsize=4)
-def position_permutations(pegs: int) -> np.ndarray:
-    """All permutations of the positions (int64 rows) for up to 6 pegs, else the
-    identity alone: the engine then uses colour symmetries only."""
-    if pegs > MAX_PERMUTED_PEGS:
-        return np.arange(pegs, dtype=np.int64).reshape(1, pegs)
-    return np.array(list(permutations(range(pegs))), dtype=np.int64).reshape(-1, pegs)
 
 
 def _check_name(name: str) -> None:

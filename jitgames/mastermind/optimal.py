@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
-from itertools import permutations
 
 import numpy as np
 from numba import types
@@ -56,8 +55,9 @@ from .._jit import jit
 from .._random import GOLDEN, mix64
 from .codes import CodeSpace
 from .engine import response
-from .symmetry import (absent_canonical, free_colours_canonical, history_group,
-                       orbit_minimal, present_colours, repeats_allowed)
+from .symmetry import (absent_canonical, all_colours_used, free_colours_canonical,
+                       history_group, orbit_minimal, position_permutations, present_colours,
+                       repeats_allowed)
 from .tree import DecisionTree
 
 __all__ = ["optimal_cost", "optimal_tree", "INFEASIBLE"]
@@ -231,9 +231,7 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
     # Colours no member uses answer alike wherever they stand (see .symmetry).
     absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
     repeats = repeats_allowed(n, pegs, colours)
-    all_used = True
-    for c in range(colours):
-        all_used = all_used and used[c]
+    all_used = all_colours_used(used)
     keys = order_keys[level]
     has_matrix = matrix.shape[0] > 0
     image = np.empty(pegs, dtype=np.int64)
@@ -383,7 +381,7 @@ class OptimalSearch:
         levels = min(self.remaining, n) + 8
         self.lb = lower_bounds(n, _branches(pegs))
         self.cap = capacities(_branches(pegs), n)
-        self.perms = np.array(list(permutations(range(pegs))), dtype=np.int64)
+        self.perms = position_permutations(pegs)
         self.buffers = np.zeros((levels, n), dtype=np.int32)
         self.keys = np.zeros((levels, n, 2), dtype=np.int64)
         self.history = np.zeros(levels, dtype=np.int64)

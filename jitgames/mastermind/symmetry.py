@@ -18,12 +18,27 @@ smallest), and some guess of every class the optimal search must consider.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import permutations
+
 import numpy as np
 
 from .._jit import jit
 
 __all__ = ["free_colours_canonical", "orbit_minimal", "history_group", "present_colours",
-           "absent_canonical", "repeats_allowed", "mark_representatives"]
+           "absent_canonical", "repeats_allowed", "all_colours_used",
+           "mark_representatives", "position_permutations"]
+
+MAX_PERMUTED_PEGS = 6  # 720 position permutations, checked at every decision
+
+
+@lru_cache(maxsize=4)
+def position_permutations(pegs: int) -> np.ndarray:
+    """The position permutations tried as symmetries (int64 rows): all of them for up
+    to ``MAX_PERMUTED_PEGS`` pegs, else the identity alone (colour symmetries only)."""
+    if pegs > MAX_PERMUTED_PEGS:
+        return np.arange(pegs, dtype=np.int64).reshape(1, pegs)
+    return np.array(list(permutations(range(pegs))), dtype=np.int64).reshape(-1, pegs)
 
 
 @jit
@@ -147,6 +162,16 @@ def absent_canonical(digits_row, absent, repeats):
 
 
 @jit
+def all_colours_used(used):
+    """Whether every colour has been guessed (then :func:`free_colours_canonical` keeps
+    every code)."""
+    for c in range(used.shape[0]):
+        if not used[c]:
+            return False
+    return True
+
+
+@jit
 def mark_representatives(digits, used, colours, group, colour_maps, absent, repeats, marks):
     """``marks[g] = 1`` for the codes no filter drops, else 0 (see the module docs).
 
@@ -157,9 +182,7 @@ def mark_representatives(digits, used, colours, group, colour_maps, absent, repe
     pegs = digits.shape[1]
     image = np.empty(pegs, dtype=np.int64)
     relabel = np.empty(colours, dtype=np.int64)
-    all_used = True
-    for c in range(colours):
-        all_used = all_used and used[c]
+    all_used = all_colours_used(used)
     symmetric = group.shape[0] > 1
     for g in range(digits.shape[0]):
         keep = True
