@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 from jitgames._random import stream_key
 from jitgames.solitaire import deal as D
 from jitgames.solitaire import rules as R
-from jitgames.solitaire.bound import (PILE_STATES, UNREACHABLE, bound_after_move,
-                                      moves_to_win_bound, record_pile_states)
+from jitgames.solitaire.bound import (PILE_STATES, UNREACHABLE, bound_after_move, moves_bound,
+                                      record_pile_states)
+from jitgames.solitaire.reach import ALL_CARDS, card_count, reachable_cards
 from tests.reference import solitaire as ref
 from tests.reference.solitaire_strategies import any_deals
 
@@ -135,9 +136,8 @@ def test_key_identifies_positions_up_to_pile_order(deck, rnd):
     assert len(set(canons)) == len(canons)
 
 
-@pytest.mark.kernel
-@given(any_deals, st.lists(st.integers(0, 15), max_size=30))
-def test_bound_matches_reference_and_never_overestimates(deck, choices):
+def _random_line(deck, choices):
+    """The position after the moves ``choices`` picks (modulo the legal ones) from ``deck``."""
     pos = R.new_position(deck)
     out = np.zeros(R.MAX_MOVES, dtype=np.int64)
     for choice in choices:
@@ -145,39 +145,86 @@ def test_bound_matches_reference_and_never_overestimates(deck, choices):
         if n == 0:
             break
         R.apply_move(pos, out[choice % n])
-    bound = moves_to_win_bound(pos)
-    assert bound == ref.moves_to_win_bound(pos)
-    piles, foundations = ref.game_of(pos)
-    exact = ref.moves_to_win(piles, foundations, budget=300)
-    if exact is not None:
-        assert bound <= exact  # an UNREACHABLE bound only for positions that cannot win
-        if exact < UNREACHABLE:
-            assert bound < UNREACHABLE
+    return pos
+
+
+def _played(pos):
+    """Mask of the cards on the foundations."""
+    return sum(1 << (13 * s + r) for s in range(4) for r in range(int(pos[R.FOUNDATION + s])))
 
 
 @pytest.mark.kernel
-@given(any_deals, st.lists(st.integers(0, 15), max_size=40))
-def test_bound_after_a_move_equals_the_bound_from_scratch(deck, choices):
+@given(any_deals, st.lists(st.integers(0, 15), max_size=30), st.lists(st.integers(0, 15), max_size=40))
+def test_reachable_cards_match_reference_and_contain_every_line_s_cards(deck, choices, later):
+    pos = _random_line(deck, choices)
+    reach = reachable_cards(pos)
+    assert reach == ref.reachable_cards(pos)
+    assert card_count(reach) == ref.card_count(reach)
+    assert _played(pos) & ~reach == 0
+    # any continuation only ever plays cards of the mask
+    out = np.zeros(R.MAX_MOVES, dtype=np.int64)
+    for choice in later:
+        n = R.legal_moves(pos, out, 0)
+        if n == 0:
+            break
+        R.apply_move(pos, out[choice % n])
+        assert _played(pos) & ~reach == 0
+
+
+@pytest.mark.kernel
+@given(any_deals, st.lists(st.integers(0, 15), max_size=30))
+def test_reachable_cards_bound_the_optimal_score(deck, choices):
+    pos = _random_line(deck, choices)
+    piles, foundations = ref.game_of(pos)
+    exact = ref._solve_game(piles, foundations, True, 300)
+    if exact is not None:
+        assert card_count(reachable_cards(pos)) >= exact[0]
+
+
+@pytest.mark.kernel
+@given(any_deals, st.lists(st.integers(0, 15), max_size=30))
+def test_bound_matches_reference_and_never_overestimates(deck, choices):
+    """For a win (all cards) and for the reachable cards as targets."""
+    pos = _random_line(deck, choices)
+    piles, foundations = ref.game_of(pos)
+    exact = ref._solve_game(piles, foundations, False, 300)
+    reach = reachable_cards(pos)
+    for targets in (ALL_CARDS, reach):
+        goal = card_count(targets)
+        bound = moves_bound(pos, targets, goal)
+        assert bound == ref.moves_bound(pos, targets, goal)
+        if exact is not None and exact[0] == goal:  # the best lines put exactly the targets there
+            assert bound <= exact[1]
+        if exact is not None and exact[0] < 52 and targets == ALL_CARDS:
+            assert bound >= 1
+
+
+@pytest.mark.kernel
+@given(any_deals, st.lists(st.integers(0, 15), max_size=40), st.booleans())
+def test_bound_after_a_move_equals_the_bound_from_scratch(deck, choices, win):
     """Along a random line, the incremental bound of every child equals the full one."""
     pos = R.new_position(deck)
+    targets = ALL_CARDS if win else reachable_cards(pos)
+    goal = card_count(targets)
     out = np.zeros(R.MAX_MOVES, dtype=np.int64)
     states = np.zeros(2 * PILE_STATES, dtype=np.int64)
-    record_pile_states(pos, states, 0)
+    record_pile_states(pos, states, 0, targets)
     for choice in choices:
         n = R.legal_moves(pos, out, 0)
         if n == 0:
             break
         for move in out[:n]:
             R.apply_move(pos, move)
-            assert bound_after_move(pos, states, 0, PILE_STATES) == moves_to_win_bound(pos)
+            assert bound_after_move(pos, states, 0, PILE_STATES, targets, goal) == \
+                moves_bound(pos, targets, goal)
             R.undo_move(pos)
         R.apply_move(pos, out[choice % n])
-        bound = bound_after_move(pos, states, 0, PILE_STATES)
-        assert bound == moves_to_win_bound(pos)
+        bound = bound_after_move(pos, states, 0, PILE_STATES, targets, goal)
+        assert bound == moves_bound(pos, targets, goal)
         if bound < UNREACHABLE:  # the child's states are complete: they become the parent's
             states[:PILE_STATES] = states[PILE_STATES:]
         else:
-            record_pile_states(pos, states, 0)
+            record_pile_states(pos, states, 0, targets)
 
 
 def test_validate_deals_names_the_bad_row():

@@ -12,6 +12,7 @@ from jitgames.solitaire import deals, optimal_line, solve_deals
 from jitgames.solitaire import rules as R
 from jitgames.solitaire import search as S
 from jitgames.solitaire import table as T
+from jitgames.solitaire.reach import ALL_CARDS, card_count, reachable_cards
 from tests.reference import solitaire as ref
 from tests.reference.solitaire_strategies import any_deals, hard_deals, random_deals
 
@@ -52,16 +53,22 @@ def test_search_kernels_match_their_twins(deck):
     stack = np.zeros(S.MAX_DEPTH * S.FRAME, dtype=np.int64)
     moves = np.zeros(S.MAX_DEPTH * R.MAX_MOVES, dtype=np.int64)
     before = pos.copy()
-    for score_only in (True, False):
-        value, _ = S.solve_position(pos, slots, meta, stack, moves, score_only, S.NO_LIMIT)
-        assert value == ref.solve_position(pos, None, None, None, None, score_only,
-                                           S.NO_LIMIT)[0]
-        assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
-        T.table_new_deal(slots, meta)
-    if expected[0] == 52:
-        ours = S.solve_win(pos, slots, meta, stack, moves, S.NO_LIMIT)[:2]
-        assert ours == ref.solve_win(pos, None, None, None, None, S.NO_LIMIT)[:2] == expected[1:]
-        assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
+    reach = reachable_cards(pos)
+    for targets in (ALL_CARDS, reach):  # a win, and the bound of the searches
+        goal = card_count(targets)
+        for score_only in (True, False):
+            T.table_new_deal(slots, meta)
+            value, _ = S.solve_position(pos, slots, meta, stack, moves, score_only, S.NO_LIMIT,
+                                        goal)
+            assert value == ref.solve_position(pos, None, None, None, None, score_only,
+                                               S.NO_LIMIT, goal)[0]
+            assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
+        if expected[0] == goal:  # the line search reuses the full-mode table
+            ours = S.solve_line(pos, slots, meta, stack, moves, S.NO_LIMIT, targets)[:2]
+            assert ours == ref.solve_line(pos, None, None, None, None, S.NO_LIMIT,
+                                          targets)[:2] == expected[1:]
+            assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
+    assert S.solve_figures(pos, slots, meta, stack, moves, False, S.NO_LIMIT)[:3] == expected
 
 
 @pytest.mark.kernel

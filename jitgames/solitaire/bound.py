@@ -1,38 +1,49 @@
-"""A lower bound on the moves still needed to put all 52 cards on the foundations.
+"""A lower bound on the moves still needed to put a given set of cards on the foundations.
 
-Within one pile, if a card ``x`` lies (directly or not) above a card ``z`` of the
-same suit and lower rank, ``z`` must reach its foundation first, so ``x`` has to
-leave ``z``'s pile before that. It cannot go to the foundation first, and the only
-other way off is that some card between ``z`` (excluded) and ``x`` (included) is
-moved, carrying ``x`` along: a *cut* of the pile there. A cut is the move of one
-card, and every card moves at most once, so only cards not yet moved can be cut
-points (a king at the bottom of a pile never moves either; it is never inside an
-interval). A card lying above its own destination card in the same pile may still
-move later, after a cut between the two, so it stays a possible cut point.
+The *targets* are a set of cards (a mask, bit ``c`` for card ``c``) that a line must
+put on the foundations, and no other: all 52 for a win, or the cards of
+:func:`.reach.reachable_cards` when a line reaches as many cards as that bound.
+
+Within one pile, take a target card ``z`` and a card ``x`` lying (directly or not)
+above it that must leave ``z``'s pile before ``z`` reaches its foundation: a target
+of the same suit and higher rank (it can reach its foundation only after ``z``), or
+a card that is not a target (it never reaches the foundation). ``x`` can leave only
+if some card between ``z`` (excluded) and ``x`` (included) is moved, carrying ``x``
+along: a *cut* of the pile there. A cut is the move of one card, and every card
+moves at most once, so only cards not yet moved can be cut points (a king at the
+bottom of a pile never moves either; it is never inside an interval). A face-down
+card turns up only once every card above it has left, so a face-down card strictly
+below ``x`` cannot be the cut: a face-down ``x`` must itself move, and an interval
+with a face-up ``x`` can only be cut at its face-up cards. A card lying above its own
+destination card in the same pile may still move later, after a cut between the
+two, so it stays a possible cut point.
 
 The bound is the least number of cuts that separates every such pair, summed over
-the piles: a minimum stabbing set of the intervals ``(z, x]`` restricted to the
-allowed points, found greedily (take intervals by their upper end; when one is
-not yet stabbed, cut at its highest allowed point). When some interval has no
-allowed point, 52 cannot be reached and the bound is ``UNREACHABLE``. A position
-short of 52 needs at least one move (automatic plays are already done), so the
-bound is at least 1 there. Moves made later may create new pairs; they only add
-to the true count, so the bound never overestimates.
+the piles: the face-down ``x`` of each interval, plus a minimum stabbing set of the
+other intervals ``(z, x]`` restricted to the allowed points, found greedily (take
+intervals by their upper end; when one is not yet stabbed, cut at its highest
+allowed point). When some interval has no allowed point, the targets cannot be
+reached and the bound is ``UNREACHABLE``. A position short of its targets needs at
+least one move (automatic plays are already done), so the bound is at least 1 there.
+Moves made later may create new pairs; they only add to the true count, so the bound
+never overestimates.
 
-The greedy runs up each pile with a small state (the cuts so far and the lowest
-card of each suit above the last cut), so a search can keep each pile's final
-state and, after a move, scan only the piles the move changed
-(:func:`bound_after_move`; the same value as :func:`moves_to_win_bound`).
+The greedy runs up each pile with a small state (the cuts so far, whether a target
+lies above the last cut and the lowest target of each suit there), so a search can
+keep each pile's final state and, after a move, scan only the piles the move changed
+(:func:`bound_after_move`; the same value as :func:`moves_bound`).
 """
 from __future__ import annotations
 
 from .._jit import jit
-from .rules import LENGTH, MOVED, N_CARDS, N_PILES, PILE_STRIDE, PILES, SCORE
+from .rules import DOWN, LENGTH, MOVED, N_PILES, PILE_STRIDE, PILES, SCORE
 
 UNREACHABLE = 1 << 20
 
 
-_NO_CARD = 0xDDDD  # four 4-bit fields of 13: no card of any suit seen
+_NO_CARD = 0xDDDD  # four 4-bit fields of 13: no target of any suit seen
+_ANY = 1 << 16     # state bit: some target lies above the last cut
+_CUTS = 17         # state bits from here up: the cuts so far
 
 
 @jit
@@ -48,56 +59,75 @@ _START = _NO_CARD  # greedy state of an empty pile: no cut, no card seen
 
 
 @jit
-def _scan(pos, p, start, state):
+def _must_leave(targets, x, below):
+    """True when card ``x`` must leave before the target ``below`` (under it) is played."""
+    return not (targets >> x) & 1 or (x // 13 == below // 13 and x % 13 > below % 13)
+
+
+@jit
+def _scan(pos, p, start, state, targets):
     """Greedy state of pile ``p`` after its top card, resuming after height ``start - 1``.
 
-    A state is ``cuts << 16 | lowest``: the cuts made so far up the pile and the lowest
-    rank of each suit in the segment above the last cut (``_START`` before the first
-    card), so card ``x`` starts an unstabbed interval exactly when a lower card of its
-    suit lies in that segment. ``cuts >= UNREACHABLE`` when some interval has no
-    allowed cut point. O(cards scanned).
+    A state is ``cuts << _CUTS | any << 16 | lowest``: the cuts made so far up the
+    pile, whether a target lies in the segment above the last cut and the lowest rank
+    of the targets of each suit in that segment (``_START`` before the first card), so
+    card ``x`` ends an unstabbed interval exactly when it must leave before a target of
+    that segment. ``cuts >= UNREACHABLE`` when some interval has no allowed cut point.
+    O(cards scanned).
     """
     base = PILES + p * PILE_STRIDE
-    cuts = state >> 16
+    down = pos[DOWN + p]
+    cuts = state >> _CUTS
+    seen = state & _ANY
     lowest = state & 0xFFFF
     for j in range(start, pos[LENGTH + p]):
         card = pos[base + j]
-        suit = card // 13
-        rank = card % 13
-        if (lowest >> (4 * suit)) & 15 > rank:
-            lowest = _lower(lowest, card)
+        if (targets >> card) & 1:
+            if (lowest >> (4 * (card // 13))) & 15 > card % 13:
+                lowest = _lower(lowest, card)
+                seen = _ANY
+                continue
+        elif not seen:
             continue
-        # the tightest interval is (z, j]: z the highest lower card of the suit
+        if j < down:
+            # face down: only its own move separates it from the target below
+            cuts += 1
+            continue
+        # the tightest interval is (z, j]: z the highest target below that it must leave
         cut = j
         if pos[MOVED + card] != 0:
             low = j - 1
-            while not (pos[base + low] // 13 == suit and pos[base + low] % 13 < rank):
+            while not ((targets >> pos[base + low]) & 1 and _must_leave(targets, card, pos[base + low])):
                 low -= 1
             cut = -1
-            for k in range(j - 1, low, -1):
+            for k in range(j - 1, max(low, down - 1), -1):
                 if pos[MOVED + pos[base + k]] == 0:
                     cut = k
                     break
             if cut < 0:
-                return UNREACHABLE << 16
+                return UNREACHABLE << _CUTS
         cuts += 1
+        seen = 0
         lowest = _NO_CARD
         for k in range(cut, j + 1):
-            lowest = _lower(lowest, pos[base + k])
-    return (cuts << 16) | lowest
+            if (targets >> pos[base + k]) & 1:
+                lowest = _lower(lowest, pos[base + k])
+                seen = _ANY
+    return (cuts << _CUTS) | seen | lowest
 
 
 @jit
-def moves_to_win_bound(pos):
-    """Lower bound on the moves from ``pos`` to 52 foundation cards, or UNREACHABLE.
+def moves_bound(pos, targets, goal):
+    """Lower bound on the moves from ``pos`` to the ``goal`` cards of the mask ``targets``
+    on the foundations (``goal`` = their number), or UNREACHABLE.
 
     One pass up each pile (O(cards)).
     """
-    if pos[SCORE] == N_CARDS:
+    if pos[SCORE] >= goal:
         return 0
     total = 0
     for p in range(N_PILES):
-        cuts = _scan(pos, p, 0, _START) >> 16
+        cuts = _scan(pos, p, 0, _START, targets) >> _CUTS
         if cuts >= UNREACHABLE:
             return UNREACHABLE
         total += cuts
@@ -109,18 +139,18 @@ PILE_STATES = 2 * N_PILES
 
 
 @jit
-def record_pile_states(pos, states, at):
+def record_pile_states(pos, states, at, targets):
     """Write the greedy state (see :func:`_scan`) of every pile of ``pos``, then the pile
     lengths, to ``states[at : at + PILE_STATES]``."""
     for p in range(N_PILES):
-        states[at + p] = _scan(pos, p, 0, _START)
+        states[at + p] = _scan(pos, p, 0, _START, targets)
         states[at + N_PILES + p] = pos[LENGTH + p]
 
 
 @jit
-def bound_after_move(pos, states, parent, child):
-    """:func:`moves_to_win_bound` of ``pos`` just after one move, from the pile record
-    (at ``parent``) of the position before it; the new record goes to ``child``.
+def bound_after_move(pos, states, parent, child, targets, goal):
+    """:func:`moves_bound` of ``pos`` just after one move, from the pile record (at
+    ``parent``) of the position before it; the new record goes to ``child``.
 
     A move and its foundation plays shorten piles (each then a prefix of what it was)
     and put cards on one pile, the destination (if some of them go on to the
@@ -136,14 +166,14 @@ def bound_after_move(pos, states, parent, child):
         if n == before:
             state = states[parent + p]
         elif n < before:
-            state = _scan(pos, p, 0, _START)
+            state = _scan(pos, p, 0, _START, targets)
         else:
-            state = _scan(pos, p, before, states[parent + p])
-        if state >> 16 >= UNREACHABLE:
+            state = _scan(pos, p, before, states[parent + p], targets)
+        if state >> _CUTS >= UNREACHABLE:
             return UNREACHABLE
         states[child + p] = state
         states[child + N_PILES + p] = n
-        total += state >> 16
-    if pos[SCORE] == N_CARDS:
+        total += state >> _CUTS
+    if pos[SCORE] >= goal:
         return 0
     return max(total, 1)

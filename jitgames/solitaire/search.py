@@ -19,16 +19,22 @@ gives the same position, so it counts as one legal move.
 
 Search
 ------
-Depth-first search with an explicit stack (one frame per position on the current
-line: its legal moves, the next one to try, the best value found so far). The game
-graph is a DAG (every card moves at most once), so a position's value depends on
-its subtree alone and is memoised in the position table (:mod:`.table`) under the
-exact position key (:mod:`.rules`). A value packs, best first when compared as an
-integer: ``score << 12 | (63 - moves) << 6 | (63 - decisions)``. Positions with no
-legal move are not stored (they cost nothing to evaluate again).
-
-``score_only`` skips the line figures and stops the whole search as soon as a
-position with 52 cards on the foundations is found.
+A deal is solved in one or two searches (:func:`solve_figures`). First the cards that
+may still reach the foundations are bounded from above (:func:`.reach.reachable_cards`:
+a set of cards, the *targets*; their number, the *goal*, bounds the score). Then
+:func:`solve_position`: depth-first search with an explicit stack (one frame per
+position on the current line: its legal moves, the next one to try, the best value
+found so far). The game graph is a DAG (every card moves at most once), so a
+position's value depends on its subtree alone and is memoised in the position table
+(:mod:`.table`) under the exact position key (:mod:`.rules`). A value packs, best
+first when compared as an integer: ``score << 12 | (63 - moves) << 6 | (63 -
+decisions)``. Positions with no legal move are not stored (they cost nothing to
+evaluate again). The search stops as soon as a position reaches the goal: the score
+is then the goal, and (unless ``score_only``) :func:`solve_line` finds the line
+figures by a branch and bound on the moves towards exactly the targets. A search
+that never reaches the goal has seen every reachable position and has the exact
+value with its line figures. (52 cards, a win, is the goal of about a third of the
+deals; for half of the rest the goal is the score.)
 
 Table growth
 ------------
@@ -58,6 +64,7 @@ from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_S
                     POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
                     legal_moves, undo_move)
 from .bound import PILE_STATES, UNREACHABLE, bound_after_move, record_pile_states
+from .reach import card_count, reachable_cards
 from .table import (DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE,
                     OCCUPANCY, PROBES, SLOT_WORDS, new_table, table_lookup, table_new_deal,
                     table_store, validate_capacity)
@@ -132,21 +139,23 @@ def _unwind(pos, depth):
 
 
 @jit
-def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit):
+def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit, goal):
     """Packed value of ``pos`` (see the module docstring) and the positions expanded.
 
-    The value is ``ABORTED`` when the table evicted more than ``eviction_limit``
-    entries during the search. ``pos`` is restored before returning. ``stack``
-    (MAX_DEPTH * FRAME int64) and ``moves`` (MAX_DEPTH * MAX_MOVES int64) are
-    scratch; the table may already hold values of this deal's positions in the same
-    mode (they are reused). In score-only mode the search stops at the first position
-    with 52 cards on the foundations.
+    ``goal`` must bound the score of every position reachable from ``pos`` from above
+    (52 always does); the search stops at the first position with ``goal`` cards on
+    the foundations and then returns ``stop_value(goal)`` (no line figures). The value
+    is ``ABORTED`` when the table evicted more than ``eviction_limit`` entries during
+    the search. ``pos`` is restored before returning. ``stack`` (MAX_DEPTH * FRAME
+    int64) and ``moves`` (MAX_DEPTH * MAX_MOVES int64) are scratch; the table may
+    already hold values of this deal's positions in the same mode and with the same
+    goal (they are reused).
     """
     found = table_lookup(slots, meta, pos[KEY])
     if found >= 0:
         return found, 0
-    win = stop_value(N_CARDS)
-    if pos[SCORE] == N_CARDS:
+    win = stop_value(goal)
+    if pos[SCORE] >= goal:
         return win, 0
     evictions = meta[EVICTIONS] + eviction_limit
     depth = 0
@@ -173,7 +182,7 @@ def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit):
                 child = depth + 1
                 n = legal_moves(pos, moves, child * MAX_MOVES)
                 expanded += 1
-                if n > 0 and pos[SCORE] < N_CARDS:
+                if n > 0 and pos[SCORE] < goal:
                     depth = child
                     frame = child * FRAME
                     stack[frame] = n
@@ -194,18 +203,18 @@ def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit):
             depth -= 1
             frame = depth * FRAME
         best = _fold(stack, frame, value, score_only)
-        if best >> 12 == N_CARDS:
+        if best >> 12 == goal:
             _unwind(pos, depth)
             return win, expanded
 
 
 _NONE = 1 << 12           # "no line found": worse than any (moves << 6 | decisions)
 _LOWER_BOUND = 1 << 13    # "no line of fewer moves than value - this"
-# solve_win stores its values above every value solve_position can store (those have
-# a score below 52), so the two searches share the table: an entry below _WIN_BASE is
-# the exact optimal score (< 52) of that position, i.e. "cannot win".
-_WIN_BASE = N_CARDS << 12
-_UNWINNABLE = _WIN_BASE - 1
+# solve_line stores its values above every value solve_position can store (those have
+# a score below the goal), so the two searches share the table: an entry below
+# _LINE_BASE is the exact optimal score (< goal) of that position: "cannot reach".
+_LINE_BASE = N_CARDS << 12
+_GOAL_UNREACHABLE = _LINE_BASE - 1
 
 
 @jit
@@ -222,11 +231,14 @@ def _foundation_moves_first(pos, moves, start, n):
 
 
 @jit
-def solve_win(pos, slots, meta, stack, moves, eviction_limit):
-    """``(moves, decisions, positions expanded)`` of the best line from ``pos`` to 52 cards.
+def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets):
+    """``(moves, decisions, positions expanded)`` of the best line from ``pos`` to the
+    cards of the mask ``targets`` on the foundations (all 52 for a win).
 
-    ``pos`` must be winnable (else ``(-1, -1, expanded)``); ``(ABORTED, ABORTED,
-    expanded)`` when the table evicted more than ``eviction_limit`` entries.
+    Every line from ``pos`` must put a subset of ``targets`` there (as with the mask of
+    :func:`.reach.reachable_cards`), and some line all of them (else ``(-1, -1,
+    expanded)``); ``(ABORTED, ABORTED, expanded)`` when the table evicted more than
+    ``eviction_limit`` entries.
     Depth-first branch and bound: each position gets a budget of moves (at first
     unlimited); once a line is found, the remaining children only need to tie it,
     and a child whose lower bound (:mod:`.bound`) exceeds its budget is skipped.
@@ -234,22 +246,24 @@ def solve_win(pos, slots, meta, stack, moves, eviction_limit):
     lines early; the answer is a minimum, so it does not depend on the order).
 
     The table holds, per position, one fact whatever the path to it, so the answer
-    is exact: ``_WIN_BASE + (moves << 6 | decisions)`` (its best line),
-    ``_WIN_BASE + _LOWER_BOUND + b`` ("no line of fewer than b moves": the search
-    of it was cut by its budget), or any value below ``_WIN_BASE``: the position
-    cannot reach 52. Those are the values :func:`solve_position` stores (scores
-    below 52: it stops at the first 52), so the table of the score search of the
-    same deal is reused as is, and a search that found no line and was never cut
-    by a budget stores ``_UNWINNABLE``. The table must not hold another deal's
-    entries (start a new epoch with :func:`.table.table_new_deal` between deals),
-    and :func:`solve_position` must not run on it afterwards.
+    is exact: ``_LINE_BASE + (moves << 6 | decisions)`` (its best line),
+    ``_LINE_BASE + _LOWER_BOUND + b`` ("no line of fewer than b moves": the search
+    of it was cut by its budget), or any value below ``_LINE_BASE``: the position
+    cannot reach the goal. Those are the values :func:`solve_position` stores with
+    this goal (scores below it: it stops at the first position reaching it), so the
+    table of the score search of the same deal is reused as is, and a search that
+    found no line and was never cut by a budget stores ``_GOAL_UNREACHABLE``. The
+    table must not hold another deal's entries (start a new epoch with
+    :func:`.table.table_new_deal` between deals), and :func:`solve_position` must not
+    run on it afterwards.
     """
-    if pos[SCORE] == N_CARDS:
+    goal = card_count(targets)
+    if pos[SCORE] >= goal:
         return 0, 0, 0
     evictions = meta[EVICTIONS] + eviction_limit
     # the bound's pile record (.bound) of each position on the current line
     states = np.empty(MAX_DEPTH * PILE_STATES, dtype=np.int64)
-    record_pile_states(pos, states, 0)
+    record_pile_states(pos, states, 0, targets)
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
     _foundation_moves_first(pos, moves, 0, stack[0])
@@ -275,24 +289,24 @@ def solve_win(pos, slots, meta, stack, moves, eviction_limit):
             if applied:
                 apply_move(pos, move)
                 key = pos[KEY]
-            if pos[SCORE] == N_CARDS:  # only after a move that played cards
+            if pos[SCORE] >= goal:  # only after a move that played cards
                 value = 0
             else:
                 stored = table_lookup(slots, meta, key)
-                if stored >= _WIN_BASE + _LOWER_BOUND:
-                    if stored - _WIN_BASE - _LOWER_BOUND > budget:
+                if stored >= _LINE_BASE + _LOWER_BOUND:
+                    if stored - _LINE_BASE - _LOWER_BOUND > budget:
                         stack[frame + 4] = 1
                         stored = -2
                     else:
                         stored = -1
-                if stored >= _WIN_BASE:
-                    value = stored - _WIN_BASE
+                if stored >= _LINE_BASE:
+                    value = stored - _LINE_BASE
                 elif stored == -1:
                     if not applied:
                         apply_move(pos, move)
                         applied = True
                     lower = bound_after_move(pos, states, depth * PILE_STATES,
-                                             (depth + 1) * PILE_STATES)
+                                             (depth + 1) * PILE_STATES, targets, goal)
                     if lower <= budget:
                         depth += 1
                         frame = depth * FRAME
@@ -313,11 +327,11 @@ def solve_win(pos, slots, meta, stack, moves, eviction_limit):
             value = stack[frame + 2]
             limited = stack[frame + 4]
             if value < _NONE:
-                table_store(slots, meta, pos[KEY], _WIN_BASE + value)
+                table_store(slots, meta, pos[KEY], _LINE_BASE + value)
             elif limited:
-                table_store(slots, meta, pos[KEY], _WIN_BASE + _LOWER_BOUND + stack[frame + 3] + 1)
+                table_store(slots, meta, pos[KEY], _LINE_BASE + _LOWER_BOUND + stack[frame + 3] + 1)
             else:
-                table_store(slots, meta, pos[KEY], _UNWINNABLE)
+                table_store(slots, meta, pos[KEY], _GOAL_UNREACHABLE)
             if depth == 0:
                 if value >= _NONE:
                     return -1, -1, expanded
@@ -342,33 +356,48 @@ def solve_win(pos, slots, meta, stack, moves, eviction_limit):
 
 
 @jit
+def solve_figures(pos, slots, meta, stack, moves, score_only, eviction_limit):
+    """``(score, moves, decisions, positions expanded)`` of ``pos`` on a fresh table epoch.
+
+    :func:`solve_position` up to the goal of :func:`.reach.reachable_cards`, then,
+    when it reached the goal and the line figures are wanted, :func:`solve_line` on
+    the same epoch (the score search's entries are reused). ``moves`` and
+    ``decisions`` are -1 when ``score_only``; the three figures are ``ABORTED`` when a
+    search passed ``eviction_limit``.
+    """
+    table_new_deal(slots, meta)
+    targets = reachable_cards(pos)
+    goal = card_count(targets)
+    value, expanded = solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit,
+                                     goal)
+    if value == ABORTED:
+        return ABORTED, ABORTED, ABORTED, expanded
+    score, n_moves, decisions = unpack_value(value)
+    if score_only:
+        return score, -1, -1, expanded
+    if score == goal:
+        n_moves, decisions, more = solve_line(pos, slots, meta, stack, moves, eviction_limit,
+                                              targets)
+        expanded += more
+        if n_moves == ABORTED:
+            return ABORTED, ABORTED, ABORTED, expanded
+    return score, n_moves, decisions, expanded
+
+
+@jit
 def _attempt(score_only, slots, meta, pos, stack, moves, eviction_limit, row):
     """One try at the deal in ``pos`` on one table: True when it finished.
 
     Adds the try's positions and table use to ``row`` (RESULT_FIELDS order) and, when
     it finished, sets the score, line figures, peak occupancy and capacity.
     """
-    table_new_deal(slots, meta)
     lookups = meta[LOOKUPS]
     probes = meta[PROBES]
     evictions = meta[EVICTIONS]
-    value, expanded = solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit)
-    finished = value != ABORTED
+    score, n_moves, decisions, expanded = solve_figures(pos, slots, meta, stack, moves,
+                                                        score_only, eviction_limit)
+    finished = score != ABORTED
     occupancy = meta[OCCUPANCY]
-    score = 0
-    n_moves = -1
-    decisions = -1
-    if finished:
-        score, line_moves, line_decisions = unpack_value(value)
-        if not score_only:
-            n_moves = line_moves
-            decisions = line_decisions
-        if not score_only and score == N_CARDS:
-            # same epoch: the score search's entries are reused
-            n_moves, decisions, more = solve_win(pos, slots, meta, stack, moves, eviction_limit)
-            expanded += more
-            occupancy = max(occupancy, meta[OCCUPANCY])
-            finished = n_moves != ABORTED
     row[3] += expanded
     row[4] += meta[LOOKUPS] - lookups
     row[5] += meta[PROBES] - probes
@@ -535,15 +564,9 @@ class Step:
 
 
 def line_figures(pos, slots, meta, stack, moves) -> tuple[int, int, int]:
-    """``(score, moves, decisions)`` of ``pos``: :func:`solve_position`, then
-    :func:`solve_win` when 52 can be reached, both on one fresh table epoch."""
-    table_new_deal(slots, meta)
-    value, _ = solve_position(pos, slots, meta, stack, moves, False, NO_LIMIT)
-    score, n_moves, decisions = (int(v) for v in unpack_value(value))
-    if score == N_CARDS:
-        n_moves, decisions, _ = (int(v) for v in solve_win(pos, slots, meta, stack, moves,
-                                                           NO_LIMIT))
-    return score, n_moves, decisions
+    """``(score, moves, decisions)`` of ``pos`` (:func:`solve_figures`)."""
+    figures = solve_figures(pos, slots, meta, stack, moves, False, NO_LIMIT)
+    return int(figures[0]), int(figures[1]), int(figures[2])
 
 
 def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY,

@@ -268,26 +268,29 @@ def unpack_value(value):
     return int(value) >> 12, 63 - ((int(value) >> 6) & 63), 63 - (int(value) & 63)
 
 
-def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit):
+def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit, goal):
     """Packed value of ``pos`` by :func:`reference_solve`'s DFS (no table, so no
     eviction limit).
 
-    Like the kernel, a position that can reach 52 gets the value of 52 cards with no
-    line figures (:func:`solve_win` computes those). Returns ``(value, None)``: the
-    reference does not count positions the same way.
+    Like the kernel, a position that can reach ``goal`` cards (an upper bound of its
+    score) gets the value of ``goal`` cards with no line figures (:func:`solve_line`
+    computes those). Returns ``(value, None)``: the reference does not count positions
+    the same way.
     """
     piles, foundations = game_of(pos)
     s, m, d = _solve_game(piles, foundations, score_only, 10 ** 9)
-    if score_only or s == 52:
+    assert s <= goal
+    if score_only or s == goal:
         return stop_value(s), None
     return (s << 12) | ((63 - m) << 6) | (63 - d), None
 
 
-def solve_win(pos, slots, meta, stack, moves, eviction_limit):
-    """``(moves, decisions, None)`` of the best line from a winnable ``pos`` to 52."""
+def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets):
+    """``(moves, decisions, None)`` of the best line from ``pos`` that puts the cards of
+    ``targets`` (a superset of what any line can put there) on the foundations."""
     piles, foundations = game_of(pos)
     s, m, d = _solve_game(piles, foundations, False, 10 ** 9)
-    return (m, d, None) if s == 52 else (-1, -1, None)
+    return (m, d, None) if s == card_count(targets) else (-1, -1, None)
 
 
 def _foundation_moves_first(pos, moves, start, n):
@@ -399,23 +402,67 @@ def moves_to_win(piles, foundations, budget=20_000):
     return moves if score == 52 else UNREACHABLE
 
 
-def moves_to_win_bound(pos):
-    """Least cuts separating every same-suit (lower below higher) pair, pile by pile."""
-    if pos[R.SCORE] == 52:
+def moves_bound(pos, targets, goal):
+    """Least cuts, pile by pile, between each target card and every card above it that
+    must leave first (a higher target of its suit, or a card that is not a target):
+    a face-down card there must move itself; other intervals are cut at face-up cards
+    not yet moved."""
+    if pos[R.SCORE] >= goal:
         return 0
     piles, _ = game_of(pos)
     total = 0
-    for _, cards in piles:
-        intervals = sorted(((i, j) for j in range(len(cards)) for i in range(j)
-                            if cards[i] // 13 == cards[j] // 13 and cards[i] < cards[j]),
+    for down, cards in piles:
+        def must_leave(i, j):
+            z, x = cards[i], cards[j]
+            return targets >> z & 1 and (not targets >> x & 1 or (x // 13 == z // 13 and x > z))
+
+        intervals = sorted(((i, j) for j in range(len(cards)) for i in range(j) if must_leave(i, j)),
                            key=lambda iv: iv[1])
+        face_down_tops = {j for i, j in intervals if j < down}
         cuts = []
         for i, j in intervals:
-            if any(i < k <= j for k in cuts):
+            if j < down:
                 continue
-            allowed = [k for k in range(i + 1, j + 1) if not pos[R.MOVED + cards[k]]]
+            allowed = [k for k in range(max(i + 1, down), j + 1) if not pos[R.MOVED + cards[k]]]
+            if any(k in allowed for k in cuts):
+                continue
             if not allowed:
                 return UNREACHABLE
             cuts.append(max(allowed))
-        total += len(cuts)
+        total += len(cuts) + len(face_down_tops)
     return max(total, 1)
+
+
+def reachable_cards(pos):
+    """Every card that may still reach the foundations, as a mask: the events "exposed",
+    "moved", "played" marked from their conditions until nothing changes."""
+    piles, foundations = game_of(pos)
+    played = {13 * s + r for s in range(4) for r in range(foundations[s])}
+    on = {}        # card -> the card directly on it
+    face_up = set()
+    for down, cards in piles:
+        for i, card in enumerate(cards):
+            if i + 1 < len(cards):
+                on[card] = cards[i + 1]
+            if i >= down:
+                face_up.add(card)
+    in_piles = [c for _, cards in piles for c in cards]
+    height = {c: i for _, cards in piles for i, c in enumerate(cards)}
+    exposed = {cards[-1] for _, cards in piles if cards}
+    moved = set()
+    while True:
+        size = len(exposed) + len(moved) + len(played)
+        for c in in_piles:
+            if c in on and (on[c] in moved or on[c] in played):
+                exposed.add(c)
+            if not pos[R.MOVED + c] and (c in face_up or c in exposed):
+                if (height[c] > 0) if c % 13 == 12 else (c + 1 in exposed):
+                    moved.add(c)
+            if c in exposed and (c % 13 == 0 or c - 1 in played):
+                played.add(c)
+        if len(exposed) + len(moved) + len(played) == size:
+            return sum(1 << c for c in played)
+
+
+def card_count(cards):
+    return bin(cards).count("1")
