@@ -11,7 +11,10 @@ terms of other events:
   below carries the card on it along);
 - ``c`` is moved only if it has never been moved (every card moves at most once),
   while face up (it is now, or it gets exposed), onto ``c + 1`` exposed at some
-  time; a king only if it is not at the bottom of its pile.
+  time, in another pile: if ``c + 1`` lies in ``c``'s pile now, a card that parts
+  them must move first (one between them, or ``c + 1`` itself when it lies above);
+- a king is moved only if it is not at the bottom of its pile, into an empty pile:
+  one is empty now, or the card now at the bottom of a pile leaves it.
 
 Starting from the cards exposed or on the foundations now, marking every event whose
 condition is met until nothing changes marks every event of every continuation of
@@ -25,10 +28,27 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .rules import DOWN, HEIGHT, LENGTH, MOVED, N_CARDS, ON_FOUNDATION, PILE_STRIDE, PILES, WHERE
+from .rules import (DOWN, HEIGHT, LENGTH, MOVED, N_CARDS, N_PILES, ON_FOUNDATION, PILE_STRIDE,
+                    PILES, WHERE)
 
 ALL_CARDS = (1 << N_CARDS) - 1
 """The mask of every card (bit ``c`` for card ``c``)."""
+
+
+@jit
+def _apart(pos, moves, c):
+    """False when ``c + 1`` lies in ``c``'s pile and none of the cards whose move could
+    part them (those between, or ``c + 1`` itself when it lies above) may move."""
+    p = pos[WHERE + c]
+    if pos[WHERE + c + 1] != p:
+        return True
+    here = pos[HEIGHT + c]
+    there = pos[HEIGHT + c + 1]
+    low, high = (there + 1, here) if there < here else (here + 1, there + 1)
+    for k in range(low, high):
+        if (moves >> pos[PILES + p * PILE_STRIDE + k]) & 1:
+            return True
+    return False
 
 
 @jit
@@ -50,6 +70,11 @@ def reachable_cards(pos):
     changed = True
     while changed:
         changed = False
+        # an empty pile, now or once the bottom card of a pile leaves it
+        empty = False
+        for p in range(N_PILES):
+            if pos[LENGTH + p] == 0 or (moves | reach) >> pos[PILES + p * PILE_STRIDE] & 1:
+                empty = True
         for c in range(N_CARDS):
             bit = one << c
             if reach & bit:
@@ -63,9 +88,9 @@ def reachable_cards(pos):
                     changed = True
             if not moves & bit and pos[MOVED + c] == 0 and (h >= pos[DOWN + p] or exposed & bit):
                 if c % 13 == 12:
-                    can = h > 0
+                    can = h > 0 and empty
                 else:
-                    can = (exposed >> (c + 1)) & 1 == 1
+                    can = (exposed >> (c + 1)) & 1 == 1 and _apart(pos, moves, c)
                 if can:
                     moves |= bit
                     changed = True

@@ -435,7 +435,9 @@ def moves_bound(pos, targets, goal):
 
 def reachable_cards(pos):
     """Every card that may still reach the foundations, as a mask: the events "exposed",
-    "moved", "played" marked from their conditions until nothing changes."""
+    "moved", "played" marked from their conditions until nothing changes (a king moves
+    only once some pile can be empty; a card whose successor shares its pile only once
+    a card that would part them can move)."""
     piles, foundations = game_of(pos)
     played = {13 * s + r for s in range(4) for r in range(foundations[s])}
     on = {}        # card -> the card directly on it
@@ -450,13 +452,29 @@ def reachable_cards(pos):
     height = {c: i for _, cards in piles for i, c in enumerate(cards)}
     exposed = {cards[-1] for _, cards in piles if cards}
     moved = set()
+    pile = {c: p for p, (_, cards) in enumerate(piles) for c in cards}
+
+    def apart(c):
+        """c and c + 1 are in different piles, or a card that would part them may move."""
+        if pile.get(c + 1) != pile[c]:
+            return True
+        cards = piles[pile[c]][1]
+        low, high = sorted((height[c], height[c + 1]))
+        between = cards[low + 1:high] if height[c + 1] < height[c] else cards[low + 1:high + 1]
+        return any(k in moved for k in between)
+
     while True:
         size = len(exposed) + len(moved) + len(played)
+        empty = any(not cards or cards[0] in moved or cards[0] in played for _, cards in piles)
         for c in in_piles:
             if c in on and (on[c] in moved or on[c] in played):
                 exposed.add(c)
             if not pos[R.MOVED + c] and (c in face_up or c in exposed):
-                if (height[c] > 0) if c % 13 == 12 else (c + 1 in exposed):
+                if c % 13 == 12:
+                    can = height[c] > 0 and empty
+                else:
+                    can = c + 1 in exposed and apart(c)
+                if can:
                     moved.add(c)
             if c in exposed and (c % 13 == 0 or c - 1 in played):
                 played.add(c)
