@@ -33,8 +33,8 @@ evaluate again). The search stops as soon as a position reaches the goal: the sc
 is then the goal, and (unless ``score_only``) :func:`solve_line` finds the line
 figures by a branch and bound on the moves towards exactly the targets. A search
 that never reaches the goal has seen every reachable position and has the exact
-value with its line figures. (52 cards, a win, is the goal of about a third of the
-deals; for half of the rest the goal is the score.)
+value with its line figures. (The goal is the optimal score for 88% of deals of
+seed 2026; it is 52 for 11%, of which 7 points are wins.)
 
 Table growth
 ------------
