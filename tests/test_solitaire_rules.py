@@ -136,15 +136,23 @@ def test_key_identifies_positions_up_to_pile_order(deck, rnd):
     assert len(set(canons)) == len(canons)
 
 
-def _random_line(deck, choices):
-    """The position after the moves ``choices`` picks (modulo the legal ones) from ``deck``."""
-    pos = R.new_position(deck)
+def _play_on(pos, choices):
+    """Make in ``pos`` the moves ``choices`` picks (modulo the legal ones), yielding after
+    each; stop when no move is left."""
     out = np.zeros(R.MAX_MOVES, dtype=np.int64)
     for choice in choices:
         n = R.legal_moves(pos, out, 0)
         if n == 0:
-            break
+            return
         R.apply_move(pos, out[choice % n])
+        yield
+
+
+def _random_line(deck, choices):
+    """The position after the moves ``choices`` picks from ``deck`` (see :func:`_play_on`)."""
+    pos = R.new_position(deck)
+    for _ in _play_on(pos, choices):
+        pass
     return pos
 
 
@@ -162,12 +170,7 @@ def test_reachable_cards_match_reference_and_contain_every_line_s_cards(deck, ch
     assert card_count(reach) == ref.card_count(reach)
     assert _played(pos) & ~reach == 0
     # any continuation only ever plays cards of the mask
-    out = np.zeros(R.MAX_MOVES, dtype=np.int64)
-    for choice in later:
-        n = R.legal_moves(pos, out, 0)
-        if n == 0:
-            break
-        R.apply_move(pos, out[choice % n])
+    for _ in _play_on(pos, later):
         assert _played(pos) & ~reach == 0
 
 
