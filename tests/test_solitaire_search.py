@@ -64,9 +64,10 @@ def test_search_kernels_match_their_twins(deck):
                                                S.NO_LIMIT, goal)[0]
             assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
         if expected[0] == goal:  # the line search reuses the full-mode table
-            ours = S.solve_line(pos, slots, meta, stack, moves, S.NO_LIMIT, targets)[:2]
+            ours = S.solve_line(pos, slots, meta, stack, moves, S.NO_LIMIT, targets,
+                                goal)[:2]
             assert ours == ref.solve_line(pos, None, None, None, None, S.NO_LIMIT,
-                                          targets)[:2] == expected[1:]
+                                          targets, goal)[:2] == expected[1:]
             assert np.array_equal(ref.position_meaning(pos), ref.position_meaning(before))
     assert S.solve_figures(pos, slots, meta, stack, moves, False, S.NO_LIMIT)[:3] == expected
 

@@ -232,9 +232,10 @@ def _foundation_moves_first(pos, moves, start, n):
 
 
 @jit
-def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets):
+def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
     """``(moves, decisions, positions expanded)`` of the best line from ``pos`` to the
-    cards of the mask ``targets`` on the foundations (all 52 for a win).
+    ``goal`` cards of the mask ``targets`` on the foundations (all 52 for a win;
+    ``goal`` is their number, as in :mod:`.bound`).
 
     Every line from ``pos`` must put a subset of ``targets`` there (as with the mask of
     :func:`.reach.reachable_cards`), and some line all of them (else ``(-1, -1,
@@ -258,7 +259,6 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets):
     :func:`.table.table_new_deal` between deals), and :func:`solve_position` must not
     run on it afterwards.
     """
-    goal = card_count(targets)
     if pos[SCORE] >= goal:
         return 0, 0, 0
     evictions = meta[EVICTIONS] + eviction_limit
@@ -378,7 +378,7 @@ def solve_figures(pos, slots, meta, stack, moves, score_only, eviction_limit):
         return score, -1, -1, expanded
     if score == goal:
         n_moves, decisions, more = solve_line(pos, slots, meta, stack, moves, eviction_limit,
-                                              targets)
+                                              targets, goal)
         expanded += more
         if n_moves == ABORTED:
             return ABORTED, ABORTED, ABORTED, expanded

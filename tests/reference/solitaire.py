@@ -285,12 +285,13 @@ def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit, g
     return (s << 12) | ((63 - m) << 6) | (63 - d), None
 
 
-def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets):
-    """``(moves, decisions, None)`` of the best line from ``pos`` that puts the cards of
-    ``targets`` (a superset of what any line can put there) on the foundations."""
+def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
+    """``(moves, decisions, None)`` of the best line from ``pos`` that puts the ``goal``
+    cards of ``targets`` (a superset of what any line can put there) on the foundations."""
     piles, foundations = game_of(pos)
     s, m, d = _solve_game(piles, foundations, False, 10 ** 9)
-    return (m, d, None) if s == card_count(targets) else (-1, -1, None)
+    assert card_count(targets) == goal
+    return (m, d, None) if s == goal else (-1, -1, None)
 
 
 def _foundation_moves_first(pos, moves, start, n):
