@@ -46,7 +46,7 @@ _ANY = 1 << 16     # state bit: some target lies above the last cut
 _CUTS = 17         # state bits from here up: the cuts so far
 
 
-@jit
+@jit(leaf=True)
 def _lower(lowest, card):
     """``lowest`` (four 4-bit fields: the lowest rank seen of each suit) with ``card`` added."""
     shift = 4 * (card // 13)
@@ -58,13 +58,13 @@ def _lower(lowest, card):
 _START = _NO_CARD  # greedy state of an empty pile: no cut, no card seen
 
 
-@jit
+@jit(leaf=True)
 def _must_leave(targets, x, below):
     """True when card ``x`` must leave before the target ``below`` (under it) is played."""
     return not (targets >> x) & 1 or (x // 13 == below // 13 and x % 13 > below % 13)
 
 
-@jit
+@jit(leaf=True)
 def _scan(pos, p, start, state, targets):
     """Greedy state of pile ``p`` after its top card, resuming after height ``start - 1``.
 
@@ -116,7 +116,7 @@ def _scan(pos, p, start, state, targets):
     return (cuts << _CUTS) | seen | lowest
 
 
-@jit
+@jit(leaf=True)
 def moves_bound(pos, targets, goal):
     """Lower bound on the moves from ``pos`` to the ``goal`` cards of the mask ``targets``
     on the foundations (``goal`` = their number), or UNREACHABLE.
@@ -138,7 +138,7 @@ PILE_STATES = 2 * N_PILES
 """Words of one position's pile record (:func:`record_pile_states`)."""
 
 
-@jit
+@jit(leaf=True)
 def record_pile_states(pos, states, at, targets):
     """Write the greedy state (see :func:`_scan`) of every pile of ``pos``, then the pile
     lengths, to ``states[at : at + PILE_STATES]``."""
@@ -147,7 +147,7 @@ def record_pile_states(pos, states, at, targets):
         states[at + N_PILES + p] = pos[LENGTH + p]
 
 
-@jit
+@jit(leaf=True)
 def bound_after_move(pos, states, parent, child, targets, goal):
     """:func:`moves_bound` of ``pos`` just after one move, from the pile record (at
     ``parent``) of the position before it; the new record goes to ``child``.

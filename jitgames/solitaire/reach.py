@@ -35,7 +35,7 @@ ALL_CARDS = (1 << N_CARDS) - 1
 """The mask of every card (bit ``c`` for card ``c``)."""
 
 
-@jit
+@jit(leaf=True)
 def _apart(pos, moves, c):
     """False when ``c + 1`` lies in ``c``'s pile and none of the cards whose move could
     part them (those between, or ``c + 1`` itself when it lies above) may move."""
@@ -51,7 +51,7 @@ def _apart(pos, moves, c):
     return False
 
 
-@jit
+@jit(leaf=True)
 def reachable_cards(pos):
     """Mask (bit ``c`` for card ``c``, int64) of the cards that may still reach the
     foundations from ``pos``: every card some line puts there, maybe more (see the
@@ -100,7 +100,7 @@ def reachable_cards(pos):
     return reach
 
 
-@jit
+@jit(leaf=True)
 def card_count(cards):
     """Number of cards in the mask ``cards``."""
     n = 0

@@ -97,13 +97,13 @@ def card_name(card: int) -> str:
     return RANKS[card % 13 + 1] + SUITS[card // 13]
 
 
-@jit
+@jit(leaf=True)
 def _key_bit(card, rank_offset):
     """Bit of the key field of ``card``'s suit at ``13 - rank_offset`` (an int64)."""
     return np.int64(1) << np.int64(14 * (card // 13) + 13 - rank_offset)
 
 
-@jit
+@jit(leaf=True)
 def _turn_up_if_freed(pos, pile):
     """Turn up the top card of ``pile`` if it is face down; return 1 if turned."""
     n = pos[LENGTH + pile]
@@ -113,14 +113,14 @@ def _turn_up_if_freed(pos, pile):
     return 0
 
 
-@jit
+@jit(leaf=True)
 def _log(pos, entry):
     n = pos[LOG_LENGTH]
     pos[LOG + n] = entry
     pos[LOG_LENGTH] = n + 1
 
 
-@jit
+@jit(leaf=True)
 def _play_foundations(pos, logged):
     """Move every exposed card that fits its foundation there, until none fits.
 
@@ -150,7 +150,7 @@ def _play_foundations(pos, logged):
                 changed = True
 
 
-@jit
+@jit(leaf=True)
 def position_key(pos):
     """The exact key of ``pos`` computed from scratch (see the module docstring)."""
     key = np.int64(0)
@@ -164,7 +164,7 @@ def position_key(pos):
     return key
 
 
-@jit
+@jit(leaf=True)
 def deal_position(deck, pos):
     """Fill ``pos`` with the position right after dealing ``deck`` (a permutation of 0..51).
 
@@ -193,7 +193,7 @@ def deal_position(deck, pos):
     _play_foundations(pos, False)
 
 
-@jit
+@jit(leaf=True)
 def card_status(pos, card):
     """``FACE_DOWN``, ``FOUNDATION_STATUS``, ``FACE_UP`` (covered) or ``EXPOSED``."""
     p = pos[WHERE + card]
@@ -207,7 +207,7 @@ def card_status(pos, card):
     return FACE_UP
 
 
-@jit
+@jit(leaf=True)
 def legal_moves(pos, out, start):
     """Write the legal moves of ``pos`` into ``out[start:]`` (room for MAX_MOVES); return how many.
 
@@ -244,7 +244,7 @@ def legal_moves(pos, out, start):
     return n
 
 
-@jit
+@jit(leaf=True)
 def _carry_run(pos, src, first, dest, top):
     """Move the cards of pile ``src`` from height ``first`` up, in order, onto pile
     ``dest`` starting at height ``top``; ``src`` then ends below ``first``."""
@@ -259,7 +259,7 @@ def _carry_run(pos, src, first, dest, top):
     pos[LENGTH + src] = first
 
 
-@jit
+@jit(leaf=True)
 def apply_move(pos, move):
     """Make ``move`` (``card * 8 + pile``) in place, then play foundations automatically.
 
@@ -283,7 +283,7 @@ def apply_move(pos, move):
             _play_foundations(pos, True)
 
 
-@jit
+@jit(leaf=True)
 def undo_move(pos):
     """Undo the last move made with :func:`apply_move` (and its foundation plays)."""
     while True:

@@ -82,19 +82,19 @@ RESULT_FIELDS = ("score", "moves", "decisions", "positions", "lookups", "probes"
 N_FIELDS = len(RESULT_FIELDS)
 
 
-@jit
+@jit(leaf=True)
 def stop_value(score):
     """Value of reaching ``score`` foundation cards with 0 more moves and 0 decisions."""
     return (score << 12) | (63 << 6) | 63
 
 
-@jit
+@jit(leaf=True)
 def unpack_value(value):
     """``(score, moves, decisions)`` of a packed value."""
     return value >> 12, 63 - ((value >> 6) & 63), 63 - (value & 63)
 
 
-@jit
+@jit(leaf=True)
 def _fold(stack, frame, child_value, score_only):
     """Fold a child's value into the frame's best (one more move, maybe a decision)."""
     candidate = child_value
@@ -107,7 +107,7 @@ def _fold(stack, frame, child_value, score_only):
     return stack[frame + 2]
 
 
-@jit
+@jit(leaf=True)
 def _plays_foundation(pos, move):
     """True when ``move`` uncovers a card that goes to its foundation at once."""
     card = move // 8
@@ -118,7 +118,7 @@ def _plays_foundation(pos, move):
     return below % 13 == pos[FOUNDATION + below // 13]
 
 
-@jit
+@jit(leaf=True)
 def _quiet_child_key(pos, move):
     """Key after ``move`` when it plays nothing to the foundations, else -1.
 
@@ -132,14 +132,14 @@ def _quiet_child_key(pos, move):
     return pos[KEY] | (np.int64(1) << np.int64(14 * (card // 13) + 12 - card % 13))
 
 
-@jit
+@jit(leaf=True)
 def _unwind(pos, depth):
     """Undo the last ``depth`` moves."""
     for _ in range(depth):
         undo_move(pos)
 
 
-@jit
+@jit(leaf=True)
 def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit, goal):
     """Packed value of ``pos`` (see the module docstring) and the positions expanded.
 
@@ -218,7 +218,7 @@ _LINE_BASE = N_CARDS << 12
 _GOAL_UNREACHABLE = _LINE_BASE - 1
 
 
-@jit
+@jit(leaf=True)
 def _foundation_moves_first(pos, moves, start, n):
     """Stable-partition ``moves[start:start + n]``: moves that play a card first."""
     k = start
