@@ -48,10 +48,12 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False):
     """Compile ``func`` as a jitgames kernel.
 
     Use as ``@jit``, ``@jit(parallel=True)`` (enables ``prange``) or ``@jit(leaf=True)``.
-    A *leaf* kernel creates no array (it reads and writes the arrays it is given, and
-    calls only leaf kernels); it is compiled without Numba's array reference counting,
-    which otherwise costs an atomic increment and decrement of every array argument
-    at every call that is not inlined away.
+    A *leaf* kernel creates no array and returns none (it reads and writes the arrays
+    it is given, and calls only leaf kernels); it is compiled without Numba's array
+    reference counting, which otherwise costs an atomic increment and decrement of
+    every array argument at every call that is not inlined away. Numba refuses to
+    compile one that creates an array; one that returned an array (even an argument or
+    a view of one) would hand its caller a reference that was never counted.
     """
     options = dict(_OPTIONS, parallel=parallel)
     if leaf:

@@ -37,3 +37,4 @@ def test_leaf_kernel_cannot_allocate():
 
     with pytest.raises(TypingError):
         allocates(3)
+

@@ -30,7 +30,9 @@ from .study import (DEFAULT_PRECISION, StudyPartial, empty_partial, merge, parti
 from .table import DEFAULT_CAPACITY
 
 PROG = "python -m jitgames.solitaire"
-DEFAULT_CHUNK = 4096
+DEFAULT_CHUNK = 16384
+"""Deals per chunk: about 2 s of work on 2 threads. The threads wait for each other at
+the end of a chunk (some 20 ms); with 4,096 that cost 3% of the 100,000-deal study."""
 
 
 def _capacity(text: str) -> int:

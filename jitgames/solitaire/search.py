@@ -243,7 +243,8 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
     ``eviction_limit`` entries.
     Depth-first branch and bound: each position gets a budget of moves (at first
     unlimited); once a line is found, the remaining children only need to tie it,
-    and a child whose lower bound (:mod:`.bound`) exceeds its budget is skipped.
+    and a child whose lower bound (:mod:`.bound`) exceeds its budget is skipped, its
+    bound stored in the table (reached again, it costs one lookup).
     Moves that play a card to the foundations are tried first (only to find short
     lines early; the answer is a minimum, so it does not depend on the order).
 
@@ -322,6 +323,9 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                         continue
                     if lower < UNREACHABLE:
                         stack[frame + 4] = 1
+                        table_store(slots, meta, pos[KEY], _LINE_BASE + _LOWER_BOUND + lower)
+                    else:
+                        table_store(slots, meta, pos[KEY], _GOAL_UNREACHABLE)
             if applied:
                 undo_move(pos)
         else:
