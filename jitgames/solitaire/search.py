@@ -216,6 +216,7 @@ _LOWER_BOUND = 1 << 13    # "no line of fewer moves than value - this"
 # _LINE_BASE is the exact optimal score (< goal) of that position: "cannot reach".
 _LINE_BASE = N_CARDS << 12
 _GOAL_UNREACHABLE = _LINE_BASE - 1
+_UNCUT = UNREACHABLE      # frame word 4 while the budget has cut none of the children
 
 
 @jit(leaf=True)
@@ -251,7 +252,9 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
     The table holds, per position, one fact whatever the path to it, so the answer
     is exact: ``_LINE_BASE + (moves << 6 | decisions)`` (its best line),
     ``_LINE_BASE + _LOWER_BOUND + b`` ("no line of fewer than b moves": the search
-    of it was cut by its budget), or any value below ``_LINE_BASE``: the position
+    of it was cut by its budget, and ``b`` is one more than the least of the
+    bounds of the children it cut, each a bound, a stored ``b`` or the length of a
+    line too long for the budget), or any value below ``_LINE_BASE``: the position
     cannot reach the goal. Those are the values :func:`solve_position` stores with
     this goal (scores below it: it stops at the first position reaching it), so the
     table of the score search of the same deal is reused as is, and a search that
@@ -266,13 +269,15 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
     # the bound's pile record (.bound) of each position on the current line
     states = np.empty(MAX_DEPTH * PILE_STATES, dtype=np.int64)
     record_pile_states(pos, states, 0, targets)
+    # a frame: legal moves, next move to try, best line so far (or _NONE), budget,
+    # least bound of the children the budget cut (or _UNCUT)
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
     _foundation_moves_first(pos, moves, 0, stack[0])
     stack[1] = 0
     stack[2] = _NONE
     stack[3] = MAX_LINE
-    stack[4] = 0
+    stack[4] = _UNCUT
     expanded = 1
     while True:
         frame = depth * FRAME
@@ -282,7 +287,7 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
             budget = min(stack[frame + 3], (best >> 6) if best < _NONE else MAX_LINE) - 1
             if budget < 0:
                 stack[frame + 1] = stack[frame]
-                stack[frame + 4] = 1
+                stack[frame + 4] = 0
                 continue
             move = moves[depth * MAX_MOVES + stack[frame + 1]]
             stack[frame + 1] += 1
@@ -296,8 +301,9 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
             else:
                 stored = table_lookup(slots, meta, key)
                 if stored >= _LINE_BASE + _LOWER_BOUND:
-                    if stored - _LINE_BASE - _LOWER_BOUND > budget:
-                        stack[frame + 4] = 1
+                    lower = stored - _LINE_BASE - _LOWER_BOUND
+                    if lower > budget:
+                        stack[frame + 4] = min(stack[frame + 4], lower)
                         stored = -2
                     else:
                         stored = -1
@@ -318,11 +324,11 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                         stack[frame + 1] = 0
                         stack[frame + 2] = _NONE
                         stack[frame + 3] = budget
-                        stack[frame + 4] = 0
+                        stack[frame + 4] = _UNCUT
                         expanded += 1
                         continue
                     if lower < UNREACHABLE:
-                        stack[frame + 4] = 1
+                        stack[frame + 4] = min(stack[frame + 4], lower)
                         table_store(slots, meta, pos[KEY], _LINE_BASE + _LOWER_BOUND + lower)
                     else:
                         table_store(slots, meta, pos[KEY], _GOAL_UNREACHABLE)
@@ -330,11 +336,11 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                 undo_move(pos)
         else:
             value = stack[frame + 2]
-            limited = stack[frame + 4]
+            cut = stack[frame + 4]
             if value < _NONE:
                 table_store(slots, meta, pos[KEY], _LINE_BASE + value)
-            elif limited:
-                table_store(slots, meta, pos[KEY], _LINE_BASE + _LOWER_BOUND + stack[frame + 3] + 1)
+            elif cut < _UNCUT:
+                table_store(slots, meta, pos[KEY], _LINE_BASE + _LOWER_BOUND + cut + 1)
             else:
                 table_store(slots, meta, pos[KEY], _GOAL_UNREACHABLE)
             if depth == 0:
@@ -347,15 +353,15 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
             undo_move(pos)
             depth -= 1
             frame = depth * FRAME
-            if value >= _NONE and limited:
-                stack[frame + 4] = 1
+            if value >= _NONE and cut < _UNCUT:
+                stack[frame + 4] = min(stack[frame + 4], cut + 1)
         if value < _NONE:
             value += 64
             if stack[frame] > 1:
                 value += 1
             # a line longer than the budget is not comparable: its rivals were pruned
             if value >> 6 > stack[frame + 3]:
-                stack[frame + 4] = 1
+                stack[frame + 4] = min(stack[frame + 4], (value >> 6) - 1)
             elif value < stack[frame + 2]:
                 stack[frame + 2] = value
 
