@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from jitgames._random import stream_key
 from jitgames.solitaire import deal as D
 from jitgames.solitaire import rules as R
-from jitgames.solitaire.bound import (PILE_STATES, UNREACHABLE, bound_after_move, moves_bound,
-                                      record_pile_states)
+from jitgames.solitaire.bound import (FACE_DOWN_STATES, PILE_STATES, bound_after_move,
+                                      moves_bound, record_face_down_states, record_pile_states)
 from jitgames.solitaire.reach import ALL_CARDS, card_count, reachable_cards
 from tests.reference import solitaire as ref
 from tests.reference.solitaire_strategies import any_deals
@@ -204,24 +204,26 @@ def test_bound_after_a_move_equals_the_bound_from_scratch(deck, choices, win):
     targets = ALL_CARDS if win else reachable_cards(pos)
     goal = card_count(targets)
     out = np.zeros(R.MAX_MOVES, dtype=np.int64)
-    states = np.zeros(2 * PILE_STATES, dtype=np.int64)
-    record_pile_states(pos, states, 0, targets)
+    states = np.zeros(FACE_DOWN_STATES + 2 * PILE_STATES, dtype=np.int64)
+    parent, child = FACE_DOWN_STATES, FACE_DOWN_STATES + PILE_STATES
+    record_face_down_states(pos, states, targets)  # of the deal: valid all along the line
+    record_pile_states(pos, states, parent, targets)
     for choice in choices:
         n = R.legal_moves(pos, out, 0)
         if n == 0:
             break
         for move in out[:n]:
             R.apply_move(pos, move)
-            assert bound_after_move(pos, states, 0, PILE_STATES, targets, goal) == \
+            assert bound_after_move(pos, states, parent, child, targets, goal) == \
                 moves_bound(pos, targets, goal)
             R.undo_move(pos)
         R.apply_move(pos, out[choice % n])
-        bound = bound_after_move(pos, states, 0, PILE_STATES, targets, goal)
+        bound = bound_after_move(pos, states, parent, child, targets, goal)
         assert bound == moves_bound(pos, targets, goal)
-        if bound < UNREACHABLE:  # the child's states are complete: they become the parent's
-            states[:PILE_STATES] = states[PILE_STATES:]
-        else:
-            record_pile_states(pos, states, 0, targets)
+        fresh = np.zeros(PILE_STATES, dtype=np.int64)
+        record_pile_states(pos, fresh, 0, targets)
+        assert (states[child:] == fresh).all()  # the child's record is complete,
+        states[parent:child] = states[child:]   # and becomes the parent's
 
 
 def test_validate_deals_names_the_bad_row():

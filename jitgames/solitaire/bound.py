@@ -31,12 +31,16 @@ never overestimates.
 The greedy runs up each pile with a small state (the cuts so far, whether a target
 lies above the last cut and the lowest target of each suit there), so a search can
 keep each pile's final state and, after a move, scan only the piles the move changed
-(:func:`bound_after_move`; the same value as :func:`moves_bound`).
+(:func:`bound_after_move`; the same value as :func:`moves_bound`). A pile that got
+shorter is scanned again from its face-down cards up: they never change, so the
+search keeps the state after its ``d`` lowest cards for every ``d`` up to its
+face-down count (:func:`record_face_down_states`) and scans only the face-up cards.
 """
 from __future__ import annotations
 
 from .._jit import jit
-from .rules import DOWN, LENGTH, MOVED, N_PILES, PILE_STRIDE, PILES, SCORE
+from .rules import (DOWN, LENGTH, LOG_LENGTH, MOVED, N_PILES, PILE_STRIDE, PILES, SCORE, WHERE,
+                    last_move_entry, log_entry_card_pile)
 
 UNREACHABLE = 1 << 20
 
@@ -65,8 +69,8 @@ def _must_leave(targets, x, below):
 
 
 @jit(leaf=True)
-def _scan(pos, p, start, state, targets):
-    """Greedy state of pile ``p`` after its top card, resuming after height ``start - 1``.
+def _scan(pos, p, start, end, state, targets):
+    """Greedy state of pile ``p`` after height ``end - 1``, resuming after ``start - 1``.
 
     A state is ``cuts << _CUTS | any << 16 | lowest``: the cuts made so far up the
     pile, whether a target lies in the segment above the last cut and the lowest rank
@@ -80,7 +84,7 @@ def _scan(pos, p, start, state, targets):
     cuts = state >> _CUTS
     seen = state & _ANY
     lowest = state & 0xFFFF
-    for j in range(start, pos[LENGTH + p]):
+    for j in range(start, end):
         card = pos[base + j]
         if (targets >> card) & 1:
             if (lowest >> (4 * (card // 13))) & 15 > card % 13:
@@ -127,53 +131,100 @@ def moves_bound(pos, targets, goal):
         return 0
     total = 0
     for p in range(N_PILES):
-        cuts = _scan(pos, p, 0, _START, targets) >> _CUTS
+        cuts = _scan(pos, p, 0, pos[LENGTH + p], _START, targets) >> _CUTS
         if cuts >= UNREACHABLE:
             return UNREACHABLE
         total += cuts
     return max(total, 1)
 
 
-PILE_STATES = 2 * N_PILES
+PILE_STATES = 2 * N_PILES + 1
 """Words of one position's pile record (:func:`record_pile_states`)."""
+_TOTAL = 2 * N_PILES  # record word: the sum of the piles' cuts
+
+FACE_DOWN_STATES = N_PILES * N_PILES
+"""Words of the face-down table (:func:`record_face_down_states`): it comes first in
+the ``states`` array of :func:`bound_after_move`, the pile records after it."""
 
 
 @jit(leaf=True)
 def record_pile_states(pos, states, at, targets):
     """Write the greedy state (see :func:`_scan`) of every pile of ``pos``, then the pile
-    lengths, to ``states[at : at + PILE_STATES]``."""
+    lengths and the sum of their cuts, to ``states[at : at + PILE_STATES]``."""
+    total = 0
     for p in range(N_PILES):
-        states[at + p] = _scan(pos, p, 0, _START, targets)
+        states[at + p] = _scan(pos, p, 0, pos[LENGTH + p], _START, targets)
         states[at + N_PILES + p] = pos[LENGTH + p]
+        total += states[at + p] >> _CUTS
+    states[at + _TOTAL] = total
+
+
+@jit(leaf=True)
+def record_face_down_states(pos, states, targets):
+    """Write to ``states[N_PILES * p + d]`` the greedy state of pile ``p`` after its ``d``
+    lowest cards, for ``d`` from 0 to its face-down count (< N_PILES).
+
+    Valid for every position reached from ``pos``: face-down cards never move, and the
+    piles' face-down counts only fall.
+    """
+    for p in range(N_PILES):
+        state = _START
+        states[N_PILES * p] = state
+        for d in range(pos[DOWN + p]):
+            state = _scan(pos, p, d, d + 1, state, targets)
+            states[N_PILES * p + d + 1] = state
+
+
+@jit(leaf=True)
+def _rescan(pos, states, record, p, targets):
+    """Bring pile ``p``'s entries of the pile record at ``record`` up to date with
+    ``pos``; return the change in its cuts.
+
+    The pile must be a prefix or an extension of the pile the record describes, so
+    a pile of unchanged length keeps its state, a shorter one is scanned again from
+    its face-down cards up and a longer one resumes from its old state.
+    """
+    n = pos[LENGTH + p]
+    before = states[record + N_PILES + p]
+    if n == before:
+        return 0
+    old = states[record + p]
+    if n < before:
+        down = pos[DOWN + p]
+        state = _scan(pos, p, down, n, states[N_PILES * p + down], targets)
+    else:
+        state = _scan(pos, p, before, n, old, targets)
+    states[record + p] = state
+    states[record + N_PILES + p] = n
+    return (state >> _CUTS) - (old >> _CUTS)
 
 
 @jit(leaf=True)
 def bound_after_move(pos, states, parent, child, targets, goal):
     """:func:`moves_bound` of ``pos`` just after one move, from the pile record (at
     ``parent``) of the position before it; the new record goes to ``child``.
+    ``states`` starts with the face-down table of ``pos`` or of a position it was
+    reached from (:func:`record_face_down_states`).
 
     A move and its foundation plays shorten piles (each then a prefix of what it was)
-    and put cards on one pile, the destination (if some of them go on to the
-    foundations, its old cards are still there). So a pile of unchanged length keeps
-    its state, a shorter one is scanned again and the destination's scan resumes
-    from its old state: only the changed piles are scanned. The record at ``child``
-    is complete unless the bound is UNREACHABLE.
+    and put cards on one pile, the destination (some of them, and then some of its
+    old cards, may go on to the foundations). The undo log names the piles that
+    changed: the move's source and destination and the pile of each play; only they
+    are scanned (:func:`_rescan`), the other piles keep their states.
     """
-    total = 0
-    for p in range(N_PILES):
-        n = pos[LENGTH + p]
-        before = states[parent + N_PILES + p]
-        if n == before:
-            state = states[parent + p]
-        elif n < before:
-            state = _scan(pos, p, 0, _START, targets)
-        else:
-            state = _scan(pos, p, before, states[parent + p], targets)
-        if state >> _CUTS >= UNREACHABLE:
-            return UNREACHABLE
-        states[child + p] = state
-        states[child + N_PILES + p] = n
-        total += state >> _CUTS
+    for i in range(PILE_STATES):
+        states[child + i] = states[parent + i]
+    total = states[child + _TOTAL]
+    first = last_move_entry(pos)
+    card, source = log_entry_card_pile(pos, first)
+    total += _rescan(pos, states, child, source, targets)
+    if pos[WHERE + card] >= 0:  # else its pile is named by its play
+        total += _rescan(pos, states, child, pos[WHERE + card], targets)
+    for k in range(first + 1, pos[LOG_LENGTH]):
+        total += _rescan(pos, states, child, log_entry_card_pile(pos, k)[1], targets)
+    states[child + _TOTAL] = total
+    if total >= UNREACHABLE:
+        return UNREACHABLE
     if pos[SCORE] >= goal:
         return 0
     return max(total, 1)

@@ -284,6 +284,24 @@ def apply_move(pos, move):
 
 
 @jit(leaf=True)
+def last_move_entry(pos):
+    """Index in the undo log of the last move's own entry (the entries after it are the
+    foundation plays that followed it). At least one move must have been made."""
+    k = pos[LOG_LENGTH] - 1
+    while pos[LOG + k] % 2 == _PLAY:
+        k -= 1
+    return k
+
+
+@jit(leaf=True)
+def log_entry_card_pile(pos, k):
+    """``(card, pile)`` of undo-log entry ``k``: the card moved and the pile it left, or
+    the card played to its foundation and the pile it was on."""
+    rest = pos[LOG + k] // 2
+    return rest % 64, rest // 64 % 8
+
+
+@jit(leaf=True)
 def undo_move(pos):
     """Undo the last move made with :func:`apply_move` (and its foundation plays)."""
     while True:

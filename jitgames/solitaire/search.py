@@ -64,7 +64,8 @@ from .._jit import jit
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
                     POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
                     legal_moves, undo_move)
-from .bound import PILE_STATES, UNREACHABLE, bound_after_move, record_pile_states
+from .bound import (FACE_DOWN_STATES, PILE_STATES, UNREACHABLE, bound_after_move,
+                    record_face_down_states, record_pile_states)
 from .reach import card_count, reachable_cards
 from .table import (DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY, EVICTIONS, LOOKUPS, META_SIZE,
                     OCCUPANCY, PROBES, SLOT_WORDS, new_table, table_lookup, table_new_deal,
@@ -266,9 +267,10 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
     if pos[SCORE] >= goal:
         return 0, 0, 0
     evictions = meta[EVICTIONS] + eviction_limit
-    # the bound's pile record (.bound) of each position on the current line
-    states = np.empty(MAX_DEPTH * PILE_STATES, dtype=np.int64)
-    record_pile_states(pos, states, 0, targets)
+    # the bound's face-down table, then its pile record of each position on the line
+    states = np.empty(FACE_DOWN_STATES + MAX_DEPTH * PILE_STATES, dtype=np.int64)
+    record_face_down_states(pos, states, targets)
+    record_pile_states(pos, states, FACE_DOWN_STATES, targets)
     # a frame: legal moves, next move to try, best line so far (or _NONE), budget,
     # least bound of the children the budget cut (or _UNCUT)
     depth = 0
@@ -313,8 +315,9 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                     if not applied:
                         apply_move(pos, move)
                         applied = True
-                    lower = bound_after_move(pos, states, depth * PILE_STATES,
-                                             (depth + 1) * PILE_STATES, targets, goal)
+                    record = FACE_DOWN_STATES + depth * PILE_STATES
+                    lower = bound_after_move(pos, states, record, record + PILE_STATES,
+                                             targets, goal)
                     if lower <= budget:
                         depth += 1
                         frame = depth * FRAME
