@@ -39,8 +39,8 @@ face-down count (:func:`record_face_down_states`) and scans only the face-up car
 from __future__ import annotations
 
 from .._jit import jit
-from .rules import (DOWN, LENGTH, LOG_LENGTH, MOVED, N_PILES, PILE_STRIDE, PILES, SCORE, WHERE,
-                    last_move_entry, log_entry_card_pile)
+from .rules import (DOWN, LENGTH, LOG_LENGTH, MOVED, N_PILES, PILE_STRIDE, PILES, RANK_OF, SCORE,
+                    SUIT_OF, WHERE, last_move_entry, log_entry_card_pile)
 
 UNREACHABLE = 1 << 20
 
@@ -53,9 +53,9 @@ _CUTS = 17         # state bits from here up: the cuts so far
 @jit(leaf=True)
 def _lower(lowest, card):
     """``lowest`` (four 4-bit fields: the lowest rank seen of each suit) with ``card`` added."""
-    shift = 4 * (card // 13)
-    if (lowest >> shift) & 15 > card % 13:
-        lowest = (lowest & ~(15 << shift)) | ((card % 13) << shift)
+    shift = 4 * SUIT_OF[card]
+    if (lowest >> shift) & 15 > RANK_OF[card]:
+        lowest = (lowest & ~(15 << shift)) | (RANK_OF[card] << shift)
     return lowest
 
 
@@ -65,7 +65,7 @@ _START = _NO_CARD  # greedy state of an empty pile: no cut, no card seen
 @jit(leaf=True)
 def _must_leave(targets, x, below):
     """True when card ``x`` must leave before the target ``below`` (under it) is played."""
-    return not (targets >> x) & 1 or (x // 13 == below // 13 and x % 13 > below % 13)
+    return not (targets >> x) & 1 or (SUIT_OF[x] == SUIT_OF[below] and RANK_OF[x] > RANK_OF[below])
 
 
 @jit(leaf=True)
@@ -87,7 +87,7 @@ def _scan(pos, p, start, end, state, targets):
     for j in range(start, end):
         card = pos[base + j]
         if (targets >> card) & 1:
-            if (lowest >> (4 * (card // 13))) & 15 > card % 13:
+            if (lowest >> (4 * SUIT_OF[card])) & 15 > RANK_OF[card]:
                 lowest = _lower(lowest, card)
                 seen = _ANY
                 continue

@@ -78,6 +78,11 @@ LOG_LENGTH = SCORE + 1
 LOG = LOG_LENGTH + 1
 POSITION_SIZE = LOG + LOG_SIZE
 
+# suit and rank - 1 of each card id, read by the kernels: a load is cheaper than
+# Numba's signed floor division and remainder by 13 (Python semantics)
+SUIT_OF = np.array([c // 13 for c in range(N_CARDS)], dtype=np.int64)
+RANK_OF = np.array([c % 13 for c in range(N_CARDS)], dtype=np.int64)
+
 # card_status codes
 FACE_DOWN = 0
 FOUNDATION_STATUS = 1
@@ -100,7 +105,7 @@ def card_name(card: int) -> str:
 @jit(leaf=True)
 def _key_bit(card, rank_offset):
     """Bit of the key field of ``card``'s suit at ``13 - rank_offset`` (an int64)."""
-    return np.int64(1) << np.int64(14 * (card // 13) + 13 - rank_offset)
+    return np.int64(1) << np.int64(14 * SUIT_OF[card] + 13 - rank_offset)
 
 
 @jit(leaf=True)
@@ -134,9 +139,9 @@ def _play_foundations(pos, logged):
             while pos[LENGTH + p] > 0:
                 n = pos[LENGTH + p]
                 card = pos[PILES + p * PILE_STRIDE + n - 1]
-                suit = card // 13
+                suit = SUIT_OF[card]
                 height = pos[FOUNDATION + suit]
-                if card % 13 != height:
+                if RANK_OF[card] != height:
                     break
                 pos[LENGTH + p] = n - 1
                 pos[WHERE + card] = ON_FOUNDATION
@@ -226,7 +231,7 @@ def legal_moves(pos, out, start):
                 empty = p
             continue
         exposed = pos[PILES + p * PILE_STRIDE + length - 1]
-        if exposed % 13 == 0:
+        if RANK_OF[exposed] == 0:
             continue
         card = exposed - 1
         q = pos[WHERE + card]
@@ -272,14 +277,14 @@ def apply_move(pos, move):
     _carry_run(pos, src, start, dest, pos[LENGTH + dest])
     was_moved = pos[MOVED + card]
     pos[MOVED + card] = 1
-    pos[KEY] |= _key_bit(card, card % 13 + 1)
+    pos[KEY] |= _key_bit(card, RANK_OF[card] + 1)
     flipped = _turn_up_if_freed(pos, src)
     _log(pos, _RUN + 2 * (card + 64 * (src + 8 * (flipped + 2 * (start + 64 * was_moved)))))
     # Only the uncovered card can fit its foundation: the card now on top of
     # ``dest`` was exposed before and did not fit, and no foundation has changed.
     if start > 0:
         below = pos[PILES + src * PILE_STRIDE + start - 1]
-        if below % 13 == pos[FOUNDATION + below // 13]:
+        if RANK_OF[below] == pos[FOUNDATION + SUIT_OF[below]]:
             _play_foundations(pos, True)
 
 
@@ -318,7 +323,7 @@ def undo_move(pos):
         if flipped:
             pos[DOWN + pile] += 1
         if kind == _PLAY:
-            suit = card // 13
+            suit = SUIT_OF[card]
             height = pos[FOUNDATION + suit] - 1
             pos[FOUNDATION + suit] = height
             pos[SCORE] -= 1
@@ -339,7 +344,7 @@ def undo_move(pos):
             _carry_run(pos, dest, pos[HEIGHT + card], pile, start)
             pos[MOVED + card] = was_moved
             if not was_moved:
-                pos[KEY] &= ~_key_bit(card, card % 13 + 1)
+                pos[KEY] &= ~_key_bit(card, RANK_OF[card] + 1)
             return
 
 

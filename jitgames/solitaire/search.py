@@ -62,8 +62,8 @@ import numpy as np
 
 from .._jit import jit
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
-                    POSITION_SIZE, SCORE, WHERE, HEIGHT, apply_move, deal_position,
-                    legal_moves, undo_move)
+                    POSITION_SIZE, RANK_OF, SCORE, SUIT_OF, WHERE, HEIGHT, apply_move,
+                    deal_position, legal_moves, undo_move)
 from .bound import (FACE_DOWN_STATES, PILE_STATES, UNREACHABLE, bound_after_move,
                     record_face_down_states, record_pile_states)
 from .reach import card_count, reachable_cards
@@ -116,7 +116,7 @@ def _plays_foundation(pos, move):
     if height == 0:
         return False
     below = pos[PILES + pos[WHERE + card] * PILE_STRIDE + height - 1]
-    return below % 13 == pos[FOUNDATION + below // 13]
+    return RANK_OF[below] == pos[FOUNDATION + SUIT_OF[below]]
 
 
 @jit(leaf=True)
@@ -130,7 +130,7 @@ def _quiet_child_key(pos, move):
     if _plays_foundation(pos, move):
         return -1
     card = move // 8
-    return pos[KEY] | (np.int64(1) << np.int64(14 * (card // 13) + 12 - card % 13))
+    return pos[KEY] | (np.int64(1) << np.int64(14 * SUIT_OF[card] + 12 - RANK_OF[card]))
 
 
 @jit(leaf=True)
