@@ -29,7 +29,7 @@ import numpy as np
 
 from .._jit import jit
 from .rules import (DOWN, HEIGHT, LENGTH, MOVED, N_CARDS, N_PILES, ON_FOUNDATION, PILE_STRIDE,
-                    PILES, WHERE)
+                    PILES, RANK_OF, WHERE)
 
 ALL_CARDS = (1 << N_CARDS) - 1
 """The mask of every card (bit ``c`` for card ``c``)."""
@@ -87,14 +87,14 @@ def reachable_cards(pos):
                     exposed |= bit
                     changed = True
             if not moves & bit and pos[MOVED + c] == 0 and (h >= pos[DOWN + p] or exposed & bit):
-                if c % 13 == 12:
+                if RANK_OF[c] == 12:
                     can = h > 0 and empty
                 else:
                     can = (exposed >> (c + 1)) & 1 == 1 and _apart(pos, moves, c)
                 if can:
                     moves |= bit
                     changed = True
-            if exposed & bit and (c % 13 == 0 or reach >> (c - 1) & 1):
+            if exposed & bit and (RANK_OF[c] == 0 or reach >> (c - 1) & 1):
                 reach |= bit
                 changed = True
     return reach
