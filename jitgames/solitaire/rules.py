@@ -109,6 +109,12 @@ def _key_bit(card, rank_offset):
 
 
 @jit(leaf=True)
+def moved_key_bit(card):
+    """The key bit that records that ``card`` (not on its foundation) has been moved."""
+    return _key_bit(card, RANK_OF[card] + 1)
+
+
+@jit(leaf=True)
 def _turn_up_if_freed(pos, pile):
     """Turn up the top card of ``pile`` if it is face down; return 1 if turned."""
     n = pos[LENGTH + pile]
@@ -277,7 +283,7 @@ def apply_move(pos, move):
     _carry_run(pos, src, start, dest, pos[LENGTH + dest])
     was_moved = pos[MOVED + card]
     pos[MOVED + card] = 1
-    pos[KEY] |= _key_bit(card, RANK_OF[card] + 1)
+    pos[KEY] |= moved_key_bit(card)
     flipped = _turn_up_if_freed(pos, src)
     _log(pos, _RUN + 2 * (card + 64 * (src + 8 * (flipped + 2 * (start + 64 * was_moved)))))
     # Only the uncovered card can fit its foundation: the card now on top of
@@ -314,11 +320,8 @@ def undo_move(pos):
         pos[LOG_LENGTH] = n
         entry = pos[LOG + n]
         kind = entry % 2
-        rest = entry // 2
-        card = rest % 64
-        rest //= 64
-        pile = rest % 8
-        rest //= 8
+        card, pile = log_entry_card_pile(pos, n)
+        rest = entry // (2 * 64 * 8)  # the fields after the kind, card and pile
         flipped = rest % 2
         if flipped:
             pos[DOWN + pile] += 1
@@ -344,7 +347,7 @@ def undo_move(pos):
             _carry_run(pos, dest, pos[HEIGHT + card], pile, start)
             pos[MOVED + card] = was_moved
             if not was_moved:
-                pos[KEY] &= ~_key_bit(card, RANK_OF[card] + 1)
+                pos[KEY] &= ~moved_key_bit(card)
             return
 
 

@@ -63,7 +63,7 @@ import numpy as np
 from .._jit import jit
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
                     POSITION_SIZE, RANK_OF, SCORE, SUIT_OF, WHERE, HEIGHT, apply_move,
-                    deal_position, legal_moves, undo_move)
+                    deal_position, legal_moves, log_entry_card_pile, moved_key_bit, undo_move)
 from .bound import (FACE_DOWN_STATES, PILE_STATES, UNREACHABLE, bound_after_move,
                     record_face_down_states, record_pile_states)
 from .reach import card_count, reachable_cards
@@ -129,8 +129,7 @@ def _quiet_child_key(pos, move):
     """
     if _plays_foundation(pos, move):
         return -1
-    card = move // 8
-    return pos[KEY] | (np.int64(1) << np.int64(14 * SUIT_OF[card] + 12 - RANK_OF[card]))
+    return pos[KEY] | moved_key_bit(move // 8)
 
 
 @jit(leaf=True)
@@ -631,8 +630,7 @@ def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY,
 
 def _foundation_plays(pos: np.ndarray, count: int) -> tuple[int, ...]:
     """The last ``count`` foundation plays recorded in the undo log, in order."""
-    from .rules import LOG, LOG_LENGTH
+    from .rules import LOG_LENGTH
 
     n = int(pos[LOG_LENGTH])
-    entries = pos[LOG + n - count: LOG + n] if count else []
-    return tuple(int(e // 2 % 64) for e in entries)
+    return tuple(int(log_entry_card_pile(pos, k)[0]) for k in range(n - count, n))
