@@ -4,11 +4,14 @@
 - :func:`median_seconds`: median wall seconds of repeated calls, and the last result;
 - :func:`cold_compile_seconds`: seconds a snippet takes in a fresh interpreter with an
   empty Numba cache (a temporary ``NUMBA_CACHE_DIR``, removed afterwards), i.e. the
-  compile time a new user pays once.
+  compile time a new user pays once;
+- :func:`machine`: what the figures were measured on (saved in every result file).
 """
 from __future__ import annotations
 
+import datetime
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -48,3 +51,26 @@ def cold_compile_seconds(code: str) -> float:
         out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
                              capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def machine() -> dict:
+    """The processor model, core count, versions, UTC time (now) and load average.
+
+    Figures from different machines differ by up to 2x here, so every result file says
+    where it was measured.
+    """
+    import numba
+    import numpy
+
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": model, "cpus": os.cpu_count(), "python": platform.python_version(),
+            "numpy": numpy.__version__, "numba": numba.__version__,
+            "utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
+            "load_average": list(os.getloadavg())}

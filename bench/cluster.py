@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _harness import machine  # noqa: E402
 from jitgames._chunked import ChunkedJob, open_client, run_chunks, split_range  # noqa: E402
 from jitgames.solitaire import study  # noqa: E402
 
@@ -77,7 +77,7 @@ def main() -> None:
     overhead = (statistics.median(tiny_local) - statistics.median(tiny_threads)) / len(tiny.chunks)
     result = {
         "deals": args.deals, "seed": args.seed, "chunk_size": args.chunk_size, "chunks": len(job.chunks),
-        "workers": args.workers, "load_average": list(os.getloadavg()),
+        "workers": args.workers, "machine": machine(),
         "threads_seconds": threads_wall, "threads_deals_per_second": args.deals / threads_wall,
         "local_seconds": local_wall, "local_deals_per_second": args.deals / local_wall,
         "local_vs_threads_speed": threads_wall / local_wall,
@@ -92,7 +92,7 @@ def main() -> None:
         "largest_capacity": merged(threads_run).largest_capacity,
     }
     print(f"solitaire study of {args.deals:,} deals of seed {args.seed} in {len(job.chunks)} chunks "
-          f"(load average {result['load_average'][0]:.1f}):")
+          f"(load average {result['machine']['load_average'][0]:.1f}):")
     print(f"  threads (in process)   {threads_wall:9.2f} s  {result['threads_deals_per_second']:9,.0f} deals/s")
     print(f"  local:{args.workers} (Dask)        {local_wall:9.2f} s  "
           f"{result['local_deals_per_second']:9,.0f} deals/s  "

@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _harness import median_seconds  # noqa: E402
+from _harness import machine, median_seconds  # noqa: E402
 from jitgames.kalah import evaluation, rules, search, solver, tournament  # noqa: E402
 from jitgames._cli import data_dir  # noqa: E402
 from jitgames.kalah.endgame import binomials, build_endgame, table_size  # noqa: E402
@@ -206,7 +206,7 @@ def main(argv=None):
                         help="solves of Kalah(6,4) reading the database (3; 0 skips)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "kalah.json"))
     args = parser.parse_args(argv)
-    results = {"machine": {"cpus": os.cpu_count(), "load_average_start": os.getloadavg()},
+    results = {"machine": machine(),
                "command": " ".join(["bench/kalah.py",
                                                                         *(argv or sys.argv[1:])])}
     results["compile"] = bench_compile()
@@ -278,7 +278,7 @@ def main(argv=None):
                   flush=True)
             if row["value"] is None:
                 given_up.add(m)   # larger n on this m will not finish either
-    results["machine"]["load_average_end"] = os.getloadavg()
+    results["machine"]["load_average_end"] = list(os.getloadavg())
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1))
     print(f"\nsaved {args.out}")

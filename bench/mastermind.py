@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _harness import cold_compile_seconds, median_seconds, timed_runs  # noqa: E402
+from _harness import cold_compile_seconds, machine, median_seconds, timed_runs  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
@@ -195,12 +194,12 @@ def main():
         print(f"optimal 4x7 and Bulls and Cows (limit {limit:.0f} s each):", flush=True)
         out = ROOT / "bench" / "results" / "mastermind_hard.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps({"machine": {"cpus": os.cpu_count()},
+        out.write_text(json.dumps({"machine": machine(),
                                    "rows": hard_rows(limit)}, indent=1) + "\n")
         print(f"written {out.relative_to(ROOT)}")
         return
     counts = (1, 2)
-    result = {"machine": {"cpus": os.cpu_count()}, "repeats": args.repeats}
+    result = {"machine": machine(), "repeats": args.repeats}
     print("cold compile (fresh cache):", flush=True)
     result["cold_compile_seconds"] = cold_compile_seconds(COLD)
     print(f"  {result['cold_compile_seconds']:.1f} s", flush=True)

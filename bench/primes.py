@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _harness import cold_compile_seconds, median_seconds
+from _harness import cold_compile_seconds, machine, median_seconds
 from jitgames._jit import threads
 from jitgames.primes import analyse_lines, count_primes
 
@@ -75,7 +75,7 @@ def main() -> None:
     if not args.quick:
         out = Path(__file__).parent / "results" / "primes.json"
         out.write_text(json.dumps({"rows": rows, "cold_compile_seconds": compile_s,
-                                   "repeats": args.repeats}, indent=2))
+                                   "repeats": args.repeats, "machine": machine()}, indent=2))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import argparse
 import csv
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _harness import timed_runs  # noqa: E402
+from _harness import machine, timed_runs  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames.puzzles import domination, fibnim, queens  # noqa: E402
 
@@ -91,8 +90,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "puzzles.json"))
     args = parser.parse_args(argv)
     top = 16 if args.quick else 18
-    result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                          "threads": args.threads, "load_average": os.getloadavg()},
+    result = {"machine": machine() | {"threads": args.threads},
               "command": "python bench/puzzles.py" + (" --quick" if args.quick else "")}
 
     result["compile_seconds"] = compile_seconds()

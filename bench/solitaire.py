@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _harness import cold_compile_seconds, timed_runs  # noqa: E402
+from _harness import cold_compile_seconds, machine, timed_runs  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames.solitaire import deals, solve_deals  # noqa: E402
 
@@ -113,17 +113,16 @@ def main(argv=None) -> int:
         pass
 
     study = study_wall(args.study, args.repeats) if args.study else None
-    load = os.getloadavg()
     report = {"seed": SEED, "deals": args.deals, "repeats": args.repeats,
               "cold_compile_seconds": cold, "warm_first_call_seconds": warm_first,
-              "peak_memory_bytes": peak, "load_average": load, "runs": rows, "study": study,
-              "cpu_count": os.cpu_count(), "command": " ".join(["python", "bench/solitaire.py"]
-                                                             + (argv or sys.argv[1:]))}
+              "peak_memory_bytes": peak, "runs": rows, "study": study, "machine": machine(),
+              "command": " ".join(["python", "bench/solitaire.py"] + (argv or sys.argv[1:]))}
+    load = report["machine"]["load_average"]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
 
     print(f"solitaire benchmark: {args.deals:,} deals of seed {SEED}, median of {args.repeats} "
-          f"(load average {load[0]:.1f} on {os.cpu_count()} cores)")
+          f"(load average {load[0]:.1f} on {os.cpu_count()} cores, {report['machine']['cpu']})")
     print(f"{'mode':11s} {'thr':>3s} {'table':>7s} {'wall s':>7s} {'deals/s':>9s} "
           f"{'deals/cpu-s':>11s} {'Mpos/s':>7s} {'evictions':>10s} {'speed':>6s}")
     for r in rows:

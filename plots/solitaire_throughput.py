@@ -28,7 +28,7 @@ def main() -> int:
     ax.set_xticks(list(xs), labels)
     ax.set_ylabel("deals per second")
     ax.set_title(f"Solitaire solver throughput, {report['deals']:,} deals "
-                 f"(median of {report['repeats']}; load avg {report['load_average'][0]:.1f})")
+                 f"(median of {report['repeats']}; load avg {report['machine']['load_average'][0]:.1f})")
     ax.legend(frameon=False, fontsize=8)
     fig.tight_layout()
     fig.savefig(ROOT / "plots" / "solitaire_throughput.png")
