@@ -152,14 +152,29 @@ def connect_db(filename: str, override: str | os.PathLike | None = None) -> sqli
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: temporary file, fsync, rename.
 
-    A reader sees either the old file or the new one, never a partial write.
+    A reader sees either the old file or the new one, never a partial write. The file
+    gets the permissions a plain ``open(path, "w")`` would give it (the umask's).
     """
+    _atomic_write(path, [data])
+
+
+def atomic_write_text(path: str | os.PathLike, text) -> None:
+    """:func:`atomic_write_bytes` for UTF-8 text: a string, or an iterable of strings
+    written one after another (so a large file need not be one string in memory)."""
+    pieces = [text] if isinstance(text, str) else text
+    _atomic_write(path, (piece.encode("utf-8") for piece in pieces))
+
+
+def _atomic_write(path, pieces) -> None:
+    """Write the byte strings ``pieces`` to a temporary file beside ``path``, then rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for piece in pieces:
+                handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
@@ -169,7 +184,9 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         raise
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """:func:`atomic_write_bytes` for UTF-8 text."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 

@@ -1,5 +1,7 @@
 """Shared command-line helpers."""
+import os
 import sqlite3
+import stat
 
 import pytest
 
@@ -40,6 +42,17 @@ def test_atomic_write_replaces_whole_file(tmp_path):
     _cli.atomic_write_text(target, "two")
     assert target.read_text() == "two"
     assert [p.name for p in target.parent.iterdir()] == ["file.txt"]
+
+
+def test_atomic_write_streams_pieces_with_plain_file_permissions(tmp_path):
+    target = tmp_path / "out.csv"
+    old = os.umask(0o027)
+    try:
+        _cli.atomic_write_text(target, (f"{i}\n" for i in range(3)))
+    finally:
+        os.umask(old)
+    assert target.read_text() == "0\n1\n2\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
 
 
 def test_data_dir_honours_xdg(monkeypatch, tmp_path):

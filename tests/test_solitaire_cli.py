@@ -49,6 +49,24 @@ def test_study_text_report_out_and_plot(capsys, tmp_path):
     assert plot.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_out_file_of_a_study_in_several_chunks(capsys, tmp_path):
+    out_file = tmp_path / "deals.csv"
+    status, _, _ = run(capsys, "250", "--seed", "4", "--chunk-size", "60", "--out", str(out_file),
+                       "--quiet")
+    assert status == 0
+    r = solve_deals(deals(4, 0, 250))
+    expected = ["index,score,moves,decisions,positions"] + [
+        f"{i},{r.score[i]},{r.moves[i]},{r.decisions[i]},{r.positions[i]}" for i in range(250)]
+    assert out_file.read_text().splitlines() == expected
+
+
+def test_largest_seed_and_index_deal(capsys):
+    top = str(2**64 - 1)
+    status, out, _ = run(capsys, "--show", top, top, "--json")
+    assert status == 0
+    assert json.loads(out)["deck"] == deals(2**64 - 1, 2**64 - 1, 2**64)[0].tolist()
+
+
 def test_small_table_grows_and_the_report_says_so(capsys):
     """A table too small for some deals: those are solved again on larger tables, the
     figures stay those of the default table, and text and JSON count them."""
@@ -141,6 +159,11 @@ def test_bad_deal_files_are_one_line_errors(capsys, tmp_path, content, message):
     ["10", "--table-capacity", "100"], ["10", "--shuffle", "riffle"], ["10", "--precision", "-1"],
     ["--show", "1", "2", "--bias"], ["--show", "1", "2", "--checkpoint", "c.json"],
     ["10", "--scheduler", "local:0"], ["10", "--scheduler", "nowhere"], ["10", "--chunk-size", "0"],
+    # numbers beyond what the program can honour: one line, never a traceback or a hang
+    ["10", "--seed", str(2**64)], ["--show", str(2**64), "0"], ["--show", "0", str(2**64)],
+    [str(cli.MAX_DEALS + 1)], [str(10**9), "--chunk-size", "100"],
+    ["10", "--chunk-size", str(cli.MAX_CHUNK + 1)], ["10", "--bias"],
+    [str(cli.MAX_BIAS_SHUFFLES + 1), "--bias"], ["10", "--table-capacity", str(2**40)],
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv):
     with pytest.raises(SystemExit) as exc:

@@ -13,34 +13,45 @@ finished so far and reports them.
 """
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 
 import numpy as np
 
-from .._cli import (ArgumentParser, CLIError, atomic_write_text,
-                    nonnegative_int, positive_int, print_json, run_cli)
+from .._cli import (ArgumentParser, CLIError, atomic_write_text, int_in_range,
+                    positive_int, print_json, run_cli)
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
 from .rules import card_name
 from .search import make_scratch, solve_rows
-from .study import (DEFAULT_PRECISION, StudyPartial, empty_partial, merge, partial_from_rows,
-                    study_worker, summarise)
-from .table import DEFAULT_CAPACITY
+from .study import (CSV_FIELDS, DEFAULT_PRECISION, StudyPartial, csv_lines, empty_partial, merge,
+                    partial_from_rows, study_worker, summarise)
+from .table import DEFAULT_CAPACITY, validate_capacity
 
 PROG = "python -m jitgames.solitaire"
 DEFAULT_CHUNK = 16384
 """Deals per chunk: about 2 s of work on 2 threads. The threads wait for each other at
 the end of a chunk (some 20 ms); with 4,096 that cost 3% of the 100,000-deal study."""
+MAX_DEALS = 10**10
+"""Largest N of a study (about nine days of full-mode solving on this 2-core machine)."""
+MAX_CHUNK = 1 << 20
+"""Largest chunk (a chunk's deals and results are in memory at once: ~0.5 KiB a deal)."""
+MAX_CHUNKS = 10**6
+"""Most chunks of one study (each costs a little bookkeeping and checkpoint space)."""
+MAX_BIAS_SHUFFLES = 10**8
+"""Largest N of ``--bias`` (about 25 s; the test's counting cannot be interrupted)."""
+SEED = int_in_range(0, 2**64 - 1)
+"""Seeds and deal indices are unsigned 64-bit integers (the shuffle's stream key)."""
 
 
 def _capacity(text: str) -> int:
-    value = positive_int(text)
-    if value < 4 or value & (value - 1):
-        import argparse
-        raise argparse.ArgumentTypeError(f"expected a power of two >= 4, got {value}")
-    return value
+    import argparse
+    try:
+        return validate_capacity(positive_int(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("table capacity must be", "expected"))
 
 
 def _precision(text: str) -> float:
@@ -58,9 +69,11 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description=(
         "Exact optimal score of solitaire deals (DESIGN.md rules) and statistics over N "
         "random deals."))
-    parser.add_argument("deals", nargs="?", type=positive_int, metavar="N",
-                        help="number of random deals to study (deals 0..N-1 of the seed)")
-    parser.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
+    parser.add_argument("deals", nargs="?", type=int_in_range(1, MAX_DEALS), metavar="N",
+                        help="number of random deals to study (deals 0..N-1 of the seed; "
+                             f"at most {MAX_DEALS:.0e})")
+    parser.add_argument("--seed", type=SEED, default=0,
+                        help="random seed, 0 to 2**64 - 1 (default 0)")
     parser.add_argument("--threads", type=positive_int, help="threads (default: all)")
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
                         help="shuffle used to deal (default fisher-yates)")
@@ -78,7 +91,7 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--out", metavar="FILE", help="write per-deal results as CSV")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the score histogram")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--show", nargs=2, type=nonnegative_int, metavar=("SEED", "INDEX"),
+    parser.add_argument("--show", nargs=2, type=SEED, metavar=("SEED", "INDEX"),
                         help="print deal INDEX of SEED and its optimal line move by move")
     parser.add_argument("--deals", dest="deal_file", metavar="FILE",
                         help="solve the deals of FILE (52 integers a line)")
@@ -121,7 +134,7 @@ def study_job(args) -> ChunkedJob:
 
     params = {"seed": args.seed, "deals": args.deals, "shuffle": args.shuffle,
               "score_only": args.score_only, "table_capacity": args.table_capacity,
-              "chunk_size": args.chunk_size, "rows": args.out is not None,
+              "chunk_size": args.chunk_size, "rows": "csv" if args.out is not None else False,
               "version": __version__}
     return ChunkedJob("solitaire.study", params,
                       tuple(split_range(0, args.deals, args.chunk_size)), study_worker)
@@ -129,6 +142,11 @@ def study_job(args) -> ChunkedJob:
 
 def _study(args) -> int:
     n = args.deals
+    if args.chunk_size > MAX_CHUNK:
+        raise CLIError(f"--chunk-size is at most {MAX_CHUNK:,} deals, got {args.chunk_size:,}")
+    if -(-n // args.chunk_size) > MAX_CHUNKS:
+        raise CLIError(f"{n:,} deals in chunks of {args.chunk_size:,} make more than "
+                       f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
     job = study_job(args)
     with open_client(args.scheduler) as client, _thread_scope(args.threads):
         # Compiles (or loads from the cache) here, so workers on this machine load it.
@@ -147,8 +165,7 @@ def _study(args) -> int:
                    seconds=wall, deals_per_second=partial.deals / wall if wall > 0 else None,
                    compile_seconds=compile_seconds)
     if args.out:
-        rows = [row for result in run.partials for row in result["rows"]]
-        _write_rows(args.out, "index", range(len(rows)), rows)
+        _write_csv(args.out, "index", (result["rows"] for result in run.partials))
     if args.plot and partial.deals:
         from .plotting import plot_histogram
         plot_histogram(summary, args.plot)
@@ -234,13 +251,11 @@ def format_summary(s: dict) -> str:
     return "\n".join(lines)
 
 
-def _write_rows(path, first_column, labels, rows) -> None:
-    """CSV of per-deal rows (an int array or a list of lists, RESULT_FIELDS order)."""
-    rows = rows.tolist() if isinstance(rows, np.ndarray) else rows
-    header = ",".join([first_column, "score", "moves", "decisions", "positions"])
-    body = "\n".join(f"{label},{r[0]},{r[1]},{r[2]},{r[3]}" for label, r in zip(labels, rows))
+def _write_csv(path, first_column, blocks) -> None:
+    """CSV file of per-deal results: a header, then the blocks of :func:`.study.csv_lines`."""
+    header = ",".join((first_column,) + CSV_FIELDS) + "\n"
     try:
-        atomic_write_text(path, header + "\n" + body + ("\n" if body else ""))
+        atomic_write_text(path, itertools.chain([header], blocks))
     except OSError as exc:
         raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -259,7 +274,7 @@ def _solve_file(args) -> int:
         wall = time.perf_counter() - begin
     numbers = np.arange(1, rows.shape[0] + 1)
     if args.out:
-        _write_rows(args.out, "deal", numbers, rows)
+        _write_csv(args.out, "deal", [csv_lines(numbers.tolist(), rows)])
     summary = summarise(partial_from_rows(rows, args.table_capacity, args.score_only))
     summary.update(file=str(args.deal_file), seconds=wall,
                    score=rows[:, 0], moves=rows[:, 1], decisions=rows[:, 2], positions=rows[:, 3])
@@ -320,6 +335,8 @@ def _step_text(step) -> str:
 # ----------------------------------------------------------------------------- shuffle bias
 
 def _bias(args) -> int:
+    if not 52 <= args.deals <= MAX_BIAS_SHUFFLES:
+        raise CLIError(f"--bias needs 52 to {MAX_BIAS_SHUFFLES:,} shuffles, got {args.deals:,}")
     results = [shuffle_bias(args.deals, kind, args.seed) for kind in SHUFFLES]
     if args.json:
         print_json({r.shuffle: {"deals": r.deals, "chi_square": r.statistic, "dof": r.dof,

@@ -75,12 +75,14 @@ def deals(seed: int, start: int, stop: int, shuffle: str = "fisher-yates") -> np
     Raises
     ------
     ValueError
-        On a negative seed or start, ``stop < start`` or an unknown shuffle name.
+        On a seed or start outside 0..2**64 - 1, ``stop < start``, ``stop > 2**64`` or
+        an unknown shuffle name.
     """
     if shuffle not in SHUFFLES:
         raise ValueError(f"unknown shuffle {shuffle!r}; choose from {', '.join(SHUFFLES)}")
-    if seed < 0 or start < 0 or stop < start:
-        raise ValueError(f"need 0 <= seed, 0 <= start <= stop; got {seed}, {start}, {stop}")
+    if not (0 <= seed < 2**64 and 0 <= start <= stop <= 2**64):
+        raise ValueError(f"need 0 <= seed < 2**64 and 0 <= start <= stop <= 2**64; "
+                         f"got {seed}, {start}, {stop}")
     out = np.empty((stop - start, 52), dtype=np.int64)
     deal_range(np.uint64(seed), np.uint64(start), shuffle == "naive", out)
     return out
@@ -207,6 +209,8 @@ def shuffle_bias(n: int, shuffle: str = "naive", seed: int = 0) -> ShuffleBias:
         raise ValueError(f"unknown shuffle {shuffle!r}; choose from {', '.join(SHUFFLES)}")
     if n < 52:
         raise ValueError(f"need at least 52 shuffles for the test, got {n}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"need 0 <= seed < 2**64, got {seed}")
     counts = np.zeros((52, 52), dtype=np.int64)
     position_counts(np.uint64(seed), n, shuffle == "naive", counts)
     expected = n / 52

@@ -45,6 +45,7 @@ BUCKET = 4
 SLOT_WORDS = 2
 DEFAULT_CAPACITY = 1 << 16
 DEFAULT_MAX_CAPACITY = 1 << 24   # 256 MiB: the largest table one deal may grow (see .search)
+MAX_CAPACITY = 1 << 28           # 4 GiB: the largest table that may be asked for at all
 
 # meta words
 EPOCH = 0
@@ -72,11 +73,12 @@ def validate_capacity(capacity: int) -> int:
     Raises
     ------
     ValueError
-        If ``capacity`` is not a power of two at least ``BUCKET``.
+        If ``capacity`` is not a power of two from ``BUCKET`` to ``MAX_CAPACITY``.
     """
     capacity = int(capacity)
-    if capacity < BUCKET or capacity & (capacity - 1):
-        raise ValueError(f"table capacity must be a power of two >= {BUCKET}, got {capacity}")
+    if capacity < BUCKET or capacity > MAX_CAPACITY or capacity & (capacity - 1):
+        raise ValueError(f"table capacity must be a power of two from {BUCKET} to "
+                         f"{MAX_CAPACITY:,} (2**{MAX_CAPACITY.bit_length() - 1}), got {capacity}")
     return capacity
 
 
