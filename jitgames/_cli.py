@@ -34,6 +34,7 @@ __all__ = [
     "connect_db",
     "atomic_write_text",
     "atomic_write_bytes",
+    "check_writable",
 ]
 
 
@@ -182,6 +183,20 @@ def _atomic_write(path, pieces) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Raise :class:`CLIError` unless a file can be written at ``path`` (creating its
+    directory if needed): checked before a long run, not after it."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"):
+            pass
+    except OSError as exc:
+        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _umask() -> int:

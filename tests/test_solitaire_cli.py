@@ -60,6 +60,16 @@ def test_out_file_of_a_study_in_several_chunks(capsys, tmp_path):
     assert out_file.read_text().splitlines() == expected
 
 
+@pytest.mark.parametrize("output", [["--out", "."], ["--plot", "scores.foo"]])
+def test_unwritable_output_fails_before_the_run(capsys, monkeypatch, output):
+    def no_solving(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(cli, "make_scratch", no_solving)
+    status, out, err = run(capsys, "500", "--quiet", *output)
+    assert status == 2 and out == "" and err.count("\n") == 1
+
+
 def test_largest_seed_and_index_deal(capsys):
     top = str(2**64 - 1)
     status, out, _ = run(capsys, "--show", top, top, "--json")
@@ -127,13 +137,16 @@ def test_deal_file(capsys, tmp_path):
     sample = deals(2, 0, 3)
     path = tmp_path / "deals.txt"
     path.write_text("# three deals\n" + "\n".join(", ".join(map(str, d)) for d in sample) + "\n\n")
-    out_file = tmp_path / "results.csv"
-    status, out, _ = run(capsys, "--deals", str(path), "--out", str(out_file))
+    out_file, plot = tmp_path / "results.csv", tmp_path / "scores.svg"
+    status, out, _ = run(capsys, "--deals", str(path), "--out", str(out_file), "--plot", str(plot))
     assert status == 0
     results = solve_deals(sample)
     assert f"deal 2: score {results.score[1]}" in out
     lines = out_file.read_text().splitlines()
     assert lines[0] == "deal,score,moves,decisions,positions" and len(lines) == 4
+    assert lines[2] == (f"2,{results.score[1]},{results.moves[1]},{results.decisions[1]},"
+                        f"{results.positions[1]}")
+    assert "over 3 deals (deals of deals.txt)" in plot.read_text()
     status, out, _ = run(capsys, "--deals", str(path), "--json")
     assert json.loads(out)["score"] == results.score.tolist()
 
@@ -164,6 +177,9 @@ def test_bad_deal_files_are_one_line_errors(capsys, tmp_path, content, message):
     [str(cli.MAX_DEALS + 1)], [str(10**9), "--chunk-size", "100"],
     ["10", "--chunk-size", str(cli.MAX_CHUNK + 1)], ["10", "--bias"],
     [str(cli.MAX_BIAS_SHUFFLES + 1), "--bias"], ["10", "--table-capacity", str(2**40)],
+    # outputs that cannot be written, or that the mode does not make
+    ["10", "--plot", "scores.txt"], ["10", "--out", "."], ["--show", "1", "2", "--out", "a.csv"],
+    ["100", "--bias", "--plot", "a.png"],
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv):
     with pytest.raises(SystemExit) as exc:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import itertools
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from .._cli import (ArgumentParser, CLIError, atomic_write_text, int_in_range,
+from .._cli import (ArgumentParser, CLIError, atomic_write_text, check_writable, int_in_range,
                     positive_int, print_json, run_cli)
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
@@ -89,7 +90,8 @@ def build_parser() -> ArgumentParser:
                                               f"report checks N against (default {DEFAULT_PRECISION})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--out", metavar="FILE", help="write per-deal results as CSV")
-    parser.add_argument("--plot", metavar="FILE.png", help="draw the score histogram")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="draw the score histogram (.png, .pdf, .svg, ...)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--show", nargs=2, type=SEED, metavar=("SEED", "INDEX"),
                         help="print deal INDEX of SEED and its optimal line move by move")
@@ -112,6 +114,8 @@ def _main(argv) -> int:
         raise CLIError("choose one of --show, --deals and --bias")
     if (args.scheduler or args.checkpoint) and (any(modes) or args.deals is None):
         raise CLIError("--scheduler and --checkpoint apply to a study of N deals only")
+    if (args.out or args.plot) and (args.show is not None or args.bias):
+        raise CLIError("--out and --plot apply to a study of N deals or to --deals FILE")
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
@@ -147,6 +151,7 @@ def _study(args) -> int:
     if -(-n // args.chunk_size) > MAX_CHUNKS:
         raise CLIError(f"{n:,} deals in chunks of {args.chunk_size:,} make more than "
                        f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
+    _check_outputs(args)
     job = study_job(args)
     with open_client(args.scheduler) as client, _thread_scope(args.threads):
         # Compiles (or loads from the cache) here, so workers on this machine load it.
@@ -164,15 +169,12 @@ def _study(args) -> int:
                    scheduler=args.scheduler, resumed_chunks=run.resumed_chunks,
                    seconds=wall, deals_per_second=partial.deals / wall if wall > 0 else None,
                    compile_seconds=compile_seconds)
-    if args.out:
-        _write_csv(args.out, "index", (result["rows"] for result in run.partials))
-    if args.plot and partial.deals:
-        from .plotting import plot_histogram
-        plot_histogram(summary, args.plot)
     if args.json:
         print_json(summary)
     else:
         print(format_summary(summary))
+    _write_outputs(args, summary, "index", (result["rows"] for result in run.partials),
+                   f"seed {args.seed}")
     if run.interrupted:
         print(f"{PROG}: interrupted after {partial.deals} of {n} deals", file=sys.stderr)
         return 130
@@ -251,6 +253,25 @@ def format_summary(s: dict) -> str:
     return "\n".join(lines)
 
 
+def _check_outputs(args) -> None:
+    """Fail now, not after a long run, when ``--out`` or ``--plot`` cannot be written."""
+    if args.out:
+        check_writable(args.out)
+    if args.plot:
+        from .plotting import check_plot_path
+        check_plot_path(args.plot)
+
+
+def _write_outputs(args, summary, first_column, blocks, source) -> None:
+    """Write ``--out`` (CSV blocks of :func:`.study.csv_lines`) and ``--plot`` (the
+    histogram of ``summary``, titled with ``source``), after the results are printed."""
+    if args.out:
+        _write_csv(args.out, first_column, blocks)
+    if args.plot and summary["deals"]:
+        from .plotting import plot_histogram
+        plot_histogram(summary, args.plot, source)
+
+
 def _write_csv(path, first_column, blocks) -> None:
     """CSV file of per-deal results: a header, then the blocks of :func:`.study.csv_lines`."""
     header = ",".join((first_column,) + CSV_FIELDS) + "\n"
@@ -267,25 +288,26 @@ def _solve_file(args) -> int:
         decks = read_deal_file(args.deal_file)
     except ValueError as exc:
         raise CLIError(str(exc)) from None
+    _check_outputs(args)
     with _thread_scope(args.threads):
         scratch = make_scratch(thread_count(), args.table_capacity)
         begin = time.perf_counter()
         rows = solve_rows(decks, args.score_only, scratch)
         wall = time.perf_counter() - begin
-    numbers = np.arange(1, rows.shape[0] + 1)
-    if args.out:
-        _write_csv(args.out, "deal", [csv_lines(numbers.tolist(), rows)])
+    numbers = np.arange(1, rows.shape[0] + 1).tolist()
     summary = summarise(partial_from_rows(rows, args.table_capacity, args.score_only))
     summary.update(file=str(args.deal_file), seconds=wall,
                    score=rows[:, 0], moves=rows[:, 1], decisions=rows[:, 2], positions=rows[:, 3])
     if args.json:
         print_json(summary)
-        return 0
-    for number, row in zip(numbers.tolist(), rows.tolist()):
-        figures = "" if args.score_only else f", {row[1]} moves, {row[2]} decision points"
-        print(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
-    print(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
-          f"{summary['wins']} won, {wall:.3f} s")
+    else:
+        for number, row in zip(numbers, rows.tolist()):
+            figures = "" if args.score_only else f", {row[1]} moves, {row[2]} decision points"
+            print(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
+        print(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
+              f"{summary['wins']} won, {wall:.3f} s")
+    _write_outputs(args, summary, "deal", [csv_lines(numbers, rows)],
+                   f"deals of {Path(args.deal_file).name}")
     return 0
 
 

@@ -1,9 +1,27 @@
 """Figures: the histogram of optimal scores (matplotlib, Agg backend, no display needed)."""
 from __future__ import annotations
 
+from pathlib import Path
 
-def plot_histogram(summary: dict, path) -> None:
-    """Draw the score histogram of a study summary (:func:`.study.summarise`) to ``path``."""
+
+def check_plot_path(path) -> None:
+    """Raise :class:`~jitgames._cli.CLIError` unless ``path`` can be written and its
+    extension names a format matplotlib draws (``.png``, ``.pdf``, ``.svg``, ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    from .._cli import CLIError, check_writable
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    extension = Path(path).suffix.lstrip(".").lower()
+    if extension not in formats:
+        raise CLIError(f"cannot draw {path}: name a file ending in one of "
+                       f"{', '.join('.' + f for f in sorted(formats))}")
+    check_writable(path)
+
+
+def plot_histogram(summary: dict, path, source: str) -> None:
+    """Draw the score histogram of a study summary (:func:`.study.summarise`) to ``path``;
+    ``source`` says where the deals came from (e.g. ``"seed 0"``), for the title."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -23,7 +41,7 @@ def plot_histogram(summary: dict, path) -> None:
                label=f"casino break-even ({summary['casino']['break_even_score']} cards)")
     ax.set_xlabel("optimal score (cards on the foundations)")
     ax.set_ylabel("% of deals")
-    ax.set_title(f"Optimal solitaire score over {n:,} deals (seed {summary.get('seed', '?')})")
+    ax.set_title(f"Optimal solitaire score over {n:,} deals ({source})")
     ax.set_xlim(-1, 53)
     ax.legend(frameon=False)
     fig.tight_layout()
