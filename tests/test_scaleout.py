@@ -140,8 +140,9 @@ def test_solitaire_chunk_of_a_killed_worker_is_retried(scheduler, tmp_path):
 
 def test_solitaire_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, monkeypatch,
                                                                      capsys):
-    path = tmp_path / "study.ckpt"
-    argv = ["500", "--seed", "3", "--chunk-size", "100", "--checkpoint", str(path)]
+    path, out_file, whole_file = tmp_path / "study.ckpt", tmp_path / "s.csv", tmp_path / "w.csv"
+    argv = ["500", "--seed", "3", "--chunk-size", "100", "--checkpoint", str(path),
+            "--out", str(out_file)]
     real = study.solve_chunk_rows
 
     def stop_at_deal_300(seed, start, stop, **kwargs):
@@ -152,33 +153,15 @@ def test_solitaire_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, m
     monkeypatch.setattr(study, "solve_chunk_rows", stop_at_deal_300)
     status, cut = run_json(solitaire_main, argv, capsys)
     assert status == 130 and cut["deals"] == 300 and cut["interrupted"]
+    assert len(out_file.read_text().splitlines()) == 301  # the finished deals' rows
     monkeypatch.setattr(study, "solve_chunk_rows", real)
     status, resumed = run_json(solitaire_main, argv, capsys)
     assert status == 0 and resumed["resumed_chunks"] == 3 and resumed["deals"] == 500
-    status, whole = run_json(solitaire_main, ["500", "--seed", "3"], capsys)
+    status, whole = run_json(solitaire_main, ["500", "--seed", "3", "--out", str(whole_file)],
+                             capsys)
     assert exact_figures(resumed) == exact_figures(whole)
-
-
-def test_solitaire_out_file_of_a_resumed_study_is_whole(tmp_path, monkeypatch, capsys):
-    path, out_file, whole_file = tmp_path / "s.ckpt", tmp_path / "s.csv", tmp_path / "w.csv"
-    argv = ["300", "--seed", "8", "--chunk-size", "100", "--checkpoint", str(path),
-            "--out", str(out_file)]
-    real = study.solve_chunk_rows
-
-    def stop_at_deal_200(seed, start, stop, **kwargs):
-        if start == 200:
-            raise KeyboardInterrupt
-        return real(seed, start, stop, **kwargs)
-
-    monkeypatch.setattr(study, "solve_chunk_rows", stop_at_deal_200)
-    status, _ = run_json(solitaire_main, argv, capsys)
-    assert status == 130 and len(out_file.read_text().splitlines()) == 201
-    monkeypatch.setattr(study, "solve_chunk_rows", real)
-    status, resumed = run_json(solitaire_main, argv, capsys)
-    assert status == 0 and resumed["resumed_chunks"] == 2
-    assert solitaire_main(["300", "--seed", "8", "--out", str(whole_file), "--quiet"]) == 0
     assert out_file.read_text() == whole_file.read_text()
-    assert len(out_file.read_text().splitlines()) == 301
+    assert len(out_file.read_text().splitlines()) == 501
 
 
 @pytest.mark.parametrize("content", [b"garbage", b'{"format": "jitgames-checkpoint-1"}'])
