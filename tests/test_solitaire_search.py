@@ -93,6 +93,13 @@ def test_optimal_line_replays_to_the_optimal_score(deck):
     assert sum(foundations) == line.score
 
 
+def test_optimal_line_takes_exactly_one_deal():
+    one = deals(4, 2, 3)
+    assert optimal_line(one).score == optimal_line(one[0]).score == solve_deals(one).score[0]
+    with pytest.raises(ValueError, match="one deal, got 2"):
+        optimal_line(deals(4, 0, 2))
+
+
 def test_tiny_table_gives_the_same_answers():
     """Evictions only cost time: tables of 16 to 256 slots agree with 2**20 slots.
 

@@ -123,10 +123,19 @@ class Line:
 
 def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY,
                  max_table_capacity: int = DEFAULT_MAX_CAPACITY) -> Line:
-    """The optimal line of one deal (fewest moves, then fewest decision points)."""
+    """The optimal line of one deal (fewest moves, then fewest decision points).
+
+    Raises
+    ------
+    ValueError
+        Unless ``deck`` is one valid deal (52 cards, or a 1 x 52 array).
+    """
     from .rules import FOUNDATION, piles_of
 
-    (checked,) = validate_deals(deck)
+    checked = validate_deals(deck)
+    if checked.shape[0] != 1:
+        raise ValueError(f"optimal_line takes one deal, got {checked.shape[0]}")
+    checked = checked[0]
     score, steps, start = _optimal_line(checked, table_capacity, max_table_capacity)
     piles = tuple((down, tuple(cards)) for down, cards in piles_of(start))
     foundations = tuple(int(f) for f in start[FOUNDATION:FOUNDATION + 4])
