@@ -12,9 +12,11 @@ or a Dask ``distributed`` cluster (``--scheduler tcp://HOST:PORT`` or ``local:W`
 ``dask`` extra). Dask retries the chunk of a lost worker on another worker.
 
 Checkpoints: with a checkpoint file, finished chunks are written atomically
-(temporary file, fsync, rename) at most every ``Checkpoint.interval`` seconds and when
-the run ends or is interrupted, so a crash loses at most that many seconds of chunks
-and a run of many chunks does not rewrite the file after each one. Running the same
+(temporary file, fsync, rename) at most every ``Checkpoint.interval`` seconds (or, once
+the file is large, ten times as long as the last rewrite took, so that rewriting costs
+at most a tenth of the run) and when the run ends or is interrupted, so a crash loses
+at most that many seconds of chunks and a run of many chunks does not rewrite the file
+after each one. Running the same
 command again skips the chunks already there. A checkpoint whose job name or parameters differ from the
 current run's, or that cannot be read, is refused with a one-line error and left
 untouched.
@@ -109,14 +111,18 @@ class Checkpoint:
     """Finished chunks of one job, kept in a JSON file rewritten atomically.
 
     ``interval`` is the least number of seconds between two rewrites (0: after every
-    chunk); :meth:`flush` writes whatever is not on disk yet.
+    chunk); after a rewrite that took ``t`` seconds the next waits at least
+    ``WAIT_FACTOR * t`` (a file of 10**8 solitaire rows takes seconds to rewrite).
+    :meth:`flush` writes whatever is not on disk yet.
     """
+
+    WAIT_FACTOR = 10
 
     path: Path
     job: ChunkedJob
     done: dict = field(default_factory=dict)
     interval: float = 2.0
-    _written_at: float = field(default=float("-inf"), repr=False)
+    _due: float = field(default=float("-inf"), repr=False)
     _dirty: bool = field(default=False, repr=False)
 
     @classmethod
@@ -149,10 +155,10 @@ class Checkpoint:
         return checkpoint
 
     def record(self, chunk: tuple, partial) -> None:
-        """Add a finished chunk; rewrite the file if ``interval`` seconds have passed."""
+        """Add a finished chunk; rewrite the file if the wait after the last rewrite is over."""
         self.done[tuple(chunk)] = partial
         self._dirty = True
-        if time.monotonic() - self._written_at >= self.interval:
+        if time.monotonic() >= self._due:
             self.flush()
 
     def flush(self) -> None:
@@ -166,8 +172,10 @@ class Checkpoint:
             "chunks": [[a, b, self.done[(a, b)]] for a, b in self.job.chunks
                        if (a, b) in self.done],
         }
+        begin = time.monotonic()
         atomic_write_text(self.path, json.dumps(data))
-        self._written_at = time.monotonic()
+        end = time.monotonic()
+        self._due = end + max(self.interval, self.WAIT_FACTOR * (end - begin))
         self._dirty = False
 
 

@@ -1,5 +1,6 @@
 """Chunked jobs: exact merging, checkpoints, resumption, refusal of foreign checkpoints."""
 import json
+import time
 
 import pytest
 
@@ -155,3 +156,23 @@ def test_checkpoint_rewrites_are_throttled_and_flushed(tmp_path):
     store.flush()
     assert len(json.loads(path.read_text())["chunks"]) == 2
     assert Checkpoint.open(path, job(30, 10)).done == store.done
+
+
+def test_slow_checkpoint_rewrites_wait_ten_times_their_duration(tmp_path, monkeypatch):
+    from jitgames import _chunked
+
+    writes = []
+
+    def slow_write(path, text):
+        time.sleep(0.05)
+        writes.append(len(json.loads(text)["chunks"]))
+
+    monkeypatch.setattr(_chunked, "atomic_write_text", slow_write)
+    store = _chunked.Checkpoint.open(tmp_path / "run.ckpt", job(30, 10))
+    store.interval = 0.0  # would rewrite after every chunk, were the rewrites quick
+    store.record((0, 10), {"count": 10, "sum": 1})
+    store.record((10, 20), {"count": 10, "sum": 2})  # within 10 x 0.05 s of the first write
+    assert writes == [1]
+    time.sleep(0.6)
+    store.record((20, 30), {"count": 10, "sum": 3})
+    assert writes == [1, 3]
