@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ._cli import CLIError, atomic_write_text, progress
+from ._cli import CLIError, atomic_write_text, check_writable, progress
 
 __all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "split_range", "run_chunks", "open_client",
            "add_chunk_arguments"]
@@ -127,8 +127,10 @@ class Checkpoint:
 
     @classmethod
     def open(cls, path, job: ChunkedJob) -> "Checkpoint":
-        """Load ``path`` if it exists (refusing a foreign or corrupt one), else start empty."""
+        """Load ``path`` if it exists (refusing a foreign or corrupt one), else start empty;
+        refuse a path that cannot be written (before the run, not when it is saved)."""
         path = Path(path)
+        check_writable(path)
         checkpoint = cls(path, job)
         if not path.exists():
             return checkpoint

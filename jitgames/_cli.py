@@ -65,6 +65,10 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{name}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:  # a last resort: sizes are checked before the work where known
+        print(f"{name}: error: not enough memory for this size; try a smaller one",
+              file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # Output piped into `head` and friends: not an error worth a traceback.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -123,13 +127,17 @@ def data_dir(override: str | os.PathLike | None = None) -> Path:
     """Directory for files that outlive a run (created if missing).
 
     ``override`` wins; else ``$XDG_DATA_HOME/jitgames``; else ``~/.local/share/jitgames``.
+    :class:`CLIError` if it cannot be created (e.g. a file of that name exists).
     """
     if override is not None:
         path = Path(override)
     else:
         base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
         path = Path(base) / "jitgames"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CLIError(f"cannot use directory {path}: {exc.strerror or exc}") from None
     return path
 
 
@@ -137,13 +145,17 @@ def connect_db(filename: str, override: str | os.PathLike | None = None) -> sqli
     """Open (creating if needed) an SQLite database.
 
     ``override`` is a full file path (e.g. from ``--db``); otherwise the file is
-    ``filename`` inside :func:`data_dir`.
+    ``filename`` inside :func:`data_dir`. :class:`CLIError` if it cannot be opened;
+    a file that is not an SQLite database shows only when it is first read.
     """
-    if override is not None:
-        path = Path(override)
-        path.parent.mkdir(parents=True, exist_ok=True)
-    else:
+    if override is None:
         path = data_dir() / filename
+    else:
+        path = Path(override)
+        try:
+            data_dir(path.parent)
+        except CLIError as exc:
+            raise CLIError(f"cannot open database {path}: {exc}") from None
     try:
         return sqlite3.connect(path)
     except sqlite3.Error as exc:

@@ -176,3 +176,16 @@ def test_slow_checkpoint_rewrites_wait_ten_times_their_duration(tmp_path, monkey
     time.sleep(0.6)
     store.record((20, 30), {"count": 10, "sum": 3})
     assert writes == [1, 3]
+
+
+def test_unwritable_checkpoint_is_refused_before_any_chunk(tmp_path):
+    (tmp_path / "file").write_text("")
+    calls = []
+
+    def worker(params, start, stop):
+        calls.append(start)
+        return {"count": stop - start, "sum": 0}
+
+    with pytest.raises(CLIError, match="cannot write"):
+        run_chunks(job(30, 10, worker), checkpoint=tmp_path / "file" / "run.ckpt", quiet=True)
+    assert calls == []

@@ -63,3 +63,25 @@ def test_data_dir_honours_xdg(monkeypatch, tmp_path):
     assert isinstance(con, sqlite3.Connection)
     con.close()
     assert (tmp_path / "jitgames" / "t.sqlite").exists()
+
+
+def test_unusable_directories_and_databases_are_cli_errors(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(_cli.CLIError, match="cannot use directory"):
+        _cli.data_dir(blocker / "sub")
+    with pytest.raises(_cli.CLIError, match="cannot open database .*games.sqlite: cannot use"):
+        _cli.connect_db("x.sqlite", blocker / "games.sqlite")
+    with pytest.raises(_cli.CLIError, match="Is a directory"):
+        _cli.check_writable(tmp_path)
+    _cli.check_writable(tmp_path / "new" / "out.csv")  # creates the directory, no file
+    assert list((tmp_path / "new").iterdir()) == []
+
+
+def test_memory_error_is_one_line_and_status_2(capsys):
+    def body(argv):
+        raise MemoryError
+
+    assert _cli.run_cli(body, [], prog="jitgames.test") == 2
+    assert capsys.readouterr().err == ("jitgames.test: error: not enough memory for this size; "
+                                       "try a smaller one\n")

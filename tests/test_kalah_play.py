@@ -61,6 +61,58 @@ def test_play_bad_options(monkeypatch, capsys):
         assert status == 2 and err.count("\n") == 1
 
 
+def test_undecodable_input_is_refused_and_asked_again(monkeypatch, capsys):
+    stdin = io.TextIOWrapper(io.BytesIO(b"\xff\xfe\n"), encoding="utf-8", errors="strict")
+    monkeypatch.setattr("sys.stdin", stdin)
+    status = main(["play", "--pits", "3", "--stones", "1"])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == ""
+    assert "refused: not text" in out and "end of input: game abandoned." in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    # a traceback from stream_key / np.asarray before
+    (["play", "--seed", "99999999999999999999999"], "integer from 0 to"),
+    (["play", "--seed", "-1"], "integer from 0 to"),
+    (["play", "--evaluation", "99999999999999999999999,0,0,0,0,0,1"], "weights must be"),
+    # beyond the search's INF the values would be silently wrong
+    (["play", "--evaluation", "0,0,0,0,0,0,1000000001"], "weights must be"),
+    (["tournament", "99999999999999999999999,0,0,0,0,0,1@2", "store@2"], "weights must be"),
+    # a traceback from np.zeros, or a hang setting up the openings
+    (["tournament", "--openings", "99999999999999999999999"], "integer from 1 to 100000"),
+    (["tournament", "--openings", "100001"], "integer from 1 to 100000"),
+])
+def test_out_of_range_options_are_one_line_errors(argv, message, monkeypatch, capsys):
+    try:
+        status, _, err = _run(argv, "", monkeypatch, capsys)
+    except SystemExit as exc:
+        status, err = exc.code, capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and message in err
+
+
+def test_largest_weights_are_accepted(monkeypatch, capsys):
+    status, out, _ = _run(["play", "--human", "none", "--pits", "3", "--stones", "2",
+                           "--depth", "2", "--evaluation=-1000000000,0,0,1000000000"], "",
+                          monkeypatch, capsys)
+    assert status == 0 and "Game over:" in out
+
+
+def test_tournament_unusable_db_is_refused_before_the_games(tmp_path, capsys, monkeypatch):
+    def no_games(*args, **kwargs):
+        raise AssertionError("games played before the database was checked")
+
+    monkeypatch.setattr(tournament, "play_round", no_games)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_text("not a database, " * 100)
+    for db in (blocker / "k.sqlite", garbage):
+        assert main(["tournament", "--pits", "3", "--stones", "2", "--openings", "2",
+                     "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "database" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_traced_tree_is_the_kernel_search(seed):
     rng = np.random.default_rng(seed)

@@ -167,6 +167,16 @@ def test_solve_cli_bad_input(argv, capsys):
     assert err.count("\n") == 1 and "error" in err
 
 
+def test_solve_unusable_endgame_dir_is_one_line_error(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    for directory in (blocker, blocker / "kalah"):  # a traceback from mkdir before
+        assert main(["solve", "2", "2", "--endgame-dir", str(directory)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"cannot use directory {blocker}" in err
+        assert "Traceback" not in err
+
+
 def test_endgame_build_does_not_depend_on_thread_count():
     import numba
 

@@ -73,6 +73,15 @@ def test_tree_text_and_json(capsys):
     (["tournament", "--sizes", "4by6"], "PxK"),
     (["tournament", "--strategies", "knuth,zzz"], "unknown strategy"),
     (["match", "--players", "knuth", "robot"], "human:NAME"),
+    # Seeds beyond the kernels' int64 (a traceback before): refused with their range.
+    (["evaluate", "--seed", "99999999999999999999999"], "integer from 0 to"),
+    (["evaluate", "-s", "random", "--seed", str(2**63 - 1)], "integer from 0 to"),
+    (["tournament", "--seed", "99999999999999999999999"], "integer from 0 to"),
+    (["play", "--secret-seed", "99999999999999999999999"], "integer from 0 to"),
+    (["match", "--players", "knuth", "random", "--seed", "99999999999999999999999"],
+     "integer from 0 to"),
+    # So many seeds that the run would never end (it looped without printing).
+    (["evaluate", "--seeds", "99999999999999999999999"], "integer from 1 to 100000"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
     try:
@@ -194,3 +203,76 @@ def test_tree_text_is_depth_first(capsys):
     assert all(b <= a + 1 for a, b in zip(depths, depths[1:]))  # children follow parents
     from jitgames.mastermind import strategy_tree
     assert len(depths) == strategy_tree("knuth", 3, 3).nodes
+
+
+def test_unusable_files_are_one_line_errors(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_text("not a database, " * 100)
+    for argv in (["stats", "--db", str(blocker / "s.sqlite")],
+                 ["stats", "--db", str(garbage)],
+                 ["play", "--db", str(garbage)],
+                 # checked before the run, not when the finished run is saved
+                 ["evaluate", "-p", "3", "-k", "3", "--checkpoint", str(blocker / "c.json")]):
+        status, out, err = run(capsys, argv)
+        assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, argv
+        assert str(blocker) in err or str(garbage) in err
+        assert out == ""
+
+
+def test_negative_answer_is_refused():
+    from jitgames.mastermind.play import parse_answer
+    with pytest.raises(ValueError, match="negative"):
+        parse_answer("-1 2", 4)  # was read as 1 black 2 white
+    assert parse_answer("1 2", 4) == parse_answer("1b2w", 4)
+
+
+def test_undecodable_input_asks_again(capsys, monkeypatch, tmp_path):
+    stdin = io.TextIOWrapper(io.BytesIO(b"\xff\xfe\n"), encoding="utf-8", errors="strict")
+    monkeypatch.setattr("sys.stdin", stdin)
+    status = main(["play", "-p", "3", "-k", "3", "--db", str(tmp_path / "d.sqlite")])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == ""
+    assert "not text" in out and "Game over (no more input)" in out
+
+
+def test_ctrl_c_between_seeds_keeps_the_finished_seeds(capsys, monkeypatch):
+    import jitgames.mastermind.__main__ as cli
+    real, calls = cli._evaluate_in_chunks, []
+
+    def interrupt_third_seed(args, seed):
+        calls.append(seed)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # no chunk of this seed finished
+        return real(args, seed)
+
+    monkeypatch.setattr(cli, "_evaluate_in_chunks", interrupt_third_seed)
+    status, out, err = run(capsys, ["evaluate", "-p", "3", "-k", "4", "-s", "cooley",
+                                    "--seeds", "5", "--json"])
+    data = json.loads(out)
+    assert data["complete"] is False and data["seeds"] == 2
+    assert sum(data["distribution"].values()) == 2 * 64
+    assert "interrupted" in err and err.count("\n") == 1
+
+
+def test_matrix_too_big_for_the_machine_is_a_one_line_error(capsys, monkeypatch):
+    import numpy as np
+
+    from jitgames.mastermind import codes
+    from jitgames.mastermind.evaluate import load_game
+    real_empty = np.empty
+
+    def no_memory(shape, dtype=float, *args, **kwargs):
+        if shape == (64, 64):  # the 3x4 response matrix: as if 64 GiB were asked for
+            raise MemoryError("Unable to allocate")
+        return real_empty(shape, dtype, *args, **kwargs)
+
+    monkeypatch.setattr(codes.np, "empty", no_memory)
+    load_game.cache_clear()
+    try:
+        status, out, err = run(capsys, ["evaluate", "-p", "3", "-k", "4"])
+    finally:
+        load_game.cache_clear()
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "more than this machine can allocate" in err

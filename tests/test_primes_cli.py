@@ -83,3 +83,44 @@ def test_bad_input_is_one_line_and_status_2(capsys, argv):
     err = capsys.readouterr().err
     assert status == 2
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv,message", [
+    # beyond int64 / the layout's range: a traceback, or (2^63 - 1) silently wrong lines
+    (["lines", "--start", "99999999999999999999999"], "from 0 to"),
+    (["lines", "--start", str(2**63 - 1)], "from 0 to"),
+    (["spiral", "--start", "99999999999999999999999", "--out", "x.png"], "from 0 to"),
+    # help said 2^31, the primes below it could not be listed above 10^9
+    (["poly", "1", "1", "41", "--upto", "10", "--prime-limit", str(2**31)], "from 3 to 1000000000"),
+])
+def test_out_of_range_options_name_their_range(capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and message in err
+
+
+def test_powers_are_integers_of_sensible_size(capsys):
+    import argparse
+
+    from jitgames.primes.__main__ import _integer
+    assert _integer("10^9") == 10**9 and _integer("2**64") == 2**64 and _integer("0^5") == 0
+    with pytest.raises(argparse.ArgumentTypeError):
+        _integer("10^-1")  # was the float 0.1
+    with pytest.raises(argparse.ArgumentTypeError):
+        _integer("10^99999999999")  # was computed for ever
+    with pytest.raises(SystemExit) as exc:
+        main(["count", "0", "2^" + "9" * 400])
+    assert exc.value.code == 2 and capsys.readouterr().err.count("\n") == 1
+
+
+def test_picture_out_must_be_a_file_name(capsys, tmp_path):
+    # A directory was written as DIR.png (reporting "wrote DIR"); checked before drawing.
+    status, out, err = run(capsys, "spiral", "--size", "11", "--out", str(tmp_path))
+    assert status == 2 and out == "" and err.count("\n") == 1 and "--out" in err
+    assert list(tmp_path.iterdir()) == []
+    # Without a suffix the file written is the one named (a PNG), not NAME.png.
+    target = tmp_path / "picture"
+    status, out, _ = run(capsys, "spiral", "--size", "11", "--out", str(target))
+    assert status == 0 and target.read_bytes()[:4] == b"\x89PNG"
+    assert list(tmp_path.iterdir()) == [target]

@@ -110,3 +110,18 @@ def test_cli_threads_option(capsys):
     assert '"count": 352' in capsys.readouterr().out
     assert main(["queens", "9", "--threads", "99"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_cli_unwritable_checkpoint_is_refused_before_the_count(tmp_path, capsys, monkeypatch):
+    from jitgames.puzzles import __main__ as cli
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("counted before the checkpoint was checked")
+
+    monkeypatch.setattr(cli.queens_classes, "chunk_worker", no_run)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    # before: a traceback from mkdir when the finished count was saved
+    assert cli.main(["queens", "8", "--checkpoint", str(blocker / "q.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write" in err and "Traceback" not in err

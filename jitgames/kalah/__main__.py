@@ -12,7 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .._cli import ArgumentParser, CLIError, data_dir, int_in_range, print_json, progress, run_cli
+from .._cli import (ArgumentParser, CLIError, check_writable, data_dir, int_in_range, print_json,
+                    progress, run_cli)
 from .rules import VARIANTS
 from .solver import TABLE_BITS
 
@@ -54,6 +55,8 @@ def _run_solve(args) -> int:
         print(f"solving Kalah({args.pits},{args.stones}) ...", file=sys.stderr)
     directory = None if args.no_endgame_files else data_dir(
         args.endgame_dir if args.endgame_dir is not None else Path(data_dir()) / "kalah")
+    if directory is not None:  # a database built for minutes must be savable
+        check_writable(Path(directory) / "kalah-endgame.npy")
     bits = TABLE_BITS if args.table_bits is None else args.table_bits
     bar = progress(None, "endgame database", args.quiet, unit="pos")
     try:

@@ -19,6 +19,7 @@ from .._jit import jit
 from .rules import NORTH, SOUTH, is_over, pits_per_side, side_stones
 
 EVALUATIONS = ("store", "sides")
+MAX_WEIGHT = 10**9  # 127 stones x 10^9 stays far below the search's INF = 2^40
 
 
 @jit
@@ -75,6 +76,9 @@ def parse_evaluation(text: str, m: int) -> np.ndarray:
     except ValueError:
         raise ValueError(f"evaluation must be {' or '.join(EVALUATIONS)} or comma-separated "
                          f"integers, got {text!r}") from None
+    if any(abs(v) > MAX_WEIGHT for v in values):
+        raise ValueError(f"evaluation weights must be from -{MAX_WEIGHT} to {MAX_WEIGHT}, "
+                         f"got {text!r}")
     if len(values) == m + 1:
         return symmetric_weights(values)
     return weights_for(np.array(values, dtype=np.int64), m)

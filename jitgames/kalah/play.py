@@ -142,7 +142,11 @@ def _ask_move(board, player, out):
     while True:
         print(f"{NAMES[player]} to move, pit (1..{m}, q to resign)? ", end="", file=out,
               flush=True)
-        line = sys.stdin.readline()
+        try:
+            line = sys.stdin.readline()
+        except UnicodeDecodeError:  # bytes that are not text: ask again
+            print("refused: not text in the terminal's encoding", file=out)
+            continue
         if line == "":
             print("\nend of input: game abandoned.", file=out)
             return None
@@ -164,14 +168,14 @@ def add_parser(sub) -> None:
                    help="computer's search depth in plies (6)")
     p.add_argument("--evaluation", default="store",
                    help=f"{' or '.join(EVALUATIONS)} or comma-separated weights (m+1 mirrored "
-                        f"for North, or 2m+2)")
+                        f"for North, or 2m+2; each from -10^9 to 10^9)")
     p.add_argument("--human", choices=["south", "north", "none"], default="south",
                    help="side the person takes; none: the computer plays itself")
     p.add_argument("--first", choices=["south", "north"], default="south",
                    help="who moves first (south)")
     p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture")
-    p.add_argument("--seed", type=int, default=None,
-                   help="random choice among equally good moves from this seed "
+    p.add_argument("--seed", type=int_in_range(0, 2**62), default=None,
+                   help="random choice among equally good moves from this seed, 0..2^62 "
                         "(default: lowest pit, reproducible)")
     p.add_argument("--tree", type=int_in_range(0, 20), default=0, metavar="D",
                    help="print the search tree of each computer decision to D plies")

@@ -26,18 +26,20 @@ and keeps the mutant if it scores more than half the points.
 from __future__ import annotations
 
 import math
+import sqlite3
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._cli import CLIError, connect_db, int_in_range, positive_int, print_json, progress
+from .._cli import CLIError, connect_db, int_in_range, print_json, progress
 from .._jit import jit, prange
 from .._random import below, stream_key
 from .evaluation import parse_evaluation
 from .rules import SOUTH, VARIANTS, apply_move, final_margin, is_over, legal_moves, new_board
 from .search import ALPHABETA, choose_move
 
+MAX_OPENINGS = 100_000  # x both colours x every pair: minutes to hours of games
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS kalah_games (
     id INTEGER PRIMARY KEY,
@@ -264,7 +266,8 @@ def add_parser(sub) -> None:
     p.add_argument("--pits", type=int_in_range(1, 10), default=6)
     p.add_argument("--stones", type=int_in_range(1, 10), default=4)
     p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture")
-    p.add_argument("--openings", type=positive_int, default=20, help="openings (20)")
+    p.add_argument("--openings", type=int_in_range(1, MAX_OPENINGS), default=20,
+                   help=f"openings (20; at most {MAX_OPENINGS:,})")
     p.add_argument("--random-plies", type=int_in_range(0, 20), default=4,
                    help="random plies that make an opening (4)")
     p.add_argument("--seed", type=int_in_range(0, 2**62), default=1, help="seed (1)")
@@ -280,6 +283,18 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run_tournament)
 
 
+def _open_db(path):
+    """The games database with its table; CLIError if it cannot be used."""
+    db = connect_db("kalah.sqlite", path)
+    try:
+        with db:
+            db.execute(SCHEMA)
+    except sqlite3.Error as exc:  # not an SQLite file, read-only, ...
+        db.close()
+        raise CLIError(f"cannot use database {path or 'kalah.sqlite'}: {exc}") from None
+    return db
+
+
 def run_tournament(args) -> int:
     """Play the round, store its games, print the standings over all stored games."""
     m, n = args.pits, args.stones
@@ -293,14 +308,13 @@ def run_tournament(args) -> int:
             parse_player(name, m)
         except ValueError as exc:
             raise CLIError(str(exc)) from None
+    db = _open_db(args.db)  # before the games: they are stored when the round ends
     openings, first = make_openings(m, n, args.openings, args.random_plies,
                                     VARIANTS[args.variant], args.seed)
     start = time.perf_counter()
     rows, interrupted = play_round(names, m, n, args.variant, openings, first, args.quiet)
     seconds = time.perf_counter() - start
-    db = connect_db("kalah.sqlite", args.db)
     with db:
-        db.execute(SCHEMA)
         now = time.time()
         db.executemany(
             "INSERT INTO kalah_games (created, pits, stones, variant, south, north, seed, "

@@ -21,6 +21,8 @@ __all__ = ["main"]
 PROG = "python -m jitgames.mastermind"
 LARGE = 20_000  # code spaces at least this big are evaluated in chunks (progress, Ctrl-C)
 CHUNKS = 4  # each chunk re-decides the nodes above it, so few chunks
+MAX_SEED = 2**62  # seeds (plus --seeds or --rounds) must stay within the int64 of the kernels
+MAX_SEEDS = 100_000
 
 
 def _size_arguments(parser, pegs=4, colours=6):
@@ -48,8 +50,8 @@ def _strategy_argument(parser, default="knuth"):
     parser.add_argument("--strategy", "-s", default=default, choices=strategy_names(),
                         metavar="NAME", help=f"one of {', '.join(strategy_names())} "
                                              f"(default {default})")
-    parser.add_argument("--seed", type=_cli.nonnegative_int, default=0,
-                        help="seed of the random strategies (default 0)")
+    parser.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=0,
+                        help="seed of the random strategies (0..2^62, default 0)")
 
 
 def _build_parser():
@@ -59,8 +61,9 @@ def _build_parser():
     ev = sub.add_parser("evaluate", help="one strategy over all secrets")
     _size_arguments(ev)
     _strategy_argument(ev)
-    ev.add_argument("--seeds", type=_cli.positive_int, default=1,
-                    help="run seeds SEED..SEED+N-1 and pool them (random strategies)")
+    ev.add_argument("--seeds", type=_cli.int_in_range(1, MAX_SEEDS), default=1,
+                    help="run seeds SEED..SEED+N-1 and pool them (random strategies; "
+                         f"at most {MAX_SEEDS:,})")
     _common_arguments(ev)
     _chunked.add_chunk_arguments(ev, None)
 
@@ -70,7 +73,8 @@ def _build_parser():
     to.add_argument("--strategies", default=None,
                     help="comma-separated names (default: all)")
     to.add_argument("--no-repeats", action="store_true")
-    to.add_argument("--seed", type=_cli.nonnegative_int, default=0)
+    to.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=0,
+                    help="seed of the random strategies (0..2^62, default 0)")
     to.add_argument("--max-matrix-bytes", type=_cli.positive_int, default=DEFAULT_MATRIX_BYTES)
     _common_arguments(to)
 
@@ -138,7 +142,15 @@ def _cmd_evaluate(args):
     if args.checkpoint is not None and args.seeds > 1:
         raise _cli.CLIError("--checkpoint keeps one seed's run; drop --seeds or the checkpoint")
     for seed in range(args.seed, args.seed + args.seeds):
-        result, complete = _evaluate_in_chunks(args, seed)
+        try:
+            result, complete = _evaluate_in_chunks(args, seed)
+        except KeyboardInterrupt:
+            if not results:
+                raise
+            print(f"{PROG}: interrupted; pooled result over the {len(results)} finished seeds",
+                  file=sys.stderr)
+            complete = False
+            break
         results.append(result)
         if not complete:
             break

@@ -274,7 +274,12 @@ def response_matrix(space: CodeSpace, max_bytes: int = DEFAULT_MATRIX_BYTES) -> 
         raise MemoryLimitError(
             f"the response matrix of {space.size} codes needs {need:,} bytes, "
             f"more than the limit of {max_bytes:,}")
-    out = np.empty((space.size, space.size), dtype=np.uint8)
+    try:
+        out = np.empty((space.size, space.size), dtype=np.uint8)
+    except MemoryError:  # a --max-matrix-bytes beyond this machine's memory
+        raise MemoryLimitError(
+            f"the response matrix of {space.size} codes needs {need:,} bytes, more than "
+            f"this machine can allocate; lower --max-matrix-bytes") from None
     response_matrix_kernel(space.digits, space.counts, space.pegs, out)
     return out
 

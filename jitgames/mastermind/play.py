@@ -31,6 +31,7 @@ from .stats import open_db, player_table, record_game, record_match
 
 __all__ = ["add_play_arguments", "COMMANDS", "Board"]
 
+MAX_SEED = 2**62  # seeds must stay within the int64 of the kernels (as in __main__)
 MATCH_GUESSES = 10  # a person's limit in a match unless --max-guesses says otherwise
 # 256-colour backgrounds for colours 1..; beyond the list pegs are shown plainly.
 PEG_COLOURS = (196, 34, 27, 226, 208, 129, 51, 231, 94, 245)
@@ -42,8 +43,13 @@ class EndOfInput(Exception):
 
 def ask(prompt: str) -> str:
     """Print ``prompt`` and read one line from stdin; EndOfInput at end of input."""
-    print(prompt, end="", flush=True)
-    line = sys.stdin.readline()
+    while True:
+        print(prompt, end="", flush=True)
+        try:
+            line = sys.stdin.readline()
+            break
+        except UnicodeDecodeError:  # bytes that are not text: ask again
+            print("not text in the terminal's encoding; type again")
     if line == "":
         print()
         raise EndOfInput
@@ -81,6 +87,8 @@ class Board:
 
 def parse_answer(text: str, pegs: int) -> int:
     """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"``; ValueError with a reason."""
+    if "-" in text:
+        raise ValueError("blacks and whites cannot be negative")
     numbers = re.findall(r"\d+", text)
     if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
         numbers = list(numbers[0])
@@ -293,8 +301,8 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     pl.add_argument("--role", choices=("breaker", "maker"), default="breaker",
                     help="breaker: you guess the computer's code; maker: you keep a code")
     pl.add_argument("--name", default="player", help="your name in the statistics")
-    pl.add_argument("--secret-seed", type=_cli.nonnegative_int, default=None,
-                    help="seed of the computer's secret (default: random)")
+    pl.add_argument("--secret-seed", type=_cli.int_in_range(0, MAX_SEED), default=None,
+                    help="seed of the computer's secret (0..2^62, default: random)")
     people(pl)
 
     ma = sub.add_parser("match", help="two players alternate as codemaker")
@@ -302,8 +310,8 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     ma.add_argument("--players", nargs=2, required=True, metavar=("A", "B"),
                     help="human:NAME or a strategy name, twice")
     ma.add_argument("--rounds", type=_cli.positive_int, default=2)
-    ma.add_argument("--seed", type=_cli.nonnegative_int, default=None,
-                    help="seed of the computer's secrets (default: random)")
+    ma.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=None,
+                    help="seed of the computer's secrets (0..2^62, default: random)")
     people(ma)
 
     st = sub.add_parser("stats", help="the player statistics table")

@@ -28,7 +28,11 @@ CREATE TABLE IF NOT EXISTS matches (
 def open_db(path=None) -> sqlite3.Connection:
     """Open (creating if needed) the statistics database; ``path`` overrides the default."""
     con = _cli.connect_db(DB_FILE, path)
-    con.executescript(SCHEMA)
+    try:
+        con.executescript(SCHEMA)
+    except sqlite3.Error as exc:  # not an SQLite file, read-only, ...
+        con.close()
+        raise _cli.CLIError(f"cannot use database {path or DB_FILE}: {exc}") from None
     return con
 
 

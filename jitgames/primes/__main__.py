@@ -12,22 +12,27 @@ Sub-commands (``--help`` on each for details)::
 from __future__ import annotations
 
 import math
+import os
 import sys
 
-from jitgames._cli import (ArgumentParser, CLIError, int_in_range, nonnegative_int,
-                           positive_int, print_json, progress, run_cli)
+from jitgames._cli import (ArgumentParser, CLIError, int_in_range, positive_int, print_json,
+                           progress, run_cli)
 from jitgames._jit import threads
 
 _BLOCK = 10**10  # count wide intervals block by block (progress, Ctrl-C keeps the sum)
 
 
 def _integer(text: str) -> int:
-    """Integers with optional ``_`` and powers written ``10^9`` or ``10**9``."""
+    """Integers with optional ``_`` and powers written ``10^9`` or ``10**9`` (a power
+    below 2^4096 and with a non-negative exponent)."""
     clean = text.replace("_", "").replace("**", "^")
     try:
         if "^" in clean:
-            base, exponent = clean.split("^")
-            return int(base) ** int(exponent)
+            base, exponent = (int(x) for x in clean.split("^"))
+            if exponent < 0 or (abs(base) > 1 and (
+                    exponent > 4096 or exponent * math.log2(abs(base)) > 4096)):
+                raise ValueError  # a fraction, or a power that takes forever to compute
+            return base ** exponent
         return int(clean)
     except ValueError:
         import argparse
@@ -61,8 +66,9 @@ def _parser() -> ArgumentParser:
     p = common(sub.add_parser("poly", help="prime values of A x^2 + B x + C for 0 <= x < N"))
     p.add_argument("coefficients", type=_integer, nargs=3, metavar="A B C")
     p.add_argument("--upto", type=_integer, required=True, metavar="N")
-    p.add_argument("--prime-limit", type=int_in_range(3, 2**31), default=10**7,
-                   help="truncate the Bateman-Horn product at this prime (default 10^7)")
+    p.add_argument("--prime-limit", type=int_in_range(3, 10**9), default=10**7,
+                   help="truncate the Bateman-Horn product at this prime (3..10^9, "
+                        "default 10^7)")
 
     p = common(sub.add_parser("lines", help="the richest lines through a window"))
     _window_options(p, default_size=201)
@@ -83,8 +89,8 @@ def _window_options(p, default_size, layout=None):
     if layout is None:
         p.add_argument("--layout", choices=("spiral", "triangle"), default="spiral")
     p.add_argument("--size", type=int_in_range(3, 10001), default=default_size)
-    p.add_argument("--start", type=nonnegative_int, default=1,
-                   help="the integer at the layout's origin (default 1)")
+    p.add_argument("--start", type=int_in_range(0, 2**60), default=1,
+                   help="the integer at the layout's origin (0..2^60, default 1)")
     p.add_argument("--centre", "--center", type=_integer, default=None,
                    help="centre the window on this integer (e.g. 10^12)")
 
@@ -229,6 +235,13 @@ def _lines(args) -> int:
 
 def _picture(args) -> int:
     from jitgames.primes.pictures import draw
+
+    # Checked before the (possibly long) drawing; an empty name or a directory used to
+    # write OUT.png and report OUT.
+    if not args.out or os.path.isdir(args.out):
+        raise CLIError(f"--out needs a file name, got {args.out!r}")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        raise CLIError(f"cannot write {args.out}: no such directory")
 
     lines = _analyse(args, args.command, args.highlight).richest if args.highlight else ()
     try:

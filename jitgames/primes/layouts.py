@@ -167,8 +167,8 @@ def check_window(layout: str, size: int, start: int, centre: int | None) -> int:
         raise ValueError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
     if not 3 <= size <= 10001:
         raise ValueError(f"size must be between 3 and 10001, got {size}")
-    if start < 0:
-        raise ValueError(f"start must be non-negative, got {start}")
+    if not 0 <= start <= MAX_INDEX:  # start + index and the line coefficients fit int64
+        raise ValueError(f"start must be in [0, 2^60], got {start}")
     centre = start if centre is None else centre
     if not start <= centre < start + MAX_INDEX:
         raise ValueError(f"centre must be in [start, start + 2^60), got {centre}")

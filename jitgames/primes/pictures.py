@@ -6,6 +6,8 @@ drawn on top, each in its own colour, with a legend of their formulas.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from jitgames.primes.layouts import LAYOUTS, check_window
@@ -60,5 +62,6 @@ def draw(layout: str, size: int, out, start: int = 1, centre: int | None = None,
     ax.set_xticks([])
     ax.set_yticks([])
     fig.tight_layout()
-    fig.savefig(out)
+    # The format named explicitly: without a suffix matplotlib would write OUT.png.
+    fig.savefig(out, format=os.path.splitext(os.fspath(out))[1][1:] or "png")
     plt.close(fig)

@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 DEFAULT_PRIME_LIMIT = 10**7
+MAX_PRIME_LIMIT = 10**9  # = sieve.MAX_LIST_WIDTH, the most primes_between lists
 MAX_UPTO = 10**9  # one Miller-Rabin test per value: minutes at most
 _VALUE_LIMIT = 2**63 - 1
 
@@ -222,8 +223,8 @@ def bateman_horn_constant(f: Quadratic, prime_limit: int = DEFAULT_PRIME_LIMIT) 
     """
     if f.degree == 0:
         return 0.0
-    if not 3 <= prime_limit <= 2**31:
-        raise ValueError(f"prime_limit must be in [3, 2^31], got {prime_limit}")
+    if not 3 <= prime_limit <= MAX_PRIME_LIMIT:  # the primes below it are listed
+        raise ValueError(f"prime_limit must be in [3, 10^9], got {prime_limit}")
     product = bateman_horn_product(f.a, f.b, f.c, f.d, _primes_below(prime_limit))
     return float(product) / f.degree
 

@@ -205,8 +205,6 @@ def _frogs(args):
 
 def _tait(args):
     n = args.n
-    if n > 200:
-        raise _cli.CLIError("n must be at most 200")
     block = tait.construct(n, "block")
     gap = tait.construct(n, "gap")
     obj = {"n": n, "moves_block": len(block), "moves_gap": len(gap)}
@@ -297,7 +295,7 @@ def build_parser() -> _cli.ArgumentParser:
         return p
 
     p = add("queens", "count n-queens solutions (total and up to symmetry)", _queens)
-    p.add_argument("n", type=_cli.positive_int)
+    p.add_argument("n", type=_cli.positive_int, help=f"board side (at most {queens.MAX_N})")
     p.add_argument("--threads", type=_cli.positive_int, default=None)
     p.add_argument("--show", action="store_true", help="draw one solution per class")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-item limit")
@@ -310,7 +308,7 @@ def build_parser() -> _cli.ArgumentParser:
                         "(default 64; the count does not depend on it)")
 
     p = add("domination", "fewest queens covering the board, and the sets", _domination)
-    p.add_argument("n", type=_cli.positive_int)
+    p.add_argument("n", type=_cli.positive_int, help="board side (at most 11)")
     p.add_argument("--show", action="store_true", help="draw one minimum set")
 
     p = add("hanoi", "towers of Hanoi (Frame-Stewart for more pegs)", _hanoi)
@@ -335,12 +333,14 @@ def build_parser() -> _cli.ArgumentParser:
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-move limit")
 
     p = add("tait", "Tait's counters: sort abab..ab by moving pairs", _tait)
-    p.add_argument("n", type=_cli.int_in_range(3, 10_000))
-    p.add_argument("--bfs", action="store_true", help="prove the minimum by search")
+    p.add_argument("n", type=_cli.int_in_range(3, 200), help="pairs")
+    p.add_argument("--bfs", action="store_true",
+                   help=f"prove the minimum by search (n <= {tait.BFS_LIMIT})")
     p.add_argument("--show", action="store_true", help="print every position")
 
     p = add("fibnim", "Fibonacci nim: is a heap of P lost for the first player?", _fibnim)
-    p.add_argument("p", type=_cli.positive_int, metavar="P")
+    p.add_argument("p", type=_cli.positive_int, metavar="P",
+                   help=f"heap size (at most {fibnim.MAX_HEAP})")
     p.add_argument("--show", action="store_true", help="print the table g(p)")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-row limit")
 
