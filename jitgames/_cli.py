@@ -137,7 +137,7 @@ def data_dir(override: str | os.PathLike | None = None) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise CLIError(f"cannot use directory {path}: {exc.strerror or exc}") from None
+        raise CLIError(f"cannot use directory {path}: {_reason(exc)}") from None
     return path
 
 
@@ -208,7 +208,14 @@ def check_writable(path: str | os.PathLike) -> None:
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"):
             pass
     except OSError as exc:
-        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise CLIError(f"cannot write {path}: {_reason(exc)}") from None
+
+
+def _reason(exc: OSError) -> str:
+    """Why a directory could not be made, in words ("File exists" names no file)."""
+    if isinstance(exc, FileExistsError):
+        return "a file stands where a directory is needed"
+    return exc.strerror or str(exc)
 
 
 def _umask() -> int:
