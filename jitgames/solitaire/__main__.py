@@ -72,7 +72,7 @@ def build_parser() -> ArgumentParser:
         "random deals."))
     parser.add_argument("deals", nargs="?", type=int_in_range(1, MAX_DEALS), metavar="N",
                         help="number of random deals to study (deals 0..N-1 of the seed; "
-                             f"at most {MAX_DEALS:.0e})")
+                             "at most 10^10)")
     parser.add_argument("--seed", type=SEED, default=0,
                         help="random seed, 0 to 2**64 - 1 (default 0)")
     parser.add_argument("--threads", type=positive_int, help="threads (default: all)")
