@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -117,12 +116,12 @@ def main(argv=None) -> int:
               "cold_compile_seconds": cold, "warm_first_call_seconds": warm_first,
               "peak_memory_bytes": peak, "runs": rows, "study": study, "machine": machine(),
               "command": " ".join(["python", "bench/solitaire.py"] + (argv or sys.argv[1:]))}
-    load = report["machine"]["load_average"]
+    host = report["machine"]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
 
     print(f"solitaire benchmark: {args.deals:,} deals of seed {SEED}, median of {args.repeats} "
-          f"(load average {load[0]:.1f} on {os.cpu_count()} cores, {report['machine']['cpu']})")
+          f"(load average {host['load_average'][0]:.1f} on {host['cpus']} cores, {host['cpu']})")
     print(f"{'mode':11s} {'thr':>3s} {'table':>7s} {'wall s':>7s} {'deals/s':>9s} "
           f"{'deals/cpu-s':>11s} {'Mpos/s':>7s} {'evictions':>10s} {'speed':>6s}")
     for r in rows:

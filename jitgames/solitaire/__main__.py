@@ -43,8 +43,9 @@ MAX_CHUNKS = 10**6
 """Most chunks of one study (each costs a little bookkeeping and checkpoint space)."""
 MAX_BIAS_SHUFFLES = 10**8
 """Largest N of ``--bias`` (about 25 s; the test's counting cannot be interrupted)."""
-SEED = int_in_range(0, 2**64 - 1)
-"""Seeds and deal indices are unsigned 64-bit integers (the shuffle's stream key)."""
+uint64 = int_in_range(0, 2**64 - 1)
+"""Argument type of seeds and deal indices: unsigned 64-bit integers (the shuffle's
+stream key)."""
 
 
 def _capacity(text: str) -> int:
@@ -52,7 +53,7 @@ def _capacity(text: str) -> int:
     try:
         return validate_capacity(positive_int(text))
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc).replace("table capacity must be", "expected"))
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _precision(text: str) -> float:
@@ -73,7 +74,7 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("deals", nargs="?", type=int_in_range(1, MAX_DEALS), metavar="N",
                         help="number of random deals to study (deals 0..N-1 of the seed; "
                              "at most 10^10)")
-    parser.add_argument("--seed", type=SEED, default=0,
+    parser.add_argument("--seed", type=uint64, default=0,
                         help="random seed, 0 to 2**64 - 1 (default 0)")
     parser.add_argument("--threads", type=positive_int, help="threads (default: all)")
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
@@ -93,7 +94,7 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the score histogram (.png, .pdf, .svg, ...)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--show", nargs=2, type=SEED, metavar=("SEED", "INDEX"),
+    parser.add_argument("--show", nargs=2, type=uint64, metavar=("SEED", "INDEX"),
                         help="print deal INDEX of SEED and its optimal line move by move")
     parser.add_argument("--deals", dest="deal_file", metavar="FILE",
                         help="solve the deals of FILE (52 integers a line)")
