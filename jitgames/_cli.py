@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .errors import InputError
+
 __all__ = [
     "CLIError",
     "ArgumentParser",
@@ -38,8 +40,8 @@ __all__ = [
 ]
 
 
-class CLIError(Exception):
-    """Bad input or an impossible request; its message is shown as one line."""
+class CLIError(InputError):
+    """Bad input found by a command line; its message is shown as one line."""
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -59,7 +61,7 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
     name = prog or os.path.basename(sys.argv[0])
     try:
         status = body(argv)
-    except CLIError as exc:
+    except InputError as exc:
         print(f"{name}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -154,7 +156,7 @@ def connect_db(filename: str, override: str | os.PathLike | None = None) -> sqli
         path = Path(override)
         try:
             data_dir(path.parent)
-        except CLIError as exc:
+        except InputError as exc:
             raise CLIError(f"cannot open database {path}: {exc}") from None
     try:
         return sqlite3.connect(path)
