@@ -19,6 +19,7 @@ import sys
 
 import numpy as np
 
+from ..errors import InputError
 from .._cli import CLIError, int_in_range
 from .._random import stream_key
 from .evaluation import EVALUATIONS, evaluate, parse_evaluation
@@ -63,12 +64,12 @@ def parse_move(text: str, board, player: int) -> int:
     try:
         number = int(text)
     except ValueError:
-        raise ValueError(f"not a pit number: {text!r} (type 1..{m}, or q to resign)") from None
+        raise InputError(f"not a pit number: {text!r} (type 1..{m}, or q to resign)") from None
     if not 1 <= number <= m:
-        raise ValueError(f"no pit {number}: your pits are numbered 1..{m}")
+        raise InputError(f"no pit {number}: your pits are numbered 1..{m}")
     index = pit_index(m, player, number)
     if board[index] == 0:
-        raise ValueError(f"pit {number} is empty; choose a pit with stones")
+        raise InputError(f"pit {number} is empty; choose a pit with stones")
     return index
 
 

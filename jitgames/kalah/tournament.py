@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._cli import CLIError, connect_db, int_in_range, print_json, progress
 from .._jit import jit, prange
 from .._random import below, stream_key
@@ -106,13 +107,13 @@ def parse_player(text: str, m: int):
     """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; ValueError if malformed."""
     evaluation, at, depth = text.rpartition("@")
     if not at:
-        raise ValueError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
+        raise InputError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
     try:
         depth = int(depth)
     except ValueError:
-        raise ValueError(f"depth of player {text!r} is not an integer") from None
+        raise InputError(f"depth of player {text!r} is not an integer") from None
     if not 1 <= depth <= 14:
-        raise ValueError(f"depth of player {text!r} must be from 1 to 14")
+        raise InputError(f"depth of player {text!r} must be from 1 to 14")
     return parse_evaluation(evaluation, m), depth
 
 

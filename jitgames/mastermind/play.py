@@ -22,6 +22,7 @@ import sys
 
 import numpy as np
 
+from ..errors import InputError
 from .. import _cli
 from .._random import below, stream_key
 from .breaker import Breaker, InconsistentAnswer, consistent_codes
@@ -88,17 +89,17 @@ class Board:
 def parse_answer(text: str, pegs: int) -> int:
     """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"``; ValueError with a reason."""
     if "-" in text:
-        raise ValueError("blacks and whites cannot be negative")
+        raise InputError("blacks and whites cannot be negative")
     numbers = re.findall(r"\d+", text)
     if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
         numbers = list(numbers[0])
     if len(numbers) != 2:
-        raise ValueError("answer with two numbers: blacks and whites, e.g. '1 2'")
+        raise InputError("answer with two numbers: blacks and whites, e.g. '1 2'")
     black, white = int(numbers[0]), int(numbers[1])
     if black + white > pegs:
-        raise ValueError(f"blacks plus whites cannot exceed {pegs}")
+        raise InputError(f"blacks plus whites cannot exceed {pegs}")
     if black == pegs - 1 and white == 1:
-        raise ValueError(f"{pegs - 1} blacks and 1 white is impossible")
+        raise InputError(f"{pegs - 1} blacks and 1 white is impossible")
     return encode_feedback(black, white, pegs)
 
 
