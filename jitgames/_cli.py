@@ -311,10 +311,13 @@ def add_threads(parser) -> None:
                              "not depend on it)")
 
 
-def add_seed(parser, high: int = 2**64 - 1, default: int = 0, what: str = "random seed") -> None:
-    """``--seed S``: the one integer every random choice of the run derives from."""
+def add_seed(parser, high: int = 2**64 - 1, default: int | None = 0,
+             what: str = "random seed") -> None:
+    """``--seed S``: the one integer every random choice of the run derives from
+    (``default=None``: no randomness unless a seed is given)."""
+    shown = "none" if default is None else default
     parser.add_argument("--seed", type=int_in_range(0, high), default=default, metavar="S",
-                        help=f"{what}, 0 to {_show_int(high)} (default {default})")
+                        help=f"{what}, 0 to {_show_int(high)} (default {shown})")
 
 
 def add_db(parser, filename: str, what: str) -> None:
@@ -338,19 +341,21 @@ def exit_status(complete: bool) -> int:
     return EXIT_OK if complete else EXIT_CUT_SHORT
 
 
-def emit(args, record: dict, text=(), complete: bool = True) -> int:
+def emit(args, record: dict, text=(), complete: bool = True,
+         note: str | None = "interrupted: the result printed is partial") -> int:
     """Print a run's result and return its exit status.
 
     With ``args.json`` the ``record`` is printed as strict JSON with the key
     ``"complete"`` set; otherwise ``text`` (a string, or an iterable of lines). A run
-    cut short (``complete=False``) also says so on stderr and returns 130.
+    cut short (``complete=False``) also prints ``note`` on stderr (``None``: the caller
+    has said it) and returns 130.
     """
     if getattr(args, "json", False):
         print_json({**record, "complete": bool(complete)})
     else:
         print(text if isinstance(text, str) else "\n".join(text))
-    if not complete:
-        print("interrupted: the result above is partial", file=sys.stderr)
+    if not complete and note:
+        print(note, file=sys.stderr)
     return exit_status(complete)
 
 

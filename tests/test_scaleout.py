@@ -72,7 +72,7 @@ def test_queens_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, monk
     monkeypatch.setattr(queens_classes, "count_classes_chunk", stop_at_chunk_5)
     status, partial = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
-    assert status == 130 and partial["partial"] and partial["chunks_done"] == 5
+    assert status == 130 and partial["complete"] is False and partial["chunks_done"] == 5
     monkeypatch.setattr(queens_classes, "count_classes_chunk", real)
     status, resumed = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
@@ -208,7 +208,7 @@ def test_mastermind_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, 
 
     monkeypatch.setattr(mastermind_evaluate, "evaluate", stop_at_secret_100)
     status, cut = run_json(mastermind_main, argv, capsys)
-    assert status == 0 and not cut["complete"] and cut["secrets"] == 100
+    assert status == 130 and cut["complete"] is False and cut["secrets"] == 100
     monkeypatch.setattr(mastermind_evaluate, "evaluate", real)
     status, resumed = run_json(mastermind_main, argv, capsys)
     status, whole = run_json(mastermind_main, argv[:7], capsys)

@@ -156,7 +156,7 @@ def _ask_move(board, player, out):
             return None
         try:
             return parse_move(line, board, player)
-        except ValueError as exc:
+        except InputError as exc:
             print(f"refused: {exc}", file=out)
 
 
@@ -188,10 +188,7 @@ def run_play(args) -> int:
     if 2 * args.pits * args.stones > 127:
         raise CLIError(f"{2 * args.pits * args.stones} stones do not fit an int8 board "
                        f"(at most 127)")
-    try:
-        weights = parse_evaluation(args.evaluation, args.pits)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
+    weights = parse_evaluation(args.evaluation, args.pits)
     variant = VARIANTS[args.variant]
     human = {"south": SOUTH, "north": NORTH, "none": None}[args.human]
     player = SOUTH if args.first == "south" else NORTH
