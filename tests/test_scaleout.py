@@ -19,7 +19,7 @@ from jitgames.solitaire.__main__ import main as solitaire_main
 # The package exports a function named evaluate, so fetch the module by name.
 mastermind_evaluate = importlib.import_module("jitgames.mastermind.evaluate")
 TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "threads",
-          "resumed_chunks", "interrupted"}
+          "resumed_chunks", "complete"}
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +152,7 @@ def test_solitaire_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, m
 
     monkeypatch.setattr(study, "solve_chunk_rows", stop_at_deal_300)
     status, cut = run_json(solitaire_main, argv, capsys)
-    assert status == 130 and cut["deals"] == 300 and cut["interrupted"]
+    assert status == 130 and cut["deals"] == 300 and cut["complete"] is False
     assert len(out_file.read_text().splitlines()) == 301  # the finished deals' rows
     monkeypatch.setattr(study, "solve_chunk_rows", real)
     status, resumed = run_json(solitaire_main, argv, capsys)

@@ -137,7 +137,10 @@ def read_deal_file(path) -> np.ndarray:
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read deal file {path}: not UTF-8 text (byte {exc.start})"
+                         ) from None
+    except OSError as exc:
         raise InputError(f"cannot read deal file {path}: {exc.strerror or exc}") from None
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
