@@ -33,6 +33,8 @@ calls from *another module* changes; while developing, delete ``__pycache__/*.nb
 """
 from __future__ import annotations
 
+from .errors import InputError
+
 import contextlib
 import functools
 import os
@@ -129,7 +131,7 @@ def threads(n: int | None):
         return
     top = numba.config.NUMBA_NUM_THREADS
     if not 1 <= n <= top:
-        raise ValueError(f"threads must be between 1 and {top}, got {n}")
+        raise InputError(f"threads must be between 1 and {top}, got {n}")
     before = numba.get_num_threads()
     numba.set_num_threads(n)
     try:

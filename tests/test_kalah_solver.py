@@ -206,7 +206,7 @@ def test_ctrl_c_during_solve_reports_bounds(monkeypatch, capsys):
     monkeypatch.setattr(solver, "solve_window", interrupt_on_third_pass)
     assert main(["solve", "4", "3", "--json", "--endgame-stones", "4"]) == 130
     out = json.loads(capsys.readouterr().out)
-    assert out["interrupted"] and out["lower"] <= 8 <= out["upper"]
+    assert out["complete"] is False and out["lower"] <= 8 <= out["upper"]
     assert out["upper"] - out["lower"] < 48
 
 
@@ -228,7 +228,7 @@ def test_kernel_hands_back_control_within_a_pass(monkeypatch, capsys):
                  "--no-endgame-files"]) == 130
     out = json.loads(capsys.readouterr().out)
     assert slices[0] == solver.NEW and set(slices[1:]) == {solver.SUSPENDED}
-    assert out["interrupted"] and (out["lower"], out["upper"]) == (-40, 40)
+    assert out["complete"] is False and (out["lower"], out["upper"]) == (-40, 40)
     assert 5 * 40 <= out["nodes"] <= 5 * 41
 
 
@@ -247,7 +247,7 @@ def test_sigint_stops_a_long_solve_promptly(capsys):
     assert status == 130
     out = json.loads(capsys.readouterr().out)
     published = next(int(r["value"]) for r in KNOWN if (r["pits"], r["stones"]) == ("6", "6"))
-    assert out["interrupted"] and -72 <= out["lower"] <= published <= out["upper"] <= 72
+    assert out["complete"] is False and -72 <= out["lower"] <= published <= out["upper"] <= 72
     assert elapsed < 30        # Kalah(6,6) itself takes hours
 
 
