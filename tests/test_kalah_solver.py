@@ -125,7 +125,7 @@ def _replay(m, n, variant, line):
     return int(rules.final_margin(board))
 
 
-@pytest.mark.parametrize("row", [r for r in KNOWN if int(r["stones"]) <= 4],
+@pytest.mark.parametrize("row", [r for r in KNOWN if r["checked_by"] == "tests/test_kalah_solver.py"],
                          ids=lambda r: f"{r['pits']}x{r['stones']}-{r['variant']}")
 def test_known_values_of_small_boards(row):
     m, n, variant = int(row["pits"]), int(row["stones"]), row["variant"]
@@ -246,7 +246,8 @@ def test_sigint_stops_a_long_solve_promptly(capsys):
     elapsed = time.monotonic() - start
     assert status == 130
     out = json.loads(capsys.readouterr().out)
-    assert out["complete"] is False and -72 <= out["lower"] <= 10 <= out["upper"] <= 72
+    published = next(int(r["value"]) for r in KNOWN if (r["pits"], r["stones"]) == ("6", "6"))
+    assert out["complete"] is False and -72 <= out["lower"] <= published <= out["upper"] <= 72
     assert elapsed < 30        # Kalah(6,6) itself takes hours
 
 
