@@ -53,7 +53,7 @@ def _strategy_argument(parser, default="knuth"):
     _cli.add_seed(parser, MAX_SEED, 0, "seed of the random strategies")
 
 
-def _build_parser():
+def build_parser() -> _cli.ArgumentParser:
     parser = _cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -228,7 +228,7 @@ def _cmd_tree(args):
 
 
 def _body(argv):
-    args = _build_parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     if hasattr(args, "pegs"):
         code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
     commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree}
