@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .._cli import (ArgumentParser, CLIError, check_writable, data_dir, int_in_range, print_json,
-                    progress, run_cli)
+from .._cli import ArgumentParser, CLIError, int_in_range, print_json, progress, run_cli
+from .._store import check_writable, data_dir
 from .rules import VARIANTS
 from .solver import TABLE_BITS
 

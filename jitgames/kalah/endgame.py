@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._cli import atomic_write_bytes
+from .._store import atomic_write_bytes
 from .._jit import jit, prange
 from .rules import (SOUTH, VARIANTS, apply_move, legal_moves, pits_per_side, side_stones,
                     store_of, undo_move)

@@ -90,7 +90,7 @@ def _queens_chunked(args):
     params = {"n": n, "chunks": args.chunks, "version": __version__}
     job = _chunked.ChunkedJob("puzzles.queens", params,
                               tuple(_chunked.split_range(0, args.chunks, 1)),
-                              queens_classes.chunk_worker)
+                              queens_classes.chunk_worker, queens_classes.chunk_validate)
     start = time.perf_counter()
     with _chunked.open_client(args.scheduler) as client, threads(args.threads):
         run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,

@@ -290,6 +290,14 @@ def chunk_worker(params: dict, start: int, stop: int) -> list[int]:
     return totals
 
 
+def chunk_validate(params: dict, start: int, stop: int, partial) -> None:
+    """Raise ValueError unless ``partial`` is a possible :func:`chunk_worker` result
+    (three non-negative integers; a checkpoint's content)."""
+    from jitgames._chunked import check_counts
+
+    check_counts(partial, "class counts", 3)
+
+
 def count_classes(n: int) -> tuple[int, int, int]:
     """(C2, C4, C8): numbers of symmetry classes of solutions with 2, 4 and 8 members.
 
