@@ -26,10 +26,12 @@ histogram lengths, non-negative integers, consistent sums) are checked. A checkp
 that fails is refused with one line naming the file and what is wrong, and is left
 untouched.
 
-Ctrl-C stops the run after the chunks already finished; they are returned (and kept in
-the checkpoint) with ``interrupted=True``. A worker that can stop inside a chunk raises
-:class:`PartialChunk` with the items it finished, which are kept too: the checkpoint
-then holds part of a chunk, and the next run computes only the rest of it.
+Ctrl-C stops the run within moments (in-process workers run under
+:func:`jitgames._interrupt.run_interruptible`); the chunks already finished are
+returned (and kept in the checkpoint) with ``interrupted=True``. A worker that polls
+the stop flag inside a chunk raises :class:`PartialChunk` with the items it finished,
+which are kept too: the checkpoint then holds part of a chunk, and the next run
+computes only the rest of it.
 
 The local cluster (``local:W``) is secured with Dask's own TLS (``security=True``:
 temporary certificates that only this process holds) and serves no dashboard.
@@ -46,6 +48,7 @@ from pathlib import Path
 from typing import Callable
 
 from ._cli import CLIError, progress
+from ._interrupt import run_interruptible
 from ._store import StoreError, check_writable, read_checked, write_checked
 
 __all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "PartialChunk", "split_range", "run_chunks",
@@ -57,8 +60,9 @@ CHECKPOINT_SCHEMA = 2
 
 
 class PartialChunk(KeyboardInterrupt):
-    """Raised by a worker stopped by Ctrl-C inside its chunk ``[start, stop0)``:
-    ``partial`` covers the items ``[start, stop)`` it finished (``stop > start``)."""
+    """Raised by a worker stopped by Ctrl-C (its :func:`jitgames._interrupt.stop_flag`
+    set) inside its chunk ``[start, end)``: ``partial`` covers the items
+    ``[start, stop)`` it finished, ``start < stop <= end``."""
 
     def __init__(self, stop: int, partial):
         super().__init__(stop)
@@ -344,9 +348,9 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
             if client is None:
                 for a, b in todo:
                     try:
-                        partial = job.worker(job.params, a, b)
+                        partial = run_interruptible(lambda: job.worker(job.params, a, b))
                     except PartialChunk as stop:
-                        if a < stop.stop < b:
+                        if a < stop.stop <= b:
                             finish((a, stop.stop), stop.partial)
                         raise
                     finish((a, b), partial)

@@ -56,7 +56,7 @@ def _run_solve(args) -> int:
     directory = None if args.no_endgame_files else data_dir(
         args.endgame_dir if args.endgame_dir is not None else Path(data_dir()) / "kalah")
     if directory is not None:  # a database built for minutes must be savable
-        check_writable(Path(directory) / "kalah-endgame.npy")
+        check_writable(Path(directory) / "kalah-endgame.table")
     bits = TABLE_BITS if args.table_bits is None else args.table_bits
     bar = progress(None, "endgame database", args.quiet, unit="pos")
     try:

@@ -23,6 +23,7 @@ import sys
 import numpy as np
 
 from .. import _cli
+from .._interrupt import run_interruptible
 from .._random import below, stream_key
 from .breaker import Breaker, InconsistentAnswer, consistent_codes
 from .codes import decode_feedback, encode_feedback
@@ -148,7 +149,7 @@ def computer_breaks(space, matrix, board, strategy: str, seed: int, secret: int 
         print(f"Think of a code of {space.pegs} digits from 1 to "
               f"{space.format(space.size - 1)[0]}; answer each guess with blacks and whites.")
     while True:
-        guess = breaker.guess()
+        guess = run_interruptible(breaker.guess)  # Ctrl-C heard while it thinks
         number = len(breaker.history) + 1
         if secret is not None:
             answer = space.feedback(guess, secret)

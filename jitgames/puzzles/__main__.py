@@ -10,6 +10,7 @@ import sys
 import time
 
 from jitgames import _chunked, _cli
+from jitgames._interrupt import run_interruptible
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
                               queens_classes, rings, tait)
@@ -40,8 +41,15 @@ def _queens(args):
     if args.scheduler is not None or args.checkpoint is not None:
         return _queens_chunked(args)
     start = time.perf_counter()
-    classes = (0, 0, 0)
-    done = total_tasks = 0
+    state = {"classes": (0, 0, 0), "done": 0, "tasks": 0}
+
+    def count(batches):
+        # In a helper thread (run_interruptible): Ctrl-C sets the kernel's stop flag.
+        with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
+            for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
+                state.update(classes=classes, done=state["done"] + step, tasks=total_tasks)
+                bar.update(1)
+
     try:
         with threads(args.threads):
             if n < 5:
@@ -50,18 +58,15 @@ def _queens(args):
                 # Progress batches: each is a parallel launch whose slowest task
                 # idles the other thread, so few of them below n = 17 (1.5 s vs 2.3 s
                 # at n = 16 with 32 batches on 2 threads).
-                batches = 1 if n < 14 else 8 if n < 17 else 32
-                with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
-                    for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
-                        done += step
-                        bar.update(1)
-                result = queens.census_from_classes(n, classes)
+                run_interruptible(lambda: count(1 if n < 14 else 8 if n < 17 else 32))
+                result = queens.census_from_classes(n, state["classes"])
     except ValueError as exc:
         raise _cli.CLIError(str(exc)) from None
     except KeyboardInterrupt:
-        partial = queens.census_from_classes(n, classes)
-        _cli.print_json({"n": n, "partial": True, "tasks_done": done, "tasks": total_tasks,
-                         "count_so_far": partial.count, "unique_so_far": partial.unique})
+        partial = queens.census_from_classes(n, state["classes"])
+        _cli.print_json({"n": n, "partial": True, "tasks_done": state["done"],
+                         "tasks": state["tasks"], "count_so_far": partial.count,
+                         "unique_so_far": partial.unique})
         return 130
     seconds = time.perf_counter() - start
     lines = [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "

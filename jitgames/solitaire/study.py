@@ -221,12 +221,14 @@ def study_worker(params: dict, start: int, stop: int) -> dict:
     ``rows`` (true: also return the deals' CSV lines, :func:`csv_lines` with the deal
     indices; some 20 bytes a deal, so 10**8 deals fit in memory). Returns
     ``{"partial": StudyPartial.to_dict(), "rows": str or None}``. The deals are solved
-    in blocks of :data:`STOP_BLOCK` a thread; Ctrl-C raises
-    :class:`jitgames._chunked.PartialChunk` with the result of the finished blocks.
+    in blocks of :data:`STOP_BLOCK` a thread; Ctrl-C (the stop flag of
+    :mod:`jitgames._interrupt`) raises :class:`jitgames._chunked.PartialChunk` with the
+    result of the finished blocks.
     """
     import time
 
     from .._chunked import PartialChunk
+    from .._interrupt import stop_flag
     from .._jit import thread_count
 
     key = (thread_count(), params["table_capacity"])
@@ -244,12 +246,17 @@ def study_worker(params: dict, start: int, stop: int) -> dict:
         return end, {"partial": partial.to_dict(), "rows": lines}
 
     step = STOP_BLOCK * key[0]
+    flag = stop_flag()
     try:
         for a in range(start, stop, step):
+            if flag[0]:
+                raise KeyboardInterrupt
             blocks.append(solve_chunk_rows(params["seed"], a, min(stop, a + step),
                                            shuffle=params["shuffle"],
                                            score_only=params["score_only"],
                                            scratch=_PROCESS_SCRATCH[key]))
+        if flag[0]:
+            raise KeyboardInterrupt
     except KeyboardInterrupt:
         end, partial = result()
         if end > start:
