@@ -53,15 +53,15 @@ def _load_relaxed(typingctx, flag):
     return types.int64(flag), codegen
 
 
-if numba.config.DISABLE_JIT:
-    def stop_requested(flag) -> bool:
-        """True when ``flag[0]`` is set (plain Python: no optimiser to defeat)."""
-        return flag[0] != 0
-else:
-    @jit
-    def stop_requested(flag):
-        """True when ``flag[0]`` is set, read afresh on every call (atomic load)."""
-        return _load_relaxed(flag) != 0
+if numba.config.DISABLE_JIT:  # plain Python: an ordinary read, nothing to defeat
+    def _load_relaxed(flag):  # noqa: F811
+        return flag[0]
+
+
+@jit
+def stop_requested(flag):
+    """True when ``flag[0]`` (int64) is set, read afresh on every call (atomic load)."""
+    return _load_relaxed(flag) != 0
 
 
 def _lowest_priority_for_other_threads() -> None:
