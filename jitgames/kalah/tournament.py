@@ -27,30 +27,39 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
-from .._cli import (CLIError, add_db, add_json, add_quiet, add_seed, add_threads, connect_db, emit,
+from .._cli import (CLIError, add_db, add_json, add_quiet, add_seed, add_threads, emit,
                      exit_status, int_in_range, progress)
 from .._jit import jit, prange, threads
+from .._store import RecordSchema, open_records
 from .._random import below, stream_key
 from .evaluation import parse_evaluation
 from .rules import SOUTH, VARIANTS, apply_move, final_margin, is_over, legal_moves, new_board
 from .search import ALPHABETA, choose_move
 
 MAX_OPENINGS = 100_000  # x both colours x every pair: minutes to hours of games
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS kalah_games (
-    id INTEGER PRIMARY KEY,
-    created REAL NOT NULL,
-    pits INTEGER NOT NULL, stones INTEGER NOT NULL, variant TEXT NOT NULL,
-    south TEXT NOT NULL, north TEXT NOT NULL,
-    seed INTEGER NOT NULL, opening INTEGER NOT NULL,
-    margin INTEGER NOT NULL
-)"""
+SCHEMA = RecordSchema("Kalah tournament games", 0x6A674B41, (
+    # version 1: the table of the first releases (which set no user_version)
+    """
+    CREATE TABLE IF NOT EXISTS kalah_games (
+        id INTEGER PRIMARY KEY,
+        created REAL NOT NULL,
+        pits INTEGER NOT NULL, stones INTEGER NOT NULL, variant TEXT NOT NULL,
+        south TEXT NOT NULL, north TEXT NOT NULL,
+        seed INTEGER NOT NULL, opening INTEGER NOT NULL,
+        margin INTEGER NOT NULL
+    );
+    """,
+))
+"""The games database: ``application_id`` 'jgKA', versions in ``docs/storage.md``."""
+GAME_COLUMNS = ("created", "pits", "stones", "variant", "south", "north", "seed", "opening",
+                "margin")
 
 
 @jit
@@ -286,15 +295,26 @@ def add_parser(sub) -> None:
 
 
 def _open_db(path):
-    """The games database with its table; CLIError if it cannot be used."""
-    db = connect_db("kalah.sqlite", path)
+    """The games database, checked (kind, schema version, writable) before any game;
+    :class:`jitgames._store.StoreError` (one line) if it cannot be used."""
+    return open_records(path, "kalah.sqlite", SCHEMA)
+
+
+def _stored_games(db, m, n, variant, names, this_run, stored_now):
+    """``(south, north, margin)`` of every stored game among ``names`` on this board,
+    plus this run's games when they could only be saved to a pending file."""
+    marks = ",".join("?" * len(names))
+    mine = [(s, t, mg) for s, t, _, mg in this_run]
     try:
-        with db:
-            db.execute(SCHEMA)
-    except sqlite3.Error as exc:  # not an SQLite file, read-only, ...
-        db.close()
-        raise CLIError(f"cannot use database {path or 'kalah.sqlite'}: {exc}") from None
-    return db
+        rows = db.con.execute(
+            f"SELECT south, north, margin FROM kalah_games WHERE pits = ? AND stones = ? "
+            f"AND variant = ? AND south IN ({marks}) AND north IN ({marks})",
+            [m, n, variant, *names, *names]).fetchall()
+    except sqlite3.Error as exc:  # busy beyond the timeout: rate this run's games alone
+        print(f"jitgames: cannot read {db.path} ({exc}); the table shows this run's games",
+              file=sys.stderr)
+        return mine
+    return rows if stored_now else rows + mine
 
 
 def run_tournament(args) -> int:
@@ -314,18 +334,12 @@ def run_tournament(args) -> int:
     with threads(args.threads):  # the games of a pairing are played in parallel
         rows, interrupted = play_round(names, m, n, args.variant, openings, first, args.quiet)
     seconds = time.perf_counter() - start
+    now = time.time()
     with db:
-        now = time.time()
-        db.executemany(
-            "INSERT INTO kalah_games (created, pits, stones, variant, south, north, seed, "
-            "opening, margin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(now, m, n, args.variant, s, t, args.seed, i, mg) for s, t, i, mg in rows])
-        marks = ",".join("?" * len(names))
-        stored = db.execute(
-            f"SELECT south, north, margin FROM kalah_games WHERE pits = ? AND stones = ? "
-            f"AND variant = ? AND south IN ({marks}) AND north IN ({marks})",
-            [m, n, args.variant, *names, *names]).fetchall()
-    db.close()
+        saved = db.insert("kalah_games", GAME_COLUMNS,
+                          [(now, m, n, args.variant, s, t, args.seed, i, mg)
+                           for s, t, i, mg in rows])
+        stored = _stored_games(db, m, n, args.variant, names, rows, saved)
     table = standings(names, stored)
     result = {"pits": m, "stones": n, "variant": args.variant, "games_this_run": len(rows),
               "games_stored": len(stored), "seconds": round(seconds, 3),

@@ -97,7 +97,7 @@ def _evaluate_in_chunks(args, seed):
     Returns ``(evaluation, complete)``; Ctrl-C keeps the finished chunks.
     """
     from .. import __version__
-    from .evaluate import Evaluation, evaluate_worker, load_game
+    from .evaluate import Evaluation, evaluate_validate, evaluate_worker, load_game
 
     repeats = not args.no_repeats
     space, _ = load_game(args.pegs, args.colours, repeats, args.max_matrix_bytes)
@@ -106,7 +106,8 @@ def _evaluate_in_chunks(args, seed):
               "repeats": repeats, "seed": seed, "max_matrix_bytes": args.max_matrix_bytes,
               "chunk_size": size, "version": __version__}
     job = _chunked.ChunkedJob("mastermind.evaluate", params,
-                              tuple(_chunked.split_range(0, space.size, size)), evaluate_worker)
+                              tuple(_chunked.split_range(0, space.size, size)), evaluate_worker,
+                              evaluate_validate)
     with _chunked.open_client(args.scheduler) as client:
         run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,
                                   quiet=args.quiet, desc=f"{args.strategy} {args.pegs}x{args.colours}")

@@ -119,6 +119,18 @@ def evaluate_worker(params: dict, start: int, stop: int) -> list[int]:
     return result.guesses.tolist()
 
 
+def evaluate_validate(params: dict, start: int, stop: int, partial) -> None:
+    """Raise ValueError unless ``partial`` is a possible :func:`evaluate_worker` result
+    for secrets ``[start, stop)``: one guess count a secret, each from 1 to the number
+    of codes (no strategy repeats a guess); a checkpoint's content."""
+    from .._chunked import check_count, check_counts
+
+    space = code_space(params["pegs"], params["colours"], params["repeats"])
+    check_counts(partial, "guess counts", stop - start, low=1)
+    for i, guesses in enumerate(partial):
+        check_count(guesses, f"guess count of secret {start + i}", 1, space.size)
+
+
 def _secret_indices(space: CodeSpace, secrets) -> np.ndarray:
     if secrets is None:
         return np.arange(space.size, dtype=np.int64)

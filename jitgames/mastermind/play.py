@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import InputError
 from .. import _cli
+from .._interrupt import run_interruptible
 from .._random import below, stream_key
 from .breaker import Breaker, InconsistentAnswer, consistent_codes
 from .codes import decode_feedback, encode_feedback
@@ -149,7 +150,7 @@ def computer_breaks(space, matrix, board, strategy: str, seed: int, secret: int 
         print(f"Think of a code of {space.pegs} digits from 1 to "
               f"{space.format(space.size - 1)[0]}; answer each guess with blacks and whites.")
     while True:
-        guess = breaker.guess()
+        guess = run_interruptible(breaker.guess)  # Ctrl-C heard while it thinks
         number = len(breaker.history) + 1
         if secret is not None:
             answer = space.feedback(guess, secret)
@@ -229,6 +230,9 @@ def _cmd_match(args):
     names = [p[1] for p in players]
     if names[0] == names[1]:
         raise _cli.CLIError("the two players need different names")
+    if args.rounds % 2:
+        raise _cli.CLIError(f"--rounds must be even, so that each player makes as many codes "
+                            f"as they break (got {args.rounds})")
     totals = [0, 0]
     con = open_db(args.db)
     try:
@@ -244,18 +248,19 @@ def _cmd_match(args):
             if kind_b == "human":
                 limit = args.max_guesses or MATCH_GUESSES
                 used = human_breaks(space, matrix, board, secret, name_b, limit)
-                used = limit + 1 if used is None else used  # gave up: one over the limit
             else:
                 used = computer_breaks(space, matrix, board, name_b, rnd, secret)
-            record_game(con, name_b, space.pegs, space.colours, space.repeats, used, True)
+            solved = used is not None
+            if not solved:  # gave up or ran out: scored one over the limit, recorded unsolved
+                used = limit + 1
+            record_game(con, name_b, space.pegs, space.colours, space.repeats, used, solved)
             totals[breaker] += used
             print(f"{name_b}: {used} guesses (total {totals[breaker]})")
         if totals[0] == totals[1]:
             results = ["draw", "draw"]
         else:
             results = ["win", "loss"] if totals[0] < totals[1] else ["loss", "win"]
-        for i in (0, 1):
-            record_match(con, names[i], names[1 - i], results[i], totals[i])
+        record_match(con, *((names[i], names[1 - i], results[i], totals[i]) for i in (0, 1)))
         winner = "a draw" if results[0] == "draw" else names[results.index("win")] + " wins"
         print(f"Match: {names[0]} {totals[0]} guesses, {names[1]} {totals[1]}: {winner}.")
     except EndOfInput:

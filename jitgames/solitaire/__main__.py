@@ -23,16 +23,16 @@ from pathlib import Path
 import numpy as np
 
 from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_seed, add_threads,
-                    atomic_write_text, check_writable, display_name, emit, float_in_range,
-                    int_in_range, positive_int, run_cli)
+                    display_name, emit, float_in_range, int_in_range, positive_int, run_cli)
 from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
+from .._store import atomic_write_text, check_writable
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
 from .rules import card_name
 from .search import make_scratch, solve_rows
 from .study import (CSV_FIELDS, DEFAULT_PRECISION, StudyPartial, csv_lines, empty_partial, merge,
-                    partial_from_rows, study_worker, summarise)
+                    partial_from_rows, study_validate, study_worker, summarise)
 from .table import DEFAULT_CAPACITY, validate_capacity
 
 PROG = "python -m jitgames.solitaire"
@@ -142,7 +142,8 @@ def study_job(args) -> ChunkedJob:
               "chunk_size": args.chunk_size, "rows": "csv" if args.out is not None else False,
               "version": __version__}
     return ChunkedJob("solitaire.study", params,
-                      tuple(split_range(0, args.deals, args.chunk_size)), study_worker)
+                      tuple(split_range(0, args.deals, args.chunk_size)), study_worker,
+                      study_validate)
 
 
 def _study(args) -> int:
