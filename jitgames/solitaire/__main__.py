@@ -1,7 +1,9 @@
 """Command line: ``python -m jitgames.solitaire N`` and friends.
 
     python -m jitgames.solitaire N [--seed S] [--threads T] [--json] [--out FILE] [--plot FILE.png]
-    python -m jitgames.solitaire --show SEED INDEX       replay one deal's optimal line
+    python -m jitgames.solitaire --show SEED INDEX [--board]   replay one deal's optimal line
+    python -m jitgames.solitaire play [SEED INDEX | --deals FILE [--line K]] [--name NAME] [--db FILE]
+    python -m jitgames.solitaire stats [--db FILE] [--json]    the players' results
     python -m jitgames.solitaire --deals FILE [--out results.csv]
     python -m jitgames.solitaire N --bias                chi-square test of both shuffles
 
@@ -96,6 +98,8 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--show", nargs=2, type=uint64, metavar=("SEED", "INDEX"),
                         help="print deal INDEX of SEED and its optimal line move by move")
+    parser.add_argument("--board", action="store_true",
+                        help="with --show: draw the board after each move of the line")
     parser.add_argument("--deals", dest="deal_file", metavar="FILE",
                         help="solve the deals of FILE (52 integers a line)")
     parser.add_argument("--bias", action="store_true",
@@ -108,7 +112,15 @@ def main(argv=None) -> int:
     return run_cli(_main, argv, prog=PROG)
 
 
+SUBCOMMANDS = ("play", "stats")
+"""Sub-commands, recognised as the first argument (the study keeps its positional N)."""
+
+
 def _main(argv) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        from . import game_cli
+        return getattr(game_cli, f"{argv[0]}_command")(argv[1:])
     args = build_parser().parse_args(argv)
     modes = [args.show is not None, args.deal_file is not None, args.bias]
     if sum(modes) > 1:
@@ -117,6 +129,8 @@ def _main(argv) -> int:
         raise CLIError("--scheduler and --checkpoint apply to a study of N deals only")
     if (args.out or args.plot) and (args.show is not None or args.bias):
         raise CLIError("--out and --plot apply to a study of N deals or to --deals FILE")
+    if args.board and args.show is None:
+        raise CLIError("--board applies to --show SEED INDEX")
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
@@ -332,8 +346,29 @@ def _show(args) -> int:
     print("  foundations: " + _foundations_text(line.foundations))
     print(f"Optimal score {line.score} cards, reached in {line.moves} moves with "
           f"{line.decisions} decision points:")
+    if args.board:
+        return _show_boards(deck, line)
     for k, step in enumerate(line.steps, start=1):
         print(f"  {k:2d}. {_step_text(step)}")
+    return 0
+
+
+def _show_boards(deck, line) -> int:
+    """Each step of ``line`` followed by the board it leaves (face-down cards in
+    brackets, colours on a terminal)."""
+    from .console import draw_board
+    from .rules import FOUNDATION, apply_move, new_position, piles_of
+
+    colour = sys.stdout.isatty()
+    pos = new_position(deck)
+    print()
+    print(draw_board(piles_of(pos), pos[FOUNDATION:FOUNDATION + 4].tolist(), colour, reveal=True))
+    for k, step in enumerate(line.steps, start=1):
+        apply_move(pos, step.card * 8 + step.pile)
+        print()
+        print(f"{k:2d}. {_step_text(step)}")
+        print(draw_board(piles_of(pos), pos[FOUNDATION:FOUNDATION + 4].tolist(), colour,
+                         reveal=True))
     return 0
 
 
