@@ -102,6 +102,9 @@ def build_parser() -> ArgumentParser:
                         help="with --show: draw the board after each move of the line")
     parser.add_argument("--deals", dest="deal_file", metavar="FILE",
                         help="solve the deals of FILE (52 integers a line)")
+    parser.add_argument("--compare-shuffles", action="store_true",
+                        help="study N deals under each shuffle (Fisher-Yates and the text's "
+                             "naive one) and the difference of the mean scores")
     parser.add_argument("--bias", action="store_true",
                         help="chi-square test of card positions over N shuffles of each kind")
     add_chunk_arguments(parser, DEFAULT_CHUNK)
@@ -122,10 +125,10 @@ def _main(argv) -> int:
         from . import game_cli
         return getattr(game_cli, f"{argv[0]}_command")(argv[1:])
     args = build_parser().parse_args(argv)
-    modes = [args.show is not None, args.deal_file is not None, args.bias]
+    modes = [args.show is not None, args.deal_file is not None, args.bias, args.compare_shuffles]
     if sum(modes) > 1:
-        raise CLIError("choose one of --show, --deals and --bias")
-    if (args.scheduler or args.checkpoint) and (any(modes) or args.deals is None):
+        raise CLIError("choose one of --show, --deals, --bias and --compare-shuffles")
+    if (args.scheduler or args.checkpoint) and (any(modes[:3]) or args.deals is None):
         raise CLIError("--scheduler and --checkpoint apply to a study of N deals only")
     if (args.out or args.plot) and (args.show is not None or args.bias):
         raise CLIError("--out and --plot apply to a study of N deals or to --deals FILE")
@@ -141,6 +144,8 @@ def _main(argv) -> int:
         raise CLIError("give the number of deals N (or --show, --deals; see --help)")
     if args.bias:
         return _bias(args)
+    if args.compare_shuffles:
+        return _compare_shuffles(args)
     return _study(args)
 
 
@@ -154,6 +159,7 @@ def study_job(args) -> ChunkedJob:
     params = {"seed": args.seed, "deals": args.deals, "shuffle": args.shuffle,
               "score_only": args.score_only, "table_capacity": args.table_capacity,
               "chunk_size": args.chunk_size, "rows": "csv" if args.out is not None else False,
+              "partial_fields": "opening moves",
               "version": __version__}
     return ChunkedJob("solitaire.study", params,
                       tuple(split_range(0, args.deals, args.chunk_size)), study_worker)
@@ -240,6 +246,15 @@ def format_summary(s: dict) -> str:
     if s["mean_moves"] is not None:
         lines.append(f"  optimal line: {s['mean_moves']:.3f} moves, "
                      f"{s['mean_decisions']:.3f} decision points on average")
+    none = s["no_move_at_deal"]
+    lines.append(f"  no move at all right after the deal: {none['deals']:,} = "
+                 f"{100 * none['rate']:.3f}% (Wilson 95% [{100 * none['ci95'][0]:.3f}%, "
+                 f"{100 * none['ci95'][1]:.3f}%])")
+    fixed = s["score_fixed_by_deal"]
+    if fixed is not None:
+        lines.append(f"  score fixed by the deal (no decision point): {fixed['deals']:,} = "
+                     f"{100 * fixed['rate']:.3f}% (Wilson 95% [{100 * fixed['ci95'][0]:.3f}%, "
+                     f"{100 * fixed['ci95'][1]:.3f}%])")
     lines.append("  score distribution:")
     hist = s["histogram"]
     top = max(hist.values())
@@ -294,6 +309,89 @@ def _write_csv(path, first_column, blocks) -> None:
         atomic_write_text(path, itertools.chain([header], blocks))
     except OSError as exc:
         raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+# ----------------------------------------------------------------------------- shuffles compared
+
+def _compare_shuffles(args) -> int:
+    """The study of N deals under each shuffle, side by side, and the difference of
+    the mean optimal scores with its 95% interval (the two samples are independent:
+    the interval's half-width is 1.96 sqrt(sd1^2 / n1 + sd2^2 / n2))."""
+    import math
+
+    from .study import Z95
+
+    if args.out or args.plot:
+        raise CLIError("--out and --plot do not apply to --compare-shuffles")
+    summaries, interrupted = {}, False
+    with open_client(args.scheduler) as client, _thread_scope(args.threads):
+        _warm_up(make_scratch(1, args.table_capacity), args.score_only)
+        for shuffle in SHUFFLES:
+            one = replace_args(args, shuffle=shuffle)
+            checkpoint = f"{args.checkpoint}.{shuffle}" if args.checkpoint else None
+            begin = time.perf_counter()
+            run = run_chunks(study_job(one), client=client, checkpoint=checkpoint,
+                             quiet=args.quiet, desc=f"{shuffle} chunks")
+            partial = empty_partial(args.table_capacity, args.score_only)
+            for result in run.partials:
+                partial = merge(partial, StudyPartial.from_dict(result["partial"]))
+            summaries[shuffle] = summarise(partial, args.precision)
+            summaries[shuffle]["seconds"] = time.perf_counter() - begin
+            if run.interrupted:
+                interrupted = True
+                break
+    a, b = (summaries.get(k) for k in SHUFFLES)
+    difference = None
+    if a and b and a["deals"] > 1 and b["deals"] > 1:
+        diff = b["mean"] - a["mean"]
+        half = Z95 * math.sqrt(a["sd"] ** 2 / a["deals"] + b["sd"] ** 2 / b["deals"])
+        difference = {"naive_minus_fisher_yates": diff, "ci95": [diff - half, diff + half],
+                      "significant": not (diff - half <= 0 <= diff + half)}
+    report = {"seed": args.seed, "requested": args.deals, "complete": not interrupted,
+              "shuffles": summaries, "difference_of_means": difference}
+    if args.json:
+        print_json(report)
+    else:
+        print(format_comparison(report))
+    if interrupted:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+def replace_args(args, **changes):
+    """A copy of the ``argparse.Namespace`` ``args`` with ``changes``."""
+    import argparse
+    return argparse.Namespace(**{**vars(args), **changes})
+
+
+def format_comparison(report: dict) -> str:
+    """The two studies of :func:`_compare_shuffles` side by side, as text."""
+    rows = [("deals", lambda s: f"{s['deals']:,}"),
+            ("mean score", lambda s: f"{s['mean']:.4f}"),
+            ("sd", lambda s: f"{s['sd']:.4f}"),
+            ("95% interval of the mean", lambda s: f"[{s['ci95'][0]:.4f}, {s['ci95'][1]:.4f}]"),
+            ("wins", lambda s: f"{100 * s['win_rate']:.3f}%"),
+            ("no move after the deal", lambda s: f"{100 * s['no_move_at_deal']['rate']:.3f}%"),
+            ("no decision point", lambda s: "-" if s["score_fixed_by_deal"] is None
+             else f"{100 * s['score_fixed_by_deal']['rate']:.3f}%"),
+            ("mean moves of the optimal line", lambda s: "-" if s["mean_moves"] is None
+             else f"{s['mean_moves']:.3f}")]
+    shuffles = report["shuffles"]
+    lines = [f"Optimal score under each shuffle, {report['requested']:,} deals each "
+             f"(seed {report['seed']}):",
+             f"  {'':32s}" + "".join(f"{k:>24s}" for k in shuffles)]
+    for label, cell in rows:
+        lines.append(f"  {label:32s}" + "".join(f"{cell(s):>24s}" for s in shuffles.values()
+                                                if s["deals"] > 1))
+    d = report["difference_of_means"]
+    if d is not None:
+        verdict = ("the shuffles differ measurably" if d["significant"]
+                   else "no measurable difference")
+        lines.append(f"  difference of the means (naive - fisher-yates): "
+                     f"{d['naive_minus_fisher_yates']:+.4f} cards, 95% interval "
+                     f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]: {verdict}")
+    return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------- deal files

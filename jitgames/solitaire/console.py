@@ -145,6 +145,8 @@ def _read(prompt: str, stream) -> str | None:
     if line == "":
         print()
         return None
+    if not stream.isatty():  # echo piped commands, so the output reads as a session
+        print(line.rstrip("\n"))
     return line.strip()
 
 

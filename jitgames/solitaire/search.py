@@ -50,7 +50,8 @@ capacity; the deal's statistics (positions, lookups, probes, evictions) are summ
 over its attempts and depend on the deal and the two capacities alone.
 
 Statistics per deal: ``positions`` counts positions whose legal moves were
-generated (searched again after an eviction they count again).
+generated (searched again after an eviction they count again); ``opening_moves``
+is the number of legal moves right after the deal (0: the game is over at once).
 """
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ GROWTH = 4                # a table that thrashes is replaced by one GROWTH time
 
 # columns of the per-deal result rows
 RESULT_FIELDS = ("score", "moves", "decisions", "positions", "lookups", "probes",
-                 "evictions", "occupancy", "capacity")
+                 "evictions", "occupancy", "capacity", "opening_moves")
 N_FIELDS = len(RESULT_FIELDS)
 
 
@@ -429,6 +430,7 @@ def _solve_one(deck, score_only, slots, meta, pos, stack, moves, max_capacity, r
     """Solve one deal into ``row``: on the worker's table, then on larger ones if it thrashes."""
     deal_position(deck, pos)
     row[:] = 0
+    row[9] = legal_moves(pos, moves, 0)  # the legal moves right after the deal
     capacity = slots.shape[0] // SLOT_WORDS
     while True:
         limit = capacity if capacity < max_capacity else NO_LIMIT
