@@ -16,11 +16,12 @@ import getpass
 import secrets
 import sys
 
-from .._cli import ArgumentParser, CLIError, int_in_range, positive_int, print_json
+from .._cli import (ArgumentParser, CLIError, add_db, add_json, display_name, int_in_range,
+                    positive_int, print_json)
 from .console import end_line, play_session
 from .deal import SHUFFLES, deals, read_deal_file
 from .play import Game
-from .records import GameRecord, open_db, player_table, record_game
+from .records import DB_FILE, GameRecord, open_db, player_table, record_game
 from .search import PositionSolver
 from .table import DEFAULT_CAPACITY
 
@@ -40,7 +41,7 @@ def _player() -> str:
 
 
 def play_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog=f"{PROG} play", description=(
+    parser = ArgumentParser(prog=f"{display_name(PROG)} play", description=(
         "Play one deal at the terminal, with the exact solver as coach: after every move "
         "it shows the optimal score still reachable. See docs/solitaire.md."))
     parser.add_argument("deal", nargs="*", type=uint64, metavar="SEED INDEX",
@@ -52,9 +53,7 @@ def play_parser() -> ArgumentParser:
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
                         help="shuffle of SEED INDEX (default fisher-yates)")
     parser.add_argument("--name", default=None, help="player name (default: the user's)")
-    parser.add_argument("--db", default=None, metavar="FILE",
-                        help="SQLite file of results (default solitaire.sqlite in the jitgames "
-                             "data directory)")
+    add_db(parser, DB_FILE, "game results")
     parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                         help="plain text even on a terminal")
     return parser
@@ -85,7 +84,7 @@ def _choose_deal(args):
         seed, index = secrets.randbelow(RANDOM_SEEDS), secrets.randbelow(RANDOM_INDICES)
         shuffle = "" if args.shuffle == "fisher-yates" else f" --shuffle {args.shuffle}"
         title = (f"Deal {index} of seed {seed} ({args.shuffle} shuffle); play it again with "
-                 f"`{PROG} play {seed} {index}{shuffle}`")
+                 f"`{display_name(PROG)} play {seed} {index}{shuffle}`")
     deck = deals(seed, index, index + 1, args.shuffle)[0]
     return deck, title, dict(shuffle=args.shuffle, seed=seed, deal_index=index, deal_file=None,
                              deal_line=None)
@@ -116,13 +115,11 @@ def play_command(argv) -> int:
 
 def stats_command(argv) -> int:
     """``stats``: the player table of the results database."""
-    parser = ArgumentParser(prog=f"{PROG} stats", description=(
+    parser = ArgumentParser(prog=f"{display_name(PROG)} stats", description=(
         "Each player's games, mean score, mean cards lost against the deal's optimal "
         "score, and wins (52 cards)."))
-    parser.add_argument("--db", default=None, metavar="FILE",
-                        help="SQLite file of results (default solitaire.sqlite in the jitgames "
-                             "data directory)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_db(parser, DB_FILE, "game results")
+    add_json(parser)
     args = parser.parse_args(argv)
     con = open_db(args.db, write=False)
     try:
@@ -130,7 +127,7 @@ def stats_command(argv) -> int:
     finally:
         con.close()
     if args.json:
-        print_json({"players": rows})
+        print_json({"players": rows, "complete": True})
         return 0
     if not rows:
         print("no games recorded yet")
