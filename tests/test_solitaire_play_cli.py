@@ -295,3 +295,55 @@ def test_show_board_draws_every_position_of_the_line(capsys):
     assert last.split() == ["foundations", "2♠", "2♥", "A♦", "-♣"]   # 5 cards, the optimum
     assert cli.main(["200", "--board"]) == 2
     assert "--board applies to --show" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_the_game_with_status_130_and_keeps_the_result(tmp_path):
+    import signal
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "jitgames.solitaire", "play", "2026", "7",
+                             "--name", "cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    try:
+        proc.stdin.write(b"9c\n")
+        proc.stdin.flush()
+        output = b""
+        deadline = time.monotonic() + 120
+        while b"1 moves" not in output:       # the board after the move: now at a prompt
+            assert time.monotonic() < deadline, output[-300:]
+            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 4096)
+                assert chunk, output[-300:]
+                output += chunk
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode == 130, err
+    assert END.findall((output + rest).decode()) == [("3", "5", "1", "0", "0")]
+    db = tmp_path / "jitgames" / "solitaire.sqlite"
+    assert rows(db)[0][0] == "cat" and rows(db)[0][6:] == (3, 5, 1, 0, 0)
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_slow_solve_shows_progress_on_a_terminal_only():
+    from jitgames.solitaire.console import with_progress
+
+    terminal, pipe = FakeTerminal(), io.StringIO()
+    assert with_progress(lambda: time.sleep(1.3) or 7, terminal) == 7
+    assert "solving... " in terminal.getvalue()
+    assert with_progress(lambda: time.sleep(1.3) or 8, pipe) == 8
+    assert pipe.getvalue() == ""
+    terminal = FakeTerminal()
+    assert with_progress(lambda: 9, terminal) == 9 and terminal.getvalue() == ""
+    with pytest.raises(ZeroDivisionError):
+        with_progress(lambda: 1 // 0, FakeTerminal())

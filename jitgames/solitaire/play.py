@@ -90,14 +90,16 @@ class Game:
         self._reachable: dict[int, int] = {}
         self.history: list[int] = []
         self.moves_made = self.hints = self.undos = self.restarts = 0
+        self._score = int(self.pos[SCORE])
         self.optimum = self.reachable()
 
     # ------------------------------------------------------------------ the position
 
     @property
     def score(self) -> int:
-        """Cards on the foundations now."""
-        return int(self.pos[SCORE])
+        """Cards on the foundations now (kept apart from the position array, which a
+        search in progress changes and restores)."""
+        return self._score
 
     def piles(self) -> list[tuple[int, list[int]]]:
         """``(face_down_count, cards bottom to top)`` of each of the seven piles."""
@@ -140,6 +142,7 @@ class Game:
         the foundations, in order."""
         before = self.score
         apply_move(self.pos, move)
+        self._score = int(self.pos[SCORE])
         self.history.append(move)
         self.moves_made += 1
         return list(foundation_plays(self.pos, self.score - before))
@@ -149,6 +152,7 @@ class Game:
         if not self.history:
             return False
         undo_move(self.pos)
+        self._score = int(self.pos[SCORE])
         self.history.pop()
         self.undos += 1
         return True
@@ -156,6 +160,7 @@ class Game:
     def restart(self) -> None:
         """Back to the position right after the deal (the counts are kept)."""
         self.pos[:] = self._start
+        self._score = int(self.pos[SCORE])
         self.history.clear()
         self.restarts += 1
 
