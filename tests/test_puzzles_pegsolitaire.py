@@ -293,3 +293,31 @@ def test_cli_bad_input(capsys):
     assert capsys.readouterr().err.count("\n") == 1
     assert main(["pegsolitaire", "plus", "--board", "french"]) == 2
     assert "english board only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["cross", "fireplace", "plus"])
+def test_cli_first_moves_match_the_twin(name, capsys):
+    assert main(["pegsolitaire", name, "--first-moves", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    prob = ps.problem(name)
+    assert out["complete"] is True
+    assert sorted(r["solutions"] for r in out["first_moves"]) == sorted(
+        ref.count_paths(child, prob.goal) for child in ref.children(prob.start))
+    assert out["solutions"] == ref.count_paths(prob.start, prob.goal)
+    for row in out["first_moves"]:
+        assert row["wins"] == (row["solutions"] > 0)
+    assert main(["pegsolitaire", name, "--first-moves", "--quiet"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert len(text) == 2 + len(out["first_moves"])
+
+
+def test_cli_first_moves_interrupted_prints_the_moves_counted(monkeypatch, capsys):
+    def interrupted(start, goal, board_name, progress=None):
+        yield ps.FirstMove("d3-d1", 123, 7)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ps, "first_moves_iter", interrupted)
+    assert main(["pegsolitaire", "plus", "--first-moves", "--json", "--quiet"]) == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["complete"] is False and out["solutions"] is None
+    assert out["first_moves"] == [{"move": "d3-d1", "wins": True, "solutions": 7, "class": 1}]

@@ -505,7 +505,7 @@ def build_parser() -> _cli.ArgumentParser:
     p.add_argument("--count", action="store_true", help="count all winning sequences")
     p.add_argument("--first-moves", action="store_true",
                    help="each first move: can it still win, and in how many ways (each "
-                        "counted on its own; about 3 minutes and 1.2 GB for central)")
+                        "counted on its own; for central 4 to 7 minutes and 0.9 GB)")
     p.add_argument("--show", action="store_true", help="draw the board after each move")
     return parser
 
