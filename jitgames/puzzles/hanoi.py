@@ -121,7 +121,7 @@ def move_at(n: int, k: int, pegs: int = 3) -> tuple[int, int, int]:
     total = frame_stewart(n, pegs)
     _check(k, 1, "k")
     if k > total:
-        raise ValueError(f"k must be at most {total} (the number of moves), got {k}")
+        raise InputError(f"k must be at most {total} (the number of moves), got {k}")
     m, a, b, free, base = n, 0, pegs - 1, tuple(range(1, pegs - 1)), 0
     while True:
         if m == 1:
@@ -142,7 +142,7 @@ def move_at(n: int, k: int, pegs: int = 3) -> tuple[int, int, int]:
 def replay(n: int, moves, pegs: int = 3) -> list[list[list[int]]]:
     """Play ``moves`` from the start and return every state (lists of disks).
 
-    Raises ValueError at the first illegal move (empty peg, wrong disk, big on small).
+    Raises InputError at the first illegal move (empty peg, wrong disk, big on small).
     """
     state = [list(range(n, 0, -1))] + [[] for _ in range(pegs - 1)]
     states = [[list(p) for p in state]]

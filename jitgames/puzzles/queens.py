@@ -217,7 +217,7 @@ def solutions(n: int, method: str = "kernel") -> list[tuple[int, ...]]:
     return the same list.
     """
     if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "recursive":
         return solutions_recursive(n)
     if method == "iterative":
