@@ -1,9 +1,10 @@
 """Deterministic primality for every 64-bit integer, and integer square roots.
 
-Modular multiplication of two 64-bit numbers needs a 128-bit product, which Numba
-does not have. We build it from four 32 x 32 -> 64-bit products (:func:`mul_wide`)
-and reduce it with Montgomery's method (:func:`montgomery_reduce`), so every step is
-exact ``uint64`` arithmetic (wrapping on purpose) and no floating point is involved.
+Modular multiplication of two 64-bit numbers needs a 128-bit product, which Numba's
+Python dialect does not have: :func:`mul_high` gives its high word through one native
+multiplication (an LLVM intrinsic; a plain-integer version runs without the JIT), and
+Montgomery's method (:func:`montgomery_reduce`) reduces it, so every step is exact
+``uint64`` arithmetic (wrapping on purpose) and no floating point is involved.
 
 Miller-Rabin uses the first k prime bases, with k chosen from the smallest strong
 pseudoprime to all of the first k primes (OEIS A014233): the first 12 primes
@@ -16,16 +17,17 @@ Every kernel takes and returns ``np.uint64`` (``is_prime`` returns a bool).
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic, overload
 
 from jitgames._jit import jit
 
 __all__ = [
-    "mul_wide", "mulmod", "powmod", "strong_probable_prime", "is_prime", "isqrt",
+    "mul_high", "mul_wide", "mulmod", "powmod", "strong_probable_prime", "is_prime", "isqrt",
     "is_prime_int", "PRIME_BASES", "PSEUDOPRIME_BOUNDS",
 ]
 
-_LOW32 = np.uint64(0xFFFFFFFF)
-_S32 = np.uint64(32)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
@@ -41,20 +43,43 @@ PSEUDOPRIME_BOUNDS = np.array([
 ], dtype=np.uint64)
 
 
+def mul_high(a, b):
+    """High 64 bits of the 128-bit product of two ``uint64`` (plain Python version).
+
+    Inside kernels the overload below replaces it by one native 64 x 64 -> 128-bit
+    multiplication (LLVM's ``i128``), which Numba cannot write in Python; with
+    ``NUMBA_DISABLE_JIT=1`` this exact-integer version runs instead.
+    """
+    return np.uint64((int(a) * int(b)) >> 64)
+
+
+@intrinsic
+def _mul_high_native(typingctx, a, b):
+    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        x = builder.zext(args[0], wide)
+        y = builder.zext(args[1], wide)
+        return builder.trunc(builder.lshr(builder.mul(x, y), ir.Constant(wide, 64)),
+                             ir.IntType(64))
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@overload(mul_high)
+def _mul_high_overload(a, b):
+    def native(a, b):
+        return _mul_high_native(np.uint64(a), np.uint64(b))
+
+    return native
+
+
 @jit
 def mul_wide(a, b):
     """Full 128-bit product of two ``uint64``: returns ``(high, low)`` words."""
-    a_lo = a & _LOW32
-    a_hi = a >> _S32
-    b_lo = b & _LOW32
-    b_hi = b >> _S32
-    p0 = a_lo * b_lo
-    p1 = a_lo * b_hi
-    p2 = a_hi * b_lo
-    p3 = a_hi * b_hi
-    middle = (p0 >> _S32) + (p1 & _LOW32) + (p2 & _LOW32)
-    high = p3 + (p1 >> _S32) + (p2 >> _S32) + (middle >> _S32)
-    return high, a * b
+    return mul_high(a, b), a * b
 
 
 @jit

@@ -10,6 +10,10 @@ BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
 
 
 # --- primality -------------------------------------------------------------------
+def mul_high(a, b):
+    return (int(a) * int(b)) >> 64
+
+
 def mul_wide(a, b):
     product = int(a) * int(b)
     return product >> 64, product & MASK
@@ -75,13 +79,65 @@ def plain_sieve(limit):
                     dtype=np.int64)
 
 
-def sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, write, offsets, out):
-    n_chunks = (n_odd + chunk_odd - 1) // chunk_odd
+WHEEL = (1, 7, 11, 13, 17, 19, 23, 29)  # residues prime to 30, bit k of a byte
+
+
+def first_multiple(p, start_byte):
+    """Smallest p m with m >= p prime to 30 and p m >= 30 start_byte: (byte, wheel)."""
+    p = int(p)
+    m = max(p, -(-30 * int(start_byte) // p))
+    while math.gcd(m, 30) != 1:
+        m += 1
+    if p * m >= 2**64:
+        return -1, 0
+    return p * m // 30, WHEEL.index(m % 30)
+
+
+def cross_off(segment, end, p, wheel_class, at, wheel):
+    """Walk the multiples p m (m prime to 30) one at a time from byte ``at``."""
+    p, at, wheel = int(p), int(at), int(wheel)
+    assert WHEEL[int(wheel_class)] == p % 30
+    m = WHEEL[wheel]  # only m mod 30 matters for the bytes and bits
+    while at < end:
+        n = p * m
+        segment[at] &= 0xFF ^ (1 << WHEEL.index(n % 30))
+        gap = (WHEEL + (31,))[wheel + 1] - WHEEL[wheel]
+        at += (n % 30 + p * gap) // 30  # (p m + p gap) // 30 - p m // 30
+        m += gap
+        wheel = (wheel + 1) % 8
+    return at, wheel
+
+
+def _prime_factors(n):
+    return [d for d in range(2, int(n) + 1) if n % d == 0 and trial_division_is_prime(d)]
+
+
+def presieve(segment, length, start_byte, patterns, starts, periods):
+    """Bits of numbers with no factor among the primes of the periods (from scratch)."""
+    primes = [q for period in periods for q in _prime_factors(int(period))]
+    for j in range(int(length)):
+        byte = 0
+        for k, r in enumerate(WHEEL):
+            n = 30 * (int(start_byte) + j) + r
+            if all(n % q for q in primes):
+                byte |= 1 << k
+        segment[j] = byte
+
+
+def count_bits(words, n_words):
+    return sum(bin(int(w)).count("1") for w in words[:n_words])
+
+
+def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, verify_from,
+                 write, offsets, out):
+    """Primes per chunk of bytes, found by testing every number of the chunk."""
+    n_chunks = (stop - first + chunk_bytes - 1) // chunk_bytes
     counts = np.zeros(n_chunks, dtype=np.int64)
     for c in range(n_chunks):
         cursor = int(offsets[c]) if write else 0
-        for i in range(c * chunk_odd, min((c + 1) * chunk_odd, n_odd)):
-            n = lo + 2 * i
+        begin = 30 * (first + c * chunk_bytes)
+        end = 30 * min(first + (c + 1) * chunk_bytes, stop)
+        for n in range(max(begin, int(lo)), min(end, int(last) + 1)):
             if is_prime(n):
                 counts[c] += 1
                 if write:
