@@ -321,3 +321,74 @@ def count_line_primes(a, b, c, d, lengths, table, table_lo):
     return np.array([count_prime_values(int(a[i]), int(b[i]), int(c[i]), int(d[i]),
                                         int(lengths[i]), table, table_lo)
                      for i in range(len(a))], dtype=np.int64)
+
+
+# --- Baillie-PSW -------------------------------------------------------------------
+def is_square(n):
+    return math.isqrt(int(n)) ** 2 == int(n)
+
+
+def _jacobi_by_reciprocity(a, n):
+    """Jacobi symbol by the laws of quadratic reciprocity (for n too big to factor)."""
+    a, n, result = a % n, n, 1
+    while a:
+        twos = 0
+        while a % 2 == 0:
+            a, twos = a // 2, twos + 1
+        if twos % 2 and n % 8 in (3, 5):
+            result = -result
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a, n = n % a, a
+    return result if n == 1 else 0
+
+
+def jacobi_u64(a, n):
+    return _jacobi_by_reciprocity(int(a), int(n))
+
+
+def selfridge_parameter(n):
+    n = int(n)
+    d = 5
+    while True:
+        j = _jacobi_by_reciprocity(d % n, n)
+        if j == -1:
+            return d
+        if j == 0 and abs(d) % n:
+            return 0
+        d = -(d + 2) if d > 0 else -(d - 2)
+
+
+def _lucas_uv(p, q, k, n):
+    """(U_k, V_k) mod n from the matrix [[P, -Q], [1, 0]]^k = [[U_k+1, .], [U_k, .]]."""
+    def mul(x, y):
+        return [[(x[0][0] * y[0][0] + x[0][1] * y[1][0]) % n,
+                 (x[0][0] * y[0][1] + x[0][1] * y[1][1]) % n],
+                [(x[1][0] * y[0][0] + x[1][1] * y[1][0]) % n,
+                 (x[1][0] * y[0][1] + x[1][1] * y[1][1]) % n]]
+    result, base = [[1, 0], [0, 1]], [[p % n, -q % n], [1, 0]]
+    while k:
+        if k & 1:
+            result = mul(result, base)
+        base = mul(base, base)
+        k >>= 1
+    u_next, u = result[0][0], result[1][0]
+    return u, (2 * u_next - p * u) % n  # V_k = 2 U_k+1 - P U_k
+
+
+def strong_lucas_probable_prime(n):
+    """From the definition: n + 1 = d 2^s; U_d = 0 or V_{d 2^r} = 0 for some r < s."""
+    n = int(n)
+    if is_square(n):
+        return False
+    d_param = selfridge_parameter(n)
+    if d_param == 0:
+        return False
+    q = (1 - d_param) // 4
+    d, s = n + 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    u, _ = _lucas_uv(1, q, d, n)
+    if u == 0:
+        return True
+    return any(_lucas_uv(1, q, d << r, n)[1] == 0 for r in range(s))
