@@ -50,7 +50,7 @@ __all__ = [
     "count_primes", "check_count", "primes_between", "PrimeCount", "SIEVE_LIMIT",
     "MAX_COUNT_WIDTH", "MAX_LIST_WIDTH", "MAX_TEST_WIDTH", "U64_LIMIT", "plain_sieve",
     "sieve_chunks", "count_by_testing", "primality_mask", "SievingPrimes", "Presieve",
-    "SEGMENT_BYTES", "BLOCK_BYTES", "sieve_plan", "SievePlan",
+    "SEGMENT_BYTES", "BLOCK_BYTES", "sieve_plan", "SievePlan", "memory_bytes", "hybrid_bound",
 ]
 
 U64_LIMIT = 2**64
@@ -321,6 +321,24 @@ def sieve_plan(a: int, b: int, base_limit: int | None = None, threads: int | Non
     chunk = -(-segments // n_chunks) * segment_bytes
     chunk = min(chunk, _MAX_CHUNK_BYTES // segment_bytes * segment_bytes)
     return SievePlan(first, stop, limit, verify_from, chunk, segment_bytes)
+
+
+def memory_bytes(a: int, b: int, threads: int | None = None) -> int:
+    """Bytes the sieve holds to count ``[a, b)`` (as :func:`count_primes` would): the
+    sieving primes (5 bytes each), per running thread a segment and 5 bytes of state
+    per sieving prime, and the pre-sieve patterns. The Python interpreter, NumPy and
+    Numba come on top."""
+    a, b, method = check_count(a, b)
+    if method == "test" or b <= 7:
+        return 0
+    bound = None if method == "sieve" else hybrid_bound(a, b)
+    threads = threads or numba.get_num_threads()
+    plan = sieve_plan(max(a, 7), b, bound, threads)
+    n_base = _sieving_primes(plan.base_limit).primes.size
+    n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
+    running = min(threads, n_chunks)
+    return (5 * n_base + running * (plan.segment_bytes + 5 * n_base)
+            + _presieve().patterns.nbytes)
 
 
 def _sieve(a: int, b: int, write: bool, limit_base: int | None):
