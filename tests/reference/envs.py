@@ -1,0 +1,24 @@
+"""Slow, obvious twins of the environment kernels (same names and signatures)."""
+from __future__ import annotations
+
+from tests.reference.mastermind import feedback_digits
+from tests.reference.solitaire import card_status, game_of
+
+FACE_DOWN_CARD = 52
+
+
+def narrow_consistent(digits, counts, pegs, guess, answer, consistent):
+    for s in range(len(consistent)):
+        if consistent[s] and feedback_digits(digits[guess], counts[guess], digits[s],
+                                             counts[s], pegs) != answer:
+            consistent[s] = 0
+    return int(sum(1 for flag in consistent if flag))
+
+
+def observe_position(pos, show_face_down, status, piles):
+    for card in range(52):
+        status[card] = card_status(pos, card)
+    piles[:, :] = -1
+    for p, (down, cards) in enumerate(game_of(pos)[0]):
+        for i, card in enumerate(cards):
+            piles[p, i] = card if show_face_down or i >= down else FACE_DOWN_CARD
