@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 gymnasium = pytest.importorskip("gymnasium", reason="needs the envs extra (gymnasium)")
 pytest.importorskip("pettingzoo", reason="needs the envs extra (pettingzoo)")
@@ -13,7 +14,9 @@ import jitgames.envs  # noqa: E402,F401  (registers the environments)
 from jitgames.errors import InputError  # noqa: E402
 from jitgames.envs import kalah  # noqa: E402
 from jitgames.kalah import rules  # noqa: E402
+from tests.reference import envs as ref_envs  # noqa: E402
 from tests.reference import kalah as ref  # noqa: E402
+from tests.reference.kalah_strategies import positions  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 
@@ -199,3 +202,16 @@ def test_kalah_env_illegal_action_and_reset_determinism():
 def test_perfect_opponent_refuses_boards_it_cannot_solve():
     with pytest.raises(InputError, match="at most 40 stones"):
         gymnasium.make("jitgames/Kalah-v0", opponent="perfect")
+
+
+@pytest.mark.kernel
+@given(positions(), st.integers(-1, 1))
+def test_observe_board_matches_reference(position, mover):
+    board, player = position
+    m = (len(board) - 2) // 2
+    seen, mask = np.zeros(2 * m + 2, np.int8), np.zeros(m, np.int8)
+    kalah.observe_board(board, player, mover, np.zeros(m, np.int64), seen, mask)
+    ref_seen, ref_mask = np.zeros(2 * m + 2, np.int8), np.zeros(m, np.int8)
+    ref_envs.observe_board(board, player, mover, np.zeros(m, np.int64), ref_seen, ref_mask)
+    assert seen.tolist() == ref_seen.tolist()
+    assert mask.tolist() == ref_mask.tolist()

@@ -31,6 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .._jit import jit
 from ..errors import InputError
 from ._render import RENDER_MODES, TextEnv, check_render_mode, render
 from ..kalah.evaluation import weights_for
@@ -66,10 +67,21 @@ def _check_board_size(pits: int, stones: int, variant: str, reward: str) -> None
         raise InputError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
 
 
-def board_from_side(board: np.ndarray, player: int) -> np.ndarray:
-    """A copy of ``board`` seen from ``player``'s side (own pits and store first)."""
+@jit
+def observe_board(board, player, mover, moves, seen, mask):
+    """Fill ``seen`` with ``board`` from ``player``'s side (own pits and store first: the
+    board rotated by ``m + 1`` for North) and ``mask`` (int8, ``m``) with ``player``'s
+    legal pits when ``player == mover``, else zeros. ``moves``: int64 scratch, ``m``."""
     m = (board.shape[0] - 2) // 2
-    return board.copy() if player == SOUTH else np.roll(board, -(m + 1))
+    size = board.shape[0]
+    shift = 0 if player == SOUTH else m + 1
+    for i in range(size):
+        seen[i] = board[(i + shift) % size]
+    mask[:] = 0
+    if player == mover:
+        count = legal_moves(board, player, moves)
+        for k in range(count):
+            mask[moves[k] - shift] = 1
 
 
 def pit_of_action(m: int, player: int, action: int) -> int:
@@ -77,14 +89,13 @@ def pit_of_action(m: int, player: int, action: int) -> int:
     return int(action) if player == SOUTH else m + 1 + int(action)
 
 
-def action_mask(board: np.ndarray, player: int, scratch: np.ndarray) -> np.ndarray:
-    """int8 mask of ``player``'s legal actions, from :func:`~jitgames.kalah.rules.legal_moves`."""
+def observation(board: np.ndarray, player: int, mover: int, scratch: np.ndarray) -> dict:
+    """The observation of ``player`` (fresh arrays) when ``mover`` is to move (-1: nobody)."""
     m = (board.shape[0] - 2) // 2
-    mask = np.zeros(m, dtype=np.int8)
-    count = legal_moves(board, player, scratch)
-    first = 0 if player == SOUTH else m + 1
-    mask[scratch[:count] - first] = 1
-    return mask
+    seen = np.empty(2 * m + 2, dtype=np.int8)
+    mask = np.empty(m, dtype=np.int8)
+    observe_board(board, player, mover, scratch, seen, mask)
+    return {"observation": seen, "action_mask": mask}
 
 
 def result(margin: int, reward: str) -> float:
@@ -161,12 +172,9 @@ class KalahAEC(AECEnv):
             self.render()
 
     def observe(self, agent):
-        player = AGENTS.index(agent)
-        if agent == self.agent_selection and not self.terminations[agent]:
-            mask = action_mask(self.board, player, self._scratch)
-        else:
-            mask = np.zeros(self.pits, dtype=np.int8)
-        return {"observation": board_from_side(self.board, player), "action_mask": mask}
+        over = self.terminations[agent]
+        mover = -1 if over else AGENTS.index(self.agent_selection)
+        return observation(self.board, AGENTS.index(agent), mover, self._scratch)
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -330,10 +338,8 @@ class KalahEnv(TextEnv):
 
     # -- the Gymnasium API
     def _observation(self):
-        over = is_over(self.board)
-        mask = (np.zeros(self.pits, dtype=np.int8) if over or self.to_move != self.player
-                else action_mask(self.board, self.player, self._scratch))
-        return {"observation": board_from_side(self.board, self.player), "action_mask": mask}
+        # legal_moves gives no move once the game is over
+        return observation(self.board, self.player, self.to_move, self._scratch)
 
     def _margin(self) -> int:
         margin = int(final_margin(self.board))

@@ -22,3 +22,15 @@ def observe_position(pos, show_face_down, status, piles):
     for p, (down, cards) in enumerate(game_of(pos)[0]):
         for i, card in enumerate(cards):
             piles[p, i] = card if show_face_down or i >= down else FACE_DOWN_CARD
+
+
+def observe_board(board, player, mover, moves, seen, mask):
+    m = (len(board) - 2) // 2
+    own = list(range(m + 1)) if player == 0 else list(range(m + 1, 2 * m + 2))
+    other = list(range(m + 1, 2 * m + 2)) if player == 0 else list(range(m + 1))
+    for i, index in enumerate(own + other):
+        seen[i] = board[index]
+    for pit in range(m):
+        # a pit may be sown when the game is not over and it holds stones
+        over = sum(board[:m]) == 0 or sum(board[m + 1:2 * m + 1]) == 0
+        mask[pit] = int(player == mover and not over and board[own[pit]] > 0)
