@@ -26,6 +26,8 @@ the checkpoint) with ``interrupted=True``.
 """
 from __future__ import annotations
 
+from .errors import InputError
+
 import contextlib
 import json
 import os
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ._cli import CLIError, atomic_write_text, check_writable, progress
+from ._cli import CLIError, atomic_write_text, check_writable, parse_int, progress
 
 __all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "split_range", "run_chunks", "open_client",
            "add_chunk_arguments"]
@@ -47,23 +49,57 @@ def add_chunk_arguments(parser, default_chunk: int | None) -> None:
 
     ``default_chunk=None`` leaves the chunk size to the command (shown as automatic).
     """
-    from ._cli import positive_int
+    from ._cli import add_checkpoint, positive_int
 
     group = parser.add_argument_group("long runs")
-    group.add_argument("--scheduler", metavar="ADDRESS",
+    group.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
                        help="run chunks on a Dask cluster: tcp://HOST:PORT of a running "
                             "scheduler, or local:W for W worker processes on this machine")
-    group.add_argument("--checkpoint", metavar="FILE",
-                       help="record finished chunks in FILE; the same command resumes from it")
+    add_checkpoint(group)
     group.add_argument("--chunk-size", type=positive_int, default=default_chunk, metavar="N",
                        help=f"items per chunk (default {default_chunk or 'automatic'}); answers "
                             "do not depend on it, but a checkpoint is tied to it")
 
 
+MAX_LOCAL_WORKERS = 1024
+"""Most worker processes of ``--scheduler local:W``."""
+
+
+def scheduler_address(text: str) -> str:
+    """argparse type of ``--scheduler``: ``local:W`` (1 <= W <= 1024) or
+    ``tcp://HOST:PORT`` / ``tls://HOST:PORT`` (a host name, an IPv4 address or an IPv6
+    address in brackets; a port from 1 to 65535). Returns ``text`` unchanged."""
+    import argparse
+    from urllib.parse import urlsplit
+
+    from ._cli import int_in_range
+
+    if text.startswith("local:"):
+        try:
+            int_in_range(1, MAX_LOCAL_WORKERS)(text[len("local:"):])
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"local:W needs a positive worker count W (at most {MAX_LOCAL_WORKERS}), "
+                f"got {text!r}"
+            ) from None
+        return text
+    wrong = argparse.ArgumentTypeError(
+        f"expected tcp://HOST:PORT or local:W (or tls://HOST:PORT), got {text!r}")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:  # e.g. an unclosed IPv6 bracket or a port out of range
+        raise wrong from None
+    if (parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None or port < 1
+            or parts.path or parts.query or parts.fragment or parts.username is not None):
+        raise wrong
+    return text
+
+
 def split_range(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     """Consecutive chunks ``[a, b)`` of at most ``size`` items covering ``[start, stop)``."""
     if size < 1:
-        raise ValueError(f"chunk size must be positive, got {size}")
+        raise InputError(f"chunk size must be positive, got {size}")
     return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
@@ -137,7 +173,7 @@ class Checkpoint:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("format") != CHECKPOINT_FORMAT:
-                raise ValueError("not a jitgames checkpoint")
+                raise InputError("not a jitgames checkpoint")
             chunks = {(int(a), int(b)): partial for a, b, partial in data["chunks"]}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise CLIError(f"checkpoint {path} is unreadable ({exc}); "
@@ -278,13 +314,14 @@ def open_client(spec: str | None):
     except ImportError:
         raise CLIError("--scheduler needs the dask extra: pip install 'jitgames[dask]'") from None
 
+    import argparse
+
+    try:
+        scheduler_address(spec)
+    except argparse.ArgumentTypeError as exc:
+        raise CLIError(f"--scheduler: {exc}") from None
     if spec.startswith("local:"):
-        try:
-            workers = int(spec[len("local:"):])
-        except ValueError:
-            workers = 0
-        if workers < 1:
-            raise CLIError(f"--scheduler local:W needs a positive worker count, got {spec!r}")
+        workers = parse_int(spec[len("local:"):])
         threads = local_worker_threads(workers)
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                dashboard_address=None, env={"NUMBA_NUM_THREADS": str(threads)})
@@ -294,8 +331,6 @@ def open_client(spec: str | None):
         finally:
             cluster.close()
         return
-    if not spec.startswith(("tcp://", "tls://", "inproc://")):
-        raise CLIError(f"--scheduler takes tcp://HOST:PORT or local:W, got {spec!r}")
     try:
         client = Client(spec, timeout="10s")
     except (OSError, TimeoutError) as exc:

@@ -123,6 +123,10 @@ def test_killed_worker_chunk_is_retried(local_cluster):
 @pytest.mark.parametrize("spec, message", [("local:0", "positive worker count"),
                                            ("local:x", "positive worker count"),
                                            ("myhost:8786", "tcp://HOST:PORT or local:W"),
+                                           ("tcp://", "tcp://HOST:PORT or local:W"),
+                                           ("tcp://[::1", "tcp://HOST:PORT or local:W"),
+                                           ("inproc://x", "tcp://HOST:PORT or local:W"),
+                                           ("tcp://host:0", "tcp://HOST:PORT or local:W"),
                                            ("tcp://127.0.0.1:1", "cannot reach")])
 def test_bad_scheduler_is_one_clear_error(spec, message):
     with pytest.raises(CLIError, match=message):

@@ -1,4 +1,5 @@
 """Shared command-line helpers."""
+import json
 import os
 import sqlite3
 import stat
@@ -6,6 +7,7 @@ import stat
 import pytest
 
 from jitgames import _cli
+from jitgames.errors import InputError
 
 
 def test_cli_error_is_one_line_and_status_2(capsys):
@@ -85,3 +87,82 @@ def test_memory_error_is_one_line_and_status_2(capsys):
     assert _cli.run_cli(body, [], prog="jitgames.test") == 2
     assert capsys.readouterr().err == ("jitgames.test: error: not enough memory for this size; "
                                        "try a smaller one\n")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("10^9", 10**9), ("10**9", 10**9), ("1e9", 10**9), ("2.5e3", 2500),
+    ("10^15+10^8", 10**15 + 10**8), ("2^64-1", 2**64 - 1), ("1_000", 1000), ("-5", -5),
+    (" 7 ", 7), ("2^64 - 1", 2**64 - 1)])
+def test_parse_int_accepts_every_documented_form(text, value):
+    assert _cli.parse_int(text) == value
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "x", "", "10^", "++1", "1 2", "0x10",
+                                  "nan", "inf", "2^99999", "1e5000", "10^-1", "3-"])
+def test_parse_int_refuses_with_input_error(text):
+    with pytest.raises(InputError):
+        _cli.parse_int(text)
+
+
+def test_range_errors_write_round_bounds_as_powers():
+    with pytest.raises(Exception, match=r"from 1 to 10\^10, got 10\^11"):
+        _cli.int_in_range(1, 10**10)("1e11")
+    with pytest.raises(Exception, match=r"2\^64-1"):
+        _cli.int_in_range(0, 2**64 - 1)("2^64")
+
+
+def test_float_in_range_refuses_non_finite_and_out_of_range():
+    parse = _cli.float_in_range(1e-3, 52, "a number of cards")
+    assert parse("0.01") == 0.01
+    for text in ("1e-300", "nan", "inf", "x", "53"):
+        with pytest.raises(Exception, match="a number of cards"):
+            parse(text)
+
+
+def test_print_json_is_strict(capsys):
+    import numpy as np
+
+    _cli.print_json({"sd": float("nan"), "high": np.float64("inf"), "n": np.int64(3),
+                     "rows": np.array([1, 2]), 4: (1.5,)})
+    text = capsys.readouterr().out
+
+    def refuse(name):
+        raise AssertionError(f"non-strict JSON constant {name}")
+
+    assert json.loads(text, parse_constant=refuse) == {
+        "sd": None, "high": None, "n": 3, "rows": [1, 2], "4": [1.5]}
+
+
+def test_emit_sets_complete_and_status(capsys):
+    class Args:
+        json = True
+
+    assert _cli.emit(Args(), {"n": 1}, complete=False) == 130
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"n": 1, "complete": False} and "interrupted" in err
+    Args.json = False
+    assert _cli.emit(Args(), {"n": 1}, ["one", "two"]) == 0
+    assert capsys.readouterr().out == "one\ntwo\n"
+
+
+def test_input_error_from_the_body_is_one_line(capsys):
+    def body(argv):
+        raise InputError("a message\nspread over lines")
+
+    assert _cli.run_cli(body, [], prog="p") == 2
+    assert capsys.readouterr().err == "p: error: a message spread over lines\n"
+
+
+def test_front_door_names_the_game_as_invoked(capsys):
+    from jitgames.__main__ import main
+
+    assert main(["primes", "count", "0", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("jitgames primes count: error:") and err.count("\n") == 1
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("jitgames ")
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"  {game} " in out for game in ("solitaire", "mastermind", "kalah", "puzzles",
+                                                "primes"))
+    assert main([]) == 2 and main(["chess"]) == 2

@@ -208,4 +208,4 @@ def test_ctrl_c_in_tournament_keeps_finished_games(tmp_path, capsys, monkeypatch
     assert main(["tournament", "store@1", "store@2", "--pits", "3", "--stones", "2",
                  "--openings", "3", "--db", str(db), "--json", "--quiet"]) == 130
     out = json.loads(capsys.readouterr().out)
-    assert out["interrupted"] and out["games_this_run"] == 3 and out["games_stored"] == 3
+    assert out["complete"] is False and out["games_this_run"] == 3 and out["games_stored"] == 3

@@ -98,10 +98,10 @@ def test_cli_ctrl_c_prints_partial_counts(monkeypatch, capsys):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(qc, "iter_class_counts", interrupted)
-    assert main(["queens", "14", "--quiet"]) == 130
+    assert main(["queens", "14", "--quiet", "--json"]) == 130
     import json
     out = json.loads(capsys.readouterr().out)
-    assert out["partial"] and out["tasks_done"] == 10 and out["count_so_far"] == 2 + 8 + 24
+    assert out["complete"] is False and out["tasks_done"] == 10 and out["count"] == 2 + 8 + 24
 
 
 def test_cli_threads_option(capsys):

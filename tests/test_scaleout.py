@@ -19,7 +19,7 @@ from jitgames.solitaire.__main__ import main as solitaire_main
 # The package exports a function named evaluate, so fetch the module by name.
 mastermind_evaluate = importlib.import_module("jitgames.mastermind.evaluate")
 TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "threads",
-          "resumed_chunks", "interrupted"}
+          "resumed_chunks", "complete"}
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def test_queens_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, monk
     monkeypatch.setattr(queens_classes, "count_classes_chunk", stop_at_chunk_5)
     status, partial = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
-    assert status == 130 and partial["partial"] and partial["chunks_done"] == 5
+    assert status == 130 and partial["complete"] is False and partial["chunks_done"] == 5
     monkeypatch.setattr(queens_classes, "count_classes_chunk", real)
     status, resumed = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
@@ -152,7 +152,7 @@ def test_solitaire_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, m
 
     monkeypatch.setattr(study, "solve_chunk_rows", stop_at_deal_300)
     status, cut = run_json(solitaire_main, argv, capsys)
-    assert status == 130 and cut["deals"] == 300 and cut["interrupted"]
+    assert status == 130 and cut["deals"] == 300 and cut["complete"] is False
     assert len(out_file.read_text().splitlines()) == 301  # the finished deals' rows
     monkeypatch.setattr(study, "solve_chunk_rows", real)
     status, resumed = run_json(solitaire_main, argv, capsys)
@@ -208,7 +208,7 @@ def test_mastermind_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, 
 
     monkeypatch.setattr(mastermind_evaluate, "evaluate", stop_at_secret_100)
     status, cut = run_json(mastermind_main, argv, capsys)
-    assert status == 0 and not cut["complete"] and cut["secrets"] == 100
+    assert status == 130 and cut["complete"] is False and cut["secrets"] == 100
     monkeypatch.setattr(mastermind_evaluate, "evaluate", real)
     status, resumed = run_json(mastermind_main, argv, capsys)
     status, whole = run_json(mastermind_main, argv[:7], capsys)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 from .rules import NORTH, SOUTH, is_over, pits_per_side, side_stones
 
@@ -52,12 +53,12 @@ def weights_for(evaluation, m: int) -> np.ndarray:
         elif evaluation == "sides":
             w[: m + 1], w[m + 1:] = 1, -1
         else:
-            raise ValueError(f"unknown evaluation {evaluation!r}; choose from "
+            raise InputError(f"unknown evaluation {evaluation!r}; choose from "
                              f"{', '.join(EVALUATIONS)} or give {size} integer weights")
         return w
     values = np.asarray(evaluation)
     if values.shape != (size,) or not np.issubdtype(values.dtype, np.integer):
-        raise ValueError(f"a linear evaluation needs {size} integer weights, got {values.tolist()}")
+        raise InputError(f"a linear evaluation needs {size} integer weights, got {values.tolist()}")
     return values.astype(np.int64)
 
 
@@ -74,10 +75,10 @@ def parse_evaluation(text: str, m: int) -> np.ndarray:
     try:
         values = [int(x) for x in text.split(",")]
     except ValueError:
-        raise ValueError(f"evaluation must be {' or '.join(EVALUATIONS)} or comma-separated "
+        raise InputError(f"evaluation must be {' or '.join(EVALUATIONS)} or comma-separated "
                          f"integers, got {text!r}") from None
     if any(abs(v) > MAX_WEIGHT for v in values):
-        raise ValueError(f"evaluation weights must be from -{MAX_WEIGHT} to {MAX_WEIGHT}, "
+        raise InputError(f"evaluation weights must be from -{MAX_WEIGHT} to {MAX_WEIGHT}, "
                          f"got {text!r}")
     if len(values) == m + 1:
         return symmetric_weights(values)

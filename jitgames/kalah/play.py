@@ -19,6 +19,7 @@ import sys
 
 import numpy as np
 
+from ..errors import InputError
 from .._cli import CLIError, int_in_range
 from .._random import stream_key
 from .evaluation import EVALUATIONS, evaluate, parse_evaluation
@@ -63,12 +64,12 @@ def parse_move(text: str, board, player: int) -> int:
     try:
         number = int(text)
     except ValueError:
-        raise ValueError(f"not a pit number: {text!r} (type 1..{m}, or q to resign)") from None
+        raise InputError(f"not a pit number: {text!r} (type 1..{m}, or q to resign)") from None
     if not 1 <= number <= m:
-        raise ValueError(f"no pit {number}: your pits are numbered 1..{m}")
+        raise InputError(f"no pit {number}: your pits are numbered 1..{m}")
     index = pit_index(m, player, number)
     if board[index] == 0:
-        raise ValueError(f"pit {number} is empty; choose a pit with stones")
+        raise InputError(f"pit {number} is empty; choose a pit with stones")
     return index
 
 
@@ -155,7 +156,7 @@ def _ask_move(board, player, out):
             return None
         try:
             return parse_move(line, board, player)
-        except ValueError as exc:
+        except InputError as exc:
             print(f"refused: {exc}", file=out)
 
 
@@ -187,10 +188,7 @@ def run_play(args) -> int:
     if 2 * args.pits * args.stones > 127:
         raise CLIError(f"{2 * args.pits * args.stones} stones do not fit an int8 board "
                        f"(at most 127)")
-    try:
-        weights = parse_evaluation(args.evaluation, args.pits)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
+    weights = parse_evaluation(args.evaluation, args.pits)
     variant = VARIANTS[args.variant]
     human = {"south": SOUTH, "north": NORTH, "none": None}[args.human]
     player = SOUTH if args.first == "south" else NORTH

@@ -32,8 +32,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._cli import CLIError, connect_db, int_in_range, print_json, progress
-from .._jit import jit, prange
+from ..errors import InputError
+from .._cli import (CLIError, add_db, add_json, add_quiet, add_seed, add_threads, connect_db, emit,
+                     exit_status, int_in_range, progress)
+from .._jit import jit, prange, threads
 from .._random import below, stream_key
 from .evaluation import parse_evaluation
 from .rules import SOUTH, VARIANTS, apply_move, final_margin, is_over, legal_moves, new_board
@@ -106,13 +108,13 @@ def parse_player(text: str, m: int):
     """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; ValueError if malformed."""
     evaluation, at, depth = text.rpartition("@")
     if not at:
-        raise ValueError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
+        raise InputError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
     try:
         depth = int(depth)
     except ValueError:
-        raise ValueError(f"depth of player {text!r} is not an integer") from None
+        raise InputError(f"depth of player {text!r} is not an integer") from None
     if not 1 <= depth <= 14:
-        raise ValueError(f"depth of player {text!r} must be from 1 to 14")
+        raise InputError(f"depth of player {text!r} must be from 1 to 14")
     return parse_evaluation(evaluation, m), depth
 
 
@@ -270,16 +272,16 @@ def add_parser(sub) -> None:
                    help=f"openings (20; at most {MAX_OPENINGS:,})")
     p.add_argument("--random-plies", type=int_in_range(0, 20), default=4,
                    help="random plies that make an opening (4)")
-    p.add_argument("--seed", type=int_in_range(0, 2**62), default=1, help="seed (1)")
+    add_seed(p, 2**62, default=1, what="seed of the random openings")
     p.add_argument("--search-weights", type=int_in_range(0, 10_000), default=0,
                    metavar="GENERATIONS",
                    help="also run a weight search for this many generations")
     p.add_argument("--search-depth", type=int_in_range(1, 10), default=2,
                    help="depth of the players in the weight search (2)")
-    p.add_argument("--db", default=None, help="SQLite file (default: kalah.sqlite in the "
-                                              "jitgames data directory)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_db(p, "kalah.sqlite", "the tournament's games")
+    add_json(p)
+    add_quiet(p)
+    add_threads(p)
     p.set_defaults(run=run_tournament)
 
 
@@ -304,15 +306,13 @@ def run_tournament(args) -> int:
     if len(names) < 2:
         raise CLIError("a tournament needs at least two different players")
     for name in names:
-        try:
-            parse_player(name, m)
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
+        parse_player(name, m)
     db = _open_db(args.db)  # before the games: they are stored when the round ends
     openings, first = make_openings(m, n, args.openings, args.random_plies,
                                     VARIANTS[args.variant], args.seed)
     start = time.perf_counter()
-    rows, interrupted = play_round(names, m, n, args.variant, openings, first, args.quiet)
+    with threads(args.threads):  # the games of a pairing are played in parallel
+        rows, interrupted = play_round(names, m, n, args.variant, openings, first, args.quiet)
     seconds = time.perf_counter() - start
     with db:
         now = time.time()
@@ -330,18 +330,15 @@ def run_tournament(args) -> int:
     result = {"pits": m, "stones": n, "variant": args.variant, "games_this_run": len(rows),
               "games_stored": len(stored), "seconds": round(seconds, 3),
               "standings": [s.__dict__ for s in table]}
-    if interrupted:
-        result["interrupted"] = True
-    elif args.search_weights:
+    if not interrupted and args.search_weights:
         half = np.zeros(m + 1, dtype=np.int64)
         half[m] = 4
-        best, log = weight_search(m, n, args.variant, openings, first, args.search_weights,
-                                  args.seed, half, args.search_depth, args.quiet)
+        with threads(args.threads):
+            best, log = weight_search(m, n, args.variant, openings, first, args.search_weights,
+                                      args.seed, half, args.search_depth, args.quiet)
         result["weight_search"] = {"start": half.tolist(), "best": best.tolist(), "log": log}
-    status = 130 if interrupted else 0
     if args.json:
-        print_json(result)
-        return status
+        return emit(args, result, complete=not interrupted)
     if interrupted:
         print("interrupted: the games finished so far are stored and rated below")
     print(f"Kalah({m},{n}) {args.variant}: {len(rows)} games this run "
@@ -354,4 +351,4 @@ def run_tournament(args) -> int:
         print(f"weight search ({args.search_weights} generations, {kept} improvements): "
               f"{','.join(map(str, ws['start']))} -> {','.join(map(str, ws['best']))} "
               f"(use as EVAL: {','.join(map(str, ws['best']))}@{args.search_depth})")
-    return status
+    return exit_status(not interrupted)

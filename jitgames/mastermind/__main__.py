@@ -8,13 +8,14 @@ for people; ``stats`` shows the player statistics kept in SQLite.
 """
 from __future__ import annotations
 
+import re
 import sys
 
 import numpy as np
 
 from .. import _chunked, _cli
 from .._jit import threads
-from .codes import DEFAULT_MATRIX_BYTES, MemoryLimitError, code_space
+from .codes import DEFAULT_MATRIX_BYTES, code_space
 
 __all__ = ["main"]
 
@@ -39,10 +40,9 @@ def _size_arguments(parser, pegs=4, colours=6):
 
 
 def _common_arguments(parser):
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    parser.add_argument("--threads", type=_cli.positive_int, default=None,
-                        help="threads for the kernels (default: all)")
+    _cli.add_json(parser)
+    _cli.add_quiet(parser)
+    _cli.add_threads(parser)
 
 
 def _strategy_argument(parser, default="knuth"):
@@ -50,8 +50,7 @@ def _strategy_argument(parser, default="knuth"):
     parser.add_argument("--strategy", "-s", default=default, choices=strategy_names(),
                         metavar="NAME", help=f"one of {', '.join(strategy_names())} "
                                              f"(default {default})")
-    parser.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=0,
-                        help="seed of the random strategies (0..2^62, default 0)")
+    _cli.add_seed(parser, MAX_SEED, 0, "seed of the random strategies")
 
 
 def _build_parser():
@@ -73,8 +72,7 @@ def _build_parser():
     to.add_argument("--strategies", default=None,
                     help="comma-separated names (default: all)")
     to.add_argument("--no-repeats", action="store_true")
-    to.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=0,
-                    help="seed of the random strategies (0..2^62, default 0)")
+    _cli.add_seed(to, MAX_SEED, 0, "seed of the random strategies")
     to.add_argument("--max-matrix-bytes", type=_cli.positive_int, default=DEFAULT_MATRIX_BYTES)
     _common_arguments(to)
 
@@ -159,25 +157,23 @@ def _cmd_evaluate(args):
         out.update(_pooled(results))
         out["seeds"] = len(results)
         out["seed_means"] = [r.mean for r in results]
-    out["complete"] = complete
-    if args.json:
-        _cli.print_json(out)
-        return 0
     rep = "" if repeats else ", no repeats"
-    print(f"{args.strategy} on {args.pegs} pegs x {args.colours} colours{rep}: "
-          f"{out['secrets']} secrets" + (f" x {len(results)} seeds" if args.seeds > 1 else ""))
-    print(f"total {out['total']}  mean {out['mean']:.4f}  max {out['max']}")
-    print(f"distribution (guesses: secrets) {_format_distribution(out['distribution'])}")
-    return 0
+    text = [f"{args.strategy} on {args.pegs} pegs x {args.colours} colours{rep}: "
+            f"{out['secrets']} secrets" + (f" x {len(results)} seeds" if args.seeds > 1 else ""),
+            f"total {out['total']}  mean {out['mean']:.4f}  max {out['max']}",
+            f"distribution (guesses: secrets) {_format_distribution(out['distribution'])}"]
+    return _cli.emit(args, out, text, complete, note=None)  # said above
 
 
 def _parse_sizes(text):
+    """``[(pegs, colours), ...]`` of ``--sizes`` (``4x6,5x8``), each size checked."""
     sizes = []
     for item in text.split(","):
-        try:
-            p, k = (int(x) for x in item.lower().strip().split("x"))
-        except ValueError:
-            raise _cli.CLIError(f"a size is written PxK like 4x6, got {item.strip()!r}") from None
+        match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", item)
+        if match is None:
+            raise _cli.CLIError(f"a size is written PxK like 4x6, got {item.strip()!r}")
+        p, k = int(match[1]), int(match[2])
+        code_space(p, k, True)  # InputError for a size out of range
         sizes.append((p, k))
     return sizes
 
@@ -192,7 +188,7 @@ def _cmd_tournament(args):
             raise _cli.CLIError(f"unknown strategy {n!r}; choose from {', '.join(strategy_names())}")
     sizes = _parse_sizes(args.sizes)
     repeats = not args.no_repeats
-    table = {}
+    table, complete = {}, True
     bar = _cli.progress(len(names) * len(sizes), "tournament", args.quiet)
     try:
         for p, k in sizes:
@@ -202,24 +198,21 @@ def _cmd_tournament(args):
                                                        "max": e.max}
                 bar.update(1)
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; showing what was computed", file=sys.stderr)
+        complete = False  # the cells computed so far are shown
     finally:
         bar.close()
     labels = [f"{p}x{k}" for p, k in sizes]
-    if args.json:
-        _cli.print_json({"sizes": labels, "repeats": repeats, "seed": args.seed,
-                         "results": table})
-        return 0
     width = max(len(n) for n in names) + 2
-    print("strategy".ljust(width) + "".join(f"{s:>22}" for s in labels))
+    text = ["strategy".ljust(width) + "".join(f"{s:>22}" for s in labels)]
     for n in names:
         cells = []
         for s in labels:
             r = table.get(n, {}).get(s)
             cells.append(f"{r['total']:>8} {r['mean']:7.4f} ({r['max']})" if r else "-")
-        print(n.ljust(width) + "".join(f"{c:>22}" for c in cells))
-    print("cells: total guesses, mean, (worst case) over all secrets")
-    return 0
+        text.append(n.ljust(width) + "".join(f"{c:>22}" for c in cells))
+    text.append("cells: total guesses, mean, (worst case) over all secrets")
+    return _cli.emit(args, {"sizes": labels, "repeats": repeats, "seed": args.seed,
+                            "results": table}, text, complete)
 
 
 def _cmd_tree(args):
@@ -237,22 +230,12 @@ def _cmd_tree(args):
 def _body(argv):
     args = _build_parser().parse_args(argv)
     if hasattr(args, "pegs"):
-        try:
-            code_space(args.pegs, args.colours, not args.no_repeats)
-        except MemoryLimitError as exc:
-            raise _cli.CLIError(str(exc)) from None
-        except ValueError as exc:
-            raise _cli.CLIError(str(exc)) from None
+        code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
     commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree}
     from .play import COMMANDS
     commands.update(COMMANDS)
-    try:
-        with threads(getattr(args, "threads", None)):
-            return commands[args.command](args)
-    except MemoryLimitError as exc:
-        raise _cli.CLIError(str(exc)) from None
-    except ValueError as exc:
-        raise _cli.CLIError(str(exc)) from None
+    with threads(getattr(args, "threads", None)):
+        return commands[args.command](args)
 
 
 def main(argv=None) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .._random import stream_key
 from .codes import CodeSpace
 from .engine import child_key, choose_guess
@@ -17,7 +18,7 @@ from .evaluate import OPTIMAL_NAMES, STRATEGIES, strategy_tree
 __all__ = ["Breaker", "InconsistentAnswer", "consistent_codes"]
 
 
-class InconsistentAnswer(ValueError):
+class InconsistentAnswer(InputError):
     """An answer that contradicts the earlier answers (no code fits them all)."""
 
 
@@ -38,7 +39,7 @@ class Breaker:
 
     def __init__(self, name: str, space: CodeSpace, matrix: np.ndarray, seed: int = 0):
         if name not in STRATEGIES and name not in OPTIMAL_NAMES:
-            raise ValueError(f"unknown strategy {name!r}")
+            raise InputError(f"unknown strategy {name!r}")
         self.name, self.space, self.matrix, self.seed = name, space, matrix, seed
         self.history: list[tuple[int, int]] = []
         self.consistent = np.arange(space.size, dtype=np.int32)

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import thread_count
 from .._random import stream_key
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, matrix_fits, response_matrix
@@ -94,18 +95,18 @@ def merge(parts: list[Evaluation]) -> Evaluation:
         If the parts differ in strategy, size or seed, or share a secret.
     """
     if not parts:
-        raise ValueError("nothing to merge")
+        raise InputError("nothing to merge")
     first = parts[0]
     key = (first.strategy, first.pegs, first.colours, first.repeats, first.seed)
     for p in parts:
         if (p.strategy, p.pegs, p.colours, p.repeats, p.seed) != key:
-            raise ValueError("can only merge evaluations of the same strategy, size and seed")
+            raise InputError("can only merge evaluations of the same strategy, size and seed")
     secrets = np.concatenate([p.secrets for p in parts])
     guesses = np.concatenate([p.guesses for p in parts])
     order = np.argsort(secrets, kind="stable")
     secrets, guesses = secrets[order], guesses[order]
     if np.any(secrets[1:] == secrets[:-1]):
-        raise ValueError("the parts share secrets")
+        raise InputError("the parts share secrets")
     return Evaluation(*key, secrets, guesses)
 
 
@@ -122,7 +123,7 @@ def _secret_indices(space: CodeSpace, secrets) -> np.ndarray:
         return np.arange(space.size, dtype=np.int64)
     idx = np.unique(np.asarray(secrets, dtype=np.int64))
     if idx.size and (idx[0] < 0 or idx[-1] >= space.size):
-        raise ValueError(f"secret indices must be in [0, {space.size})")
+        raise InputError(f"secret indices must be in [0, {space.size})")
     return idx
 
 
@@ -143,7 +144,7 @@ def _play(name: str, space: CodeSpace, matrix: np.ndarray, seed: int, tracked: n
 
 def _check_name(name: str) -> None:
     if name not in STRATEGIES and name not in OPTIMAL_NAMES:
-        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(strategy_names())}")
+        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(strategy_names())}")
 
 
 def strategy_tree(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,

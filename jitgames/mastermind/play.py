@@ -22,6 +22,7 @@ import sys
 
 import numpy as np
 
+from ..errors import InputError
 from .. import _cli
 from .._random import below, stream_key
 from .breaker import Breaker, InconsistentAnswer, consistent_codes
@@ -88,17 +89,17 @@ class Board:
 def parse_answer(text: str, pegs: int) -> int:
     """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"``; ValueError with a reason."""
     if "-" in text:
-        raise ValueError("blacks and whites cannot be negative")
+        raise InputError("blacks and whites cannot be negative")
     numbers = re.findall(r"\d+", text)
     if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
         numbers = list(numbers[0])
     if len(numbers) != 2:
-        raise ValueError("answer with two numbers: blacks and whites, e.g. '1 2'")
+        raise InputError("answer with two numbers: blacks and whites, e.g. '1 2'")
     black, white = int(numbers[0]), int(numbers[1])
     if black + white > pegs:
-        raise ValueError(f"blacks plus whites cannot exceed {pegs}")
+        raise InputError(f"blacks plus whites cannot exceed {pegs}")
     if black == pegs - 1 and white == 1:
-        raise ValueError(f"{pegs - 1} blacks and 1 white is impossible")
+        raise InputError(f"{pegs - 1} blacks and 1 white is impossible")
     return encode_feedback(black, white, pegs)
 
 
@@ -125,7 +126,7 @@ def human_breaks(space, matrix, board, secret: int, name: str, max_guesses: int 
             return None
         try:
             guess = space.parse(text)
-        except ValueError as exc:
+        except InputError as exc:
             print(f"not a code: {exc}")
             continue
         answer = space.feedback(guess, secret)
@@ -164,7 +165,7 @@ def computer_breaks(space, matrix, board, strategy: str, seed: int, secret: int 
                     print(f"inconsistent: {exc}. Your answers so far:")
                     board.show(breaker.history + [(guess, answer)])
                     print("check your code and answer again.")
-                except ValueError as exc:
+                except InputError as exc:
                     print(f"not an answer: {exc}")
             print(board.row(number, guess, answer))
             if solved:
@@ -181,7 +182,7 @@ def _ask_secret(space, name: str) -> int:
     while True:
         try:
             return space.parse(ask(f"{name}, type your secret code (hide it!): "))
-        except ValueError as exc:
+        except InputError as exc:
             print(f"not a code: {exc}")
 
 
@@ -271,8 +272,7 @@ def _cmd_stats(args):
     finally:
         con.close()
     if args.json:
-        _cli.print_json({"players": table})
-        return 0
+        return _cli.emit(args, {"players": table})
     if not table:
         print("no games recorded yet")
         return 0
@@ -289,7 +289,7 @@ def _cmd_stats(args):
 def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     """Add the ``play``, ``match`` and ``stats`` sub-commands to ``sub``."""
     def people(parser):
-        parser.add_argument("--db", default=None, help="statistics database file")
+        _cli.add_db(parser, "mastermind.sqlite", "the player statistics")
         parser.add_argument("--no-colour", "--no-color", action="store_true",
                             help="plain board even on a terminal")
         parser.add_argument("--max-guesses", type=_cli.positive_int, default=None,
@@ -310,13 +310,12 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     ma.add_argument("--players", nargs=2, required=True, metavar=("A", "B"),
                     help="human:NAME or a strategy name, twice")
     ma.add_argument("--rounds", type=_cli.positive_int, default=2)
-    ma.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=None,
-                    help="seed of the computer's secrets (0..2^62, default: random)")
+    _cli.add_seed(ma, MAX_SEED, None, "seed of the computer's secrets (default: random)")
     people(ma)
 
     st = sub.add_parser("stats", help="the player statistics table")
-    st.add_argument("--db", default=None, help="statistics database file")
-    st.add_argument("--json", action="store_true")
+    _cli.add_db(st, "mastermind.sqlite", "the player statistics")
+    _cli.add_json(st)
 
 
 COMMANDS = {"play": _cmd_play, "match": _cmd_match, "stats": _cmd_stats}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from jitgames._jit import jit
 
 __all__ = [
@@ -221,5 +222,5 @@ def is_prime_int(n: int) -> bool:
     """
     n = int(n)
     if not 0 <= n < 2**64:
-        raise ValueError(f"n must be in [0, 2^64), got {n}")
+        raise InputError(f"n must be in [0, 2^64), got {n}")
     return bool(is_prime(np.uint64(n)))

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..errors import InputError
 from jitgames._jit import jit, prange
 from jitgames.primes.primality import is_prime
 
@@ -266,11 +267,11 @@ class PrimeCount:
 def _check_interval(a: int, b: int) -> tuple[int, int]:
     a, b = int(a), int(b)
     if a < 0 or b < 0:
-        raise ValueError(f"the interval [a, b) must be non-negative, got [{a}, {b})")
+        raise InputError(f"the interval [a, b) must be non-negative, got [{a}, {b})")
     if b < a:
-        raise ValueError(f"need a <= b, got [{a}, {b})")
+        raise InputError(f"need a <= b, got [{a}, {b})")
     if b > U64_LIMIT:
-        raise ValueError(f"b must be at most 2^64 = {U64_LIMIT}, got {b}")
+        raise InputError(f"b must be at most 2^64 = {U64_LIMIT}, got {b}")
     return a, b
 
 
@@ -290,18 +291,18 @@ def check_count(a: int, b: int, method: str = "auto") -> tuple[int, int, str]:
     """
     a, b = _check_interval(a, b)
     if method not in ("auto", "sieve", "test"):
-        raise ValueError(f"method must be auto, sieve or test, got {method!r}")
+        raise InputError(f"method must be auto, sieve or test, got {method!r}")
     if method == "auto":
         method = "test" if b > SIEVE_LIMIT or _testing_is_cheaper(a, b) else "sieve"
     width = b - a
     if method == "sieve":
         if b > SIEVE_LIMIT:
-            raise ValueError(f"the sieve works up to 10^18; b = {b} is too large "
+            raise InputError(f"the sieve works up to 10^18; b = {b} is too large "
                              "(use the test method on a narrower interval)")
         if width > MAX_COUNT_WIDTH:
-            raise ValueError(f"interval too wide to sieve: {width} > {MAX_COUNT_WIDTH}")
+            raise InputError(f"interval too wide to sieve: {width} > {MAX_COUNT_WIDTH}")
     elif width > MAX_TEST_WIDTH:
-        raise ValueError(f"interval too wide to test number by number: {width} > "
+        raise InputError(f"interval too wide to test number by number: {width} > "
                          f"{MAX_TEST_WIDTH} (above 10^18 only narrow intervals work)")
     return a, b, method
 
@@ -339,7 +340,7 @@ def primes_between(a: int, b: int) -> np.ndarray:
     """
     a, b = _check_interval(a, b)
     if b - a > MAX_LIST_WIDTH:
-        raise ValueError(f"interval too wide to list: {b - a} > {MAX_LIST_WIDTH}")
+        raise InputError(f"interval too wide to list: {b - a} > {MAX_LIST_WIDTH}")
     head = np.array([2], dtype=np.uint64) if a <= 2 < b else np.empty(0, np.uint64)
     if b <= SIEVE_LIMIT and not _testing_is_cheaper(a, b):
         body = _sieve_list(a, b).astype(np.uint64)

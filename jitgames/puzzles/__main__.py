@@ -1,8 +1,8 @@
 """``python -m jitgames.puzzles <puzzle> N ...``: solve one classic puzzle.
 
-Every sub-command takes ``--json`` (print one JSON object) and ``--quiet``; see the
-command contract in the README. Long work (queens, peg-solitaire counts) shows a
-progress bar on a terminal; Ctrl-C prints what was computed so far.
+Every sub-command takes ``--json`` (print one JSON object) and ``-q/--quiet``; the
+command-line contract is ``docs/cli.md``. Long work (queens, peg-solitaire counts) shows a
+progress bar on a terminal; Ctrl-C prints what was computed so far and exits 130.
 """
 from __future__ import annotations
 
@@ -19,14 +19,6 @@ SHOW_LIMIT = 200
 """Most moves or solutions printed as text unless --all is given."""
 
 
-def _emit(args, obj, text_lines):
-    if args.json:
-        _cli.print_json(obj)
-    else:
-        for line in text_lines:
-            print(line)
-
-
 def _limited(items, args):
     items = list(items)
     return items if args.all or len(items) <= SHOW_LIMIT else items[:SHOW_LIMIT]
@@ -39,6 +31,8 @@ def _queens(args):
         raise _cli.CLIError(f"n must be at most {queens.MAX_N}")
     if args.scheduler is not None or args.checkpoint is not None:
         return _queens_chunked(args)
+    if args.show and n > 12:
+        raise _cli.CLIError("--show lists solutions for n <= 12 only")
     start = time.perf_counter()
     classes = (0, 0, 0)
     done = total_tasks = 0
@@ -56,24 +50,22 @@ def _queens(args):
                         done += step
                         bar.update(1)
                 result = queens.census_from_classes(n, classes)
-    except ValueError as exc:
-        raise _cli.CLIError(str(exc)) from None
     except KeyboardInterrupt:
+        # The counts of the finished tasks: a lower bound of the whole count.
         partial = queens.census_from_classes(n, classes)
-        _cli.print_json({"n": n, "partial": True, "tasks_done": done, "tasks": total_tasks,
-                         "count_so_far": partial.count, "unique_so_far": partial.unique})
-        return 130
+        return _cli.emit(args, {"n": n, "count": partial.count, "unique": partial.unique,
+                                "tasks_done": done, "tasks": total_tasks},
+                         [f"{n} queens: at least {partial.count} solutions, "
+                          f"{partial.unique} up to symmetry ({done} of {total_tasks} tasks "
+                          f"done)"], complete=False)
     seconds = time.perf_counter() - start
     lines = [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "
              f"({seconds:.3f} s)"]
     if args.show:
-        if n > 12:
-            raise _cli.CLIError("--show lists solutions for n <= 12 only")
         for sol in _limited(queens.unique_solutions(queens.solutions_iterative(n)), args):
             lines += ["", " ".join(map(str, sol)), queens.draw(sol)]
-    _emit(args, {"n": n, "count": result.count, "unique": result.unique, "seconds": seconds},
-          lines)
-    return 0
+    return _cli.emit(args, {"n": n, "count": result.count, "unique": result.unique,
+                            "seconds": seconds}, lines)
 
 
 def _queens_chunked(args):
@@ -98,16 +90,15 @@ def _queens_chunked(args):
     classes = tuple(sum(part[k] for part in run.partials) for k in range(3))
     result = queens.census_from_classes(n, classes)
     seconds = time.perf_counter() - start
-    if run.interrupted:
-        _cli.print_json({"n": n, "partial": True, "chunks_done": len(run.chunks_done),
-                         "chunks": args.chunks, "count_so_far": result.count,
-                         "unique_so_far": result.unique})
-        return 130
-    _emit(args, {"n": n, "count": result.count, "unique": result.unique, "seconds": seconds,
-                 "chunks": args.chunks, "resumed_chunks": run.resumed_chunks},
-          [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "
-           f"({seconds:.3f} s, {args.chunks} chunks, {run.resumed_chunks} from the checkpoint)"])
-    return 0
+    at_least = "at least " if run.interrupted else ""
+    return _cli.emit(args, {"n": n, "count": result.count, "unique": result.unique,
+                            "seconds": seconds, "chunks": args.chunks,
+                            "chunks_done": len(run.chunks_done),
+                            "resumed_chunks": run.resumed_chunks},
+                     [f"{n} queens: {at_least}{result.count} solutions, {result.unique} up to "
+                      f"symmetry ({seconds:.3f} s, {len(run.chunks_done)} of {args.chunks} "
+                      f"chunks, {run.resumed_chunks} from the checkpoint)"],
+                     complete=not run.interrupted)
 
 
 def _domination(args):
@@ -127,8 +118,7 @@ def _domination(args):
     if args.show:
         _, _, sets = domination.minimum_dominating(n)
         lines += ["", domination.draw(n, sets[0])]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _hanoi(args):
@@ -146,10 +136,7 @@ def _hanoi(args):
         lines += [f"{'n':>4} {'f(n)':>10}  optimal p"]
         lines += [f"{m:>4} {f:>10}  {','.join(map(str, p))}" for m, f, p in rows]
     if args.bfs:
-        try:
-            obj["bfs_moves"] = hanoi.bfs_distance(n, k)
-        except ValueError as exc:
-            raise _cli.CLIError(str(exc)) from None
+        obj["bfs_moves"] = hanoi.bfs_distance(n, k)
         lines.append(f"breadth-first search: {obj['bfs_moves']} moves")
     if args.show:
         if n > 10:
@@ -159,8 +146,7 @@ def _hanoi(args):
         lines += ["", hanoi.draw(states[0])]
         for i, (disk, a, b) in enumerate(_limited(seq, args), 1):
             lines += ["", f"move {i}: disk {disk} from peg {a} to peg {b}", hanoi.draw(states[i])]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _rings(args):
@@ -184,8 +170,7 @@ def _rings(args):
         for i, (ring, on) in enumerate(_limited(seq, args), 1):
             lines.append(f"{i:>6}  {rings.draw(n, positions[i])}  ring {ring} "
                          f"{'on' if on else 'off'}")
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _frogs(args):
@@ -199,8 +184,7 @@ def _frogs(args):
         seq = frogs.solve_iterative(n)
         positions = frogs.replay(n, seq)
         lines += [f"{i:>5}  {p}" for i, p in enumerate(_limited(positions, args))]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _tait(args):
@@ -221,8 +205,7 @@ def _tait(args):
         for name, seq in (("block", block), ("gap", gap)):
             lines += ["", f"{name}:"] + [f"{i:>4}  {p}" for i, p in
                                          enumerate(tait.replay(n, seq))]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _fibnim(args):
@@ -241,15 +224,11 @@ def _fibnim(args):
         lines += ["", f"{'p':>5} {'g(p)':>5} {'SG(start)':>9}"]
         lines += [f"{q:>5} {g:>5} {int(table.start[q]):>9}" for q, g in
                   _limited(table.losing_positions(), args)]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _pegsolitaire(args):
-    try:
-        prob = pegsolitaire.problem(args.problem, args.board)
-    except ValueError as exc:
-        raise _cli.CLIError(str(exc)) from None
+    prob = pegsolitaire.problem(args.problem, args.board)
     b = pegsolitaire.board(args.board)
     obj = {"problem": args.problem, "board": args.board}
     lines = []
@@ -261,8 +240,10 @@ def _pegsolitaire(args):
                 result = pegsolitaire.count_solutions(prob.start, prob.goal, args.board,
                                                       progress=bar.update)
         except KeyboardInterrupt:
-            _cli.print_json({**obj, "partial": True, "solutions": None})
-            return 130
+            # Solutions are counted from the last layer: nothing partial to report.
+            return _cli.emit(args, {**obj, "solutions": None},
+                             [f"{args.problem} ({args.board}): count not finished"],
+                             complete=False)
         obj.update(solutions=result.solutions, seconds=result.seconds)
         lines.append(f"{args.problem} ({args.board}): {result.solutions} winning move "
                      f"sequences ({result.seconds:.1f} s)")
@@ -278,8 +259,7 @@ def _pegsolitaire(args):
                 lines += ["", pegsolitaire.draw(b, sol.positions[0])]
                 for name, pos in zip(sol.names, sol.positions[1:]):
                     lines += ["", name, pegsolitaire.draw(b, pos)]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def build_parser() -> _cli.ArgumentParser:
@@ -289,20 +269,19 @@ def build_parser() -> _cli.ArgumentParser:
 
     def add(name, help_text, handler):
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--json", action="store_true", help="print one JSON object")
-        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        _cli.add_json(p)
+        _cli.add_quiet(p)
         p.set_defaults(handler=handler)
         return p
 
     p = add("queens", "count n-queens solutions (total and up to symmetry)", _queens)
     p.add_argument("n", type=_cli.positive_int, help=f"board side (at most {queens.MAX_N})")
-    p.add_argument("--threads", type=_cli.positive_int, default=None)
+    _cli.add_threads(p)
     p.add_argument("--show", action="store_true", help="draw one solution per class")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-item limit")
-    p.add_argument("--scheduler", metavar="ADDRESS",
+    p.add_argument("--scheduler", type=_chunked.scheduler_address, metavar="ADDRESS",
                    help="count on a Dask cluster: tcp://HOST:PORT or local:W worker processes")
-    p.add_argument("--checkpoint", metavar="FILE",
-                   help="record finished chunks in FILE; the same command resumes from it")
+    _cli.add_checkpoint(p)
     p.add_argument("--chunks", type=_cli.int_in_range(1, 4096), default=64,
                    help="parts the search is dealt into with --scheduler/--checkpoint "
                         "(default 64; the count does not depend on it)")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from jitgames._jit import jit
 
 __all__ = [
@@ -97,7 +98,7 @@ def table(heap_max: int) -> FibNimTable:
         raise TypeError("heap_max must be an integer")
     heap_max = int(heap_max)
     if not 1 <= heap_max <= MAX_HEAP:
-        raise ValueError(f"heap_max must be between 1 and {MAX_HEAP}, got {heap_max}")
+        raise InputError(f"heap_max must be between 1 and {MAX_HEAP}, got {heap_max}")
     sg = np.zeros((heap_max + 1, heap_max + 1), dtype=np.int32)
     start = np.zeros(heap_max + 1, dtype=np.int32)
     grundy_kernel(heap_max, sg, start)
@@ -117,7 +118,7 @@ def zeckendorf(p: int) -> list[int]:
     """The Zeckendorf representation of p >= 1: non-consecutive Fibonacci numbers,
     largest first, summing to p."""
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
-        raise ValueError(f"p must be a positive integer, got {p!r}")
+        raise InputError(f"p must be a positive integer, got {p!r}")
     terms = []
     for f in reversed(fibonacci_upto(p)):
         if f <= p:
@@ -133,6 +134,6 @@ def winning_move(p: int, q: int | None = None) -> int | None:
     """
     limit = p - 1 if q is None else min(p, 2 * q)
     if q is not None and (isinstance(q, bool) or not isinstance(q, int) or q < 1):
-        raise ValueError(f"q must be a positive integer, got {q!r}")
+        raise InputError(f"q must be a positive integer, got {q!r}")
     smallest = zeckendorf(p)[-1]
     return smallest if smallest <= limit else None

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..errors import InputError
+
 __all__ = [
     "moves_recursive",
     "moves_iterative",
@@ -37,7 +39,7 @@ def _check(n, low=0, what="n"):
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"{what} must be an integer")
     if n < low:
-        raise ValueError(f"{what} must be at least {low}, got {n}")
+        raise InputError(f"{what} must be at least {low}, got {n}")
     return n
 
 
@@ -93,7 +95,7 @@ def move_number(n: int, k: int) -> tuple[int, int, int]:
     _check(n, 1)
     _check(k, 1, "k")
     if k >= 2 ** n:
-        raise ValueError(f"k must be below 2**n = {2 ** n}, got {k}")
+        raise InputError(f"k must be below 2**n = {2 ** n}, got {k}")
     disk = (k & -k).bit_length()
     a, b = (k & (k - 1)) % 3, ((k | (k - 1)) + 1) % 3
     if n % 2 == 0:
@@ -111,9 +113,9 @@ def replay(n: int, moves, pegs: int = 3) -> list[list[list[int]]]:
     states = [[list(p) for p in state]]
     for i, (disk, a, b) in enumerate(moves, 1):
         if not state[a] or state[a][-1] != disk:
-            raise ValueError(f"move {i}: disk {disk} is not on top of peg {a}")
+            raise InputError(f"move {i}: disk {disk} is not on top of peg {a}")
         if state[b] and state[b][-1] < disk:
-            raise ValueError(f"move {i}: disk {disk} onto smaller disk {state[b][-1]}")
+            raise InputError(f"move {i}: disk {disk} onto smaller disk {state[b][-1]}")
         state[b].append(state[a].pop())
         states.append([list(p) for p in state])
     return states
@@ -173,7 +175,7 @@ def frame_stewart(n: int, pegs: int) -> int:
     if pegs == 3:
         return 2 ** n - 1
     if n > MAX_MULTIPEG_N:
-        raise ValueError(f"n must be at most {MAX_MULTIPEG_N} for more than 3 pegs")
+        raise InputError(f"n must be at most {MAX_MULTIPEG_N} for more than 3 pegs")
     return _fs_row(pegs, n)[n]
 
 
@@ -237,7 +239,7 @@ def bfs_distance(n: int, pegs: int) -> int:
     _check(n)
     _check(pegs, 3, "pegs")
     if pegs ** n > 5_000_000:
-        raise ValueError("state space too large for the breadth-first search")
+        raise InputError("state space too large for the breadth-first search")
     goal = sum((pegs - 1) * pegs ** i for i in range(n))
     dist = {0: 0}
     queue = deque([0])

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from jitgames.puzzles import pegsearch
 
 __all__ = [
@@ -138,7 +139,7 @@ class Board:
 def board(name: str = "english") -> Board:
     """The English (33 holes) or French (37 holes) board."""
     if name not in BOARDS:
-        raise ValueError(f"board must be one of {sorted(BOARDS)}, got {name!r}")
+        raise InputError(f"board must be one of {sorted(BOARDS)}, got {name!r}")
     holes = set(BOARDS[name])
     moves = []
     for r, c in sorted(holes):
@@ -189,13 +190,13 @@ PROBLEMS = {
 def problem(name: str, board_name: str = "english") -> Problem:
     """A classic problem by name (``central`` on either board; others English only)."""
     if name not in PROBLEMS:
-        raise ValueError(f"problem must be one of {sorted(PROBLEMS)}, got {name!r}")
+        raise InputError(f"problem must be one of {sorted(PROBLEMS)}, got {name!r}")
     b = board(board_name)
     pattern, target = PROBLEMS[name]
     if pattern is None:
         pattern = b.holes & ~position_of([target])
     elif board_name != "english":
-        raise ValueError(f"problem {name!r} is defined on the english board only")
+        raise InputError(f"problem {name!r} is defined on the english board only")
     return Problem(name, board_name, pattern, position_of([target]))
 
 
@@ -228,7 +229,7 @@ def legal_moves(b: Board, position: int) -> list[int]:
 def apply_move(b: Board, position: int, m: int) -> int:
     """The position after move ``m`` (which must be legal)."""
     if m not in legal_moves(b, position):
-        raise ValueError(f"move {m} is not legal here")
+        raise InputError(f"move {m} is not legal here")
     return position ^ int(b.jump_from[m] | b.jump_over[m] | b.jump_to[m])
 
 
@@ -261,7 +262,7 @@ def _group(*positions: int) -> np.ndarray:
 def _check_position(b: Board, position: int, what: str) -> int:
     position = int(position)
     if position < 0 or position & ~b.holes:
-        raise ValueError(f"{what} has pegs outside the {b.name} board")
+        raise InputError(f"{what} has pegs outside the {b.name} board")
     return position
 
 

@@ -39,6 +39,7 @@ from typing import Iterable
 
 import numpy as np
 
+from ..errors import InputError
 from jitgames._jit import jit, prange
 from jitgames.puzzles.queens_classes import _stride_order, count_classes
 
@@ -76,7 +77,7 @@ def _check_n(n, low=1, high=MAX_N) -> int:
         raise TypeError(f"n must be an integer, got {type(n).__name__}")
     n = int(n)
     if not low <= n <= high:
-        raise ValueError(f"n must be between {low} and {high}, got {n}")
+        raise InputError(f"n must be between {low} and {high}, got {n}")
     return n
 
 
@@ -307,9 +308,9 @@ def count_queens(n: int, first_rows: Iterable[int] | None = None) -> int:
     else:
         columns = [int(c) for c in first_rows]
         if len(set(columns)) != len(columns):
-            raise ValueError("first_rows must not repeat a column")
+            raise InputError("first_rows must not repeat a column")
         if any(not 0 <= c < n for c in columns):
-            raise ValueError(f"first_rows must be columns in range({n})")
+            raise InputError(f"first_rows must be columns in range({n})")
     depth = 2 if n < 12 else 3
     cols, left, right, weight = _tasks(n, columns, min(depth, n))
     if len(weight) == 0:
@@ -390,7 +391,7 @@ def unique_by_burnside(n: int, total: int) -> int:
         return 1
     fixed = total + 2 * count_invariant(n, True) + count_invariant(n, False)
     if fixed % 8:
-        raise ValueError("total is not the number of solutions (Burnside sum not / 8)")
+        raise InputError("total is not the number of solutions (Burnside sum not / 8)")
     return fixed // 8
 
 

@@ -30,6 +30,7 @@ from math import gcd
 
 import numpy as np
 
+from ..errors import InputError
 from jitgames._jit import jit, prange
 
 __all__ = ["classify", "classes_from", "count_classes", "count_classes_chunk",
@@ -250,7 +251,7 @@ def iter_class_counts(n: int, batches: int = 1):
     caller can show progress and keep partial results when interrupted.
     """
     if not 5 <= n <= 30:
-        raise ValueError(f"the class search needs 5 <= n <= 30, got {n}")
+        raise InputError(f"the class search needs 5 <= n <= 30, got {n}")
     params, boards = _tasks(n, 2 if n >= 12 else 0)
     order = _stride_order(len(params))
     out = np.zeros((len(params), 3), dtype=np.int64)
@@ -268,9 +269,9 @@ def count_classes_chunk(n: int, index: int, chunks: int) -> tuple[int, int, int]
     exactly to :func:`count_classes`, and round-robin dealing balances their cost.
     """
     if not 5 <= n <= 30:
-        raise ValueError(f"the class search needs 5 <= n <= 30, got {n}")
+        raise InputError(f"the class search needs 5 <= n <= 30, got {n}")
     if not 0 <= index < chunks:
-        raise ValueError(f"index must be in range({chunks}), got {index}")
+        raise InputError(f"index must be in range({chunks}), got {index}")
     params, boards = _tasks(n, 2 if n >= 12 else 0)
     order = np.arange(index, len(params), chunks, dtype=np.int64)
     out = np.zeros((len(params), 3), dtype=np.int64)

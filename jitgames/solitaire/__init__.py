@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import thread_count, threads as _threads
 from .deal import SHUFFLES, ShuffleBias, deals, read_deal_file, shuffle_bias, validate_deals
 from .rules import card_name
@@ -134,7 +135,7 @@ def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY,
 
     checked = validate_deals(deck)
     if checked.shape[0] != 1:
-        raise ValueError(f"optimal_line takes one deal, got {checked.shape[0]}")
+        raise InputError(f"optimal_line takes one deal, got {checked.shape[0]}")
     checked = checked[0]
     score, steps, start = _optimal_line(checked, table_capacity, max_table_capacity)
     piles = tuple((down, tuple(cards)) for down, cards in piles_of(start))

@@ -2,7 +2,7 @@
 
     python -m jitgames.solitaire N [--seed S] [--threads T] [--json] [--out FILE] [--plot FILE.png]
     python -m jitgames.solitaire --show SEED INDEX       replay one deal's optimal line
-    python -m jitgames.solitaire --deals FILE [--out results.csv]
+    python -m jitgames.solitaire --deal-file FILE [--out results.csv]
     python -m jitgames.solitaire N --bias                chi-square test of both shuffles
 
 The study runs deals ``[0, N)`` in chunks through :mod:`jitgames._chunked`: in this
@@ -13,15 +13,19 @@ finished so far and reports them.
 """
 from __future__ import annotations
 
+import argparse
 import itertools
+import math
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from .._cli import (ArgumentParser, CLIError, atomic_write_text, check_writable, int_in_range,
-                    positive_int, print_json, run_cli)
+from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_seed, add_threads,
+                    atomic_write_text, check_writable, display_name, emit, float_in_range,
+                    int_in_range, positive_int, run_cli)
+from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
@@ -49,34 +53,28 @@ stream key)."""
 
 
 def _capacity(text: str) -> int:
+    """argparse type of ``--table-capacity`` (the table's own check, as an argparse error)."""
     import argparse
     try:
         return validate_capacity(positive_int(text))
-    except ValueError as exc:
+    except InputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _precision(text: str) -> float:
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of cards, got {text}")
-    return value
+MIN_PRECISION = 1e-4
+"""Smallest ``--precision`` in cards: it already asks for some 10^10 deals."""
+_precision = float_in_range(MIN_PRECISION, 52, f"a number of cards from {MIN_PRECISION:g} to 52")
 
 
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description=(
-        "Exact optimal score of solitaire deals (DESIGN.md rules) and statistics over N "
-        "random deals."))
+        "Exact optimal score of solitaire deals (rules: docs/design.md) and statistics over "
+        "N random deals; shared options and number forms: docs/cli.md."))
     parser.add_argument("deals", nargs="?", type=int_in_range(1, MAX_DEALS), metavar="N",
                         help="number of random deals to study (deals 0..N-1 of the seed; "
                              "at most 10^10)")
-    parser.add_argument("--seed", type=uint64, default=0,
-                        help="random seed, 0 to 2**64 - 1 (default 0)")
-    parser.add_argument("--threads", type=positive_int, help="threads (default: all)")
+    add_seed(parser)
+    add_threads(parser)
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
                         help="shuffle used to deal (default fisher-yates)")
     parser.add_argument("--score-only", action="store_true",
@@ -89,15 +87,17 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--precision", type=_precision, default=DEFAULT_PRECISION,
                         metavar="CARDS", help="half-width of the 95%% interval of the mean the "
                                               f"report checks N against (default {DEFAULT_PRECISION})")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(parser)
     parser.add_argument("--out", metavar="FILE", help="write per-deal results as CSV")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the score histogram (.png, .pdf, .svg, ...)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet(parser)
     parser.add_argument("--show", nargs=2, type=uint64, metavar=("SEED", "INDEX"),
                         help="print deal INDEX of SEED and its optimal line move by move")
-    parser.add_argument("--deals", dest="deal_file", metavar="FILE",
-                        help="solve the deals of FILE (52 integers a line)")
+    parser.add_argument("--deal-file", dest="deal_file", metavar="FILE",
+                        help="solve the deals of FILE (52 card ids a line; docs/design.md)")
+    # The flag's earlier spelling, kept so existing scripts run; N alone counts deals.
+    parser.add_argument("--deals", dest="deal_file", help=argparse.SUPPRESS)
     parser.add_argument("--bias", action="store_true",
                         help="chi-square test of card positions over N shuffles of each kind")
     add_chunk_arguments(parser, DEFAULT_CHUNK)
@@ -112,19 +112,19 @@ def _main(argv) -> int:
     args = build_parser().parse_args(argv)
     modes = [args.show is not None, args.deal_file is not None, args.bias]
     if sum(modes) > 1:
-        raise CLIError("choose one of --show, --deals and --bias")
+        raise CLIError("choose one of --show, --deal-file and --bias")
     if (args.scheduler or args.checkpoint) and (any(modes) or args.deals is None):
         raise CLIError("--scheduler and --checkpoint apply to a study of N deals only")
     if (args.out or args.plot) and (args.show is not None or args.bias):
-        raise CLIError("--out and --plot apply to a study of N deals or to --deals FILE")
+        raise CLIError("--out and --plot apply to a study of N deals or to --deal-file FILE")
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
         if args.deals is not None:
-            raise CLIError("give either N or --deals FILE, not both")
+            raise CLIError("give either N or --deal-file FILE, not both")
         return _solve_file(args)
     if args.deals is None:
-        raise CLIError("give the number of deals N (or --show, --deals; see --help)")
+        raise CLIError("give the number of deals N (or --show, --deal-file; see --help)")
     if args.bias:
         return _bias(args)
     return _study(args)
@@ -154,7 +154,7 @@ def _study(args) -> int:
                        f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
     _check_outputs(args)
     job = study_job(args)
-    with open_client(args.scheduler) as client, _thread_scope(args.threads):
+    with open_client(args.scheduler) as client, threads(args.threads):
         # Compiles (or loads from the cache) here, so workers on this machine load it.
         compile_seconds = _warm_up(make_scratch(1, args.table_capacity), args.score_only)
         begin = time.perf_counter()
@@ -166,38 +166,15 @@ def _study(args) -> int:
         partial = merge(partial, StudyPartial.from_dict(result["partial"]))
     summary = summarise(partial, args.precision)
     summary.update(seed=args.seed, shuffle=args.shuffle, requested=n,
-                   interrupted=run.interrupted, threads=args.threads or thread_count(),
+                   threads=args.threads or thread_count(),
                    scheduler=args.scheduler, resumed_chunks=run.resumed_chunks,
                    seconds=wall, deals_per_second=partial.deals / wall if wall > 0 else None,
                    compile_seconds=compile_seconds)
-    if args.json:
-        print_json(summary)
-    else:
-        print(format_summary(summary))
+    status = emit(args, summary, format_summary(summary), not run.interrupted,
+                  note=f"{display_name(PROG)}: interrupted after {partial.deals} of {n} deals")
     _write_outputs(args, summary, "index", (result["rows"] for result in run.partials),
                    f"seed {args.seed}")
-    if run.interrupted:
-        print(f"{PROG}: interrupted after {partial.deals} of {n} deals", file=sys.stderr)
-        return 130
-    return 0
-
-
-class _thread_scope:
-    """``jitgames._jit.threads`` with its ValueError turned into a one-line CLI error."""
-
-    def __init__(self, n):
-        self.n = n
-        self.inner = None
-
-    def __enter__(self):
-        try:
-            self.inner = threads(self.n)
-            return self.inner.__enter__()
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
-
-    def __exit__(self, *exc):
-        return self.inner.__exit__(*exc)
+    return status
 
 
 def _warm_up(scratch, score_only) -> float:
@@ -210,16 +187,19 @@ def _warm_up(scratch, score_only) -> float:
 def format_summary(s: dict) -> str:
     """The study report as readable text."""
     n = s["deals"]
-    lines = [f"Optimal solitaire score over {n:,} deals (seed {s['seed']}, {s['shuffle']} shuffle)"]
+    lines = [f"Optimal solitaire score over {n:,} deal{'' if n == 1 else 's'} (seed {s['seed']}, {s['shuffle']} shuffle)"]
     if n == 0:
         return lines[0] + ": no deal finished."
     low, high = s["ci95"]
-    lines.append(f"  mean {s['mean']:.4f} cards, sd {s['sd']:.4f}; "
-                 f"95% interval of the mean [{low:.4f}, {high:.4f}]")
-    verdict = "enough" if s["enough_for_precision"] else "not enough"
-    lines.append(f"  {n:,} deals are {verdict} for a precision of +-{s['precision']:g} cards "
-                 f"(that needs {s['deals_needed_for_precision']:,} deals); the interval's "
-                 f"half-width is {s['ci95_half_width']:.4f}")
+    if s["deals_needed_for_precision"] is None:  # one deal: no spread, no interval
+        lines.append(f"  score {s['mean']:.4f} cards (one deal: sd and interval undefined)")
+    else:
+        lines.append(f"  mean {s['mean']:.4f} cards, sd {s['sd']:.4f}; "
+                     f"95% interval of the mean [{low:.4f}, {high:.4f}]")
+        verdict = "enough" if s["enough_for_precision"] else "not enough"
+        lines.append(f"  {n:,} deals are {verdict} for a precision of +-{s['precision']:g} "
+                     f"cards (that needs {s['deals_needed_for_precision']:,} deals); the "
+                     f"interval's half-width is {s['ci95_half_width']:.4f}")
     wl, wh = s["win_rate_ci95"]
     lines.append(f"  wins (52 cards): {s['wins']:,} = {100 * s['win_rate']:.3f}% "
                  f"(Wilson 95% [{100 * wl:.3f}%, {100 * wh:.3f}%])")
@@ -248,8 +228,9 @@ def format_summary(s: dict) -> str:
     lines[-1] += f"; compile/load {s['compile_seconds']:.2f} s (separate)"
     c = s["casino"]
     cl, ch = c["expected_net_ci95"]
+    interval = f" (95% [{cl:+.2f}, {ch:+.2f}])" if math.isfinite(cl) else ""
     lines.append(f"  casino: deck ${c['deck_price']} + ${c['start_fee']} to start, ${c['pay_per_card']} "
-                 f"a card: expected net ${c['expected_net']:+.2f} a game (95% [{cl:+.2f}, {ch:+.2f}]); "
+                 f"a card: expected net ${c['expected_net']:+.2f} a game{interval}; "
                  f"break-even at {c['break_even_score']} cards")
     return "\n".join(lines)
 
@@ -285,12 +266,9 @@ def _write_csv(path, first_column, blocks) -> None:
 # ----------------------------------------------------------------------------- deal files
 
 def _solve_file(args) -> int:
-    try:
-        decks = read_deal_file(args.deal_file)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
+    decks = read_deal_file(args.deal_file)
     _check_outputs(args)
-    with _thread_scope(args.threads):
+    with threads(args.threads):
         scratch = make_scratch(thread_count(), args.table_capacity)
         begin = time.perf_counter()
         rows = solve_rows(decks, args.score_only, scratch)
@@ -299,14 +277,13 @@ def _solve_file(args) -> int:
     summary = summarise(partial_from_rows(rows, args.table_capacity, args.score_only))
     summary.update(file=str(args.deal_file), seconds=wall,
                    score=rows[:, 0], moves=rows[:, 1], decisions=rows[:, 2], positions=rows[:, 3])
-    if args.json:
-        print_json(summary)
-    else:
-        for number, row in zip(numbers, rows.tolist()):
-            figures = "" if args.score_only else f", {row[1]} moves, {row[2]} decision points"
-            print(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
-        print(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
-              f"{summary['wins']} won, {wall:.3f} s")
+    text = []
+    for number, row in zip(numbers, rows.tolist()):
+        figures = "" if args.score_only else f", {row[1]} moves, {row[2]} decision points"
+        text.append(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
+    text.append(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
+                f"{summary['wins']} won, {wall:.3f} s")
+    emit(args, summary, text)
     _write_outputs(args, summary, "deal", [csv_lines(numbers, rows)],
                    f"deals of {Path(args.deal_file).name}")
     return 0
@@ -321,10 +298,9 @@ def _show(args) -> int:
     deck = deals(seed, index, index + 1, args.shuffle)[0]
     line = optimal_line(deck, table_capacity=args.table_capacity)
     if args.json:
-        print_json({"seed": seed, "index": index, "deck": deck, "score": line.score,
-                    "moves": line.moves, "decisions": line.decisions,
-                    "line": [_step_text(step) for step in line.steps]})
-        return 0
+        return emit(args, {"seed": seed, "index": index, "deck": deck, "score": line.score,
+                           "moves": line.moves, "decisions": line.decisions,
+                           "line": [_step_text(step) for step in line.steps]})
     print(f"Deal {index} of seed {seed} ({args.shuffle} shuffle); face-down cards in brackets:")
     print(draw_position(line.piles, line.foundations))
     print(f"Optimal score {line.score} cards, reached in {line.moves} moves with "
@@ -353,10 +329,9 @@ def _bias(args) -> int:
         raise CLIError(f"--bias needs 52 to {MAX_BIAS_SHUFFLES:,} shuffles, got {args.deals:,}")
     results = [shuffle_bias(args.deals, kind, args.seed) for kind in SHUFFLES]
     if args.json:
-        print_json({r.shuffle: {"deals": r.deals, "chi_square": r.statistic, "dof": r.dof,
-                                "p_value": r.p_value, "worst_cell": list(r.worst)}
-                    for r in results})
-        return 0
+        return emit(args, {r.shuffle: {"deals": r.deals, "chi_square": r.statistic,
+                                       "dof": r.dof, "p_value": r.p_value,
+                                       "worst_cell": list(r.worst)} for r in results})
     print(f"Chi-square test of card positions over {args.deals:,} shuffles "
           f"(52 x 52 cells, {results[0].dof} degrees of freedom):")
     for r in results:

@@ -60,6 +60,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
                     POSITION_SIZE, RANK_OF, SCORE, SUIT_OF, WHERE, HEIGHT, apply_move,
@@ -497,7 +498,7 @@ def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY,
     A deal may grow its table up to ``max(capacity, max_capacity)`` slots.
     """
     if workers < 1:
-        raise ValueError(f"need at least one worker, got {workers}")
+        raise InputError(f"need at least one worker, got {workers}")
     slots, _ = new_table(capacity)  # validates capacity
     max_capacity = max(validate_capacity(max_capacity), slots.size // SLOT_WORDS)
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from ..errors import InputError
 from .deal import deals as make_deals
 from .rules import N_CARDS
 from .search import Scratch, make_scratch, solve_rows
@@ -117,9 +118,9 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
         If one partial is score-only and the other is not, or capacities differ.
     """
     if (a.moves_sum is None) != (b.moves_sum is None):
-        raise ValueError("cannot merge a score-only partial with a full one")
+        raise InputError("cannot merge a score-only partial with a full one")
     if a.capacity != b.capacity:
-        raise ValueError(f"cannot merge partials of table capacity {a.capacity} and {b.capacity}")
+        raise InputError(f"cannot merge partials of table capacity {a.capacity} and {b.capacity}")
 
     def add(x, y):
         return None if x is None else x + y
@@ -164,7 +165,7 @@ def study_chunk(seed: int, start: int, stop: int, *, shuffle: str = "fisher-yate
     if scratch is None:
         scratch = make_scratch(thread_count(), table_capacity)
     elif scratch.capacity != table_capacity:
-        raise ValueError(f"scratch tables have {scratch.capacity} slots, not {table_capacity}")
+        raise InputError(f"scratch tables have {scratch.capacity} slots, not {table_capacity}")
     begin = time.perf_counter()
     rows = solve_chunk_rows(seed, start, stop, shuffle=shuffle, score_only=score_only,
                             scratch=scratch)

@@ -259,3 +259,31 @@ def position_key(board, player, zobrist):
     for j in range(2 * m):
         key ^= int(zobrist[j, board[relative_pit(m, player, j)]])
     return key
+
+
+# ----- tournament ------------------------------------------------------------------
+
+def random_opening(board, plies, variant, key):
+    """``plies`` uniformly random legal plies in place, South first; the player to move."""
+    player, counter = SOUTH, 0
+    moves = np.zeros(pits_per_side(board), dtype=np.int64)
+    for _ in range(plies):
+        n = legal_moves(board, player, moves)
+        if n == 0:
+            break
+        pick, counter = below(int(key), counter, n)
+        player, _ = apply_move(board, player, int(moves[pick]), variant)
+    return player
+
+
+def play_games(openings, first, south, north, weights, depths, variant, margins):
+    """Each game played out by the twin's ``choose_move`` (lowest pit among equals)."""
+    for g in range(len(openings)):
+        board = openings[g].copy()
+        player = int(first[g])
+        while not is_over(board):
+            who = int(south[g] if player == SOUTH else north[g])
+            move, _, _ = choose_move(board, player, int(depths[who]), weights[who], variant,
+                                     0, False, False, 0, 0, None)
+            player, _ = apply_move(board, player, move, variant)
+        margins[g] = final_margin(board)
