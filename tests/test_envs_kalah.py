@@ -118,12 +118,12 @@ def test_perfect_play_against_the_perfect_opponent_reaches_the_published_value(s
     moves against the perfect opponent ends with exactly that margin on either side."""
     env = gymnasium.make("jitgames/Kalah-v0", pits=4, stones=3, opponent="perfect", side=side)
     obs, info = env.reset(seed=1)
-    solver = kalah.perfect_solver(4, 3, "empty-capture")
+    perfect = kalah.perfect_player(4, 3, "empty-capture")
     player = kalah.SIDES.index(side)
     total = 0.0
     while True:
         board = env.unwrapped.board
-        values = kalah.perfect_values(solver, board, player)
+        values = perfect.move_values(board, player)
         pit = max(values, key=values.get)
         action = pit if player == rules.SOUTH else pit - 5
         assert obs["action_mask"][action] == 1
@@ -215,3 +215,17 @@ def test_observe_board_matches_reference(position, mover):
     ref_envs.observe_board(board, player, mover, np.zeros(m, np.int64), ref_seen, ref_mask)
     assert seen.tolist() == ref_seen.tolist()
     assert mask.tolist() == ref_mask.tolist()
+
+
+@pytest.mark.kernel
+@given(positions(), st.sampled_from([rules.EMPTY_CAPTURE, rules.STANDARD]))
+def test_play_pit_matches_reference(position, variant):
+    board, player = position
+    m = (len(board) - 2) // 2
+    moves = np.zeros(m, dtype=np.int64)
+    for pit in moves[:rules.legal_moves(board, player, moves)].tolist():
+        ours, theirs = board.copy(), board.copy()
+        got = kalah.play_pit(ours, player, pit, variant)
+        expected = ref_envs.play_pit(theirs, player, pit, variant)
+        assert (int(got[0]), bool(got[1]), int(got[2])) == expected
+        assert ours.tolist() == theirs.tolist()

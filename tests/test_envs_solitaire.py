@@ -135,3 +135,12 @@ def test_observe_position_matches_reference(index, moves, show, draw):
     ref_envs.observe_position(position, show, ref_status, ref_piles)
     assert status.tolist() == ref_status.tolist()
     assert piles.tolist() == ref_piles.tolist()
+
+
+@pytest.mark.parametrize("shuffle", ["fisher-yates", "naive"])
+def test_deal_deck_is_the_deal_of_deals(shuffle):
+    from jitgames.envs.solitaire import deal_deck
+
+    for seed, index in [(0, 0), (3, 10**12), (2**64 - 1, 2**64 - 1), (12345, 7)]:
+        expected = deals(seed, index, index + 1, shuffle)[0]
+        assert deal_deck(seed, index, shuffle).tolist() == expected.tolist()

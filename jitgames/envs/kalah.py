@@ -41,8 +41,8 @@ from ..kalah.rules import (NORTH, SOUTH, VARIANTS, apply_move, final_margin, is_
 from ..kalah.search import ALPHABETA, choose_move
 from ..kalah.solver import Solver
 
-__all__ = ["env", "raw_env", "KalahAEC", "KalahEnv", "OPPONENTS", "REWARDS",
-           "PERFECT_MAX_STONES"]
+__all__ = ["env", "raw_env", "KalahAEC", "KalahEnv", "PerfectPlayer", "perfect_player",
+           "OPPONENTS", "REWARDS", "PERFECT_MAX_STONES"]
 
 AGENTS = ("player_0", "player_1")  # South (moves first), North: PettingZoo's names
 SIDES = ("south", "north")
@@ -82,6 +82,17 @@ def observe_board(board, player, mover, moves, seen, mask):
         count = legal_moves(board, player, moves)
         for k in range(count):
             mask[moves[k] - shift] = 1
+
+
+@jit
+def play_pit(board, player, pit, variant):
+    """Sow ``pit`` for ``player`` in place (:func:`~jitgames.kalah.rules.apply_move`);
+    return ``(next player, game over, South's final margin or 0)``, all in one call
+    (each call from Python into a kernel costs microseconds)."""
+    following, _ = apply_move(board, player, pit, variant)
+    if is_over(board):
+        return following, True, final_margin(board)
+    return following, False, np.int64(0)
 
 
 def pit_of_action(m: int, player: int, action: int) -> int:
@@ -188,10 +199,10 @@ class KalahAEC(AECEnv):
         if self.board[pit] == 0:
             raise InputError(f"illegal action {action}: {agent}'s pit {action} is empty")
         self._cumulative_rewards[agent] = 0.0
-        following, _ = apply_move(self.board, player, pit, self._variant)
+        following, over, margin = play_pit(self.board, player, pit, self._variant)
         self.rewards = {a: 0.0 for a in AGENTS}
-        if is_over(self.board):
-            margin = int(final_margin(self.board))
+        if over:
+            margin = int(margin)
             self.rewards = {AGENTS[SOUTH]: result(margin, self.reward_kind),
                             AGENTS[NORTH]: result(-margin, self.reward_kind)}
             self.terminations = {a: True for a in AGENTS}
@@ -237,28 +248,51 @@ def env(pits: int = 6, stones: int = 4, variant: str = "empty-capture",
 
 # ----------------------------------------------------------------------------- opponents
 
-@lru_cache(maxsize=4)
-def perfect_solver(pits: int, stones: int, variant: str) -> Solver:
-    """The solver of one board size, shared by every environment of the process.
+class PerfectPlayer:
+    """Exact move values of one board size from the solver, remembered per position.
 
-    Sharing is safe: the values it returns are exact whatever its table holds.
+    Values are exact whatever the solver's table holds, so one player serves every
+    environment of the process (:func:`perfect_player`) and a position's values,
+    once known, are simply looked up again (up to :attr:`MAX_REMEMBERED` positions).
     """
-    return Solver(pits, stones, variant, table_bits=SOLVER_TABLE_BITS)
+
+    MAX_REMEMBERED = 1 << 20
+
+    def __init__(self, pits: int, stones: int, variant: str):
+        self.solver = Solver(pits, stones, variant, table_bits=SOLVER_TABLE_BITS)
+        self.variant = VARIANTS[variant]
+        self._known: dict[tuple[bytes, int], dict[int, int]] = {}
+
+    def move_values(self, board: np.ndarray, player: int) -> dict[int, int]:
+        """``{pit: value}`` of ``player``'s legal moves: the final margin the mover gains
+        from here on (stores ignored) when both sides then play perfectly."""
+        key = (board.tobytes(), player)
+        values = self._known.get(key)
+        if values is None:
+            values = self._search(board, player)
+            if len(self._known) >= self.MAX_REMEMBERED:
+                self._known.clear()
+            self._known[key] = values
+        return values
+
+    def _search(self, board: np.ndarray, player: int) -> dict[int, int]:
+        m = (board.shape[0] - 2) // 2
+        store = store_of(m, player)
+        moves = np.zeros(m, dtype=np.int64)
+        values = {}
+        for pit in moves[:legal_moves(board, player, moves)].tolist():
+            child = board.copy()
+            following, _ = apply_move(child, player, pit, self.variant)
+            gain = int(child[store]) - int(board[store])
+            rest = self.solver.value(child, following)
+            values[pit] = gain + rest if following == player else gain - rest
+        return values
 
 
-def perfect_values(solver: Solver, board: np.ndarray, player: int) -> dict[int, int]:
-    """Value of each legal move of ``player`` (final margin gained from here, mover's view)."""
-    m = solver.m
-    store = store_of(m, player)
-    moves = np.zeros(m, dtype=np.int64)
-    values = {}
-    for pit in moves[:legal_moves(board, player, moves)].tolist():
-        child = board.copy()
-        following, _ = apply_move(child, player, pit, VARIANTS[solver.variant])
-        gain = int(child[store]) - int(board[store])
-        rest = solver.value(child, following)
-        values[pit] = gain + rest if following == player else gain - rest
-    return values
+@lru_cache(maxsize=4)
+def perfect_player(pits: int, stones: int, variant: str) -> PerfectPlayer:
+    """The :class:`PerfectPlayer` of one board size, shared within the process."""
+    return PerfectPlayer(pits, stones, variant)
 
 
 class KalahEnv(TextEnv):
@@ -306,12 +340,12 @@ class KalahEnv(TextEnv):
         self.player = SIDES.index(side)
         self._variant = VARIANTS[variant]
         self._weights = weights_for("store", pits)
-        self._solver = perfect_solver(pits, stones, variant) if opponent == "perfect" else None
+        self._perfect = perfect_player(pits, stones, variant) if opponent == "perfect" else None
         self._scratch = np.zeros(pits, dtype=np.int64)
         self.observation_space = _observation_space(pits, 2 * pits * stones)
         self.action_space = spaces.Discrete(pits)
         self.board = new_board(pits, stones)
-        self.to_move = SOUTH
+        self.to_move, self._over = SOUTH, False
         self._key, self._counter = np.uint64(0), 0
 
     # -- the opponent
@@ -321,7 +355,7 @@ class KalahEnv(TextEnv):
             legal = self._scratch[:legal_moves(self.board, player, self._scratch)]
             return int(self.np_random.choice(legal))
         if self.opponent == "perfect":
-            values = perfect_values(self._solver, self.board, player)
+            values = self._perfect.move_values(self.board, player)
             best = max(values.values())
             ties = [pit for pit, value in values.items() if value == best]
             return int(ties[self.np_random.integers(len(ties))])
@@ -331,10 +365,12 @@ class KalahEnv(TextEnv):
                                              self._counter, nodes)
         return int(move)
 
+    def _play(self, pit: int) -> None:
+        self.to_move, self._over, _ = play_pit(self.board, self.to_move, pit, self._variant)
+
     def _opponent_plays(self) -> None:
-        while self.to_move != self.player and not is_over(self.board):
-            self.to_move, _ = apply_move(self.board, self.to_move, self._opponent_move(),
-                                         self._variant)
+        while self.to_move != self.player and not self._over:
+            self._play(self._opponent_move())
 
     # -- the Gymnasium API
     def _observation(self):
@@ -347,7 +383,7 @@ class KalahEnv(TextEnv):
 
     def _reset(self, options: dict):
         self.board = new_board(self.pits, self.stones)
-        self.to_move = SOUTH
+        self.to_move, self._over = SOUTH, False
         self._key = np.uint64(self.np_random.integers(2**63))
         self._counter = 0
         self._opponent_plays()
@@ -356,7 +392,7 @@ class KalahEnv(TextEnv):
 
     def _step(self, action):
         m = self.pits
-        if is_over(self.board):
+        if self._over:
             # Only on tiny boards can the opponent end the game before the agent moves.
             observation = self._observation()
             return observation, result(self._margin(), self.reward_kind), True, False, {
@@ -367,11 +403,11 @@ class KalahEnv(TextEnv):
             penalty = -1.0 if self.reward_kind == "outcome" else -float(2 * m * self.stones)
             return observation, penalty, True, False, {
                 "action_mask": observation["action_mask"].copy(), "illegal_action": True}
-        self.to_move, _ = apply_move(self.board, self.player, pit, self._variant)
+        self._play(pit)
         self._opponent_plays()
         observation = self._observation()
         info = {"action_mask": observation["action_mask"].copy()}
-        if is_over(self.board):
+        if self._over:
             info["margin"] = self._margin()
             return observation, result(info["margin"], self.reward_kind), True, False, info
         return observation, 0.0, False, False, info

@@ -36,7 +36,8 @@ from gymnasium import spaces
 from .._jit import jit
 from ..errors import InputError
 from ._render import TextEnv, check_render_mode
-from ..solitaire.deal import SHUFFLES, deals
+from .._random import stream_key
+from ..solitaire.deal import SHUFFLES, fisher_yates_deck, naive_deck
 from ..solitaire.rules import (DOWN, FOUNDATION, LENGTH, MAX_MOVES, N_CARDS, N_PILES, PILE_STRIDE,
                                PILES, SCORE, apply_move, card_status, draw_position, legal_moves,
                                new_position, piles_of)
@@ -65,6 +66,17 @@ def observe_position(pos, show_face_down, status, piles):
                 piles[p, i] = FACE_DOWN_CARD
             else:
                 piles[p, i] = pos[PILES + p * PILE_STRIDE + i]
+
+
+def deal_deck(seed: int, index: int, shuffle: str) -> np.ndarray:
+    """Deal ``index`` of ``seed``, the row :func:`jitgames.solitaire.deals` gives, made by
+    the same shuffle kernel without its parallel loop (whose start-up costs more than
+    one deal)."""
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    shuffled = naive_deck if shuffle == "naive" else fisher_yates_deck
+    # a kernel returns a uint64 as a Python int: typed back to uint64 for the next kernel
+    shuffled(np.uint64(stream_key(np.uint64(seed), np.uint64(index))), deck)
+    return deck
 
 
 def optimal_score(deck: np.ndarray, scratch=None) -> int:
@@ -119,7 +131,7 @@ class SolitaireEnv(TextEnv):
         self._scratch = make_scratch(1) if solve else None
         self._moves = np.zeros(MAX_MOVES, dtype=np.int64)
         self._count = 0
-        self.deck = deals(0, 0, 1, shuffle)[0]
+        self.deck = deal_deck(0, 0, shuffle)
         self.position = new_position(self.deck)
         self._info: dict = {}
 
@@ -153,7 +165,7 @@ class SolitaireEnv(TextEnv):
             deal_seed = int(self.np_random.integers(2**63))
         if index is None:
             index = int(self.np_random.integers(2**62))
-        self.deck = deals(int(deal_seed), int(index), int(index) + 1, self.shuffle)[0]
+        self.deck = deal_deck(int(deal_seed), int(index), self.shuffle)
         self.position = new_position(self.deck)
         self._refresh_moves()
         best = optimal_score(self.deck, self._scratch) if self.solve else None

