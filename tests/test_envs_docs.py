@@ -34,8 +34,10 @@ def test_pettingzoo_loop_of_two_random_agents():
 
 
 def test_gymnasium_solitaire_loop_prints_what_the_page_shows():
-    printed = run(blocks("python")[1])
-    shown = blocks("text")[0]
-    assert printed == shown
-    for score, optimal in re.findall(r"random agent +(\d+) cards, optimal +(\d+)", printed):
-        assert int(score) <= int(optimal)
+    """Deals and optima exactly as shown; the random agent's scores come from
+    Gymnasium's sampler, so they are checked against the optimum only."""
+    line = re.compile(r"deal (\d+): random agent +(\d+) cards, optimal +(\d+)")
+    printed = [line.fullmatch(x).groups() for x in run(blocks("python")[1]).splitlines()]
+    shown = [line.fullmatch(x).groups() for x in blocks("text")[0].splitlines()]
+    assert [(d, o) for d, _, o in printed] == [(d, o) for d, _, o in shown]
+    assert all(int(score) <= int(optimal) for _, score, optimal in printed)

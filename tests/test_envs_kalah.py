@@ -229,3 +229,14 @@ def test_play_pit_matches_reference(position, variant):
         expected = ref_envs.play_pit(theirs, player, pit, variant)
         assert (int(got[0]), bool(got[1]), int(got[2])) == expected
         assert ours.tolist() == theirs.tolist()
+
+
+def test_extra_move_in_kalah_v0_leaves_the_turn_with_the_agent():
+    env = gymnasium.make("jitgames/Kalah-v0", opponent="random")
+    env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(2)  # last stone in the store
+    assert env.unwrapped.board.tolist() == [4, 4, 0, 5, 5, 5, 1, 4, 4, 4, 4, 4, 4, 0]
+    assert obs["action_mask"].tolist() == [1, 1, 0, 1, 1, 1] and not terminated
+    obs, reward, terminated, truncated, info = env.step(0)  # now North (random) replies
+    assert env.unwrapped.board[7:13].tolist() != [4] * 6  # North has sown a pit
+    assert env.unwrapped.to_move == rules.SOUTH and obs["action_mask"].any()

@@ -107,12 +107,13 @@ def test_bad_options_are_refused(bad):
 
 
 def test_render_is_the_show_drawing():
+    import contextlib
+    import io
+
     from jitgames.solitaire.__main__ import main
 
     env = gymnasium.make("jitgames/Solitaire-v0", seed=0, index=2, render_mode="ansi")
     env.reset()
-    import contextlib
-    import io
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["--show", "0", "2"]) == 0

@@ -17,10 +17,11 @@ Gymnasium):
 - seeding through ``reset(seed=...)``; everything random (opponents' ties, secrets,
   deals) is drawn from the environment's ``np_random``;
 - ``render_mode="ansi"``: ``render()`` returns the board as the command line draws it;
-- an action mask (int8, 1 = legal) in the observation under ``"action_mask"``, so
-  ``action_space.sample(mask=obs["action_mask"])`` picks a legal action; an action
-  outside the mask ends the episode (the Gymnasium environments) or is punished by
-  PettingZoo's ``TerminateIllegalWrapper`` (the AEC environment).
+- Kalah and the solitaire put an action mask (int8, 1 = legal) in the observation
+  under ``"action_mask"``, so ``action_space.sample(mask=obs["action_mask"])`` picks a
+  legal action; an action outside the mask ends the episode (the Gymnasium
+  environments) or is punished by PettingZoo's ``TerminateIllegalWrapper`` (the AEC
+  environment). Every Mastermind code is a legal guess.
 
 Requires the optional extra ``pip install "jitgames[envs]"`` (gymnasium, pettingzoo).
 """

@@ -21,7 +21,6 @@ truncated after ``max_guesses`` guesses otherwise.
 """
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 

@@ -29,7 +29,6 @@ left; an action outside the mask ends it too, with reward 0 and
 """
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 
