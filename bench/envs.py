@@ -1,12 +1,15 @@
 """Environment benchmark: random-play steps per second of each environment, and the
 Kalah 6 x 4 AEC environment beside OpenSpiel's ``mancala`` through its Python API.
 
-Run ``python bench/envs.py`` (``--quick`` for a short run). A random player picks a
+Run ``python bench/envs.py`` (``--quick`` for a short run). Beside the AEC environment,
+the same random games are played by calling the rule kernels straight from Python
+(no environment API): the floor under any Python API. A random player picks a
 uniform legal action (from the action mask, or OpenSpiel's ``legal_actions()``) with
 Python's ``random``, the same way for every environment; an episode that ends is
 reset, and resets count in the time but not as steps. Kalah (AEC, standard capture
 rule) and OpenSpiel's mancala are timed alternately, ``--repeats`` rounds each, and
-the medians and their ratio are reported; OpenSpiel is skipped, saying so, when it
+the medians and their ratio are reported; the Gymnasium environments are timed
+round-robin in the same way; OpenSpiel is skipped, saying so, when it
 is not installed. Prints a table and saves ``bench/results/envs.json`` with the
 machine it ran on.
 """
@@ -46,6 +49,23 @@ def aec_steps(steps: int, seed: int) -> float:
             agent = env.agent_selection
         mask = env.observe(agent)["action_mask"]
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    return time.perf_counter() - start
+
+
+def kernel_steps(steps: int, seed: int) -> float:
+    """Seconds for ``steps`` random moves made by calling the rule kernels directly from
+    Python (``legal_moves``, then ``play_pit``): the floor under any Python API."""
+    from jitgames.kalah.rules import legal_moves, new_board
+
+    rng = random.Random(seed)
+    board, player, moves = new_board(6, 4), 0, np.zeros(6, dtype=np.int64)
+    start = time.perf_counter()
+    for _ in range(steps):
+        count = legal_moves(board, player, moves)
+        if count == 0:
+            board, player = new_board(6, 4), 0
+            count = legal_moves(board, player, moves)
+        player, _, _ = kalah.play_pit(board, player, moves[rng.randrange(count)], 1)
     return time.perf_counter() - start
 
 
@@ -120,18 +140,23 @@ def main(argv=None) -> int:
         gym_steps(env_id, options, 50, 0)
 
     skipped = openspiel_available()
-    ours, theirs = [], []
+    ours, theirs, bare = [], [], []
+    kernel_steps(200, 0)
     if skipped is None:
         openspiel_steps(200, 0)
-    for r in range(repeats):  # alternate, so both see the same load on a shared machine
+    for r in range(repeats):  # alternate, so all see the same load on a shared machine
         ours.append(aec_steps(steps, r))
+        bare.append(kernel_steps(steps, r))
         if skipped is None:
             theirs.append(openspiel_steps(steps, r))
     kalah_row = {"environment": "Kalah 6x4 AEC (two random agents)", "steps": steps,
                  "median_seconds": statistics.median(ours),
                  "steps_per_second": steps / statistics.median(ours)}
-    results["kalah_vs_openspiel"] = {"ours": kalah_row, "openspiel": None,
-                                     "openspiel_skipped": skipped}
+    kernel_row = {"environment": "Kalah 6x4 rule kernels called from Python", "steps": steps,
+                  "median_seconds": statistics.median(bare),
+                  "steps_per_second": steps / statistics.median(bare)}
+    results["kalah_vs_openspiel"] = {"ours": kalah_row, "kernels": kernel_row,
+                                     "openspiel": None, "openspiel_skipped": skipped}
     if skipped is None:
         results["kalah_vs_openspiel"]["openspiel"] = {
             "environment": "OpenSpiel mancala (Python API)", "steps": steps,
@@ -140,18 +165,25 @@ def main(argv=None) -> int:
         results["kalah_vs_openspiel"]["openspiel_over_ours"] = (
             statistics.median(ours) / statistics.median(theirs))
 
+    # the searching opponents make a step hundreds of times slower: fewer steps
+    counts = [steps // 10 if "alpha-beta" in label or "perfect" in label else steps
+              for label, _, _ in GYM_CASES]
+    times = [[] for _ in GYM_CASES]
+    for r in range(repeats):  # round-robin, so that every case sees the same load
+        for k, (label, env_id, options) in enumerate(GYM_CASES):
+            times[k].append(gym_steps(env_id, options, counts[k], r))
     rows = []
-    for label, env_id, options in GYM_CASES:
-        n = steps // 10 if "alpha-beta" in label or "perfect" in label else steps
-        seconds = statistics.median(gym_steps(env_id, options, n, r) for r in range(repeats))
+    for (label, env_id, options), n, seconds in zip(GYM_CASES, counts, times):
+        median = statistics.median(seconds)
         rows.append({"environment": label, "id": env_id, "options": options, "steps": n,
-                     "median_seconds": seconds, "steps_per_second": n / seconds})
+                     "median_seconds": median, "steps_per_second": n / median})
     results["gymnasium"] = rows
 
     print(f"random play, median of {repeats} rounds ({results['machine']['cpu']}, "
           f"{results['machine']['utc']} UTC)")
     print(f"{'environment':48s} {'steps/s':>12s}")
     print(f"{kalah_row['environment']:48s} {kalah_row['steps_per_second']:12,.0f}")
+    print(f"{kernel_row['environment']:48s} {kernel_row['steps_per_second']:12,.0f}")
     if skipped is None:
         other = results["kalah_vs_openspiel"]["openspiel"]
         print(f"{other['environment']:48s} {other['steps_per_second']:12,.0f}   "

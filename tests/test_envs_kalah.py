@@ -240,3 +240,12 @@ def test_extra_move_in_kalah_v0_leaves_the_turn_with_the_agent():
     obs, reward, terminated, truncated, info = env.step(0)  # now North (random) replies
     assert env.unwrapped.board[7:13].tolist() != [4] * 6  # North has sown a pit
     assert env.unwrapped.to_move == rules.SOUTH and obs["action_mask"].any()
+
+
+def test_game_over_before_the_agent_moves_ends_at_the_first_step():
+    # Kalah(1, 1): South's only stone lands in its store and South's side is empty.
+    env = kalah.KalahEnv(pits=1, stones=1, side="north", opponent="random")
+    obs, info = env.reset(seed=0)
+    assert env.board.tolist() == [0, 1, 1, 0] and not obs["action_mask"].any()
+    obs, reward, terminated, truncated, info = env.step(0)
+    assert terminated and reward == 0 and info["margin"] == 0
