@@ -13,7 +13,8 @@ from ..errors import InputError
 from .._random import stream_key
 from .codes import CodeSpace
 from .engine import child_key, choose_guess
-from .evaluate import OPTIMAL_NAMES, STRATEGIES, strategy_tree
+from .evaluate import decision_tree
+from .strategies import get_strategy
 
 __all__ = ["Breaker", "InconsistentAnswer", "consistent_codes"]
 
@@ -38,16 +39,15 @@ class Breaker:
     """Codebreaker ``name`` (a registered strategy or an optimal one) for one game."""
 
     def __init__(self, name: str, space: CodeSpace, matrix: np.ndarray, seed: int = 0):
-        if name not in STRATEGIES and name not in OPTIMAL_NAMES:
-            raise InputError(f"unknown strategy {name!r}")
+        strategy = get_strategy(name)
         self.name, self.space, self.matrix, self.seed = name, space, matrix, seed
         self.history: list[tuple[int, int]] = []
         self.consistent = np.arange(space.size, dtype=np.int32)
         self._key = np.uint64(stream_key(seed, 1))
         self._node = 0
         self._tree = None
-        if name in OPTIMAL_NAMES:
-            self._tree = strategy_tree(name, space.pegs, space.colours, space.repeats)
+        if strategy.optimal:
+            self._tree = decision_tree(strategy, space, matrix)
             self._children = self._tree.children()
         self._pending: int | None = None
 
@@ -58,7 +58,7 @@ class Breaker:
         if self._tree is not None:
             self._pending = int(self._tree.table[self._node, 0])
             return self._pending
-        strategy = STRATEGIES[self.name]
+        strategy = get_strategy(self.name)
         members = self.consistent
         if members.size == 1:
             self._pending = int(members[0])

@@ -7,6 +7,8 @@ at every node depends on the node's consistent set and on the seed, never on whi
 secrets are being played.
 
 Code spaces and response matrices are cached per process (a few sizes at a time).
+Scored strategies are played by :mod:`.engine`; the optimal ones are searched by
+:mod:`.optimal` and their tree walked.
 """
 from __future__ import annotations
 
@@ -20,19 +22,18 @@ from .._jit import thread_count
 from .._random import stream_key
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, matrix_fits, response_matrix
 from .engine import play_all
-from .strategies import STRATEGIES
+from .optimal import optimal_tree
+from .strategies import STRATEGIES, Strategy, get_strategy
 from .symmetry import position_permutations
 from .tree import DecisionTree
 
 __all__ = ["Evaluation", "evaluate", "evaluate_worker", "merge", "strategy_tree",
-           "load_game", "strategy_names", "OPTIMAL_NAMES"]
-
-OPTIMAL_NAMES = {"optimal": None, "optimal-max5": 5}
+           "decision_tree", "load_game", "strategy_names"]
 
 
 def strategy_names() -> list[str]:
-    """Names accepted by :func:`evaluate`: registered strategies, then the optimal ones."""
-    return list(STRATEGIES) + list(OPTIMAL_NAMES)
+    """Names accepted by :func:`evaluate`: the registered strategies."""
+    return list(STRATEGIES)
 
 
 @lru_cache(maxsize=2)
@@ -128,7 +129,7 @@ def _secret_indices(space: CodeSpace, secrets) -> np.ndarray:
 
 
 def _play(name: str, space: CodeSpace, matrix: np.ndarray, seed: int, tracked: np.ndarray):
-    strategy = STRATEGIES[name]
+    strategy = get_strategy(name)
     first = -1
     if strategy.first_guess is not None and space.size > 1:
         first = strategy.first_guess(space, seed)
@@ -142,26 +143,43 @@ def _play(name: str, space: CodeSpace, matrix: np.ndarray, seed: int, tracked: n
     return guesses, tree[:rows].copy()
 
 
-def _check_name(name: str) -> None:
-    if name not in STRATEGIES and name not in OPTIMAL_NAMES:
-        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(strategy_names())}")
+def _depth_limit(strategy: Strategy, max_guesses: int | None) -> int | None:
+    """The optimal search's depth limit: the strategy's own and ``max_guesses``, the
+    smaller (None: no limit)."""
+    if max_guesses is not None and not strategy.optimal:
+        raise InputError(f"a guess limit (--max-guesses) applies to the optimal strategies, "
+                         f"not to {strategy.name!r}")
+    limits = [x for x in (strategy.max_guesses, max_guesses) if x is not None]
+    return min(limits) if limits else None
+
+
+def decision_tree(strategy: Strategy, space: CodeSpace, matrix: np.ndarray, seed: int = 0,
+                  max_guesses: int | None = None) -> DecisionTree:
+    """The full decision tree of ``strategy`` on ``space`` (see :mod:`.tree`).
+
+    ``matrix`` is the response matrix of ``space`` or ``(0, 0)``; ``max_guesses``
+    limits the optimal strategies (a ValueError for the others).
+    """
+    if strategy.optimal:
+        return optimal_tree(space, matrix, _depth_limit(strategy, max_guesses))
+    _depth_limit(strategy, max_guesses)
+    _, table = _play(strategy.name, space, matrix, seed, np.ones(space.size, dtype=np.int8))
+    return DecisionTree(space, table)
 
 
 def strategy_tree(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
-                  seed: int = 0, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> DecisionTree:
-    """The full decision tree of strategy ``name`` (see :mod:`.tree`)."""
-    _check_name(name)
+                  seed: int = 0, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
+                  max_guesses: int | None = None) -> DecisionTree:
+    """The full decision tree of strategy ``name`` (see :func:`decision_tree`)."""
+    strategy = get_strategy(name)
     space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
-    if name in OPTIMAL_NAMES:
-        from .optimal import optimal_tree
-        return optimal_tree(space, matrix, OPTIMAL_NAMES[name])
-    _, table = _play(name, space, matrix, seed, np.ones(space.size, dtype=np.int8))
-    return DecisionTree(space, table)
+    return decision_tree(strategy, space, matrix, seed, max_guesses)
 
 
 def evaluate(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
              seed: int = 0, secrets=None,
-             max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> Evaluation:
+             max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
+             max_guesses: int | None = None) -> Evaluation:
     """Guesses strategy ``name`` needs for each secret (all, or the given indices).
 
     Parameters
@@ -177,14 +195,18 @@ def evaluate(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
         Indices of the secrets to play (into the increasing list of legal codes).
     max_matrix_bytes : int
         Largest response matrix to build; above it feedback is computed on the fly.
+    max_guesses : int, optional
+        Optimal strategies only: no secret may need more guesses (the least total
+        under that limit).
     """
-    _check_name(name)
+    strategy = get_strategy(name)
     space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
     idx = _secret_indices(space, secrets)
-    if name in OPTIMAL_NAMES:
-        from .optimal import optimal_tree
-        counts = optimal_tree(space, matrix, OPTIMAL_NAMES[name]).guesses(idx, matrix)
+    if strategy.optimal:
+        tree = decision_tree(strategy, space, matrix, seed, max_guesses)
+        counts = tree.guesses(idx, matrix)
     else:
+        _depth_limit(strategy, max_guesses)
         tracked = np.zeros(space.size, dtype=np.int8)
         tracked[idx] = 1
         guesses, _ = _play(name, space, matrix, seed, tracked)

@@ -45,8 +45,6 @@ search order) that attains the optimal cost, or the one a fast case names.
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
-
 import numpy as np
 from numba import types
 from numba.typed import Dict
@@ -467,19 +465,32 @@ def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | N
     return _interruptible(build, search.stop)
 
 
-@lru_cache(maxsize=4)
-def _optimal(space: CodeSpace, depth_limit: int | None):
-    from .evaluate import load_game
-    matrix = load_game(space.pegs, space.colours, space.repeats)[1]
-    return _search_and_build(space, matrix, depth_limit)
+# Finished searches of this process, newest last: (space, matrix, depth limit, result).
+# The matrix is compared by identity (the one of :func:`.evaluate.load_game` is cached).
+_SOLVED: list = []
+SOLVED_KEPT = 4
+
+
+def _optimal(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None):
+    for entry in _SOLVED:
+        if entry[0] is space and entry[1] is matrix and entry[2] == depth_limit:
+            return entry[3]
+    result = _search_and_build(space, matrix, depth_limit)
+    _SOLVED.append((space, matrix, depth_limit, result))
+    del _SOLVED[:-SOLVED_KEPT]
+    return result
 
 
 def optimal_tree(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None = None
                  ) -> DecisionTree:
-    """The optimal-in-expectation decision tree (cached per process)."""
-    return _optimal(space, depth_limit)[1]
+    """The optimal-in-expectation decision tree (cached per process).
+
+    ``matrix`` is the response matrix of ``space``, or ``(0, 0)`` to compute
+    feedback on the fly (the ``--max-matrix-bytes`` choice of the caller).
+    """
+    return _optimal(space, matrix, depth_limit)[1]
 
 
 def optimal_cost(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None = None) -> int:
     """Least total guesses over all secrets (``depth_limit``: most guesses per secret)."""
-    return _optimal(space, depth_limit)[0]
+    return _optimal(space, matrix, depth_limit)[0]

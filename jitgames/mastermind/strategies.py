@@ -43,6 +43,12 @@ candidate that is not consistent and leaves the consistent set undivided is neve
 played; scores within 1e-9 of the best tie, and ties go to a consistent code, then
 to the smallest code; a single consistent code is simply played. The first guess
 follows the same rule unless the strategy names a ``first_guess`` function.
+
+The same registry holds the *searched* strategies, which have no scoring kernel:
+``optimal`` (least total guesses, :mod:`.optimal`) and ``optimal-max5`` (the same
+with no secret needing more than five guesses), registered with
+:func:`register_optimal`. :func:`.evaluate.decision_tree` builds the tree of either
+kind.
 """
 from __future__ import annotations
 
@@ -55,11 +61,13 @@ import numba
 import numpy as np
 from numba import carray, types
 
+from ..errors import InputError
 from .._jit import jit, jit_callback
 from .._random import below, mix64, stream_key
 from .codes import CodeSpace
 
-__all__ = ["Strategy", "STRATEGIES", "register", "unit_uniform"]
+__all__ = ["Strategy", "STRATEGIES", "register", "register_optimal", "get_strategy",
+           "unit_uniform"]
 
 
 @dataclass(frozen=True)
@@ -69,17 +77,24 @@ class Strategy:
     ``kernel`` is the ``@jit`` scoring kernel, ``adapter`` the callback the engine
     calls, ``adapter(sizes.ctypes, len(sizes), guess, previous, key)``, compiled (or
     loaded from the cache) on first use, so importing the package and using one
-    strategy does not pay for the others.
+    strategy does not pay for the others. A searched strategy (:attr:`optimal`) has
+    no kernel; ``max_guesses`` is then its depth limit (None: no limit).
     """
 
     name: str
-    kernel: Callable
+    kernel: Callable | None
     consistent_only: bool = False
     uses_partition: bool = True
     perfect_split_best: bool = False
     partition_only: bool = False
     first_guess: Callable[[CodeSpace, int], int] | None = None
     description: str = ""
+    max_guesses: int | None = None
+
+    @property
+    def optimal(self) -> bool:
+        """Whether the strategy is the exhaustive optimal search (no scoring kernel)."""
+        return self.kernel is None
 
     @property
     def adapter(self) -> Callable:
@@ -129,6 +144,25 @@ def register(name: str, *, consistent_only: bool = False, uses_partition: bool =
         return kernel
 
     return wrap
+
+
+def register_optimal(name: str, max_guesses: int | None, description: str) -> None:
+    """Register the optimal-in-expectation search (:mod:`.optimal`) as strategy ``name``,
+    with no secret needing more than ``max_guesses`` guesses (None: no limit)."""
+    STRATEGIES[name] = Strategy(name, None, description=description, max_guesses=max_guesses)
+
+
+def get_strategy(name: str) -> Strategy:
+    """The registered strategy ``name``.
+
+    Raises
+    ------
+    InputError
+        If no strategy has that name (the message lists the names).
+    """
+    if name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    return STRATEGIES[name]
 
 
 @jit
@@ -207,3 +241,8 @@ def cooley_score(sizes, guess, previous, key):
     """Cooley: the consistent code least like the previous guess (fewest blacks, then
     fewest whites), ties at random; the opening has exactly one repeated digit."""
     return float(previous) + 0.5 * unit_uniform(key, guess)
+
+
+register_optimal("optimal", None, "Optimal: least total guesses over all secrets "
+                 "(exhaustive branch and bound, docs/mastermind_optimal.md)")
+register_optimal("optimal-max5", 5, "Optimal with no secret needing more than 5 guesses")
