@@ -145,3 +145,9 @@ def test_deal_deck_is_the_deal_of_deals(shuffle):
     for seed, index in [(0, 0), (3, 10**12), (2**64 - 1, 2**64 - 1), (12345, 7)]:
         expected = deals(seed, index, index + 1, shuffle)[0]
         assert deal_deck(seed, index, shuffle).tolist() == expected.tolist()
+
+
+def test_bad_deal_in_reset_options_is_refused():
+    env = SolitaireEnv(solve=False)
+    with pytest.raises(InputError, match="index"):
+        env.reset(options={"index": -3})

@@ -33,13 +33,13 @@ from pettingzoo.utils import wrappers
 
 from .._jit import jit
 from ..errors import InputError
-from ._render import RENDER_MODES, TextEnv, check_render_mode, render
 from ..kalah.evaluation import weights_for
 from ..kalah.play import draw_board
 from ..kalah.rules import (NORTH, SOUTH, VARIANTS, apply_move, final_margin, is_over,
                            legal_moves, new_board, store_of)
 from ..kalah.search import ALPHABETA, choose_move
 from ..kalah.solver import Solver
+from ._render import RENDER_MODES, TextEnv, check_render_mode, render
 
 __all__ = ["env", "raw_env", "KalahAEC", "KalahEnv", "PerfectPlayer", "perfect_player",
            "OPPONENTS", "REWARDS", "PERFECT_MAX_STONES"]
@@ -51,7 +51,7 @@ OPPONENTS = ("alphabeta", "perfect", "random")
 PERFECT_MAX_STONES = 40
 """Largest board (stones in all) the ``"perfect"`` opponent plays: Kalah(5,4) is solved
 from the opening in a few seconds with the default endgame database; Kalah(6,4) (48
-stones) needs the 226 MB database and minutes (``docs/kalah.md``)."""
+stones) needs the 226 MB database and minutes (:mod:`jitgames.kalah.solver`)."""
 SOLVER_TABLE_BITS = 20  # 16 MB transposition table for the perfect opponent
 
 

@@ -26,9 +26,9 @@ from gymnasium import spaces
 
 from .._jit import jit
 from ..errors import InputError
-from ._render import TextEnv, check_render_mode
 from ..mastermind.codes import code_space, decode_feedback, feedback_digits
 from ..mastermind.play import Board
+from ._render import TextEnv, check_render_mode
 
 __all__ = ["MastermindEnv", "narrow_consistent"]
 

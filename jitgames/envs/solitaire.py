@@ -33,14 +33,14 @@ import numpy as np
 from gymnasium import spaces
 
 from .._jit import jit
-from ..errors import InputError
-from ._render import TextEnv, check_render_mode
 from .._random import stream_key
+from ..errors import InputError
 from ..solitaire.deal import SHUFFLES, fisher_yates_deck, naive_deck
 from ..solitaire.rules import (DOWN, FOUNDATION, LENGTH, MAX_MOVES, N_CARDS, N_PILES, PILE_STRIDE,
                                PILES, SCORE, apply_move, card_status, draw_position, legal_moves,
                                new_position, piles_of)
 from ..solitaire.search import make_scratch, solve_rows
+from ._render import TextEnv, check_render_mode
 
 __all__ = ["SolitaireEnv", "observe_position", "FACE_DOWN_CARD", "optimal_score"]
 
@@ -84,6 +84,13 @@ def optimal_score(deck: np.ndarray, scratch=None) -> int:
     return int(solve_rows(np.asarray(deck, dtype=np.int64)[None, :], True, scratch)[0, 0])
 
 
+def _check_deal_number(name: str, value) -> None:
+    """A deal's seed or index: None (drawn at reset) or an integer 0 .. 2**64 - 1."""
+    if value is not None and (not isinstance(value, (int, np.integer))
+                              or not 0 <= value <= MAX_SEED):
+        raise InputError(f"{name} must be an integer from 0 to 2**64 - 1, got {value!r}")
+
+
 class SolitaireEnv(TextEnv):
     """One deal of the solitaire, move by move.
 
@@ -111,10 +118,8 @@ class SolitaireEnv(TextEnv):
     def __init__(self, seed: int | None = None, index: int | None = None,
                  shuffle: str = "fisher-yates", show_face_down: bool = False,
                  solve: bool = True, render_mode: str | None = None):
-        for name, value in (("seed", seed), ("index", index)):
-            if value is not None and (not isinstance(value, (int, np.integer))
-                                      or not 0 <= value <= MAX_SEED):
-                raise InputError(f"{name} must be an integer from 0 to 2**64 - 1, got {value!r}")
+        _check_deal_number("seed", seed)
+        _check_deal_number("index", index)
         if shuffle not in SHUFFLES:
             raise InputError(f"shuffle must be one of {', '.join(SHUFFLES)}, got {shuffle!r}")
         check_render_mode(render_mode)
@@ -156,10 +161,8 @@ class SolitaireEnv(TextEnv):
     def _reset(self, options: dict):
         deal_seed = options.get("seed", self.deal_seed)
         index = options.get("index", self.deal_index)
-        for name, value in (("seed", deal_seed), ("index", index)):
-            if value is not None and (not isinstance(value, (int, np.integer))
-                                      or not 0 <= value <= MAX_SEED):
-                raise InputError(f"{name} must be an integer from 0 to 2**64 - 1, got {value!r}")
+        _check_deal_number("seed", deal_seed)
+        _check_deal_number("index", index)
         if deal_seed is None:
             deal_seed = int(self.np_random.integers(2**63))
         if index is None:
