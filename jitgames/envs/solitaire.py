@@ -129,7 +129,9 @@ class SolitaireEnv(TextEnv):
         self.observation_space = spaces.Dict({
             "status": spaces.Box(0, 3, shape=(N_CARDS,), dtype=np.int8),
             "piles": spaces.Box(-1, FACE_DOWN_CARD, shape=(N_PILES, PILE_STRIDE), dtype=np.int8),
-            "moves": spaces.Box(-1, N_CARDS - 1, shape=(MAX_MOVES, 2), dtype=np.int8),
+            # column 0 a card (0 .. 51), column 1 a pile (0 .. 6); -1 in unused rows
+            "moves": spaces.Box(-1, np.tile(np.array([N_CARDS - 1, N_PILES - 1], np.int8),
+                                            (MAX_MOVES, 1)), dtype=np.int8),
             "action_mask": spaces.Box(0, 1, shape=(MAX_MOVES,), dtype=np.int8),
         })
         self._scratch = make_scratch(1) if solve else None
