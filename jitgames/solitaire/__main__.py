@@ -31,7 +31,7 @@ from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks,
 from .._jit import thread_count, threads
 from .._store import atomic_write_text, check_writable
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
-from .rules import card_name
+from .rules import card_name, draw_position
 from .search import make_scratch, solve_rows
 from .study import (CSV_FIELDS, DEFAULT_PRECISION, StudyPartial, csv_lines, empty_partial, merge,
                     partial_from_rows, study_validate, study_worker, summarise)
@@ -406,10 +406,7 @@ def _show(args) -> int:
                            "moves": line.moves, "decisions": line.decisions,
                            "line": [_step_text(step) for step in line.steps]})
     print(f"Deal {index} of seed {seed} ({args.shuffle} shuffle); face-down cards in brackets:")
-    for p, (down, cards) in enumerate(line.piles):
-        shown = [f"[{card_name(c)}]" if i < down else card_name(c) for i, c in enumerate(cards)]
-        print(f"  pile {p + 1}: {' '.join(shown) if shown else '(empty)'}")
-    print("  foundations: " + _foundations_text(line.foundations))
+    print(draw_position(line.piles, line.foundations))
     print(f"Optimal score {line.score} cards, reached in {line.moves} moves with "
           f"{line.decisions} decision points:")
     if args.board:
@@ -436,12 +433,6 @@ def _show_boards(deck, line) -> int:
         print(draw_board(piles_of(pos), pos[FOUNDATION:FOUNDATION + 4].tolist(), colour,
                          reveal=True))
     return 0
-
-
-def _foundations_text(heights) -> str:
-    from .rules import SUITS
-    parts = [card_name(suit * 13 + h - 1) if h else f"-{SUITS[suit]}" for suit, h in enumerate(heights)]
-    return " ".join(parts)
 
 
 def _step_text(step) -> str:
