@@ -106,18 +106,23 @@ def test_bad_options_are_refused(bad):
         SolitaireEnv(**bad)
 
 
-def test_render_is_the_show_drawing():
-    import contextlib
+def test_render_is_the_play_command_drawing(capsys):
+    """The ansi render is the board the ``play`` command's session draws for the deal."""
     import io
 
-    from jitgames.solitaire.__main__ import main
+    from jitgames.solitaire.console import play_session
+    from jitgames.solitaire.play import Game
 
     env = gymnasium.make("jitgames/Solitaire-v0", seed=0, index=2, render_mode="ansi")
     env.reset()
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["--show", "0", "2"]) == 0
-    assert env.render() in out.getvalue()
+    drawing = env.render()
+    assert "##" in drawing  # face-down cards hidden, as from the player's seat
+    play_session(Game(deals(0, 2, 3)[0]), colour=False, stdin=io.StringIO("quit\n"))
+    assert drawing in capsys.readouterr().out
+    shown = gymnasium.make("jitgames/Solitaire-v0", seed=0, index=2, render_mode="ansi",
+                           show_face_down=True)
+    shown.reset()
+    assert "##" not in shown.render() and "[" in shown.render()
 
 
 @pytest.mark.kernel

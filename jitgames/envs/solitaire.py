@@ -35,10 +35,11 @@ from gymnasium import spaces
 from .._jit import jit
 from .._random import stream_key
 from ..errors import InputError
+from ..solitaire.console import draw_board
 from ..solitaire.deal import SHUFFLES, fisher_yates_deck, naive_deck
 from ..solitaire.rules import (DOWN, FOUNDATION, LENGTH, MAX_MOVES, N_CARDS, N_PILES, PILE_STRIDE,
-                               PILES, SCORE, apply_move, card_status, draw_position, legal_moves,
-                               new_position, piles_of)
+                               PILES, SCORE, apply_move, card_status, legal_moves, new_position,
+                               piles_of)
 from ..solitaire.search import make_scratch, solve_rows
 from ._render import TextEnv, check_render_mode
 
@@ -108,8 +109,9 @@ class SolitaireEnv(TextEnv):
         Compute ``info["optimal_score"]`` at every reset (milliseconds for most
         deals); False leaves it None.
     render_mode : str, optional
-        ``"ansi"``: :meth:`render` returns the piles (face-down cards in brackets)
-        and the foundations as ``jitgames solitaire --show`` prints them.
+        ``"ansi"``: :meth:`render` returns the board as ``jitgames solitaire play``
+        draws it (face-down cards as ``##`` unless ``show_face_down``); ``"human"``
+        prints it after every reset and step.
 
     ``info``: ``"score"`` (cards on the foundations), ``"optimal_score"``,
     ``"seed"`` and ``"index"`` of the deal, ``"action_mask"``.
@@ -196,6 +198,8 @@ class SolitaireEnv(TextEnv):
         return self._moves[:self._count].tolist()
 
     def drawing(self) -> str:
-        """The piles and foundations as ``jitgames solitaire --show`` prints them."""
+        """The board as ``jitgames solitaire play`` draws it (face-down cards ``##``, or
+        in brackets with ``show_face_down``)."""
         foundations = [int(h) for h in self.position[FOUNDATION:FOUNDATION + 4]]
-        return draw_position(piles_of(self.position), foundations)
+        return draw_board(piles_of(self.position), foundations, colour=False,
+                          reveal=self.show_face_down)
