@@ -26,8 +26,6 @@ the checkpoint) with ``interrupted=True``.
 """
 from __future__ import annotations
 
-from .errors import InputError
-
 import contextlib
 import json
 import os
@@ -37,6 +35,7 @@ from pathlib import Path
 from typing import Callable
 
 from ._cli import CLIError, atomic_write_text, check_writable, parse_int, progress
+from .errors import InputError
 
 __all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "split_range", "run_chunks", "open_client",
            "add_chunk_arguments"]

@@ -7,7 +7,7 @@ that gains ``g`` stones for the mover is worth ``g + v(child)`` when the mover m
 again and ``g - v(child)`` otherwise. From the opening the stores are empty, so
 South's final margin under perfect play is ``v`` of the opening with South to move.
 
-Choices (DESIGN.md leaves them open):
+Choices (docs/design.md leaves them open):
 
 - Driver: MTD(f) (Plaat et al. 1996): repeated null-window searches converging on
   the value, sharing one transposition table. The first guess comes from a 10-ply

@@ -11,7 +11,7 @@ equal values), so a game depends only on its opening and players, and the games 
 a run are played in parallel (``prange``) with results independent of the thread
 count.
 
-Ratings (choices DESIGN.md leaves open): a Bradley-Terry model fitted by maximum
+Ratings (choices docs/design.md leaves open): a Bradley-Terry model fitted by maximum
 likelihood to all games in the database among the listed players (a draw counts
 half a win for each side), on the Elo scale (400 log10), centred on mean 0;
 intervals are +/- 1.96 standard errors from the inverse observed information

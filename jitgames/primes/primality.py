@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
 from jitgames._jit import jit
+from jitgames.errors import InputError
 
 __all__ = [
     "mul_wide", "mulmod", "powmod", "strong_probable_prime", "is_prime", "isqrt",

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..errors import InputError
 from jitgames._jit import jit, prange
 from jitgames.primes.primality import is_prime
+from jitgames.errors import InputError
 
 __all__ = [
     "count_primes", "check_count", "primes_between", "PrimeCount", "SIEVE_LIMIT",

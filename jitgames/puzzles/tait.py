@@ -21,7 +21,7 @@ General construction for any n >= 3 (recursion on the middle ``X``):
   n = 3), again the minimum wherever the search can check it.
 
 Base cases n = 3..7 of the block construction come from the breadth-first search
-(target ``..b^n a^n``). Choices DESIGN.md leaves open: the row is bounded (2n + 2 cells), as
+(target ``..b^n a^n``). Choices docs/design.md leaves open: the row is bounded (2n + 2 cells), as
 in the issue; the search is plain Python (small state spaces).
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ optimal_line(deck)                     the optimal line of one deal, move by mov
 study_chunk / merge / summarise        mergeable study statistics (see :mod:`.study`)
 shuffle_bias(n, shuffle)               chi-square test of a shuffle's card positions
 
-The rules and deal format are those of DESIGN.md ("Solitaire deals"); the
+The rules and deal format are those of docs/design.md ("Solitaire deals"); the
 definitions of ``moves`` and ``decisions`` are in :mod:`.search`.
 """
 from __future__ import annotations
