@@ -123,7 +123,7 @@ def threads(n: int | None):
 
     Raises
     ------
-    ValueError
+    InputError
         If ``n`` is not between 1 and ``numba.config.NUMBA_NUM_THREADS``.
     """
     if n is None:

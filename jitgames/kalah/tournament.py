@@ -119,7 +119,7 @@ class Standing:
 
 
 def parse_player(text: str, m: int):
-    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; ValueError if malformed."""
+    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; InputError if malformed."""
     evaluation, at, depth = text.rpartition("@")
     if not at:
         raise InputError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")

@@ -168,7 +168,7 @@ class CodeSpace:
 
         Raises
         ------
-        ValueError
+        InputError
             With a reason a person can act on, if ``text`` is not a legal code.
         """
         symbols = "".join(ch for ch in str(text) if ch not in " ,\t").upper()
@@ -216,7 +216,7 @@ def code_space(pegs: int, colours: int, repeats: bool = True) -> CodeSpace:
 
     Raises
     ------
-    ValueError
+    InputError
         For sizes out of range or with no legal code.
     MemoryLimitError
         If the code tables alone would not fit (message gives the bytes needed).

@@ -368,7 +368,7 @@ def is_prime_int(n: int) -> bool:
 
     Raises
     ------
-    ValueError
+    InputError
         If ``n`` is negative or does not fit in 64 bits.
     """
     n = int(n)

@@ -165,7 +165,7 @@ def solve_iterative(n: int) -> list[int]:
 
 
 def replay(n: int, moves) -> list[str]:
-    """Positions visited from the start; ValueError at the first illegal move."""
+    """Positions visited from the start; InputError at the first illegal move."""
     positions = [start(n)]
     for src in moves:
         positions.append(apply(positions[-1], src))

@@ -125,7 +125,7 @@ def position_after(n: int, k: int, put_on: bool = True) -> int:
 
 
 def replay(n: int, moves, put_on: bool = True) -> list[int]:
-    """Positions visited by ``moves``; ValueError at the first illegal move."""
+    """Positions visited by ``moves``; InputError at the first illegal move."""
     position = 0 if put_on else (1 << _check(n)) - 1
     out = [position]
     for i, (ring, on) in enumerate(moves, 1):

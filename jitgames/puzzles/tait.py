@@ -147,7 +147,7 @@ def construct(n: int, goal: str) -> list[tuple[int, int]]:
 
 
 def replay(n: int, moves) -> list[str]:
-    """Positions visited from the start; ValueError at the first illegal move."""
+    """Positions visited from the start; InputError at the first illegal move."""
     positions = [start(n)]
     for move in moves:
         positions.append(apply(positions[-1], tuple(move)))

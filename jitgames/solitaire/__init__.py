@@ -92,7 +92,7 @@ def solve_deals(deals_in, score_only: bool = False, *, table_capacity: int = DEF
 
     Raises
     ------
-    ValueError
+    InputError
         For a bad array (naming the first bad deal, counting from 1) or capacity.
     """
     decks = validate_deals(deals_in)
@@ -130,7 +130,7 @@ def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY,
 
     Raises
     ------
-    ValueError
+    InputError
         Unless ``deck`` is one valid deal (52 cards, or a 1 x 52 array).
     """
     from .rules import FOUNDATION, piles_of
