@@ -13,7 +13,7 @@ opponent's ``m``); a distribution ``a`` of ``s`` stones gets
 rank of the stars-and-bars bar positions ``p_j = a_0 + .. + a_j + j``. Indices of
 all distributions with at most ``S`` stones are exactly ``0 .. C(S + 2m, 2m) - 1``.
 
-Building (choice left open by DESIGN.md): a memoised full-width search over the
+Building (choice left open by docs/design.md): a memoised full-width search over the
 positions, level by level (stones in play), each level split among threads and into
 kernel calls of at most ``SLICE`` positions (Ctrl-C is seen between calls). Every
 child has at most as many stones in play, so it is in the table; the recursion

@@ -16,8 +16,9 @@ from __future__ import annotations
 import datetime as _dt
 import sqlite3
 from dataclasses import astuple, dataclass
+from pathlib import Path
 
-from .. import _cli
+from .. import _cli, _store
 
 __all__ = ["DB_FILE", "SCHEMA_VERSION", "GameRecord", "open_db", "record_game", "player_table"]
 
@@ -61,7 +62,13 @@ def open_db(path=None, *, write: bool = True) -> sqlite3.Connection:
     :class:`jitgames._cli.CLIError` for a file that is not this database.
     """
     shown = path if path is not None else DB_FILE
-    con = _cli.connect_db(DB_FILE, path)
+    # The file, its directory created (the data directory by default).
+    file = _store.data_dir() / DB_FILE if path is None else \
+        _store.data_dir(Path(path).parent) / Path(path).name
+    try:
+        con = sqlite3.connect(file, timeout=10)
+    except sqlite3.Error as exc:
+        raise _cli.CLIError(f"cannot open database {shown}: {exc}") from None
     try:
         _check_schema(con, shown, write)
     except sqlite3.Error as exc:  # not an SQLite file, read-only, locked, ...
