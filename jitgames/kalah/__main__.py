@@ -100,7 +100,7 @@ def _run_solve(args) -> int:
     return 0
 
 
-def _parser() -> ArgumentParser:
+def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG,
                             description="Kalah: exact solutions, alpha-beta play, tournaments "
                                         "(rules and variants: docs/design.md).")
@@ -114,7 +114,7 @@ def _parser() -> ArgumentParser:
 
 
 def _main(argv) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     return args.run(args)
 
 

@@ -61,21 +61,39 @@ def record_match(records: _store.Records, *results) -> bool:
 
 
 def player_table(records: _store.Records) -> list[dict]:
-    """Per player: games, solved, mean guesses of solved games, distribution, matches, wins."""
+    """Per player: games and solved games, one entry per game size, matches, wins.
+
+    Each entry of ``sizes`` (``pegs``, ``colours``, ``repeats``) has ``games``,
+    ``solved``, ``mean_guesses`` (over solved games; None if none) and
+    ``distribution`` (guesses -> solved games): a mean over several sizes would mix
+    incomparable games, so none is given.
+    """
     con = records.con
     rows = {}
-    for player, games, solved, mean in con.execute(
-            "SELECT player, COUNT(*), SUM(solved), AVG(CASE WHEN solved THEN guesses END) "
-            "FROM games GROUP BY player ORDER BY player"):
-        rows[player] = {"player": player, "games": games, "solved": solved or 0,
-                        "mean_guesses": mean, "distribution": {}, "matches": 0, "wins": 0}
-    for player, guesses, count in con.execute(
-            "SELECT player, guesses, COUNT(*) FROM games WHERE solved GROUP BY player, guesses "
-            "ORDER BY player, guesses"):
-        rows[player]["distribution"][str(guesses)] = count
+
+    def row_of(player):
+        return rows.setdefault(player, {"player": player, "games": 0, "solved": 0,
+                                        "sizes": [], "matches": 0, "wins": 0})
+
+    sizes = {}
+    for player, pegs, colours, repeats, games, solved, mean in con.execute(
+            "SELECT player, pegs, colours, repeats, COUNT(*), SUM(solved), "
+            "AVG(CASE WHEN solved THEN guesses END) FROM games "
+            "GROUP BY player, pegs, colours, repeats ORDER BY player, pegs, colours, repeats"):
+        row = row_of(player)
+        entry = {"pegs": pegs, "colours": colours, "repeats": bool(repeats), "games": games,
+                 "solved": solved or 0, "mean_guesses": mean, "distribution": {}}
+        row["sizes"].append(entry)
+        row["games"] += games
+        row["solved"] += solved or 0
+        sizes[player, pegs, colours, repeats] = entry
+    for player, pegs, colours, repeats, guesses, count in con.execute(
+            "SELECT player, pegs, colours, repeats, guesses, COUNT(*) FROM games WHERE solved "
+            "GROUP BY player, pegs, colours, repeats, guesses "
+            "ORDER BY player, pegs, colours, repeats, guesses"):
+        sizes[player, pegs, colours, repeats]["distribution"][str(guesses)] = count
     for player, matches, wins in con.execute(
             "SELECT player, COUNT(*), SUM(result = 'win') FROM matches GROUP BY player"):
-        row = rows.setdefault(player, {"player": player, "games": 0, "solved": 0,
-                                       "mean_guesses": None, "distribution": {}})
+        row = row_of(player)
         row["matches"], row["wins"] = matches, wins or 0
     return [rows[p] for p in sorted(rows)]

@@ -18,6 +18,14 @@ Choices DESIGN.md leaves open:
 - The winning move comes from the Zeckendorf representation: take its smallest
   Fibonacci term f when f <= min(p, 2q) (the start allows p-1; a heap that is a
   Fibonacci number has no winning first move).
+
+The gap rule. Call p a *zero heap* when some (p, q), q >= 1, is lost for the player
+to move (g(p) >= 1). After a zero heap p, the next zero heap is p + 2 when
+g(p) = 1 and p + 3 when g(p) > 1. It holds for every p: (p, q) is lost exactly when
+the smallest Zeckendorf term z of p exceeds 2q, so g(p) = (z - 1) // 2; g = 1 means
+z = 3, and then p + 1 ends in 1 while p + 2 ends in a term >= 5; g > 1 means
+z >= 5, and then p + 1 ends in 1, p + 2 in 2, and p + 3 in 3 (or, when z = 5, in a
+term >= 8 after the carry 5 + 3 = 8). :func:`gap_rule_failures` checks it on a table.
 """
 from __future__ import annotations
 
@@ -36,6 +44,8 @@ __all__ = [
     "fibonacci_upto",
     "zeckendorf",
     "winning_move",
+    "zero_heaps",
+    "gap_rule_failures",
 ]
 
 MAX_HEAP = 4000
@@ -137,3 +147,25 @@ def winning_move(p: int, q: int | None = None) -> int | None:
         raise InputError(f"q must be a positive integer, got {q!r}")
     smallest = zeckendorf(p)[-1]
     return smallest if smallest <= limit else None
+
+
+def zero_heaps(tab: FibNimTable) -> list[int]:
+    """Heaps p of the table with g(p) >= 1 (some (p, q), q >= 1, is lost), ascending."""
+    return [p for p, g in tab.losing_positions() if g >= 1]
+
+
+def gap_rule_failures(tab: FibNimTable) -> list[int]:
+    """Zero heaps p whose next zero heap is not p + 2 (g(p) = 1) or p + 3 (g(p) > 1).
+
+    Only heaps whose successor lies inside the table (p + 3 <= heap_max) are judged;
+    an empty list means the rule holds throughout the table.
+    """
+    zeros = zero_heaps(tab)
+    failures = []
+    for p, following in zip(zeros, zeros[1:] + [None]):
+        if p + 3 > tab.heap_max:
+            break
+        expected = p + 2 if tab.g(p) == 1 else p + 3
+        if following != expected:
+            failures.append(p)
+    return failures

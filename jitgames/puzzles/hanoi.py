@@ -24,6 +24,7 @@ __all__ = [
     "moves_recursive",
     "moves_iterative",
     "move_number",
+    "move_at",
     "replay",
     "same_parity_never_touch",
     "draw",
@@ -104,10 +105,44 @@ def move_number(n: int, k: int) -> tuple[int, int, int]:
     return disk, a, b
 
 
+def move_at(n: int, k: int, pegs: int = 3) -> tuple[int, int, int]:
+    """Move ``k`` (1-based) of the solution from peg 0 to peg ``pegs - 1``, by descent.
+
+    Follows the recursive definition without making the moves: a task "move m disks
+    from a to b" is p disks to a parking peg, m - p disks with one peg fewer, p disks
+    back (p = m - 1 with three pegs, else the smallest optimal Frame-Stewart split,
+    as in :func:`moves_multipeg`); the move counts of the three parts say which one
+    holds move k. A loop, since each step descends into one part only: about n
+    steps, so k may be as large as 2**n - 1 for large n. Agrees with
+    :func:`moves_recursive` (three pegs) and :func:`moves_multipeg` move for move.
+    """
+    _check(n, 1)
+    _check(pegs, 3, "pegs")
+    total = frame_stewart(n, pegs)
+    _check(k, 1, "k")
+    if k > total:
+        raise InputError(f"k must be at most {total} (the number of moves), got {k}")
+    m, a, b, free, base = n, 0, pegs - 1, tuple(range(1, pegs - 1)), 0
+    while True:
+        if m == 1:
+            return base + 1, a, b
+        pegs_here = len(free) + 2
+        p = m - 1 if pegs_here == 3 else optimal_splits(m, pegs_here)[0]
+        park, rest = free[0], free[1:]
+        first = frame_stewart(p, pegs_here)
+        middle = 1 if pegs_here == 3 else frame_stewart(m - p, pegs_here - 1)
+        if k <= first:  # the p small disks go to the parking peg
+            m, b, free = p, park, (b,) + rest
+        elif k <= first + middle:  # the m - p large disks, without the parking peg
+            m, k, free, base = m - p, k - first, rest, base + p
+        else:  # the p small disks come back on top
+            m, k, a, free = p, k - first - middle, park, (a,) + rest
+
+
 def replay(n: int, moves, pegs: int = 3) -> list[list[list[int]]]:
     """Play ``moves`` from the start and return every state (lists of disks).
 
-    Raises ValueError at the first illegal move (empty peg, wrong disk, big on small).
+    Raises InputError at the first illegal move (empty peg, wrong disk, big on small).
     """
     state = [list(range(n, 0, -1))] + [[] for _ in range(pegs - 1)]
     states = [[list(p) for p in state]]

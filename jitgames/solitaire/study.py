@@ -47,6 +47,9 @@ class StudyPartial:
     used; ``grown`` counts the deals that thrashed it and were solved on a larger
     table (see :mod:`.search`), ``largest_capacity`` is the largest table used.
     ``peak_occupancy`` and ``largest_capacity`` are maxima, every other figure a sum.
+    ``no_move_deals`` counts deals with no legal move right after the deal;
+    ``forced_deals`` (None in score-only mode) deals whose optimal line has no
+    decision point, so that every game of them ends with the optimal score.
     """
 
     deals: int
@@ -63,6 +66,8 @@ class StudyPartial:
     evictions: int
     grown: int
     largest_capacity: int
+    no_move_deals: int
+    forced_deals: int | None
     seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict:
@@ -114,7 +119,8 @@ class StudyPartial:
 def empty_partial(capacity: int = DEFAULT_CAPACITY, score_only: bool = False) -> StudyPartial:
     """The statistics of no deals (the identity of :func:`merge`)."""
     return StudyPartial(0, 0, 0, (0,) * (N_CARDS + 1), None if score_only else 0,
-                        None if score_only else 0, 0, capacity, 0, 0, 0, 0, 0, capacity)
+                        None if score_only else 0, 0, capacity, 0, 0, 0, 0, 0, capacity,
+                        0, None if score_only else 0)
 
 
 def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
@@ -138,6 +144,8 @@ def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
         evictions=int(rows[:, 6].sum()),
         grown=int((~on_thread_table).sum()),
         largest_capacity=int(rows[:, 8].max(initial=capacity)),
+        no_move_deals=int((rows[:, 9] == 0).sum()),
+        forced_deals=None if score_only else int((rows[:, 2] == 0).sum()),
         seconds=seconds,
     )
 
@@ -150,7 +158,8 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
     ValueError
         If one partial is score-only and the other is not, or capacities differ.
     """
-    if (a.moves_sum is None) != (b.moves_sum is None):
+    if (a.moves_sum is None) != (b.moves_sum is None) or \
+            (a.forced_deals is None) != (b.forced_deals is None):
         raise InputError("cannot merge a score-only partial with a full one")
     if a.capacity != b.capacity:
         raise InputError(f"cannot merge partials of table capacity {a.capacity} and {b.capacity}")
@@ -173,6 +182,8 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
         evictions=a.evictions + b.evictions,
         grown=a.grown + b.grown,
         largest_capacity=max(a.largest_capacity, b.largest_capacity),
+        no_move_deals=a.no_move_deals + b.no_move_deals,
+        forced_deals=add(a.forced_deals, b.forced_deals),
         seconds=a.seconds + b.seconds,
     )
 
@@ -318,6 +329,12 @@ def deals_needed(sd: float, precision: float, z: float = Z95) -> int:
     return max(2, math.ceil((z * sd / precision) ** 2))
 
 
+def _fraction(count: int, n: int) -> dict:
+    """``count`` of ``n`` deals as a JSON-ready dict with the Wilson 95% interval."""
+    return {"deals": count, "rate": count / n if n else None,
+            "ci95": list(wilson_interval(count, n)) if n else None}
+
+
 def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> dict:
     """Everything the study reports, as a JSON-ready dict (no timing; the CLI adds it)."""
     n = partial.deals
@@ -333,6 +350,7 @@ def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> di
     needed = deals_needed(sd, precision) if n > 1 else None
     net = PAY_PER_CARD * mean - DECK_PRICE - START_FEE
     full = partial.moves_sum is not None
+    forced = partial.forced_deals
     return {
         "deals": n,
         "mean": mean,
@@ -348,6 +366,8 @@ def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> di
         "histogram": {str(s): c for s, c in enumerate(partial.histogram)},
         "mean_moves": partial.moves_sum / n if full and n else None,
         "mean_decisions": partial.decisions_sum / n if full and n else None,
+        "no_move_at_deal": _fraction(partial.no_move_deals, n),
+        "score_fixed_by_deal": _fraction(forced, n) if forced is not None else None,
         "score_only": not full,
         "positions": partial.positions,
         "mean_positions": partial.positions / n if n else float("nan"),
