@@ -376,7 +376,11 @@ class Records:
                     self.con.executemany(_insert_sql(op["table"], op["columns"]), op["rows"])
             return True
         except sqlite3.Error as exc:
-            pending = _write_pending(self.path, self.schema, operations)
+            try:
+                pending = _write_pending(self.path, self.schema, operations)
+            except (OSError, StoreError) as again:
+                raise StoreError(f"could not store in {self.path} ({exc}) nor beside it "
+                                 f"({again})") from None
             print(f"jitgames: could not store in {self.path} ({exc}); saved in {pending}, "
                   "added to the database by the next run", file=sys.stderr)
             return False
