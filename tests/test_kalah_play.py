@@ -334,3 +334,17 @@ def test_tournament_with_the_win_rule_reports_head_to_head(tmp_path, capsys):
     assert (h["wins"], h["draws"], h["losses"]) == (
         rows["store+win@3"]["wins"], rows["store+win@3"]["draws"], rows["store+win@3"]["losses"])
     assert h["score"] == pytest.approx((h["wins"] + h["draws"] / 2) / 16)
+
+
+def test_the_answers_are_visible_from_help(capsys):
+    for argv, phrases in ((["play", "--help"], ("--no-random", "--no-ordering", "+win",
+                                                 "for a hint", "replayed with --seed")),
+                          (["tournament", "--help"], ("+win", "95% interval"))):
+        try:
+            status = main(argv)
+        except SystemExit as exc:
+            status = exc.code
+        text = " ".join(capsys.readouterr().out.split())
+        assert status == 0
+        for phrase in phrases:
+            assert phrase in text, phrase
