@@ -250,6 +250,8 @@ def test_random_ties_by_default_with_the_seed_printed_and_replayable(monkeypatch
     _, fixed, _ = _run(argv + ["--no-random"], "", monkeypatch, capsys)
     assert "lowest pit" in fixed and "seed" not in fixed
     assert _computer_moves(fixed) == _reference_self_play(4, 2, 1, False, 0)
+    status, _, err = _run(argv + ["--no-random", "--seed", "3"], "", monkeypatch, capsys)
+    assert status == 2 and "--no-random" in err and err.count("\n") == 1
 
 
 def test_hint_names_every_equally_good_pit_and_prints_the_tree(monkeypatch, capsys):
