@@ -250,6 +250,8 @@ def run_play(args) -> int:
     human = {"south": SOUTH, "north": NORTH, "none": None}[args.human]
     player = SOUTH if args.first == "south" else NORTH
     board = new_board(args.pits, args.stones)
+    if not args.randomize and args.seed is not None:
+        raise CLIError("--seed chooses among equally good moves; it has no use with --no-random")
     if args.randomize and args.seed is None:
         args.seed = secrets.randbelow(2**62 + 1)
     key = np.uint64(stream_key(args.seed, 0)) if args.randomize else np.uint64(0)

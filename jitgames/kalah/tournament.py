@@ -334,7 +334,11 @@ def weight_search(m, n, variant, openings, first, generations, seed, start, dept
 
 def add_parser(sub) -> None:
     """Register the ``tournament`` sub-command."""
-    p = sub.add_parser("tournament", help="evaluations and depths against each other")
+    p = sub.add_parser("tournament", help="evaluations and depths against each other",
+                       description="Every pair of players on every opening, both colours; "
+                                   "Elo ratings over all stored games, and each pair's "
+                                   "score this run with a 95% interval (e.g. store+win@6 "
+                                   "store@6: does the win rule win more? docs/kalah.md).")
     p.add_argument("players", nargs="*", default=["store@2", "store@4", "sides@4"],
                    help="players EVAL@DEPTH, EVAL = store, sides or weights, optionally "
                         "with +win (won games score the maximum: the winner takes all; "
