@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from _harness import machine, median_seconds  # noqa: E402
 from jitgames.kalah import evaluation, rules, search, solver, tournament  # noqa: E402
-from jitgames._cli import data_dir  # noqa: E402
+from jitgames._store import data_dir  # noqa: E402
 from jitgames.kalah.endgame import binomials, build_endgame, table_size  # noqa: E402
 
 

@@ -1,5 +1,8 @@
 """Shared command-line plumbing: one contract for every game's command line.
 
+Storage (data directory, atomic writes, checked files, databases) lives in
+:mod:`jitgames._store`.
+
 Every ``python -m jitgames.<game>`` entry point (also ``jitgames <game>``) is written as::
 
     def main(argv=None) -> int:
@@ -29,11 +32,8 @@ import json
 import math
 import os
 import re
-import sqlite3
 import sys
-import tempfile
 from fractions import Fraction
-from pathlib import Path
 
 from .errors import InputError
 
@@ -60,11 +60,6 @@ __all__ = [
     "progress",
     "print_json",
     "strict_json",
-    "data_dir",
-    "connect_db",
-    "atomic_write_text",
-    "atomic_write_bytes",
-    "check_writable",
 ]
 
 EXIT_OK = 0
@@ -322,7 +317,7 @@ def add_seed(parser, high: int = 2**64 - 1, default: int | None = 0,
 
 def add_db(parser, filename: str, what: str) -> None:
     """``--db FILE``: the SQLite file of ``what`` (default ``filename`` in the data
-    directory, see :func:`data_dir`)."""
+    directory, see :func:`jitgames._store.data_dir`)."""
     parser.add_argument("--db", default=None, metavar="FILE",
                         help=f"SQLite file of {what} (default: {filename} in "
                              f"$XDG_DATA_HOME/jitgames)")
@@ -391,106 +386,3 @@ def print_json(obj) -> None:
     """Print ``obj`` as one strict JSON object on stdout (NumPy values allowed;
     NaN and infinities become ``null``)."""
     print(json.dumps(strict_json(obj), allow_nan=False))
-
-
-def data_dir(override: str | os.PathLike | None = None) -> Path:
-    """Directory for files that outlive a run (created if missing).
-
-    ``override`` wins; else ``$XDG_DATA_HOME/jitgames``; else ``~/.local/share/jitgames``.
-    :class:`CLIError` if it cannot be created (e.g. a file of that name exists).
-    """
-    if override is not None:
-        path = Path(override)
-    else:
-        base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
-        path = Path(base) / "jitgames"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CLIError(f"cannot use directory {path}: {_reason(exc)}") from None
-    return path
-
-
-def connect_db(filename: str, override: str | os.PathLike | None = None) -> sqlite3.Connection:
-    """Open (creating if needed) an SQLite database.
-
-    ``override`` is a full file path (e.g. from ``--db``); otherwise the file is
-    ``filename`` inside :func:`data_dir`. :class:`CLIError` if it cannot be opened;
-    a file that is not an SQLite database shows only when it is first read.
-    """
-    if override is None:
-        path = data_dir() / filename
-    else:
-        path = Path(override)
-        try:
-            data_dir(path.parent)
-        except InputError as exc:
-            raise CLIError(f"cannot open database {path}: {exc}") from None
-    try:
-        return sqlite3.connect(path)
-    except sqlite3.Error as exc:
-        raise CLIError(f"cannot open database {path}: {exc}") from None
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: temporary file, fsync, rename.
-
-    A reader sees either the old file or the new one, never a partial write. The file
-    gets the permissions a plain ``open(path, "w")`` would give it (the umask's).
-    """
-    _atomic_write(path, [data])
-
-
-def atomic_write_text(path: str | os.PathLike, text) -> None:
-    """:func:`atomic_write_bytes` for UTF-8 text: a string, or an iterable of strings
-    written one after another (so a large file need not be one string in memory)."""
-    pieces = [text] if isinstance(text, str) else text
-    _atomic_write(path, (piece.encode("utf-8") for piece in pieces))
-
-
-def _atomic_write(path, pieces) -> None:
-    """Write the byte strings ``pieces`` to a temporary file beside ``path``, then rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as handle:
-            for piece in pieces:
-                handle.write(piece)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def check_writable(path: str | os.PathLike) -> None:
-    """Raise :class:`CLIError` unless a file can be written at ``path`` (creating its
-    directory if needed): checked before a long run, not after it."""
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "Is a directory")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"):
-            pass
-    except OSError as exc:
-        raise CLIError(f"cannot write {path}: {_reason(exc)}") from None
-
-
-def _reason(exc: OSError) -> str:
-    """Why a directory could not be made, in words ("File exists" names no file)."""
-    if isinstance(exc, FileExistsError):
-        return "a file stands where a directory is needed"
-    return exc.strerror or str(exc)
-
-
-def _umask() -> int:
-    """The process's umask (read by setting it and setting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-

@@ -1,12 +1,11 @@
 """Shared command-line helpers."""
 import json
 import os
-import sqlite3
 import stat
 
 import pytest
 
-from jitgames import _cli
+from jitgames import _cli, _store
 from jitgames.errors import InputError
 
 
@@ -40,8 +39,8 @@ def test_int_types():
 
 def test_atomic_write_replaces_whole_file(tmp_path):
     target = tmp_path / "sub" / "file.txt"
-    _cli.atomic_write_text(target, "one")
-    _cli.atomic_write_text(target, "two")
+    _store.atomic_write_text(target, "one")
+    _store.atomic_write_text(target, "two")
     assert target.read_text() == "two"
     assert [p.name for p in target.parent.iterdir()] == ["file.txt"]
 
@@ -50,7 +49,7 @@ def test_atomic_write_streams_pieces_with_plain_file_permissions(tmp_path):
     target = tmp_path / "out.csv"
     old = os.umask(0o027)
     try:
-        _cli.atomic_write_text(target, (f"{i}\n" for i in range(3)))
+        _store.atomic_write_text(target, (f"{i}\n" for i in range(3)))
     finally:
         os.umask(old)
     assert target.read_text() == "0\n1\n2\n"
@@ -59,24 +58,18 @@ def test_atomic_write_streams_pieces_with_plain_file_permissions(tmp_path):
 
 def test_data_dir_honours_xdg(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert _cli.data_dir() == tmp_path / "jitgames"
-    assert _cli.data_dir(tmp_path / "x") == tmp_path / "x"
-    con = _cli.connect_db("t.sqlite")
-    assert isinstance(con, sqlite3.Connection)
-    con.close()
-    assert (tmp_path / "jitgames" / "t.sqlite").exists()
+    assert _store.data_dir() == tmp_path / "jitgames"
+    assert _store.data_dir(tmp_path / "x") == tmp_path / "x"
 
 
-def test_unusable_directories_and_databases_are_cli_errors(tmp_path):
+def test_unusable_directories_are_store_errors(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    with pytest.raises(_cli.CLIError, match="cannot use directory"):
-        _cli.data_dir(blocker / "sub")
-    with pytest.raises(_cli.CLIError, match="cannot open database .*games.sqlite: cannot use"):
-        _cli.connect_db("x.sqlite", blocker / "games.sqlite")
-    with pytest.raises(_cli.CLIError, match="Is a directory"):
-        _cli.check_writable(tmp_path)
-    _cli.check_writable(tmp_path / "new" / "out.csv")  # creates the directory, no file
+    with pytest.raises(_store.StoreError, match="cannot use directory"):
+        _store.data_dir(blocker / "sub")
+    with pytest.raises(_store.StoreError, match="Is a directory"):
+        _store.check_writable(tmp_path)
+    _store.check_writable(tmp_path / "new" / "out.csv")  # creates the directory, no file
     assert list((tmp_path / "new").iterdir()) == []
 
 

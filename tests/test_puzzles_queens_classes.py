@@ -53,7 +53,9 @@ def test_task_kernel_matches_reference(n, split):
     order = qc._stride_order(len(params))
     ours = np.zeros((len(params), 3), np.int64)
     theirs = np.zeros((len(params), 3), np.int64)
-    qc._run_tasks(n, params, boards, order, ours)
+    done = np.zeros(len(params), np.bool_)
+    qc._run_tasks(n, params, boards, order, ours, done, np.zeros(1, np.int64))
+    assert done[order].all()
     ref._run_tasks(n, params, boards, order, theirs)
     assert ours.tolist() == theirs.tolist()
 

@@ -24,8 +24,22 @@ TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "thread
 
 @pytest.fixture(scope="module")
 def scheduler():
-    """Address of a LocalCluster of 2 worker processes, shared by this module."""
-    with open_client("local:2") as client:
+    """Address of a running scheduler with 2 worker processes (as a user would start
+    with ``dask scheduler`` and ``dask worker``), and a client of it.
+
+    ``--scheduler local:W`` makes a cluster only its own process can reach, so a
+    scheduler that a command line can be pointed at is started here as plain TCP,
+    bound to this machine only and without dashboard pages.
+    """
+    import dask
+    from distributed import Client, LocalCluster
+
+    with dask.config.set({"distributed.scheduler.http.routes": [],
+                          "distributed.worker.http.routes": []}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                               env={"NUMBA_NUM_THREADS": str(local_worker_threads(2))})
+    with cluster, Client(cluster) as client:
         yield client.scheduler.address, client
 
 
@@ -34,10 +48,10 @@ def _numba_threads():
     return numba.get_num_threads()
 
 
-def test_local_workers_share_the_cores(scheduler):
+def test_local_workers_share_the_cores():
     """Two local workers run their share of the Numba threads each, not all cores each."""
-    _, client = scheduler
-    threads = client.run(_numba_threads)
+    with open_client("local:2") as client:
+        threads = client.run(_numba_threads)
     assert len(threads) == 2
     assert set(threads.values()) == {local_worker_threads(2)}
     assert local_worker_threads(2) == max(1, (os.cpu_count() or 1) // 2)
@@ -128,10 +142,11 @@ def test_solitaire_chunk_of_a_killed_worker_is_retried(scheduler, tmp_path):
     params = {"seed": 9, "shuffle": "fisher-yates", "score_only": False,
               "table_capacity": study.DEFAULT_CAPACITY, "rows": False}
     chunks = tuple(split_range(0, 400, 50))
-    plain = run_chunks(ChunkedJob("t", params, chunks, study.study_worker), quiet=True)
+    plain = run_chunks(ChunkedJob("t", params, chunks, study.study_worker, study.study_validate),
+                       quiet=True)
     pids_before = set(client.run(os.getpid).values())
     dying = ChunkedJob("t", {**params, "kill_at": 150, "marker": str(tmp_path / "died")},
-                       chunks, dying_study_worker)
+                       chunks, dying_study_worker, study.study_validate)
     run = run_chunks(dying, client=client, quiet=True)
     assert (tmp_path / "died").exists()  # a worker really died mid-run
     assert set(client.run(os.getpid).values()) != pids_before

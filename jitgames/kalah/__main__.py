@@ -12,9 +12,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, check_writable,
-                    data_dir, emit, int_in_range, progress, run_cli)
+from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, emit,
+                    int_in_range, progress, run_cli)
 from .._jit import threads
+from .._store import check_writable, data_dir
 from .rules import VARIANTS
 from .solver import TABLE_BITS
 
@@ -60,7 +61,7 @@ def _run_solve(args) -> int:
     directory = None if args.no_endgame_files else data_dir(
         args.endgame_dir if args.endgame_dir is not None else Path(data_dir()) / "kalah")
     if directory is not None:  # a database built for minutes must be savable
-        check_writable(Path(directory) / "kalah-endgame.npy")
+        check_writable(Path(directory) / "kalah-endgame.table")
     bits = TABLE_BITS if args.table_bits is None else args.table_bits
     bar = progress(None, "endgame database", args.quiet, unit="pos")
     try:
@@ -99,7 +100,7 @@ def _run_solve(args) -> int:
     return 0
 
 
-def _parser() -> ArgumentParser:
+def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG,
                             description="Kalah: exact solutions, alpha-beta play, tournaments "
                                         "(rules and variants: docs/design.md).")
@@ -113,7 +114,7 @@ def _parser() -> ArgumentParser:
 
 
 def _main(argv) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     return args.run(args)
 
 

@@ -1,7 +1,8 @@
 """Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,play,match,stats}``.
 
 ``evaluate`` prints total, mean, worst case and distribution of one strategy over all
-secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``);
+secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``;
+``--shrink`` adds the mean shrink factor of the consistent set at each guess);
 ``tournament`` runs several strategies over several sizes in one table; ``tree``
 prints or exports a strategy's decision tree; ``play`` and ``match`` are the games
 for people; ``stats`` shows the player statistics kept in SQLite.
@@ -53,13 +54,38 @@ def _strategy_argument(parser, default="knuth"):
     _cli.add_seed(parser, MAX_SEED, 0, "seed of the random strategies")
 
 
-def _build_parser():
+def _variant_arguments(parser):
+    """``--first`` and ``--ties``: options of the scored strategies."""
+    parser.add_argument("--first", default=None, metavar="GUESS",
+                        help="fix the opening guess (e.g. 1122), to reproduce published "
+                             "tables that fix it; scored strategies only")
+    parser.add_argument("--ties", choices=("first", "random"), default="first",
+                        help="tie rule among equally scored guesses: first = a consistent "
+                             "code, then the smallest (canonical, default); random = Knuth's "
+                             "text, 'a code of P_{i-1} if possible, else at random', drawn "
+                             "from --seed (knuth, expected-size, most-parts)")
+
+
+STRATEGY_NOTES = (
+    "strategies: cooley is Cooley's rule as written -- the consistent code least like "
+    "the previous guess -- but every consistent code gives the previous guess the same "
+    "answer, so it reduces to a random consistent code after a one-pair opening; "
+    "minimax is exact: fewest guesses in the worst case, then fewest in total "
+    "(docs/mastermind.md).")
+
+
+def build_parser() -> _cli.ArgumentParser:
     parser = _cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    ev = sub.add_parser("evaluate", help="one strategy over all secrets")
+    ev = sub.add_parser("evaluate", help="one strategy over all secrets", epilog=STRATEGY_NOTES)
     _size_arguments(ev)
     _strategy_argument(ev)
+    _variant_arguments(ev)
+    ev.add_argument("--shrink", action="store_true",
+                    help="also report, at each guess number, the mean factor by which the "
+                         "consistent set shrinks (the text: 'about 4 times per guess'), "
+                         "arithmetic and geometric, over the secrets that make that guess")
     ev.add_argument("--seeds", type=_cli.int_in_range(1, MAX_SEEDS), default=1,
                     help="run seeds SEED..SEED+N-1 and pool them (random strategies; "
                          f"at most {MAX_SEEDS:,})")
@@ -76,9 +102,11 @@ def _build_parser():
     to.add_argument("--max-matrix-bytes", type=_cli.positive_int, default=DEFAULT_MATRIX_BYTES)
     _common_arguments(to)
 
-    tr = sub.add_parser("tree", help="print or export a strategy's decision tree")
+    tr = sub.add_parser("tree", help="print or export a strategy's decision tree",
+                        epilog=STRATEGY_NOTES)
     _size_arguments(tr)
     _strategy_argument(tr)
+    _variant_arguments(tr)
     tr.add_argument("--depth", type=_cli.nonnegative_int, default=None,
                     help="print only nodes up to this depth")
     _common_arguments(tr)
@@ -97,16 +125,18 @@ def _evaluate_in_chunks(args, seed):
     Returns ``(evaluation, complete)``; Ctrl-C keeps the finished chunks.
     """
     from .. import __version__
-    from .evaluate import Evaluation, evaluate_worker, load_game
+    from .evaluate import Evaluation, evaluate_validate, evaluate_worker, load_game
 
     repeats = not args.no_repeats
     space, _ = load_game(args.pegs, args.colours, repeats, args.max_matrix_bytes)
     size = args.chunk_size or (space.size if space.size < LARGE else -(-space.size // CHUNKS))
     params = {"strategy": args.strategy, "pegs": args.pegs, "colours": args.colours,
               "repeats": repeats, "seed": seed, "max_matrix_bytes": args.max_matrix_bytes,
-              "chunk_size": size, "version": __version__}
+              "chunk_size": size, "version": __version__, "ties": args.ties,
+              "first": args.first}
     job = _chunked.ChunkedJob("mastermind.evaluate", params,
-                              tuple(_chunked.split_range(0, space.size, size)), evaluate_worker)
+                              tuple(_chunked.split_range(0, space.size, size)), evaluate_worker,
+                              evaluate_validate)
     with _chunked.open_client(args.scheduler) as client:
         run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,
                                   quiet=args.quiet, desc=f"{args.strategy} {args.pegs}x{args.colours}")
@@ -114,7 +144,9 @@ def _evaluate_in_chunks(args, seed):
         raise KeyboardInterrupt
     secrets = np.concatenate([np.arange(a, b) for a, b in run.chunks_done])
     guesses = np.concatenate([np.asarray(p, dtype=np.int32) for p in run.partials])
-    result = Evaluation(args.strategy, args.pegs, args.colours, repeats, seed, secrets, guesses)
+    first = None if args.first is None else space.format(space.parse(args.first))
+    result = Evaluation(args.strategy, args.pegs, args.colours, repeats, seed, secrets, guesses,
+                        args.ties, first)
     if run.interrupted:
         print(f"{PROG}: interrupted; partial result over {len(secrets)} of {space.size} secrets",
               file=sys.stderr)
@@ -158,11 +190,46 @@ def _cmd_evaluate(args):
         out["seeds"] = len(results)
         out["seed_means"] = [r.mean for r in results]
     rep = "" if repeats else ", no repeats"
-    text = [f"{args.strategy} on {args.pegs} pegs x {args.colours} colours{rep}: "
+    options = ("" if args.ties == "first" else ", random ties") + (
+        "" if args.first is None else f", opening {out['first']}")
+    text = [f"{args.strategy} on {args.pegs} pegs x {args.colours} colours{rep}{options}: "
             f"{out['secrets']} secrets" + (f" x {len(results)} seeds" if args.seeds > 1 else ""),
             f"total {out['total']}  mean {out['mean']:.4f}  max {out['max']}",
             f"distribution (guesses: secrets) {_format_distribution(out['distribution'])}"]
+    if args.shrink and complete:
+        out["shrink"] = _shrink(args, [r.seed for r in results])
+        text += _format_shrink(out["shrink"], out)
     return _cli.emit(args, out, text, complete, note=None)  # said above
+
+
+def _shrink(args, seeds):
+    """The shrink table of ``args.strategy`` over the trees of ``seeds`` (pooled)."""
+    from .evaluate import load_game, strategy_tree
+    from .shrink import pool_sums, shrink_sums, shrink_table
+
+    repeats = not args.no_repeats
+    _, matrix = load_game(args.pegs, args.colours, repeats, args.max_matrix_bytes)
+    sums = []
+    for seed in seeds:
+        tree = strategy_tree(args.strategy, args.pegs, args.colours, repeats, seed,
+                             args.max_matrix_bytes, ties=args.ties, first=args.first)
+        sums.append(shrink_sums(tree, matrix))
+    return shrink_table(pool_sums(sums))
+
+
+def _format_shrink(rows, out) -> list[str]:
+    over_six = sum(v for k, v in out["distribution"].items() if int(k) > 6)
+    overall = out["secrets"] ** (1 / out["mean"]) if out["mean"] else None
+    lines = ["shrink of the consistent set |P(i-1)| / |P(i)| at guess i "
+             "(mean over the secrets that make guess i):",
+             f"{'guess':>7}{'secrets':>9}{'mean':>9}{'geometric':>11}"]
+    lines += [f"{r['guess']:>7}{r['secrets']:>9}{r['mean_factor']:>9.2f}"
+              f"{r['geometric_factor']:>11.2f}" for r in rows]
+    if overall is not None:
+        lines.append(f"all guesses: geometric mean factor {overall:.2f} "
+                     f"(= codes ** (1 / mean guesses)); games needing more than six "
+                     f"guesses: {over_six}")
+    return lines
 
 
 def _parse_sizes(text):
@@ -219,7 +286,7 @@ def _cmd_tree(args):
     from .evaluate import strategy_tree
 
     tree = strategy_tree(args.strategy, args.pegs, args.colours, not args.no_repeats,
-                         args.seed, args.max_matrix_bytes)
+                         args.seed, args.max_matrix_bytes, ties=args.ties, first=args.first)
     if args.json:
         print(tree.to_json())
     else:
@@ -228,7 +295,7 @@ def _cmd_tree(args):
 
 
 def _body(argv):
-    args = _build_parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     if hasattr(args, "pegs"):
         code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
     commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree}

@@ -22,7 +22,7 @@ PROG = "python -m jitgames.primes"
 _BLOCK = 10**10  # count wide intervals block by block (progress, Ctrl-C keeps the sum)
 
 
-def _parser() -> ArgumentParser:
+def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description="Primes: counts, primality, polynomials, "
                                                    "lines, pictures (docs/cli.md: the shared "
                                                    "options and number forms).")
@@ -186,6 +186,12 @@ def _picture(args) -> int:
         raise CLIError(f"--out needs a file name, got {args.out!r}")
     if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
         raise CLIError(f"cannot write {args.out}: no such directory")
+    from matplotlib.backend_bases import FigureCanvasBase
+    suffix = os.path.splitext(args.out)[1][1:].lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix and suffix not in formats:
+        raise CLIError(f"--out {args.out}: cannot draw a .{suffix} file; use one of "
+                       f"{', '.join('.' + f for f in sorted(formats))}")
 
     lines = _analyse(args, args.command, args.highlight).richest if args.highlight else ()
     try:
@@ -205,7 +211,7 @@ _COMMANDS = {"count": _count, "isprime": _isprime, "list": _list, "poly": _poly,
 
 
 def _main(argv) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     with threads(args.threads):
         return _COMMANDS[args.command](args)
 

@@ -10,6 +10,7 @@ import sys
 import time
 
 from jitgames import _chunked, _cli
+from jitgames._interrupt import run_interruptible
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
                               queens_classes, rings, tait)
@@ -36,8 +37,15 @@ def _queens(args):
     if args.show and n > 12:
         raise _cli.CLIError("--show lists solutions for n <= 12 only")
     start = time.perf_counter()
-    classes = (0, 0, 0)
-    done = total_tasks = 0
+    state = {"classes": (0, 0, 0), "done": 0, "tasks": 0}
+
+    def count(batches):
+        # In a helper thread (run_interruptible): Ctrl-C sets the kernel's stop flag.
+        with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
+            for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
+                state.update(classes=classes, done=state["done"] + step, tasks=total_tasks)
+                bar.update(1)
+
     try:
         with threads(args.threads):
             if n < 5:
@@ -46,15 +54,12 @@ def _queens(args):
                 # Progress batches: each is a parallel launch whose slowest task
                 # idles the other thread, so few of them below n = 17 (1.5 s vs 2.3 s
                 # at n = 16 with 32 batches on 2 threads).
-                batches = 1 if n < 14 else 8 if n < 17 else 32
-                with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
-                    for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
-                        done += step
-                        bar.update(1)
-                result = queens.census_from_classes(n, classes)
+                run_interruptible(lambda: count(1 if n < 14 else 8 if n < 17 else 32))
+                result = queens.census_from_classes(n, state["classes"])
     except KeyboardInterrupt:
         # The counts of the finished tasks: a lower bound of the whole count.
-        partial = queens.census_from_classes(n, classes)
+        partial = queens.census_from_classes(n, state["classes"])
+        done, total_tasks = state["done"], state["tasks"]
         return _cli.emit(args, {"n": n, "count": partial.count, "unique": partial.unique,
                                 "tasks_done": done, "tasks": total_tasks},
                          [f"{n} queens: at least {partial.count} solutions, "
@@ -115,7 +120,7 @@ def _queens_chunked(args):
     params = {"n": n, "chunks": args.chunks, "version": __version__}
     job = _chunked.ChunkedJob("puzzles.queens", params,
                               tuple(_chunked.split_range(0, args.chunks, 1)),
-                              queens_classes.chunk_worker)
+                              queens_classes.chunk_worker, queens_classes.chunk_validate)
     start = time.perf_counter()
     with _chunked.open_client(args.scheduler) as client, threads(args.threads):
         run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,

@@ -42,7 +42,8 @@ class DealResults:
     score-only mode); ``positions`` positions expanded; ``lookups``, ``probes``,
     ``evictions`` the deal's use of its position tables (summed over its attempts);
     ``occupancy`` and ``capacity`` the entries used and the slots of the table that
-    solved it (larger than the thread's table when the deal's table had to grow).
+    solved it (larger than the thread's table when the deal's table had to grow);
+    ``opening_moves`` the legal moves right after the deal.
     """
 
     score: np.ndarray
@@ -54,6 +55,7 @@ class DealResults:
     evictions: np.ndarray
     occupancy: np.ndarray
     capacity: np.ndarray
+    opening_moves: np.ndarray
 
     @classmethod
     def from_rows(cls, rows: np.ndarray) -> "DealResults":

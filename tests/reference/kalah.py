@@ -114,6 +114,11 @@ perft_copy = perft_undo
 
 def evaluate(board, weights):
     m = pits_per_side(board)
+    margin = final_margin(board)
+    if is_over(board) and len(weights) == len(board) + 1 and weights[-1] == 1 and margin:
+        # the win rule: the winner takes all, more than any unfinished position scores
+        score = max(abs(int(w)) for w in weights[:len(board)]) * sum(int(v) for v in board) + 1
+        return score if margin > 0 else -score
     if is_over(board):
         final = [0] * len(board)
         final[m] = int(board[m]) + side_stones(board, SOUTH)
