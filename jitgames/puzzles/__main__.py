@@ -329,9 +329,10 @@ def _fibnim_rule(table, obj, lines):
 
 def _fibnim_plot(table, path, obj, lines):
     """--plot FILE: the lost positions in the (p, q) plane."""
+    from jitgames._store import check_writable
     from jitgames.puzzles import pictures
 
-    _cli.check_writable(path)
+    check_writable(path)
     fig, _ = pictures.fibnim_losing(table)
     try:
         pictures.save(fig, path)
