@@ -16,7 +16,7 @@ import pytest
 
 from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import deals, solve_deals
-from jitgames.solitaire.records import SCHEMA_VERSION
+from jitgames.solitaire.records import SCHEMA
 
 ROOT = Path(__file__).resolve().parents[1]
 END = re.compile(r"^score (\d+) of optimal (\d+); (\d+) moves, (\d+) hints, (\d+) undos$", re.M)
@@ -36,7 +36,7 @@ def rows(db):
     con = sqlite3.connect(db)
     try:
         return con.execute("SELECT player, shuffle, seed, deal_index, deal_file, deal_line, "
-                           "score, optimum, moves, hints, undos FROM games").fetchall()
+                           "score, optimum, moves, hints, undos FROM solitaire_games").fetchall()
     finally:
         con.close()
 
@@ -196,13 +196,25 @@ def bad_databases(tmp_path):
     con.close()
     newer = tmp_path / "newer.db"
     con = sqlite3.connect(newer)
-    con.execute("CREATE TABLE games (player TEXT)")
-    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    con.execute("CREATE TABLE solitaire_games (player TEXT)")
+    con.execute(f"PRAGMA application_id = {SCHEMA.application_id}")
+    con.execute(f"PRAGMA user_version = {SCHEMA.version + 1}")
+    con.commit()
+    con.close()
+    other = tmp_path / "other_kind.db"          # another kind of jitgames database
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE solitaire_games (x)")
+    con.execute("PRAGMA application_id = 1")
+    con.commit()
+    con.close()
+    columns = tmp_path / "columns.db"           # our table's name with other columns
+    con = sqlite3.connect(columns)
+    con.execute("CREATE TABLE solitaire_games (player TEXT, score INTEGER)")
     con.commit()
     con.close()
     blocked = tmp_path / "a_file" / "r.db"   # its directory is a file
     (tmp_path / "a_file").write_text("")
-    return [garbage, foreign, newer, blocked]
+    return [garbage, foreign, newer, other, columns, blocked]
 
 
 def test_a_bad_database_is_one_line_before_any_play_and_nothing_is_lost(capsys, monkeypatch,

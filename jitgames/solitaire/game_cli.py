@@ -94,7 +94,7 @@ def play_command(argv) -> int:
     """``play``: one game; 0 when it ended (by play, quit or end of input), 130 on Ctrl-C."""
     args = play_parser().parse_args(argv)
     deck, title, where = _choose_deal(args)
-    con = open_db(args.db, write=True)  # before any play: a bad file costs no game
+    records = open_db(args.db)  # before any play: a bad file costs no game
     try:
         game = Game(deck, PositionSolver(DEFAULT_CAPACITY))
         colour = args.colour and sys.stdout.isatty()
@@ -105,11 +105,11 @@ def play_command(argv) -> int:
             print()
             status = 130
         print(end_line(game))
-        record_game(con, GameRecord(player=args.name or _player(), score=game.score,
+        record_game(records, GameRecord(player=args.name or _player(), score=game.score,
                                     optimum=game.optimum, moves=len(game.history),
                                     hints=game.hints, undos=game.undos, **where))
     finally:
-        con.close()
+        records.close()
     return status
 
 
@@ -121,11 +121,8 @@ def stats_command(argv) -> int:
     add_db(parser, DB_FILE, "game results")
     add_json(parser)
     args = parser.parse_args(argv)
-    con = open_db(args.db, write=False)
-    try:
-        rows = player_table(con)
-    finally:
-        con.close()
+    with open_db(args.db) as records:
+        rows = player_table(records)
     if args.json:
         print_json({"players": rows, "complete": True})
         return 0
