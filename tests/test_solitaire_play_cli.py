@@ -155,9 +155,9 @@ def test_deal_files_and_lines(capsys, monkeypatch, tmp_path):
     decks = deals(2026, 7, 9)
     file.write_text("\n".join(" ".join(map(str, d)) for d in decks.tolist()) + "\n")
     db = tmp_path / "r.sqlite"
-    for extra, optimum in (([], solve_deals(decks[0]).score[0]),
-                           (["--line", "2"], solve_deals(decks[1]).score[0])):
-        status, out, _ = play(capsys, monkeypatch, "quit\n", "--deals", str(file), *extra,
+    for flag, extra, optimum in (("--deals", [], solve_deals(decks[0]).score[0]),
+                                 ("--deal-file", ["--line", "2"], solve_deals(decks[1]).score[0])):
+        status, out, _ = play(capsys, monkeypatch, "quit\n", flag, str(file), *extra,
                               "--db", str(db))
         assert status == 0 and END.findall(out)[0][1] == str(optimum)
     assert [r[4:6] for r in rows(db)] == [(str(file), 1), (str(file), 2)]

@@ -46,8 +46,8 @@ def play_parser() -> ArgumentParser:
         "it shows the optimal score still reachable. See docs/solitaire.md."))
     parser.add_argument("deal", nargs="*", type=uint64, metavar="SEED INDEX",
                         help="deal INDEX of seed SEED (default: a random deal)")
-    parser.add_argument("--deals", dest="deal_file", metavar="FILE",
-                        help="play a deal of FILE (52 integers a line)")
+    parser.add_argument("--deals", "--deal-file", dest="deal_file", metavar="FILE",
+                        help="play a deal of FILE (52 card ids a line; docs/design.md)")
     parser.add_argument("--line", type=positive_int, metavar="K",
                         help="with --deals: the deal on line K (default 1)")
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
