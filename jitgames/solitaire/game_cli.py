@@ -18,7 +18,7 @@ import sys
 
 from .._cli import (ArgumentParser, CLIError, add_db, add_json, display_name, int_in_range,
                     positive_int, print_json)
-from .console import end_line, play_session
+from .console import end_line, play_session, with_progress
 from .deal import SHUFFLES, deals, read_deal_file
 from .play import Game
 from .records import DB_FILE, GameRecord, open_db, player_table, record_game
@@ -96,7 +96,8 @@ def play_command(argv) -> int:
     deck, title, where = _choose_deal(args)
     records = open_db(args.db)  # before any play: a bad file costs no game
     try:
-        game = Game(deck, PositionSolver(DEFAULT_CAPACITY))
+        # the deal's optimum is solved here (a second or so for the hardest deals)
+        game = with_progress(lambda: Game(deck, PositionSolver(DEFAULT_CAPACITY)))
         colour = args.colour and sys.stdout.isatty()
         status = 0
         try:
