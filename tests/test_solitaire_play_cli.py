@@ -165,7 +165,9 @@ def test_deal_files_and_lines(capsys, monkeypatch, tmp_path):
                           (["--line", "2"], "--line applies to --deals"),
                           (["5"], "SEED INDEX"),
                           (["1", "2", "--deals", str(file)], "not both"),
-                          (["-1", "2"], "error")):
+                          (["-1", "2"], "error"),
+                          (["--name", "\udcff"], "not valid text"),
+                          (["--name", " "], "a name of 1 to 100")):
         status, out, err = play(capsys, monkeypatch, "", *argv, "--db", str(db))
         assert status == 2 and out == "" and message in err and len(err.splitlines()) == 1
 

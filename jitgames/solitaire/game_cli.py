@@ -40,6 +40,30 @@ def _player() -> str:
         return "player"
 
 
+MAX_NAME = 100
+"""Longest player name (characters)."""
+
+
+def player_name(text: str) -> str:
+    """argparse type of ``--name``: printable text of 1 to ``MAX_NAME`` characters."""
+    import argparse
+
+    name = text.strip()
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError("the name is not valid text") from None
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise argparse.ArgumentTypeError(f"expected a name of 1 to {MAX_NAME} printable "
+                                         f"characters, got {text!r}")
+    return name
+
+
+def _text(path) -> str:
+    """A file name as storable text (undecodable bytes of the name shown as U+FFFD)."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def play_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=f"{display_name(PROG)} play", description=(
         "Play one deal at the terminal, with the exact solver as coach: after every move "
@@ -52,7 +76,8 @@ def play_parser() -> ArgumentParser:
                         help="with --deals: the deal on line K (default 1)")
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
                         help="shuffle of SEED INDEX (default fisher-yates)")
-    parser.add_argument("--name", default=None, help="player name (default: the user's)")
+    parser.add_argument("--name", type=player_name, default=None,
+                        help="player name (default: the user's)")
     add_db(parser, DB_FILE, "game results")
     parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                         help="plain text even on a terminal")
@@ -71,8 +96,9 @@ def _choose_deal(args):
         line = args.line or 1
         if line > decks.shape[0]:
             raise CLIError(f"--line {line}: {args.deal_file} has {decks.shape[0]} deal(s)")
-        return decks[line - 1], f"Deal on line {line} of {args.deal_file}", dict(
-            shuffle=None, seed=None, deal_index=None, deal_file=str(args.deal_file), deal_line=line)
+        return decks[line - 1], f"Deal on line {line} of {_text(args.deal_file)}", dict(
+            shuffle=None, seed=None, deal_index=None, deal_file=_text(args.deal_file),
+            deal_line=line)
     if args.line is not None:
         raise CLIError("--line applies to --deals FILE")
     if len(args.deal) not in (0, 2):
