@@ -131,12 +131,15 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "mutation.json"))
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    games = [run_game(g, args.per_game, args.timeout, rng) for g in args.games.split(",")]
+    games = []
+    for name in args.games.split(","):
+        games.append(run_game(name, args.per_game, args.timeout, rng))
+        # Saved after every game, so an interrupted run keeps the games it finished.
+        Path(args.out).write_text(json.dumps({"machine": machine(), "per_game": args.per_game,
+                                              "seed": args.seed, "games": games}, indent=1))
     for g in games:
         print(f"{g['game']:10s} {g['killed']}/{g['mutants']} mutants killed "
               f"({g['sites']} sites in its kernels)")
-    Path(args.out).write_text(json.dumps({"machine": machine(), "per_game": args.per_game,
-                                          "seed": args.seed, "games": games}, indent=1))
     return 0
 
 

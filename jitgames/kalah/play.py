@@ -69,7 +69,7 @@ def pit_number(m: int, index: int) -> int:
 
 
 def parse_move(text: str, board, player: int) -> int:
-    """Board index of the move typed as ``text``; ValueError with the reason if refused."""
+    """Board index of the move typed as ``text``; InputError with the reason if refused."""
     m = (len(board) - 2) // 2
     text = text.strip()
     try:

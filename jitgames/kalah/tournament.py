@@ -16,7 +16,7 @@ equal values), so a game depends only on its opening and players, and the games 
 a run are played in parallel (``prange``) with results independent of the thread
 count.
 
-Ratings (choices DESIGN.md leaves open): a Bradley-Terry model fitted by maximum
+Ratings (choices docs/design.md leaves open): a Bradley-Terry model fitted by maximum
 likelihood to all games in the database among the listed players (a draw counts
 half a win for each side), on the Elo scale (400 log10), centred on mean 0;
 intervals are +/- 1.96 standard errors from the inverse observed information
@@ -119,7 +119,7 @@ class Standing:
 
 
 def parse_player(text: str, m: int):
-    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; ValueError if malformed."""
+    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; InputError if malformed."""
     evaluation, at, depth = text.rpartition("@")
     if not at:
         raise InputError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 
-from jitgames import _chunked, _cli
+from jitgames import _chunked, _cli, _store
 from jitgames._interrupt import run_interruptible
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
@@ -331,7 +331,7 @@ def _fibnim_plot(table, path, obj, lines):
     """--plot FILE: the lost positions in the (p, q) plane."""
     from jitgames.puzzles import pictures
 
-    _cli.check_writable(path)
+    _store.check_writable(path)
     fig, _ = pictures.fibnim_losing(table)
     try:
         pictures.save(fig, path)

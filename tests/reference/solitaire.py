@@ -487,3 +487,9 @@ def reachable_cards(pos):
 
 def card_count(cards):
     return bin(cards).count("1")
+
+
+def _must_leave(targets, x, below):
+    """Card ``x`` lying above the target ``below`` must leave first: it is not a target,
+    or it is a higher card of the same suit (its foundation needs ``below`` first)."""
+    return (not (targets >> x) & 1) or (x // 13 == below // 13 and x % 13 > below % 13)
