@@ -22,9 +22,7 @@ KNOWN = json.loads((Path(__file__).parent / "data" / "mastermind_known.json").re
 
 def _brute(space, matrix, limit):
     src = np.arange(space.size, dtype=np.int32)
-    return ref.solve(matrix, space.digits, space.counts, space.pegs, src, 0, space.size,
-                     limit, None, 0, 0, None, None, None, None, None, None, None, None,
-                     None, None)
+    return ref.solve(space.tables(matrix), src, 0, space.size, limit, None, 0, 0, None, None)
 
 
 @pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (2, 4, True),
@@ -66,9 +64,8 @@ def test_search_after_a_history_equals_brute_force(size, history, secret, remain
     search = optimal.OptimalSearch(space, matrix, remaining)
     cost, guess = search.best(members, remaining, used, list(history))
     src = members.astype(np.int32)
-    expected = ref.solve(matrix, space.digits, space.counts, space.pegs, src, 0, src.size,
-                         remaining, None, 0, 0, None, None, None, None, None, None, None,
-                         None, None, None)
+    expected = ref.solve(space.tables(matrix), src, 0, src.size, remaining, None, 0, 0, None,
+                         None)
     if expected >= ref.INFEASIBLE:
         assert cost >= optimal.INFEASIBLE
         return
@@ -159,3 +156,38 @@ def test_ctrl_c_stops_a_long_optimal_search_at_once():
     assert time.perf_counter() - start < 20
     # a new search is unaffected by the stopped one
     assert optimal._search_and_build(*load_game(2, 3), None)[0] == small
+
+
+def test_max_guesses_5_on_4x6_is_koyama_lais_5626():
+    result = evaluate("optimal", 4, 6, max_guesses=5)
+    assert (result.total, result.max) == (5626, 5)
+
+
+@pytest.mark.parametrize("size,limit", [((4, 4, True), None), ((3, 6, False), None),
+                                        ((4, 4, True), 4)])
+def test_tree_does_not_depend_on_the_thread_count(size, limit):
+    """The parallel root hands candidates to the workers in any interleaving; the
+    tree (every guess, not only the total) must be the same for 1, 2 and 3 workers,
+    with the workers' caches shared after every node."""
+    space, matrix = load_game(*size)
+    trees = []
+    for workers in (1, 2, 3):
+        search = optimal.OptimalSearch(space, matrix, limit, workers)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(optimal, "MERGE_AFTER_SECONDS", 0.0)
+            total, tree = optimal._search_and_build(space, matrix, limit, search)
+        trees.append((total, tree.table.tobytes()))
+    assert trees[0] == trees[1] == trees[2]
+    assert trees[0][0] == _brute(space, matrix, 62 if limit is None else limit) or size[0] == 4
+
+
+def test_grouped_record_solve_equals_the_twin_on_whole_spaces():
+    """The kernel that takes grouped records (tables, search state) against the
+    brute-force twin on a whole small space, with one and two workers."""
+    for size in [(3, 3, True), (2, 4, True)]:
+        space, matrix = load_game(*size)
+        for workers in (1, 2):
+            search = optimal.OptimalSearch(space, matrix, None, workers)
+            cost, guess = search.best(np.arange(space.size), 62,
+                                      np.zeros(space.colours, np.bool_), [])
+            assert cost == _brute(space, matrix, 62)
