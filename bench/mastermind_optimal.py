@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,19 +48,25 @@ def peer_rules(pegs, colours, repeats):
     return f"p{pegs}c{colours}{'r' if repeats else 'n'}"
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_ours(pegs, colours, repeats, threads, timeout):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     out = subprocess.run(ours_command(pegs, colours, repeats, threads), cwd=ROOT,
                          capture_output=True, text=True, timeout=timeout, check=True)
     seconds = time.perf_counter() - start
-    return seconds, json.loads(out.stdout)["total"]
+    return (seconds, children_cpu() - cpu), json.loads(out.stdout)["total"]
 
 
 def run_peer(path, pegs, colours, repeats, timeout):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     out = subprocess.run([path, "-r", peer_rules(pegs, colours, repeats), "-s", "optimal", "-S"],
                          capture_output=True, text=True, timeout=timeout, check=True)
-    seconds = time.perf_counter() - start
+    seconds = (time.perf_counter() - start, children_cpu() - cpu)
     total = None
     for line in out.stdout.splitlines():
         fields = line.split()
@@ -106,28 +113,35 @@ def main():
                 totals.add(total)
         done_ours = [s for s in ours if s is not None]
         done_peer = [s for s in theirs if s is not None]
+        med = lambda runs, k: statistics.median(r[k] for r in runs) if runs else None  # noqa: E731
         row = {"size": label, "totals": sorted(t for t in totals if t is not None),
-               "ours_seconds": statistics.median(done_ours) if done_ours else None,
-               "ours_runs": ours, "peer_seconds": statistics.median(done_peer) if done_peer
-               else None, "peer_runs": theirs,
+               "ours_seconds": med(done_ours, 0), "ours_cpu_seconds": med(done_ours, 1),
+               "ours_runs": ours, "peer_seconds": med(done_peer, 0),
+               "peer_cpu_seconds": med(done_peer, 1), "peer_runs": theirs,
                "command": " ".join(ours_command(pegs, colours, repeats, args.threads)[1:]),
                "peer_command": f"mmstrat -r {peer_rules(pegs, colours, repeats)} -s optimal -S"}
         if row["ours_seconds"] and row["peer_seconds"]:
             row["peer_over_ours"] = row["peer_seconds"] / row["ours_seconds"]
+            row["peer_over_ours_cpu"] = row["peer_cpu_seconds"] / row["ours_cpu_seconds"]
         if len(row["totals"]) > 1:
             print(f"  totals disagree: {row['totals']}", flush=True)
         rows.append(row)
-        print(f"  {label}: total {row['totals']}, ours {row['ours_seconds']}, "
-              f"peer {row['peer_seconds']}, peer/ours {row.get('peer_over_ours')}", flush=True)
+        print(f"  {label}: total {row['totals']}, ours {row['ours_seconds']} s "
+              f"({row['ours_cpu_seconds']} CPU s), peer {row['peer_seconds']} s "
+              f"({row['peer_cpu_seconds']} CPU s)", flush=True)
     out = ROOT / "bench" / "results" / "mastermind_optimal.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"machine": machine(), "threads": args.threads,
                                "repeats": args.repeats, "rows": rows}, indent=1) + "\n")
-    print(f"\n{'size':<6}{'total':>8}{'ours s':>10}{'mmstrat s':>11}{'mmstrat/ours':>14}")
+    print(f"\n{'size':<6}{'total':>8}{'ours s':>9}{'mmstrat s':>11}{'ratio':>7}"
+          f"{'ours CPU s':>12}{'mmstrat CPU s':>15}{'ratio':>7}")
     for r in rows:
         fmt = lambda x, w, p=2: f"{x:>{w}.{p}f}" if x is not None else f"{'-':>{w}}"  # noqa: E731
-        print(f"{r['size']:<6}{(r['totals'] or ['-'])[0]!s:>8}{fmt(r['ours_seconds'], 10)}"
-              f"{fmt(r['peer_seconds'], 11)}{fmt(r.get('peer_over_ours'), 14)}")
+        print(f"{r['size']:<6}{(r['totals'] or ['-'])[0]!s:>8}{fmt(r['ours_seconds'], 9)}"
+              f"{fmt(r['peer_seconds'], 11)}{fmt(r.get('peer_over_ours'), 7)}"
+              f"{fmt(r['ours_cpu_seconds'], 12)}{fmt(r['peer_cpu_seconds'], 15)}"
+              f"{fmt(r.get('peer_over_ours_cpu'), 7)}")
+    print("ratio: mmstrat / ours (above 1: ours faster); CPU seconds count every thread")
     print(f"written {out.relative_to(ROOT)}")
     return 0
 

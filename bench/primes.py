@@ -1,81 +1,182 @@
-"""Benchmark of jitgames.primes: prime counting, far segments, line analysis.
+"""Benchmark of jitgames.primes beside primesieve: prime counts, a far window, lines.
 
-Run ``python bench/primes.py [--quick]``; prints a table and writes
-``bench/results/primes.json``. Medians of ``--repeats`` runs, on 1 and 2 threads,
-against a simple NumPy odd-only sieve measured in the same run; the compile time of
-a cold cache is measured in a subprocess with a fresh ``NUMBA_CACHE_DIR``.
+Run ``python bench/primes.py [--repeats 3] [--quick] [--no-big]``; prints a table and
+writes ``bench/results/primes.json`` (with the machine). Every figure is a whole
+process started afresh: ``python -c`` importing jitgames and counting (warm Numba
+cache), and primesieve's command line (Debian package ``primesieve``) on the same
+interval, run alternately, ``--repeats`` times each; the table gives medians of wall
+and CPU seconds (CPU from the child's rusage: steadier than wall on a shared machine),
+their ratios, and the child's peak memory. Our process also reports the time spent
+in the count alone (``kernel s``: start-up, i.e. imports and loading the compiled
+kernels by a first tiny count, excluded) and the bytes the algorithm holds
+(segment buffers, sieving primes and their per-thread state, pre-sieve patterns).
+When primesieve is not installed the script says so and times ours alone.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
 from pathlib import Path
 
-import numpy as np
+from _harness import ROOT, cold_compile_seconds, machine
 
-from _harness import cold_compile_seconds, machine, median_seconds
+KNOWN_PI = {10**10: 455052511, 10**12: 37607912018}
+
+OURS = """
+import json, resource, sys, time
+start = time.perf_counter()
 from jitgames._jit import threads
-from jitgames.primes import analyse_lines, count_primes
+from jitgames.primes.sieve import count_primes, memory_bytes
+a, b, n = (int(x) for x in sys.argv[1:4])
+with threads(n):
+    count_primes(10**18, 10**18 + 1000)  # start-up: load the compiled kernels
+    t = time.perf_counter()
+    result = count_primes(a, b)
+    kernel = time.perf_counter() - t
+print(json.dumps({"count": result.count, "method": result.method, "kernel": kernel,
+                  "algorithm_bytes": memory_bytes(a, b, n)}))
+"""
 
-KNOWN_PI = {10**9: 50847534, 10**10: 455052511}
+
+def timed_child(argv) -> dict:
+    """Wall and CPU seconds, peak RSS (MiB) and stdout of one child process."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    read, write = os.pipe()
+    wall = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # child: stdout to the pipe, stderr silenced, then exec
+        os.dup2(write, 1)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.chdir(ROOT)
+        try:
+            os.execvpe(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    os.close(write)
+    chunks = []
+    with os.fdopen(read) as pipe:
+        for line in pipe:
+            chunks.append(line)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - wall
+    if os.waitstatus_to_exitcode(status):
+        raise RuntimeError(f"{argv[0]} failed: status {os.waitstatus_to_exitcode(status)}")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+            "rss_mib": usage.ru_maxrss / 1024, "out": "".join(chunks)}
 
 
-def numpy_sieve_count(n: int) -> int:
-    """Baseline: odd-only NumPy sieve of Eratosthenes, primes below n."""
-    flags = np.ones(n // 2, dtype=bool)
-    flags[0] = False
-    for i in range(1, (int(n**0.5) + 1) // 2 + 1):
-        if flags[i]:
-            p = 2 * i + 1
-            flags[p * p // 2::p] = False
-    return int(flags.sum()) + 1
+def ours(a: int, b: int, n_threads: int) -> dict:
+    run = timed_child([sys.executable, "-c", OURS, str(a), str(b), str(n_threads)])
+    record = json.loads(run["out"].strip().splitlines()[-1])
+    return {**run, **record}
+
+
+def primesieve(a: int, b: int, n_threads: int) -> dict:
+    """primesieve counts [START, STOP] (STOP included): we ask for [a, b - 1]."""
+    run = timed_child(["primesieve", str(a), str(b - 1), "-c", "-q", "--no-status",
+                       "-t", str(n_threads)])
+    return {**run, "count": int(run["out"].split()[-1])}
+
+
+def median(runs, key):
+    values = [r[key] for r in runs if r.get(key) is not None]
+    return statistics.median(values) if values else None
+
+
+def compare(name, a, b, n_threads, repeats, peer_ok) -> dict:
+    """Alternate ours and primesieve ``repeats`` times; medians and ratios."""
+    mine, theirs = [], []
+    for _ in range(repeats):
+        mine.append(ours(a, b, n_threads))
+        if peer_ok:
+            theirs.append(primesieve(a, b, n_threads))
+    counts = {r["count"] for r in mine} | {r["count"] for r in theirs}
+    if len(counts) != 1:
+        raise AssertionError(f"{name}: counts differ: {counts}")
+    count = counts.pop()
+    if a == 0 and b in KNOWN_PI:
+        assert count == KNOWN_PI[b], (b, count)
+    row = {"case": name, "a": a, "b": b, "threads": n_threads, "count": count,
+           "method": mine[0]["method"], "repeats": repeats,
+           "wall": median(mine, "wall"), "cpu": median(mine, "cpu"),
+           "kernel": median(mine, "kernel"), "rss_mib": median(mine, "rss_mib"),
+           "algorithm_mib": mine[0]["algorithm_bytes"] / 2**20,
+           "primesieve_wall": median(theirs, "wall"), "primesieve_cpu": median(theirs, "cpu"),
+           "primesieve_rss_mib": median(theirs, "rss_mib")}
+    if theirs:
+        row["ratio_wall"] = row["wall"] / row["primesieve_wall"]
+        row["ratio_cpu"] = row["cpu"] / row["primesieve_cpu"]
+        row["ratio_kernel"] = row["kernel"] / row["primesieve_wall"]
+    return row
 
 
 COLD = ("import time; t = time.perf_counter(); from jitgames.primes import count_primes, "
-        "analyse_lines; count_primes(0, 10**6); analyse_lines('spiral', 21); "
-        "print(time.perf_counter() - t)")
+        "analyse_lines; count_primes(0, 10**6); count_primes(10**18, 10**18 + 10**6); "
+        "analyse_lines('spiral', 21); print(time.perf_counter() - t)")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
+    parser.add_argument("--no-big", action="store_true", help="skip pi(10^12)")
     args = parser.parse_args()
+    peer = shutil.which("primesieve")
+    if peer:
+        version = subprocess.run([peer, "--version"], capture_output=True, text=True).stdout
+        version = version.splitlines()[0] if version else "primesieve"
+        print(f"peer: {version}")
+    else:
+        version = None
+        print("primesieve is not installed (Debian: apt-get install primesieve): "
+              "timing ours alone")
+    ours(0, 10**6, 1)  # warm the Numba cache
     scale = 10**3 if args.quick else 1
+    cases = [("pi(10^10)", 0, 10**10 // scale, 1), ("pi(10^10)", 0, 10**10 // scale, 2),
+             ("window 10^6 at 10^18", 10**18, 10**18 + 10**6, 1),
+             ("window 10^6 at 10^18", 10**18, 10**18 + 10**6, 2),
+             ("window 10^6 below 2^64", 2**64 - 10**6, 2**64, 2)]
+    if not args.no_big and not args.quick:
+        cases.append(("pi(10^12)", 0, 10**12, 2))
     rows = []
-    count_primes(0, 10**6)
-    analyse_lines("spiral", 21)
-    cases = [("pi(1e9)", 0, 10**9 // scale), ("pi(1e10)", 0, 10**10 // scale),
-             ("1e9 wide at 1e15", 10**15, 10**15 + 10**9 // scale)]
-    for name, a, b in cases:
-        base = None
-        if a == 0 and b <= 10**9:
-            base, base_count = median_seconds(lambda: numpy_sieve_count(b), args.repeats)
-        for n_threads in (1, 2):
-            with threads(n_threads):
-                secs, result = median_seconds(lambda: count_primes(a, b), args.repeats)
-            if b in KNOWN_PI and a == 0:
-                assert result.count == KNOWN_PI[b], (b, result.count)
-            rows.append({"case": name, "threads": n_threads, "seconds": secs,
-                         "count": result.count, "numpy_seconds": base,
-                         "speedup_vs_numpy": base / secs if base else None})
-    for n_threads in (1, 2):
-        with threads(n_threads):
-            secs, result = median_seconds(lambda: analyse_lines("spiral", 1001), args.repeats)
-        rows.append({"case": "lines of 1001x1001 spiral", "threads": n_threads,
-                     "seconds": secs, "count": result.n_lines, "numpy_seconds": None,
-                     "speedup_vs_numpy": None})
+    header = (f"{'case':<24}{'thr':>4}{'count':>13}{'wall s':>9}{'cpu s':>8}{'kernel s':>9}"
+              f"{'MiB':>7}{'alg MiB':>8}{'ps wall':>9}{'ps cpu':>8}{'ps MiB':>7}"
+              f"{'x wall':>7}{'x cpu':>7}")
+    print(header)
+    for name, a, b, n_threads in cases:
+        repeats = 1 if b >= 10**12 and a == 0 else args.repeats
+        row = compare(name, a, b, n_threads, repeats, bool(peer))
+        rows.append(row)
+
+        def f(x, fmt):
+            return format(x, fmt) if x is not None else format("-", fmt.split(".")[0].rstrip("f") + "s")
+        print(f"{name:<24}{n_threads:>4}{row['count']:>13}{row['wall']:9.3f}{row['cpu']:8.3f}"
+              f"{row['kernel']:9.3f}{row['rss_mib']:7.0f}{row['algorithm_mib']:8.2f}"
+              f"{f(row['primesieve_wall'], '9.3f')}{f(row['primesieve_cpu'], '8.3f')}"
+              f"{f(row['primesieve_rss_mib'], '7.0f')}{f(row.get('ratio_wall'), '7.2f')}"
+              f"{f(row.get('ratio_cpu'), '7.2f')}", flush=True)
+    scaling = {}
+    for name in ("pi(10^10)", "window 10^6 at 10^18"):
+        one = next(r for r in rows if r["case"] == name and r["threads"] == 1)
+        two = next(r for r in rows if r["case"] == name and r["threads"] == 2)
+        scaling[name] = {"wall": one["wall"] / two["wall"], "kernel": one["kernel"] / two["kernel"]}
+        print(f"{name}: two threads / one thread: {scaling[name]['kernel']:.2f}x (kernel), "
+              f"{scaling[name]['wall']:.2f}x (whole process)")
     compile_s = cold_compile_seconds(COLD)
-    print(f"{'case':<28}{'threads':>8}{'seconds':>10}{'count':>14}{'numpy s':>10}{'x':>7}")
-    for r in rows:
-        np_s = f"{r['numpy_seconds']:10.2f}" if r["numpy_seconds"] else f"{'':>10}"
-        sp = f"{r['speedup_vs_numpy']:7.1f}" if r["speedup_vs_numpy"] else f"{'':>7}"
-        print(f"{r['case']:<28}{r['threads']:>8}{r['seconds']:10.3f}{r['count']:>14}{np_s}{sp}")
     print(f"cold-cache compile + first calls: {compile_s:.1f} s")
     if not args.quick:
         out = Path(__file__).parent / "results" / "primes.json"
-        out.write_text(json.dumps({"rows": rows, "cold_compile_seconds": compile_s,
+        out.write_text(json.dumps({"peer": version, "rows": rows, "scaling": scaling,
+                                   "cold_compile_seconds": compile_s,
                                    "repeats": args.repeats, "machine": machine()}, indent=2))
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from jitgames.mastermind import evaluate, strategy_tree
-from jitgames.mastermind import optimal, symmetry
+from jitgames.mastermind import STRATEGIES, engine, optimal, symmetry
 from jitgames.mastermind.evaluate import load_game
 from jitgames.mastermind.optimal import optimal_cost
 from tests.reference import mastermind as ref
@@ -174,20 +174,33 @@ def test_tree_does_not_depend_on_the_thread_count(size, limit):
     for workers in (1, 2, 3):
         search = optimal.OptimalSearch(space, matrix, limit, workers)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(optimal, "MERGE_AFTER_SECONDS", 0.0)
+            patch.setattr(optimal, "MERGE_AFTER_SECONDS", -1.0)
             total, tree = optimal._search_and_build(space, matrix, limit, search)
+        assert tree.guesses().sum() == total
         trees.append((total, tree.table.tobytes()))
     assert trees[0] == trees[1] == trees[2]
-    assert trees[0][0] == _brute(space, matrix, 62 if limit is None else limit) or size[0] == 4
 
 
-def test_grouped_record_solve_equals_the_twin_on_whole_spaces():
-    """The kernel that takes grouped records (tables, search state) against the
-    brute-force twin on a whole small space, with one and two workers."""
-    for size in [(3, 3, True), (2, 4, True)]:
-        space, matrix = load_game(*size)
-        for workers in (1, 2):
-            search = optimal.OptimalSearch(space, matrix, None, workers)
-            cost, guess = search.best(np.arange(space.size), 62,
-                                      np.zeros(space.colours, np.bool_), [])
-            assert cost == _brute(space, matrix, 62)
+@pytest.mark.kernel
+@pytest.mark.parametrize("size", [(2, 2, True), (2, 3, True), (3, 3, False)])
+def test_grouped_record_kernels_equal_the_twin(size, monkeypatch):
+    """The kernels that take grouped records (code tables, search state, node
+    scratch) against the brute-force twin on a whole small space, with one and two
+    workers sharing their caches; and the engine's decision with a fresh scratch."""
+    monkeypatch.setattr(optimal, "MERGE_AFTER_SECONDS", -1.0)
+    space, matrix = load_game(*size)
+    expected = _brute(space, matrix, 62)
+    for workers in (1, 2):
+        search = optimal.OptimalSearch(space, matrix, None, workers)
+        total, tree = optimal._search_and_build(space, matrix, None, search)
+        assert total == expected == tree.guesses().sum()
+    knuth = STRATEGIES["knuth"]
+    members = np.arange(space.size, dtype=np.int32)
+    guess = engine.choose_guess(knuth.adapter, space.tables(matrix), knuth.rules, members, 0,
+                                space.size, -1, np.uint64(0), False,
+                                engine.new_scratch(space.size, space.pegs))
+    table = np.zeros((4 * space.size + 1, 4), np.int32)
+    ref.play_all(knuth.adapter, space.tables(matrix), knuth.rules,
+                 engine.Task(-1, np.ones(space.size, np.int8), np.zeros(space.size, np.int32),
+                             None), np.uint64(0), 1, table)
+    assert guess == table[0, 0]

@@ -96,3 +96,47 @@ def test_is_prime_int_rejects_out_of_range():
     for bad in (-1, 2**64):
         with pytest.raises(ValueError):
             primality.is_prime_int(bad)
+
+
+odd_far = st.one_of(st.integers(3215031751, 2**64 - 1), top_edge).map(lambda n: n | 1)
+lucas_pseudoprimes = st.sampled_from([5459, 5777, 10877, 16109, 18971, 22499, 24569, 25199])
+
+
+@pytest.mark.kernel
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_mul_high_matches_reference(a, b):
+    assert int(primality.mul_high(np.uint64(a), np.uint64(b))) == ref.mul_high(a, b)
+
+
+@pytest.mark.kernel
+@given(st.one_of(st.integers(0, 2**64 - 1), st.integers(0, 2**32 - 1).map(lambda r: r * r)))
+def test_is_square_matches_reference(n):
+    assert bool(primality.is_square(np.uint64(n))) == ref.is_square(n)
+
+
+@pytest.mark.kernel
+@given(st.integers(0, 2**64 - 1), odd_far)
+def test_jacobi_u64_matches_reference(a, n):
+    assert primality.jacobi_u64(np.uint64(a), np.uint64(n)) == ref.jacobi_u64(a, n)
+
+
+@pytest.mark.kernel
+@given(st.one_of(odd_far, lucas_pseudoprimes, st.integers(41, 10**6).map(lambda n: n | 1)))
+def test_strong_lucas_matches_reference(n):
+    """Lucas pseudoprimes pass in both; the reference computes U and V by matrix powers."""
+    if any(n % p == 0 for p in ref.BASES) or ref.is_square(n):
+        n = 2**61 - 1  # the kernel's precondition; a prime then
+    assert primality.selfridge_parameter(np.uint64(n)) == ref.selfridge_parameter(n)
+    assert bool(primality.strong_lucas_probable_prime(np.uint64(n))) == \
+        ref.strong_lucas_probable_prime(n)
+
+
+def test_baillie_psw_rejects_lucas_and_base_2_pseudoprimes():
+    # Strong Lucas pseudoprimes pass the Lucas half, base-2 strong pseudoprimes the other.
+    for n in (5459, 5777, 10877, 16109, 18971):
+        assert primality.strong_lucas_probable_prime(np.uint64(n))
+        assert not primality.is_prime_int(n)
+    for n in (3215031751, 2152302898747, 3474749660383, 341550071728321,
+              3825123056546413051):  # A014233: strong pseudoprimes to several bases
+        assert primality.strong_probable_prime(np.uint64(n), np.uint64(2))
+        assert not primality.is_prime_int(n)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jitgames._jit import threads
-from jitgames.primes import sieve
+from jitgames.primes import sieve, wheel
 from tests.reference import primes as ref
 
 DATA = Path(__file__).parent / "data"
@@ -20,29 +20,79 @@ def test_plain_sieve_matches_reference(limit):
     assert sieve.plain_sieve(limit).tolist() == ref.plain_sieve(limit).tolist()
 
 
-def _kernel_inputs(a, b, segment_bytes):
-    lo, n_odd = sieve._odd_range(a, b)
-    base = sieve._base_primes(max(17, int(np.sqrt(b)) + 1))
-    chunk_odd = segment_bytes * 2
-    n_chunks = -(-n_odd // chunk_odd)
-    return lo, n_odd, base, sieve._make_pattern(segment_bytes), chunk_odd, n_chunks
+far = st.integers(2**64 - 10**6, 2**64 - 1)
+anywhere = st.one_of(st.integers(0, 10**5), st.integers(0, 2**64 - 1), far)
 
 
 @pytest.mark.kernel
-@given(st.integers(0, 10**7), st.integers(1, 1500), st.sampled_from([16, 64, 256]),
-       st.booleans())
-def test_sieve_chunks_matches_reference(a, width, segment_bytes, write):
-    lo, n_odd, base, pattern, chunk_odd, n_chunks = _kernel_inputs(a, a + width, segment_bytes)
-    expected_counts = ref.sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd,
-                                       False, np.zeros(n_chunks, np.int64), None)
+@given(st.sampled_from(ref.plain_sieve(3000).tolist()[2:]), anywhere)
+def test_first_multiple_matches_reference(p, start):
+    start_byte = start // 30
+    assert tuple(int(x) for x in wheel.first_multiple(p, start_byte)) == \
+        ref.first_multiple(p, start_byte)
+
+
+@pytest.mark.kernel
+@given(st.sampled_from(ref.plain_sieve(5000).tolist()[2:]), st.integers(0, 10**7),
+       st.integers(0, 3000))
+def test_cross_off_matches_reference(p, start, length):
+    """From the prime's first multiple at or after a byte, over a segment of any length."""
+    at, w = wheel.first_multiple(p, start)
+    at -= start
+    ours = np.full(length + 1, 0xFF, dtype=np.uint8)
+    theirs = ours.copy()
+    got = wheel.cross_off(ours, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
+    expected = ref.cross_off(theirs, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
+    assert tuple(int(x) for x in got) == expected
+    assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
+@given(st.one_of(st.integers(0, 10**6), st.integers(0, 2**64 // 30 - 5000)),
+       st.integers(0, 400), st.lists(st.integers(0, 15), min_size=1, max_size=4, unique=True))
+def test_presieve_matches_reference(start_byte, length, groups):
+    patterns, starts, periods = wheel.presieve_tables(
+        tuple(wheel.PRESIEVE_GROUPS[g] for g in sorted(groups)))
+    ours = np.zeros(length, dtype=np.uint8)
+    theirs = ours.copy()
+    wheel.presieve(ours, length, start_byte, patterns, starts, periods)
+    ref.presieve(theirs, length, start_byte, patterns, starts, periods)
+    assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=40), st.integers(0, 40))
+def test_count_bits_matches_reference(values, n):
+    words = np.array(values, dtype=np.uint64)
+    n = min(n, words.size)
+    assert wheel.count_bits(words, n) == ref.count_bits(words, n)
+
+
+def _window(a, width, base_limit):
+    """Arguments of sieve_chunks for [a, a + width) with the primes up to base_limit."""
+    lo, hi = max(a, 7), max(a, 7) + width
+    plan = sieve.sieve_plan(lo, hi, base_limit, threads=2)
+    base = sieve._sieving_primes(plan.base_limit)
+    n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
+    return (plan.first, plan.stop, np.uint64(lo), np.uint64(hi - 1), base, sieve._presieve(),
+            plan.segment_bytes, plan.chunk_bytes, np.uint64(plan.verify_from)), n_chunks
+
+
+@pytest.mark.kernel
+@given(st.one_of(st.integers(0, 10**7), st.integers(10**9, 10**13), far),
+       st.integers(1, 1500), st.booleans(), st.booleans())
+def test_sieve_chunks_matches_reference(a, width, write, hybrid):
+    """Full sieve and hybrid (small base, Miller-Rabin above (B + 1)^2), anywhere."""
+    a = min(a, 2**64 - 7 - width)
+    args, n_chunks = _window(a, width, 1000 if hybrid or a > 10**17 else None)
+    zeros = np.zeros(n_chunks, np.int64)
+    expected_counts = ref.sieve_chunks(*args, False, zeros, None)
     offsets = np.zeros(n_chunks, dtype=np.int64)
     np.cumsum(expected_counts[:-1], out=offsets[1:])
-    out = np.zeros(int(expected_counts.sum()) if write else 0, dtype=np.int64)
+    out = np.zeros(int(expected_counts.sum()) if write else 0, dtype=np.uint64)
     expected_out = out.copy()
-    counts = sieve.sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, write,
-                                offsets, out)
-    ref.sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, write, offsets,
-                     expected_out)
+    counts = sieve.sieve_chunks(*args, write, offsets, out)
+    ref.sieve_chunks(*args, write, offsets, expected_out)
     assert counts.tolist() == expected_counts.tolist()
     assert out.tolist() == expected_out.tolist()
 
@@ -67,8 +117,15 @@ def _known_pi():
         return [(int(r["n"]), int(r["pi"]), r["source"]) for r in csv.DictReader(handle)]
 
 
-@pytest.mark.parametrize("n,pi,source", [row for row in _known_pi() if row[0] <= 10**8])
+@pytest.mark.parametrize("n,pi,source", [row for row in _known_pi() if row[0] <= 10**9])
 def test_prime_counts_from_oeis(n, pi, source):
+    assert source == "OEIS A006880"
+    assert sieve.count_primes(0, n).count == pi
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,pi,source", [row for row in _known_pi() if 10**9 < row[0] <= 10**11])
+def test_large_prime_counts_from_oeis(n, pi, source):
     assert source == "OEIS A006880"
     assert sieve.count_primes(0, n).count == pi
 
@@ -84,6 +141,17 @@ def test_count_and_list_agree_with_trial_division(a, width):
 def test_sieve_and_miller_rabin_agree_far_out(a, width):
     assert (sieve.count_primes(a, a + width, "sieve").count
             == sieve.count_primes(a, a + width, "test").count)
+
+
+@given(st.one_of(st.integers(0, 2**64 - 1), st.integers(10**18 - 10**7, 10**18 + 10**7),
+                 st.integers(2**64 - 10**7, 2**64)), st.integers(0, 30000))
+def test_windows_anywhere_below_two_to_the_64_agree_with_miller_rabin(a, width):
+    a = min(a, 2**64 - width)
+    test = sieve.count_primes(a, a + width, "test").count
+    assert sieve.count_primes(a, a + width).count == test
+    assert sieve.count_primes(a, a + width, "hybrid").count == test
+    listed = sieve.primes_between(a, a + width)
+    assert listed.size == test and bool(sieve.primality_mask(listed).all())
 
 
 def test_many_segments_and_chunks_agree_with_testing():
@@ -106,12 +174,12 @@ def test_near_two_to_the_64():
     top = 2**64
     assert sieve.count_primes(top - 59, top).count == 1  # 2^64 - 59 alone
     assert sieve.primes_between(top - 100, top).tolist() == [top - 95, top - 83, top - 59]
-    assert sieve.count_primes(top - 58, top).method == "test"
+    assert sieve.count_primes(top - 58, top).method == "hybrid"
 
 
 @pytest.mark.parametrize("a,b,method", [
     (-1, 5, "auto"), (5, 3, "auto"), (0, 2**64 + 1, "auto"), (0, 10, "fast"),
-    (0, 10**12 + 1, "sieve"), (10**18, 10**18 + 10, "sieve"), (2**63, 2**63 + 10**9 + 1, "test"),
+    (0, 10**13 + 1, "sieve"), (10**18, 10**18 + 10, "sieve"), (2**63, 2**63 + 10**9 + 1, "test"),
 ])
 def test_bad_intervals_are_refused(a, b, method):
     with pytest.raises(ValueError):

@@ -21,10 +21,14 @@ terminates because a move either takes stones out of play or moves stones of one
 side towards its own store. Values are int8; ``UNKNOWN = -128`` marks an entry not
 yet computed. Unranking each position (``set_position``) is about 10-15% of the build.
 
-On disk (:func:`endgame_database`): one ``.npy`` file per (m, variant, S), written
-atomically (``_cli.atomic_write_bytes``); a file is checked on reading (dtype, exact
-length, no ``UNKNOWN`` entry in the part used) and ignored when damaged. m = 6, 20
-stones: 225.8M entries, 226 MB, built in about 4 minutes on this 2-core machine.
+On disk (:func:`endgame_database`): one file per (m, variant, S), written atomically
+with a header holding its schema version and SHA-256 (:func:`jitgames._store.write_checked`;
+format in ``docs/storage.md``). Before a file is used, its checksum and every invariant
+of the entries are checked (:func:`check_entries`: int8, exact length, and for a
+position of ``s`` stones in play ``|v| <= s`` and ``v = s (mod 2)``, since the two
+players' gains add up to ``s``); a file that fails is rebuilt, and stderr says so.
+m = 6, 20 stones: 225.8M entries, 226 MB, built in about 4 minutes on this 2-core
+machine.
 
 Numba note: recursive kernels are called with non-literal int64 arguments only
 (``np.int64(0)``, not ``0``). A second, literal-typed overload of a recursive
@@ -34,11 +38,12 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from .._cli import atomic_write_bytes
+from .._store import StoreError, read_checked, write_checked
 from .._jit import jit, prange
 from .rules import (SOUTH, VARIANTS, apply_move, legal_moves, pits_per_side, side_stones,
                     store_of, undo_move)
@@ -198,10 +203,31 @@ def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.n
 # one, so a file serves every smaller request and is extended by building only the
 # levels above it.
 
+TABLE_KIND = "jitgames-kalah-endgame"
+TABLE_SCHEMA = 1
+"""Version of the table file's payload (a ``.npy`` int8 array behind the header)."""
+
+
 def database_file(directory, m: int, variant: int, stones: int) -> Path:
     """Path of the on-disk database of ``m`` pits a side, ``variant``, ``<= stones``."""
     name = {v: k for k, v in VARIANTS.items()}[variant]
-    return Path(directory) / f"kalah-endgame-{m}pits-{name}-{stones}stones.npy"
+    return Path(directory) / f"kalah-endgame-{m}pits-{name}-{stones}stones.table"
+
+
+def check_entries(db: np.ndarray, m: int, stones: int) -> None:
+    """Raise ValueError unless ``db`` can be the database of ``m`` pits a side and at
+    most ``stones`` stones in play: int8, ``table_size(m, stones)`` entries, and each
+    entry of level ``s`` (stones in play) within ``[-s, s]`` with the parity of ``s``."""
+    if db.dtype != np.int8 or db.shape != (table_size(m, stones),):
+        raise ValueError(f"{db.dtype} array of shape {db.shape}, not int8 of "
+                         f"{table_size(m, stones)} entries")
+    binom = binomials(stones + 2 * m, 2 * m)
+    k = 2 * m
+    for level in range(stones + 1):
+        values = db[binom[level + k - 1, k]:binom[level + k, k]]
+        magnitude = np.abs(values.astype(np.int16))
+        if magnitude.max(initial=0) > level or ((magnitude - level) % 2).any():
+            raise ValueError(f"impossible values among the positions of {level} stones")
 
 
 def _files_on_disk(directory, m: int, variant: int) -> dict[int, Path]:
@@ -218,23 +244,27 @@ def _files_on_disk(directory, m: int, variant: int) -> dict[int, Path]:
 
 
 def _read(path: Path, m: int, file_stones: int, stones: int) -> np.ndarray | None:
-    """The first ``table_size(m, stones)`` entries of a database file, or None when the
-    file is not a complete database of ``file_stones`` stones."""
+    """The first ``table_size(m, stones)`` entries of a database file, or None (and a
+    line on stderr) when its checksum or entries fail (:func:`check_entries`)."""
     try:
-        data = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (OSError, ValueError):
+        payload = read_checked(path, TABLE_KIND, TABLE_SCHEMA, "endgame table")
+        try:
+            data = np.load(io.BytesIO(payload), allow_pickle=False)
+            check_entries(data, m, file_stones)
+        except ValueError as exc:
+            raise StoreError(f"endgame table {path}: {exc}") from None
+    except StoreError as exc:
+        print(f"jitgames: {exc}; building it again", file=sys.stderr)
         return None
-    if data.dtype != np.int8 or data.shape != (table_size(m, file_stones),):
-        return None
-    db = np.array(data[:table_size(m, stones)])
-    return db if not (db == UNKNOWN).any() else None
+    return np.array(data[:table_size(m, stones)])
 
 
 def _write(directory, m: int, variant: int, stones: int, db: np.ndarray) -> None:
     """Save ``db`` atomically and remove the smaller files it supersedes."""
     buffer = io.BytesIO()
     np.save(buffer, db, allow_pickle=False)
-    atomic_write_bytes(database_file(directory, m, variant, stones), buffer.getvalue())
+    write_checked(database_file(directory, m, variant, stones), TABLE_KIND, TABLE_SCHEMA,
+                  buffer.getvalue())
     for smaller, path in _files_on_disk(directory, m, variant).items():
         if smaller < stones:
             path.unlink(missing_ok=True)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 
 SOUTH = 0
@@ -196,9 +197,9 @@ def perft_copy(board, player, depth, variant, scratch):
 def new_board(m: int, n: int) -> np.ndarray:
     """Opening position of Kalah(m, n): ``n`` stones in each of the ``2m`` pits."""
     if not 1 <= m <= 20:
-        raise ValueError(f"pits a side must be from 1 to 20, got {m}")
+        raise InputError(f"pits a side must be from 1 to 20, got {m}")
     if not 0 <= n or 2 * m * n > 127:
-        raise ValueError(f"2*m*n stones must fit an int8 board (at most 127), got m={m}, n={n}")
+        raise InputError(f"2*m*n stones must fit an int8 board (at most 127), got m={m}, n={n}")
     board = np.full(2 * m + 2, n, dtype=np.int8)
     board[m] = 0
     board[2 * m + 1] = 0

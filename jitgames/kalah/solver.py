@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 from .._random import next_u64, stream_key
 from .endgame import binomials, endgame_database, position_index, relative_pit, table_size
@@ -373,16 +374,16 @@ class Solver:
                  endgame_stones: int | None = None, table_bits: int = TABLE_BITS,
                  endgame_dir=None, on_slice=None):
         if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+            raise InputError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
         self.opening = new_board(m, n)
         self.m, self.n, self.variant = m, n, variant
         total = 2 * m * n
         if endgame_stones is None:
             endgame_stones = default_endgame_stones(m, total)
         if not 0 <= endgame_stones <= total:
-            raise ValueError(f"endgame stones must be from 0 to {total}, got {endgame_stones}")
+            raise InputError(f"endgame stones must be from 0 to {total}, got {endgame_stones}")
         if not 4 <= table_bits <= 30:
-            raise ValueError(f"table bits must be from 4 to 30, got {table_bits}")
+            raise InputError(f"table bits must be from 4 to 30, got {table_bits}")
         self.endgame_stones = endgame_stones
         self.binom = binomials(total + 2 * m + 1, 2 * m + 1)
         self.zobrist = _zobrist_table(2 * m, total)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .._random import stream_key
 from .codes import CodeSpace
 from .engine import child_key, choose_guess, new_scratch
@@ -18,7 +19,7 @@ from .strategies import get_strategy
 __all__ = ["Breaker", "InconsistentAnswer", "consistent_codes"]
 
 
-class InconsistentAnswer(ValueError):
+class InconsistentAnswer(InputError):
     """An answer that contradicts the earlier answers (no code fits them all)."""
 
 

@@ -18,6 +18,8 @@ feedback on the fly from the digit and colour-count tables.
 """
 from __future__ import annotations
 
+from ..errors import InputError
+
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import NamedTuple
@@ -47,7 +49,7 @@ MAX_CODES = 1 << 27  # the code tables of a larger space would not fit in memory
 DEFAULT_MATRIX_BYTES = 2 << 30  # 2 GiB: 5 x 8 (1 GiB) still gets its matrix
 
 
-class MemoryLimitError(ValueError):
+class MemoryLimitError(InputError):
     """The requested size cannot be held in memory; the message gives the bytes needed."""
 
 
@@ -195,15 +197,15 @@ class CodeSpace:
         """
         symbols = "".join(ch for ch in str(text) if ch not in " ,\t").upper()
         if len(symbols) != self.pegs:
-            raise ValueError(f"a code has {self.pegs} digits, got {len(symbols)}")
+            raise InputError(f"a code has {self.pegs} digits, got {len(symbols)}")
         digits = []
         for ch in symbols:
             d = SYMBOLS.find(ch)
             if d < 0 or d >= self.colours:
-                raise ValueError(f"digits go from 1 to {SYMBOLS[self.colours - 1]}, got {ch!r}")
+                raise InputError(f"digits go from 1 to {SYMBOLS[self.colours - 1]}, got {ch!r}")
             digits.append(d)
         if not self.repeats and len(set(digits)) != len(digits):
-            raise ValueError("repeated digits are not allowed in this game")
+            raise InputError("repeated digits are not allowed in this game")
         value = 0
         for d in digits:
             value = value * self.colours + d
@@ -222,9 +224,9 @@ class CodeSpace:
 
 def _check_size(pegs: int, colours: int) -> None:
     if not 1 <= pegs <= MAX_PEGS:
-        raise ValueError(f"pegs must be from 1 to {MAX_PEGS}, got {pegs}")
+        raise InputError(f"pegs must be from 1 to {MAX_PEGS}, got {pegs}")
     if not 1 <= colours <= len(SYMBOLS):
-        raise ValueError(f"colours must be from 1 to {len(SYMBOLS)}, got {colours}")
+        raise InputError(f"colours must be from 1 to {len(SYMBOLS)}, got {colours}")
 
 
 def count_codes(pegs: int, colours: int, repeats: bool = True) -> int:
@@ -250,7 +252,7 @@ def code_space(pegs: int, colours: int, repeats: bool = True) -> CodeSpace:
     _check_size(pegs, colours)
     n = count_codes(pegs, colours, repeats)
     if n == 0:
-        raise ValueError(f"no code of {pegs} digits from {colours} colours without repeats")
+        raise InputError(f"no code of {pegs} digits from {colours} colours without repeats")
     if n > MAX_CODES:
         need = n * (pegs + colours + 8 + 16)
         raise MemoryLimitError(
@@ -277,7 +279,7 @@ def feedback(guess: str, secret: str, pegs: int | None = None,
     """
     pegs = len(guess) if pegs is None else pegs
     if len(guess) != pegs or len(secret) != pegs:
-        raise ValueError("guess and secret must both have length pegs")
+        raise InputError("guess and secret must both have length pegs")
     black = sum(a == b for a, b in zip(guess, secret))
     common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
     return black, common - black

@@ -51,6 +51,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from ..errors import InputError
 from .._jit import jit, thread_count
 from .._random import GOLDEN, mix64
 from .codes import CodeSpace
@@ -654,7 +655,7 @@ def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | N
     def node(members, remaining, used, history, parent, answer, depth):
         cost, guess = search.best(members, remaining, used, history)
         if cost >= INFEASIBLE:
-            raise ValueError(f"no strategy solves every code within {depth_limit} guesses")
+            raise InputError(f"no strategy solves every code within {depth_limit} guesses")
         row = len(rows)
         rows.append((guess, parent, answer, depth))
         answers = matrix[guess, members] if matrix.shape[0] else np.array(

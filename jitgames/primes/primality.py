@@ -1,9 +1,10 @@
 """Deterministic primality for every 64-bit integer, and integer square roots.
 
-Modular multiplication of two 64-bit numbers needs a 128-bit product, which Numba
-does not have. We build it from four 32 x 32 -> 64-bit products (:func:`mul_wide`)
-and reduce it with Montgomery's method (:func:`montgomery_reduce`), so every step is
-exact ``uint64`` arithmetic (wrapping on purpose) and no floating point is involved.
+Modular multiplication of two 64-bit numbers needs a 128-bit product, which Numba's
+Python dialect does not have: :func:`mul_high` gives its high word through one native
+multiplication (an LLVM intrinsic; a plain-integer version runs without the JIT), and
+Montgomery's method (:func:`montgomery_reduce`) reduces it, so every step is exact
+``uint64`` arithmetic (wrapping on purpose) and no floating point is involved.
 
 Miller-Rabin uses the first k prime bases, with k chosen from the smallest strong
 pseudoprime to all of the first k primes (OEIS A014233): the first 12 primes
@@ -16,16 +17,19 @@ Every kernel takes and returns ``np.uint64`` (``is_prime`` returns a bool).
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic, overload
 
+from ..errors import InputError
 from jitgames._jit import jit
 
 __all__ = [
-    "mul_wide", "mulmod", "powmod", "strong_probable_prime", "is_prime", "isqrt",
+    "mul_high", "mul_wide", "is_square", "jacobi_u64", "selfridge_parameter",
+    "strong_lucas_probable_prime", "mulmod", "powmod", "strong_probable_prime", "is_prime", "isqrt",
     "is_prime_int", "PRIME_BASES", "PSEUDOPRIME_BOUNDS",
 ]
 
-_LOW32 = np.uint64(0xFFFFFFFF)
-_S32 = np.uint64(32)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
@@ -41,20 +45,43 @@ PSEUDOPRIME_BOUNDS = np.array([
 ], dtype=np.uint64)
 
 
+def mul_high(a, b):
+    """High 64 bits of the 128-bit product of two ``uint64`` (plain Python version).
+
+    Inside kernels the overload below replaces it by one native 64 x 64 -> 128-bit
+    multiplication (LLVM's ``i128``), which Numba cannot write in Python; with
+    ``NUMBA_DISABLE_JIT=1`` this exact-integer version runs instead.
+    """
+    return np.uint64((int(a) * int(b)) >> 64)
+
+
+@intrinsic
+def _mul_high_native(typingctx, a, b):
+    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        x = builder.zext(args[0], wide)
+        y = builder.zext(args[1], wide)
+        return builder.trunc(builder.lshr(builder.mul(x, y), ir.Constant(wide, 64)),
+                             ir.IntType(64))
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@overload(mul_high)
+def _mul_high_overload(a, b):
+    def native(a, b):
+        return _mul_high_native(np.uint64(a), np.uint64(b))
+
+    return native
+
+
 @jit
 def mul_wide(a, b):
     """Full 128-bit product of two ``uint64``: returns ``(high, low)`` words."""
-    a_lo = a & _LOW32
-    a_hi = a >> _S32
-    b_lo = b & _LOW32
-    b_hi = b >> _S32
-    p0 = a_lo * b_lo
-    p1 = a_lo * b_hi
-    p2 = a_hi * b_lo
-    p3 = a_hi * b_hi
-    middle = (p0 >> _S32) + (p1 & _LOW32) + (p2 & _LOW32)
-    high = p3 + (p1 >> _S32) + (p2 >> _S32) + (middle >> _S32)
-    return high, a * b
+    return mul_high(a, b), a * b
 
 
 @jit
@@ -173,8 +200,130 @@ def strong_probable_prime(n, base):
 
 
 @jit
+def _submod(x, y, m):
+    """``x - y mod m`` for ``x, y < m``."""
+    return x - y if x >= y else x + (m - y)
+
+
+@jit
+def _halve(x, m):
+    """``x / 2 mod m`` for odd ``m`` and ``x < m`` (the same in Montgomery form)."""
+    if x & _ONE:
+        return (x >> _ONE) + ((m >> _ONE) + _ONE)
+    return x >> _ONE
+
+
+@jit
+def is_square(n):
+    """Is the ``uint64`` ``n`` a perfect square?"""
+    r = np.uint64(min(np.sqrt(np.float64(n)), 4294967295.0))
+    while r * r > n:
+        r -= _ONE
+    while r < np.uint64(4294967295) and (r + _ONE) * (r + _ONE) <= n:
+        r += _ONE
+    return r * r == n
+
+
+@jit
+def jacobi_u64(a, n):
+    """Jacobi symbol ``(a / n)`` for a ``uint64`` ``a`` and odd ``uint64`` ``n``."""
+    a = a % n
+    result = 1
+    while a != _ZERO:
+        while (a & _ONE) == _ZERO:
+            a = a >> _ONE
+            r = n & np.uint64(7)
+            if r == np.uint64(3) or r == np.uint64(5):
+                result = -result
+        a, n = n, a
+        if (a & np.uint64(3)) == np.uint64(3) and (n & np.uint64(3)) == np.uint64(3):
+            result = -result
+        a = a % n
+    return result if n == _ONE else 0
+
+
+@jit
+def selfridge_parameter(n):
+    """First D of 5, -7, 9, -11, ... with Jacobi ``(D / n) = -1`` (Selfridge's method A);
+    returns 0 when some ``|D| < n`` shares a factor with n (n is then composite).
+    ``n`` is odd, > 1 and not a square (else no such D exists)."""
+    d = 5
+    while True:
+        magnitude = np.uint64(abs(d))
+        residue = magnitude % n if d > 0 else (n - magnitude % n) % n
+        j = jacobi_u64(residue, n)
+        if j == -1:
+            return d
+        if j == 0 and magnitude % n != _ZERO:
+            return 0
+        d = -(d + 2) if d > 0 else -(d - 2)
+
+
+@jit
+def strong_lucas_probable_prime(n):
+    """Strong Lucas test with Selfridge's parameters (P = 1, Q = (1 - D) / 4).
+
+    ``n`` is odd, > 37 and not divisible by the primes up to 37. With ``n + 1 = d 2^s``
+    (d odd), n passes when ``U_d = 0`` or ``V_{d 2^r} = 0 (mod n)`` for some r < s.
+    Squares never pass (no D exists for them).
+    """
+    if is_square(n):
+        return False
+    d_param = selfridge_parameter(n)
+    if d_param == 0:
+        return False
+    neg_inv, r1, r2 = _montgomery_setup(n)
+    q_param = (1 - d_param) // 4
+
+    def to_montgomery(value):
+        magnitude = np.uint64(abs(value)) % n
+        residue = magnitude if value >= 0 else (n - magnitude) % n
+        h, l_ = mul_wide(residue, r2)
+        return montgomery_reduce(h, l_, n, neg_inv)
+
+    d_m = to_montgomery(d_param)
+    q_m = to_montgomery(q_param)
+    k, s = _split_odd(n + _TWO)  # n + 1 = k 2^s (_split_odd splits its argument - 1)
+    top = 63
+    while ((k >> np.uint64(top)) & _ONE) == _ZERO:
+        top -= 1
+    u = r1  # U_1 = 1
+    v = r1  # V_1 = P = 1
+    qk = q_m  # Q^1
+    for bit in range(top - 1, -1, -1):
+        h, l_ = mul_wide(u, v)
+        u = montgomery_reduce(h, l_, n, neg_inv)  # U_2k = U_k V_k
+        h, l_ = mul_wide(v, v)
+        v = _submod(montgomery_reduce(h, l_, n, neg_inv), _addmod(qk, qk, n), n)
+        h, l_ = mul_wide(qk, qk)
+        qk = montgomery_reduce(h, l_, n, neg_inv)
+        if (k >> np.uint64(bit)) & _ONE:
+            h, l_ = mul_wide(d_m, u)
+            du = montgomery_reduce(h, l_, n, neg_inv)
+            u, v = _halve(_addmod(u, v, n), n), _halve(_addmod(du, v, n), n)
+            h, l_ = mul_wide(qk, q_m)
+            qk = montgomery_reduce(h, l_, n, neg_inv)
+    if u == _ZERO or v == _ZERO:
+        return True
+    for _ in range(s - 1):
+        h, l_ = mul_wide(v, v)
+        v = _submod(montgomery_reduce(h, l_, n, neg_inv), _addmod(qk, qk, n), n)
+        if v == _ZERO:
+            return True
+        h, l_ = mul_wide(qk, qk)
+        qk = montgomery_reduce(h, l_, n, neg_inv)
+    return False
+
+
+@jit
 def is_prime(n):
-    """Deterministic primality of a ``uint64`` ``n`` (trial division + Miller-Rabin)."""
+    """Deterministic primality of a ``uint64`` ``n``.
+
+    Trial division by the primes up to 37; below 3,215,031,751 Miller-Rabin with the
+    first k prime bases (at most 4, A014233); above, the Baillie-PSW test (a strong
+    base-2 test and a strong Lucas test), which no composite below 2^64 passes (checked
+    against Feitsma and Galway's list of the base-2 pseudoprimes below 2^64).
+    """
     if n < _TWO:
         return False
     for i in range(PRIME_BASES.size):
@@ -185,13 +334,16 @@ def is_prime(n):
             return False
     if n < np.uint64(1369):
         return True
-    rounds = PRIME_BASES.size
-    for k in range(PSEUDOPRIME_BOUNDS.size):
+    d, s = _split_odd(n)
+    neg_inv, r1, r2 = _montgomery_setup(n)
+    if n >= PSEUDOPRIME_BOUNDS[3]:
+        return (_sprp_montgomery(n, _TWO, d, s, neg_inv, r1, r2)
+                and strong_lucas_probable_prime(n))
+    rounds = 4
+    for k in range(3):
         if n < PSEUDOPRIME_BOUNDS[k]:
             rounds = k + 1
             break
-    d, s = _split_odd(n)
-    neg_inv, r1, r2 = _montgomery_setup(n)
     for i in range(rounds):
         if not _sprp_montgomery(n, PRIME_BASES[i], d, s, neg_inv, r1, r2):
             return False
@@ -221,5 +373,5 @@ def is_prime_int(n: int) -> bool:
     """
     n = int(n)
     if not 0 <= n < 2**64:
-        raise ValueError(f"n must be in [0, 2^64), got {n}")
+        raise InputError(f"n must be in [0, 2^64), got {n}")
     return bool(is_prime(np.uint64(n)))

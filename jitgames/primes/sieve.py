@@ -1,72 +1,104 @@
-"""Segmented sieve of Eratosthenes: count and list the primes in ``[a, b)``.
+"""Segmented sieve of Eratosthenes on the mod-30 wheel: count and list primes in [a, b).
 
-Layout of the work
-------------------
-Only odd numbers are stored: byte ``i`` of a segment stands for ``lo + 2 i``
-(1 = still possibly prime, 0 = crossed off). A segment holds ``segment_bytes`` odd
-numbers (a power of two from 32 KiB, sized like the L1/L2 caches, upwards when there
-are many base primes, so that walking the base-prime list is amortised over enough
-crossing-off). Consecutive segments are grouped into *chunks*; ``prange`` runs over
-chunks, and each chunk owns its segment buffer and an array of "next multiple"
-offsets, one per base prime, so a prime's starting point is computed by one division
-per chunk rather than per segment. Counts are exact, so results never depend on the
-number of threads.
+How the work is laid out
+------------------------
+The bytes of the wheel (:mod:`.wheel`: 30 numbers a byte, 8 bits for the residues
+prime to 30) covering ``[a, b)`` are cut into *chunks* of whole segments; ``prange``
+runs over the chunks, and each chunk owns its segment buffer and the state of every
+sieving prime (4-byte offset of its next multiple + 1-byte wheel index, found by one
+division per prime per chunk), so memory per thread is the segment plus 5 bytes per
+sieving prime, and counts never depend on the number of threads.
 
-Before crossing off, a segment is filled from a periodic pattern that already
-removes the multiples of 3, 5, 7, 11 and 13 (period 15015 odd numbers); the primes
-from 17 on are crossed off from ``p * p``.
+Each segment (``SEGMENT_BYTES`` = 256 KiB, 7.9 million numbers, sized for the L2
+cache) is
 
-Range and cost
---------------
-Everything is ``int64`` and exact for ``b <= SIEVE_LIMIT = 10^18``. Sieving below
-``b`` needs the base primes up to ``sqrt(b)``: for ``b = 10^18`` that is the
-50,847,534 primes below 10^9, found by this same sieve in about a second and held as
-``uint32`` (203 MB), plus 4 bytes per base prime per running chunk for the offsets.
-The width ``b - a`` is limited to ``MAX_COUNT_WIDTH`` for counting (about ten minutes
-of work) and ``MAX_LIST_WIDTH`` for listing (the list itself is held in memory).
-Beyond 10^18, or when the interval is narrow compared with ``sqrt(b)`` (so that the
-base primes would cost more than the interval), :func:`count_primes` tests each odd
-number with Miller-Rabin instead (``method="auto"``); that path works for any
-``b <= 2^64`` and is limited to ``MAX_TEST_WIDTH``.
+1. filled from the pre-sieve patterns of the primes 7 .. 163 (:func:`.wheel.presieve`);
+2. crossed off by the *small* sieving primes (below ``BLOCK_BYTES``), one 32 KiB
+   block at a time so that their many writes stay in the L1 cache;
+3. crossed off by the *medium and large* sieving primes over the whole segment (a
+   prime far larger than the segment is looked at once per segment and mostly skips);
+4. counted by popcount over 64-bit words, or listed bit by bit.
+
+Range
+-----
+Exact for every ``0 <= a <= b <= 2^64``. A sieve needs the primes up to sqrt(b):
+below 10^18 that is at most the 50,847,534 primes below 10^9 (203 MB). When the
+interval is narrow next to sqrt(b) (a window of 10^6 near 10^18) that would cost far
+more than the window, so the *hybrid* method sieves with the primes up to a bound
+``B`` only and settles each survivor ``n >= (B + 1)^2`` with deterministic
+Miller-Rabin (:func:`.primality.is_prime`): about 4% of a window survives a bound of
+10^6. ``method="auto"`` picks the cheaper; ``"test"`` runs Miller-Rabin on every
+odd number (the plain method, kept as an independent check).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from jitgames._jit import jit, prange
+from jitgames.errors import InputError
 from jitgames.primes.primality import is_prime
+from jitgames.primes.wheel import (PRESIEVE_LIMIT, RESIDUES, WHEEL_INDEX, byte_mask_below,
+                                   byte_mask_from, count_bits, cross_off, first_multiple,
+                                   presieve, presieve_tables)
 
 __all__ = [
     "count_primes", "check_count", "primes_between", "PrimeCount", "SIEVE_LIMIT",
-    "MAX_COUNT_WIDTH", "MAX_LIST_WIDTH", "MAX_TEST_WIDTH", "U64_LIMIT",
+    "MAX_COUNT_WIDTH", "MAX_LIST_WIDTH", "MAX_TEST_WIDTH", "U64_LIMIT", "plain_sieve",
+    "sieve_chunks", "count_by_testing", "primality_mask", "SievingPrimes", "Presieve",
+    "SEGMENT_BYTES", "BLOCK_BYTES", "sieve_plan", "SievePlan", "memory_bytes", "hybrid_bound",
 ]
 
-SIEVE_LIMIT = 10**18
 U64_LIMIT = 2**64
-MAX_COUNT_WIDTH = 10**12
+#: Largest b for which the full sieve is used (its primes up to sqrt(b) fit in memory).
+SIEVE_LIMIT = 10**18
+MAX_COUNT_WIDTH = 10**13
 MAX_LIST_WIDTH = 10**9
+#: Widest interval for the methods that run Miller-Rabin on many numbers.
 MAX_TEST_WIDTH = 10**9
+SEGMENT_BYTES = 1 << 18
+BLOCK_BYTES = 1 << 15
+#: Sieving primes below this are "small": crossed off block by block.
+SMALL_PRIME_LIMIT = 4096
+_MAX_CHUNK_BYTES = 1 << 30  # chunk offsets stay below 2^31, so uint32 state never wraps
+_FAR = 0xFFFFFFFF  # "no multiple in this chunk"
+_CHEAP_BASE = 1 << 17  # the hybrid sieves with at least the primes up to this
+_MAX_HYBRID_BASE = 10**8  # ... and at most these (5.8 million primes, 23 MB)
 
-_PRESIEVE_PRIMES = (3, 5, 7, 11, 13)
-_PERIOD = 15015  # 3 * 5 * 7 * 11 * 13: the pattern repeats every 15015 odd numbers
-_FIRST_CROSSED = 17
-_MIN_SEGMENT = 1 << 15
-_MAX_SEGMENT = 1 << 22
-_MAX_CHUNK = 1 << 31  # odd numbers per chunk, so uint32 offsets never wrap
-_SMALL_BASE_LIMIT = 1 << 22  # base primes below this come from the plain sieve
+
+class SievingPrimes(NamedTuple):
+    """Sieving primes above the pre-sieve limit: ``primes`` (uint32, increasing),
+    ``classes`` (uint8 wheel index of p mod 30) and ``n_small`` (how many are small)."""
+
+    primes: np.ndarray
+    classes: np.ndarray
+    n_small: int
 
 
-def _make_pattern(segment_bytes: int) -> np.ndarray:
-    """Pattern for odd m-indices (n = 2m + 1), long enough to copy any segment."""
-    length = _PERIOD + segment_bytes
-    pattern = np.ones(length, dtype=np.uint8)
-    for p in _PRESIEVE_PRIMES:
-        pattern[(p - 1) // 2::p] = 0  # 2m + 1 = 0 mod p  <=>  m = (p - 1) / 2 mod p
-    return pattern
+class Presieve(NamedTuple):
+    """Pre-sieve patterns (see :func:`.wheel.presieve_tables`) and the pre-sieved primes."""
+
+    patterns: np.ndarray
+    starts: np.ndarray
+    periods: np.ndarray
+    primes: np.ndarray
+
+
+_PRESIEVE = None
+
+
+def _presieve() -> Presieve:
+    global _PRESIEVE
+    if _PRESIEVE is None:
+        patterns, starts, periods = presieve_tables()
+        small = np.array([p for p in range(7, PRESIEVE_LIMIT + 1)
+                          if all(p % d for d in range(2, int(p**0.5) + 1))], dtype=np.int64)
+        _PRESIEVE = Presieve(patterns, starts, periods, small)
+    return _PRESIEVE
 
 
 @jit
@@ -100,75 +132,109 @@ def plain_sieve(limit):
 
 
 @jit
-def _first_offset(p, segment_lo):
-    """Index (in odd numbers from ``segment_lo``, odd) of p's first multiple to cross."""
-    start = p * p
-    if start < segment_lo:
-        start = segment_lo + (p - segment_lo % p) % p
-        if start % 2 == 0:
-            start += p
-    return (start - segment_lo) // 2
+def _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos, wheel):
+    """Sieve bytes ``[start, start + length)`` into ``segment`` (state in pos/wheel).
+
+    ``first``/``stop`` are the interval's first and past-the-end bytes, ``lo``/``last``
+    its first and last numbers (uint64); bits outside ``[lo, last]`` are cleared, and in the very first bytes
+    1 is cleared and the pre-sieved primes restored.
+    """
+    presieve(segment, length, start, pre.patterns, pre.starts, pre.periods)
+    n_small = base.n_small
+    block_end = 0
+    while block_end < length:  # small primes: block by block, in L1
+        block_end = min(block_end + BLOCK_BYTES, length)
+        for j in range(n_small):
+            at, w = cross_off(segment, block_end, np.int64(base.primes[j]),
+                              np.int64(base.classes[j]), np.int64(pos[j]), np.int64(wheel[j]))
+            pos[j] = at
+            wheel[j] = w
+    for j in range(n_small):
+        pos[j] -= length
+    for j in range(n_small, base.primes.size):
+        at = np.int64(pos[j])
+        if at < length:
+            at, w = cross_off(segment, length, np.int64(base.primes[j]),
+                              np.int64(base.classes[j]), at, np.int64(wheel[j]))
+            wheel[j] = w
+        pos[j] = at - length
+    if start * 30 < PRESIEVE_LIMIT + 1:  # the pattern also removed 7 .. 163 themselves
+        for i in range(pre.primes.size):
+            p = pre.primes[i]
+            if p // 30 < start + length and p // 30 >= start:
+                segment[p // 30 - start] |= np.uint8(1 << WHEEL_INDEX[p % 30])
+        if start == 0:
+            segment[0] &= np.uint8(0xFE)  # 1 is not prime
+    if start == first:
+        segment[0] &= byte_mask_from(np.int64(lo - np.uint64(first) * np.uint64(30)))
+    if start + length == stop:
+        top = last - np.uint64(stop - 1) * np.uint64(30)  # 0 .. 29
+        segment[length - 1] &= byte_mask_below(np.int64(top) + 1)
+    for j in range(length, (length + 7) // 8 * 8):
+        segment[j] = 0
+
+
+@jit
+def _settle_segment(segment, length, start, verify_from, write, out, cursor):
+    """Count (and when ``write``, list into ``out`` from ``cursor``) the set bits; a
+    bit for ``n >= verify_from`` counts only if Miller-Rabin says n is prime.
+    Returns ``(count, cursor)``."""
+    if not write and start + length <= np.int64(verify_from // np.uint64(30)):
+        return count_bits(segment.view(np.uint64), (length + 7) // 8), cursor
+    found = 0
+    for j in range(length):
+        byte = segment[j]
+        if byte == 0:
+            continue
+        base = np.uint64(start + j) * np.uint64(30)
+        for k in range(8):
+            if byte & (1 << k):
+                n = base + np.uint64(RESIDUES[k])
+                if n < verify_from or is_prime(n):
+                    found += 1
+                    if write:
+                        out[cursor] = n
+                        cursor += 1
+    return found, cursor
 
 
 @jit(parallel=True)
-def sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, write, offsets, out):
-    """Sieve the odd numbers ``lo + 2 i``, ``0 <= i < n_odd`` (``lo`` odd, >= 1).
+def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, verify_from,
+                 write, offsets, out):
+    """Primes per chunk among the bits of bytes ``[first, stop)`` within ``[lo, last]``.
 
-    ``base`` holds the odd primes from 17 up to at least ``sqrt(lo + 2 n_odd)``;
-    chunk ``c`` covers indices ``[c chunk_odd, (c + 1) chunk_odd)``. Returns the
-    primes per chunk (int64 array). When ``write`` is true the primes of chunk ``c``
-    are also stored in ``out[offsets[c]:]`` in increasing order.
+    ``base`` (:class:`SievingPrimes`) holds every prime from 167 up to some bound B;
+    survivors ``n >= verify_from`` (set to ``(B + 1)^2`` or more) are tested by
+    Miller-Rabin. Chunk ``c`` covers bytes ``[first + c chunk_bytes, ...)``; when
+    ``write`` its primes go to ``out[offsets[c]:]`` in increasing order (uint64).
+    Returns the count per chunk (int64 array).
     """
-    n_chunks = (n_odd + chunk_odd - 1) // chunk_odd
+    n_chunks = (stop - first + chunk_bytes - 1) // chunk_bytes
     counts = np.zeros(n_chunks, dtype=np.int64)
-    n_base = base.size
+    n_base = base.primes.size
     for c in prange(n_chunks):
-        segment = np.empty(segment_bytes, dtype=np.uint8)
-        next_hit = np.empty(n_base, dtype=np.uint32)
-        first = c * chunk_odd
-        last = min(first + chunk_odd, n_odd)
-        chunk_lo = lo + 2 * first
+        segment = np.zeros((segment_bytes + 7) // 8 * 8, dtype=np.uint8)
+        pos = np.empty(n_base, dtype=np.uint32)
+        wheel = np.empty(n_base, dtype=np.uint8)
+        chunk_first = first + c * chunk_bytes
+        chunk_stop = min(chunk_first + chunk_bytes, stop)
         for j in range(n_base):
-            offset = _first_offset(np.int64(base[j]), chunk_lo)
-            next_hit[j] = min(offset, 0xFFFFFFFF)
+            byte, w = first_multiple(np.int64(base.primes[j]), chunk_first)
+            offset = byte - chunk_first
+            pos[j] = _FAR if byte < 0 or offset > _FAR else offset
+            wheel[j] = w
         total = 0
         cursor = offsets[c] if write else 0
-        s = first
-        while s < last:
-            length = min(segment_bytes, last - s)
-            seg_lo = lo + 2 * s
-            shift = ((seg_lo - 1) // 2) % 15015
-            segment[:length] = pattern[shift:shift + length]
-            for j in range(n_base):
-                p = np.int64(base[j])
-                k = np.int64(next_hit[j])
-                unrolled_end = length - 3 * p
-                while k < unrolled_end:
-                    segment[k] = 0
-                    segment[k + p] = 0
-                    segment[k + 2 * p] = 0
-                    segment[k + 3 * p] = 0
-                    k += 4 * p
-                while k < length:
-                    segment[k] = 0
-                    k += p
-                next_hit[j] = k - length
-            if seg_lo <= 13:  # the first segment: 1 is not prime, 3..13 are
-                segment[0] = 1 if seg_lo != 1 else 0
-                for q in (3, 5, 7, 11, 13):
-                    if seg_lo <= q < seg_lo + 2 * length:
-                        segment[(q - seg_lo) // 2] = 1
-            if write:
-                for k in range(length):
-                    if segment[k]:
-                        out[cursor] = seg_lo + 2 * k
-                        cursor += 1
-            else:
-                for k in range(length):
-                    if segment[k]:
-                        total += 1
-            s += length
-        counts[c] = total if not write else cursor - offsets[c]
+        start = chunk_first
+        while start < chunk_stop:
+            length = min(segment_bytes, chunk_stop - start)
+            _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos,
+                           wheel)
+            found, cursor = _settle_segment(segment, length, start, verify_from, write,
+                                            out, cursor)
+            total += found
+            start += length
+        counts[c] = total
     return counts
 
 
@@ -188,74 +254,123 @@ def count_by_testing(lo, n_odd):
     return per_block.sum()
 
 
-def _segment_bytes(n_base: int) -> int:
-    size = _MIN_SEGMENT
-    while size < n_base and size < _MAX_SEGMENT:
-        size *= 2
-    return size
+@jit(parallel=True)
+def primality_mask(values):
+    """``out[i] = is_prime(values[i])`` for a ``uint64`` array."""
+    out = np.zeros(values.size, dtype=np.bool_)
+    for i in prange(values.size):
+        out[i] = is_prime(values[i])
+    return out
 
 
 _base_cache: dict[int, np.ndarray] = {}
 
 
-def _base_primes(limit: int) -> np.ndarray:
-    """Primes ``17 <= p <= limit`` as uint32 (cached for the largest limit asked)."""
+def _primes_up_to(limit: int) -> np.ndarray:
+    """Primes ``167 <= p <= limit`` as uint32 (cached for the largest limit asked)."""
     for cached_limit, primes in _base_cache.items():
         if cached_limit >= limit:
             return primes[: np.searchsorted(primes, limit, side="right")]
-    if limit <= _SMALL_BASE_LIMIT:
+    if limit <= 1 << 16:
         primes = plain_sieve(limit)
     else:
-        primes = _sieve_list(1, limit + 1)
-    primes = primes[primes >= _FIRST_CROSSED].astype(np.uint32)
+        primes = _sieve(0, limit + 1, True, limit_base=None)[1]
+    primes = primes[primes > PRESIEVE_LIMIT].astype(np.uint32)
     _base_cache.clear()
     _base_cache[limit] = primes
     return primes
 
 
-def _odd_range(a: int, b: int) -> tuple[int, int]:
-    """First odd number >= max(a, 1) and how many odd numbers lie in [a, b)."""
-    lo = max(a, 1) | 1
-    n_odd = max(0, (b - lo + 1) // 2)
-    return lo, n_odd
+def _sieving_primes(limit: int) -> SievingPrimes:
+    primes = _primes_up_to(limit)
+    classes = WHEEL_INDEX[primes % 30].astype(np.uint8)
+    n_small = int(np.searchsorted(primes, SMALL_PRIME_LIMIT))
+    return SievingPrimes(primes, classes, n_small)
 
 
-def _chunking(n_odd: int, segment_bytes: int) -> int:
-    segments = -(-n_odd // segment_bytes)
-    n_chunks = min(segments, 4 * numba.config.NUMBA_NUM_THREADS)
-    chunk_odd = -(-segments // n_chunks) * segment_bytes
-    return min(chunk_odd, _MAX_CHUNK // segment_bytes * segment_bytes)
+class SievePlan(NamedTuple):
+    """How an interval is sieved: bytes ``[first, stop)``, the sieving bound, the
+    Miller-Rabin threshold and the chunk size (bytes)."""
+
+    first: int
+    stop: int
+    base_limit: int
+    verify_from: int
+    chunk_bytes: int
+    segment_bytes: int
 
 
-def _sieve(a: int, b: int, write: bool):
-    lo, n_odd = _odd_range(a, b)
-    if n_odd == 0:
-        return np.zeros(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    base = _base_primes(math.isqrt(lo + 2 * (n_odd - 1)))
-    segment_bytes = _segment_bytes(base.size)
-    chunk_odd = _chunking(n_odd, segment_bytes)
-    pattern = _make_pattern(segment_bytes)
-    n_chunks = -(-n_odd // chunk_odd)
-    dummy_offsets = np.zeros(n_chunks, dtype=np.int64)
-    counts = sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, False,
-                          dummy_offsets, np.empty(0, dtype=np.int64))
+def sieve_plan(a: int, b: int, base_limit: int | None = None, threads: int | None = None,
+               segment_bytes: int | None = None) -> SievePlan:
+    """Bytes, bound and chunks for ``[a, b)`` (``a < b``); ``base_limit`` defaults to
+    ``isqrt(b - 1)`` (a full sieve, no Miller-Rabin)."""
+    root = math.isqrt(b - 1)
+    limit = root if base_limit is None else min(base_limit, root)
+    limit = max(limit, PRESIEVE_LIMIT)
+    verify_from = min((limit + 1) ** 2, U64_LIMIT - 1) if limit < root else U64_LIMIT - 1
+    first, stop = a // 30, (b - 1) // 30 + 1
+    threads = threads or numba.get_num_threads()
+    segment_bytes = segment_bytes or SEGMENT_BYTES
+    n_bytes = stop - first
+    if n_bytes < threads * segment_bytes:  # a narrow window: one segment per thread
+        segment_bytes = max(64, (-(-n_bytes // threads) + 7) // 8 * 8)
+    segments = -(-n_bytes // segment_bytes)
+    # Each chunk pays one division per sieving prime: enough chunks to share the work
+    # (a few per thread) but no more than the segments can fill.
+    n_chunks = max(1, min(segments, 4 * threads))
+    chunk = -(-segments // n_chunks) * segment_bytes
+    chunk = min(chunk, _MAX_CHUNK_BYTES // segment_bytes * segment_bytes)
+    return SievePlan(first, stop, limit, verify_from, chunk, segment_bytes)
+
+
+def memory_bytes(a: int, b: int, threads: int | None = None) -> int:
+    """Bytes the sieve holds to count ``[a, b)`` (as :func:`count_primes` would): the
+    sieving primes (5 bytes each), per running thread a segment and 5 bytes of state
+    per sieving prime, and the pre-sieve patterns. The Python interpreter, NumPy and
+    Numba come on top."""
+    a, b, method = check_count(a, b)
+    if method == "test" or b <= 7:
+        return 0
+    bound = None if method == "sieve" else hybrid_bound(a, b)
+    threads = threads or numba.get_num_threads()
+    plan = sieve_plan(max(a, 7), b, bound, threads)
+    n_base = _sieving_primes(plan.base_limit).primes.size
+    n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
+    running = min(threads, n_chunks)
+    return (5 * n_base + running * (plan.segment_bytes + 5 * n_base)
+            + _presieve().patterns.nbytes)
+
+
+def _sieve(a: int, b: int, write: bool, limit_base: int | None):
+    """Counts per chunk (and the primes >= 7 when ``write``) in [a, b) by the wheel."""
+    lo, hi = max(a, 7), b
+    if hi <= lo:
+        return np.zeros(0, dtype=np.int64), np.empty(0, dtype=np.uint64)
+    plan = sieve_plan(lo, hi, limit_base)
+    base = _sieving_primes(plan.base_limit)
+    pre = _presieve()
+    n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
+    args = (plan.first, plan.stop, np.uint64(lo), np.uint64(hi - 1), base, pre, plan.segment_bytes,
+            plan.chunk_bytes, np.uint64(plan.verify_from))
+    counts = sieve_chunks(*args, False, np.zeros(n_chunks, dtype=np.int64),
+                          np.empty(0, dtype=np.uint64))
     if not write:
         return counts, None
     offsets = np.zeros(n_chunks, dtype=np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
-    out = np.empty(int(counts.sum()), dtype=np.int64)
-    sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, True, offsets, out)
+    out = np.empty(int(counts.sum()), dtype=np.uint64)
+    sieve_chunks(*args, True, offsets, out)
     return counts, out
 
 
-def _sieve_list(a: int, b: int) -> np.ndarray:
-    """Odd primes in [a, b) by the segmented sieve (no checks)."""
-    return _sieve(a, b, True)[1]
+def _below_seven(a: int, b: int) -> list[int]:
+    return [p for p in (2, 3, 5) if a <= p < b]
 
 
 @dataclass(frozen=True)
 class PrimeCount:
-    """The number of primes in ``[a, b)`` and how it was found (``sieve``/``test``)."""
+    """The number of primes in ``[a, b)`` and how it was found (``sieve``, ``hybrid``
+    or ``test``)."""
 
     a: int
     b: int
@@ -266,18 +381,27 @@ class PrimeCount:
 def _check_interval(a: int, b: int) -> tuple[int, int]:
     a, b = int(a), int(b)
     if a < 0 or b < 0:
-        raise ValueError(f"the interval [a, b) must be non-negative, got [{a}, {b})")
+        raise InputError(f"the interval [a, b) must be non-negative, got [{a}, {b})")
     if b < a:
-        raise ValueError(f"need a <= b, got [{a}, {b})")
+        raise InputError(f"need a <= b, got [{a}, {b})")
     if b > U64_LIMIT:
-        raise ValueError(f"b must be at most 2^64 = {U64_LIMIT}, got {b}")
+        raise InputError(f"b must be at most 2^64 = {U64_LIMIT}, got {b}")
     return a, b
 
 
-def _testing_is_cheaper(a: int, b: int) -> bool:
-    # Sieving costs ~ sqrt(b) for the base primes plus ~ the width; testing costs
-    # ~ 40x the width per number (measured: one Miller-Rabin call ~ 40 sieve bytes).
-    return (b - a) * 40 < math.isqrt(b)
+def hybrid_bound(a: int, b: int) -> int | None:
+    """The sieving bound of the hybrid method for ``[a, b)``, or None for a full sieve.
+
+    A full sieve lists the ~sqrt(b)/ln(sqrt(b)) primes below sqrt(b) and pays a
+    division for each; the hybrid tests the ~4% survivors of a smaller bound with
+    Miller-Rabin, each test costing about as much as sieving 30,000 numbers. The full
+    sieve wins once the width passes sqrt(b) / 16; beyond 10^18 only the hybrid works.
+    """
+    root = math.isqrt(max(b - 1, 1))
+    width = b - a
+    if b <= SIEVE_LIMIT and 16 * width >= root:
+        return None
+    return min(root, max(_CHEAP_BASE, width), _MAX_HYBRID_BASE)
 
 
 def check_count(a: int, b: int, method: str = "auto") -> tuple[int, int, str]:
@@ -285,24 +409,24 @@ def check_count(a: int, b: int, method: str = "auto") -> tuple[int, int, str]:
 
     Raises
     ------
-    ValueError
+    InputError
         For a malformed interval or one too wide for the method.
     """
     a, b = _check_interval(a, b)
-    if method not in ("auto", "sieve", "test"):
-        raise ValueError(f"method must be auto, sieve or test, got {method!r}")
+    if method not in ("auto", "sieve", "hybrid", "test"):
+        raise InputError(f"method must be auto, sieve, hybrid or test, got {method!r}")
     if method == "auto":
-        method = "test" if b > SIEVE_LIMIT or _testing_is_cheaper(a, b) else "sieve"
+        method = "sieve" if hybrid_bound(a, b) is None else "hybrid"
     width = b - a
     if method == "sieve":
         if b > SIEVE_LIMIT:
-            raise ValueError(f"the sieve works up to 10^18; b = {b} is too large "
-                             "(use the test method on a narrower interval)")
+            raise InputError(f"the full sieve works up to 10^18; b = {b} is too large "
+                             "(use the hybrid method on a narrower interval)")
         if width > MAX_COUNT_WIDTH:
-            raise ValueError(f"interval too wide to sieve: {width} > {MAX_COUNT_WIDTH}")
+            raise InputError(f"interval too wide to sieve: {width} > {MAX_COUNT_WIDTH}")
     elif width > MAX_TEST_WIDTH:
-        raise ValueError(f"interval too wide to test number by number: {width} > "
-                         f"{MAX_TEST_WIDTH} (above 10^18 only narrow intervals work)")
+        raise InputError(f"interval too wide for the {method} method: {width} > "
+                         f"{MAX_TEST_WIDTH} (above 10^18 only intervals up to 10^9 wide)")
     return a, b, method
 
 
@@ -311,52 +435,39 @@ def count_primes(a: int, b: int, method: str = "auto") -> PrimeCount:
 
     Parameters
     ----------
-    method : {"auto", "sieve", "test"}
-        ``sieve`` (needs ``b <= 10^18``, width up to ``MAX_COUNT_WIDTH``), ``test``
-        (Miller-Rabin on every odd number, width up to ``MAX_TEST_WIDTH``) or
-        ``auto``: the cheaper of the two that applies.
+    method : {"auto", "sieve", "hybrid", "test"}
+        ``sieve``: the full wheel sieve (``b <= 10^18``, width up to
+        ``MAX_COUNT_WIDTH``); ``hybrid``: sieve by the primes up to a bound, then
+        Miller-Rabin on the survivors; ``test``: Miller-Rabin on every odd number (both
+        up to ``MAX_TEST_WIDTH`` wide); ``auto``: the cheaper of sieve and hybrid.
 
     Raises
     ------
-    ValueError
+    InputError
         For a malformed interval or one too wide for the chosen method.
     """
     a, b, method = check_count(a, b, method)
-    two = 1 if a <= 2 < b else 0
-    if method == "sieve":
-        counts, _ = _sieve(a, b, False)
-        return PrimeCount(a, b, int(counts.sum()) + two, "sieve")
-    lo, n_odd = _odd_range(a, b)
-    found = int(count_by_testing(np.uint64(lo), n_odd)) if n_odd else 0
-    return PrimeCount(a, b, found + two, "test")
+    small = len(_below_seven(a, b))
+    if method == "test":
+        lo = max(a, 1) | 1
+        n_odd = max(0, (b - lo + 1) // 2)
+        found = int(count_by_testing(np.uint64(lo), n_odd)) if n_odd else 0
+        return PrimeCount(a, b, found + (1 if a <= 2 < b else 0), "test")
+    bound = None if method == "sieve" else (hybrid_bound(a, b) or _CHEAP_BASE)
+    counts, _ = _sieve(a, b, False, bound)
+    return PrimeCount(a, b, int(counts.sum()) + small, method)
 
 
 def primes_between(a: int, b: int) -> np.ndarray:
     """All primes ``a <= p < b`` in increasing order (uint64 array).
 
-    Uses the sieve below 10^18 and Miller-Rabin above; the width is limited to
-    ``MAX_LIST_WIDTH``.
+    The width is limited to ``MAX_LIST_WIDTH``; far out the hybrid method is used.
     """
     a, b = _check_interval(a, b)
     if b - a > MAX_LIST_WIDTH:
-        raise ValueError(f"interval too wide to list: {b - a} > {MAX_LIST_WIDTH}")
-    head = np.array([2], dtype=np.uint64) if a <= 2 < b else np.empty(0, np.uint64)
-    if b <= SIEVE_LIMIT and not _testing_is_cheaper(a, b):
-        body = _sieve_list(a, b).astype(np.uint64)
-    else:
-        lo, n_odd = _odd_range(a, b)
-        candidates = np.uint64(lo) + np.uint64(2) * np.arange(n_odd, dtype=np.uint64)
-        body = candidates[_primality_mask(candidates)]
+        raise InputError(f"interval too wide to list: {b - a} > {MAX_LIST_WIDTH}")
+    head = np.array(_below_seven(a, b), dtype=np.uint64)
+    if b <= 7:
+        return head
+    _, body = _sieve(a, b, True, hybrid_bound(a, b))
     return np.concatenate([head, body])
-
-
-@jit(parallel=True)
-def primality_mask(values):
-    """``out[i] = is_prime(values[i])`` for a ``uint64`` array."""
-    out = np.zeros(values.size, dtype=np.bool_)
-    for i in prange(values.size):
-        out[i] = is_prime(values[i])
-    return out
-
-
-_primality_mask = primality_mask

@@ -11,6 +11,8 @@ the position after k moves of PUT_ON (for every n with k <= moves(n)).
 """
 from __future__ import annotations
 
+from ..errors import InputError
+
 __all__ = [
     "move_count",
     "legal",
@@ -27,7 +29,7 @@ def _check(n):
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError("n must be an integer")
     if n < 0:
-        raise ValueError(f"n must be at least 0, got {n}")
+        raise InputError(f"n must be at least 0, got {n}")
     return n
 
 
@@ -117,7 +119,7 @@ def position_after(n: int, k: int, put_on: bool = True) -> int:
     """
     total = move_count(n)
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= total:
-        raise ValueError(f"k must be an integer from 0 to {total}")
+        raise InputError(f"k must be an integer from 0 to {total}")
     index = k if put_on else total - k
     return index ^ (index >> 1)
 
@@ -128,9 +130,9 @@ def replay(n: int, moves, put_on: bool = True) -> list[int]:
     out = [position]
     for i, (ring, on) in enumerate(moves, 1):
         if not 1 <= ring <= n or not legal(position, ring):
-            raise ValueError(f"move {i}: ring {ring} cannot move")
+            raise InputError(f"move {i}: ring {ring} cannot move")
         if bool(position >> (ring - 1) & 1) == on:
-            raise ValueError(f"move {i}: ring {ring} is already {'on' if on else 'off'}")
+            raise InputError(f"move {i}: ring {ring} is already {'on' if on else 'off'}")
         position ^= 1 << (ring - 1)
         out.append(position)
     return out

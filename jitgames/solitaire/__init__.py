@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import thread_count, threads as _threads
 from .deal import SHUFFLES, ShuffleBias, deals, read_deal_file, shuffle_bias, validate_deals
 from .rules import card_name
@@ -41,7 +42,8 @@ class DealResults:
     score-only mode); ``positions`` positions expanded; ``lookups``, ``probes``,
     ``evictions`` the deal's use of its position tables (summed over its attempts);
     ``occupancy`` and ``capacity`` the entries used and the slots of the table that
-    solved it (larger than the thread's table when the deal's table had to grow).
+    solved it (larger than the thread's table when the deal's table had to grow);
+    ``opening_moves`` the legal moves right after the deal.
     """
 
     score: np.ndarray
@@ -53,6 +55,7 @@ class DealResults:
     evictions: np.ndarray
     occupancy: np.ndarray
     capacity: np.ndarray
+    opening_moves: np.ndarray
 
     @classmethod
     def from_rows(cls, rows: np.ndarray) -> "DealResults":
@@ -134,7 +137,7 @@ def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY,
 
     checked = validate_deals(deck)
     if checked.shape[0] != 1:
-        raise ValueError(f"optimal_line takes one deal, got {checked.shape[0]}")
+        raise InputError(f"optimal_line takes one deal, got {checked.shape[0]}")
     checked = checked[0]
     score, steps, start = _optimal_line(checked, table_capacity, max_table_capacity)
     piles = tuple((down, tuple(cards)) for down, cards in piles_of(start))

@@ -363,3 +363,17 @@ def piles_of(pos: np.ndarray) -> list[tuple[int, list[int]]]:
     return [(int(pos[DOWN + p]),
              [int(c) for c in pos[PILES + p * PILE_STRIDE: PILES + p * PILE_STRIDE + pos[LENGTH + p]]])
             for p in range(N_PILES)]
+
+
+def draw_position(piles, foundations) -> str:
+    """The piles (face-down cards in brackets) and foundations as text, as
+    ``jitgames solitaire --show`` prints them; ``piles`` as from :func:`piles_of`,
+    ``foundations`` the four heights."""
+    lines = []
+    for p, (down, cards) in enumerate(piles):
+        shown = [f"[{card_name(c)}]" if i < down else card_name(c) for i, c in enumerate(cards)]
+        lines.append(f"  pile {p + 1}: {' '.join(shown) if shown else '(empty)'}")
+    tops = [card_name(suit * 13 + h - 1) if h else f"-{SUITS[suit]}"
+            for suit, h in enumerate(foundations)]
+    lines.append("  foundations: " + " ".join(tops))
+    return "\n".join(lines)

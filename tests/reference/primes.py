@@ -10,6 +10,10 @@ BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
 
 
 # --- primality -------------------------------------------------------------------
+def mul_high(a, b):
+    return (int(a) * int(b)) >> 64
+
+
 def mul_wide(a, b):
     product = int(a) * int(b)
     return product >> 64, product & MASK
@@ -75,13 +79,65 @@ def plain_sieve(limit):
                     dtype=np.int64)
 
 
-def sieve_chunks(lo, n_odd, base, pattern, segment_bytes, chunk_odd, write, offsets, out):
-    n_chunks = (n_odd + chunk_odd - 1) // chunk_odd
+WHEEL = (1, 7, 11, 13, 17, 19, 23, 29)  # residues prime to 30, bit k of a byte
+
+
+def first_multiple(p, start_byte):
+    """Smallest p m with m >= p prime to 30 and p m >= 30 start_byte: (byte, wheel)."""
+    p = int(p)
+    m = max(p, -(-30 * int(start_byte) // p))
+    while math.gcd(m, 30) != 1:
+        m += 1
+    if p * m >= 2**64:
+        return -1, 0
+    return p * m // 30, WHEEL.index(m % 30)
+
+
+def cross_off(segment, end, p, wheel_class, at, wheel):
+    """Walk the multiples p m (m prime to 30) one at a time from byte ``at``."""
+    p, at, wheel = int(p), int(at), int(wheel)
+    assert WHEEL[int(wheel_class)] == p % 30
+    m = WHEEL[wheel]  # only m mod 30 matters for the bytes and bits
+    while at < end:
+        n = p * m
+        segment[at] &= 0xFF ^ (1 << WHEEL.index(n % 30))
+        gap = (WHEEL + (31,))[wheel + 1] - WHEEL[wheel]
+        at += (n % 30 + p * gap) // 30  # (p m + p gap) // 30 - p m // 30
+        m += gap
+        wheel = (wheel + 1) % 8
+    return at, wheel
+
+
+def _prime_factors(n):
+    return [d for d in range(2, int(n) + 1) if n % d == 0 and trial_division_is_prime(d)]
+
+
+def presieve(segment, length, start_byte, patterns, starts, periods):
+    """Bits of numbers with no factor among the primes of the periods (from scratch)."""
+    primes = [q for period in periods for q in _prime_factors(int(period))]
+    for j in range(int(length)):
+        byte = 0
+        for k, r in enumerate(WHEEL):
+            n = 30 * (int(start_byte) + j) + r
+            if all(n % q for q in primes):
+                byte |= 1 << k
+        segment[j] = byte
+
+
+def count_bits(words, n_words):
+    return sum(bin(int(w)).count("1") for w in words[:n_words])
+
+
+def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, verify_from,
+                 write, offsets, out):
+    """Primes per chunk of bytes, found by testing every number of the chunk."""
+    n_chunks = (stop - first + chunk_bytes - 1) // chunk_bytes
     counts = np.zeros(n_chunks, dtype=np.int64)
     for c in range(n_chunks):
         cursor = int(offsets[c]) if write else 0
-        for i in range(c * chunk_odd, min((c + 1) * chunk_odd, n_odd)):
-            n = lo + 2 * i
+        begin = 30 * (first + c * chunk_bytes)
+        end = 30 * min(first + (c + 1) * chunk_bytes, stop)
+        for n in range(max(begin, int(lo)), min(end, int(last) + 1)):
             if is_prime(n):
                 counts[c] += 1
                 if write:
@@ -265,3 +321,74 @@ def count_line_primes(a, b, c, d, lengths, table, table_lo):
     return np.array([count_prime_values(int(a[i]), int(b[i]), int(c[i]), int(d[i]),
                                         int(lengths[i]), table, table_lo)
                      for i in range(len(a))], dtype=np.int64)
+
+
+# --- Baillie-PSW -------------------------------------------------------------------
+def is_square(n):
+    return math.isqrt(int(n)) ** 2 == int(n)
+
+
+def _jacobi_by_reciprocity(a, n):
+    """Jacobi symbol by the laws of quadratic reciprocity (for n too big to factor)."""
+    a, n, result = a % n, n, 1
+    while a:
+        twos = 0
+        while a % 2 == 0:
+            a, twos = a // 2, twos + 1
+        if twos % 2 and n % 8 in (3, 5):
+            result = -result
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a, n = n % a, a
+    return result if n == 1 else 0
+
+
+def jacobi_u64(a, n):
+    return _jacobi_by_reciprocity(int(a), int(n))
+
+
+def selfridge_parameter(n):
+    n = int(n)
+    d = 5
+    while True:
+        j = _jacobi_by_reciprocity(d % n, n)
+        if j == -1:
+            return d
+        if j == 0 and abs(d) % n:
+            return 0
+        d = -(d + 2) if d > 0 else -(d - 2)
+
+
+def _lucas_uv(p, q, k, n):
+    """(U_k, V_k) mod n from the matrix [[P, -Q], [1, 0]]^k = [[U_k+1, .], [U_k, .]]."""
+    def mul(x, y):
+        return [[(x[0][0] * y[0][0] + x[0][1] * y[1][0]) % n,
+                 (x[0][0] * y[0][1] + x[0][1] * y[1][1]) % n],
+                [(x[1][0] * y[0][0] + x[1][1] * y[1][0]) % n,
+                 (x[1][0] * y[0][1] + x[1][1] * y[1][1]) % n]]
+    result, base = [[1, 0], [0, 1]], [[p % n, -q % n], [1, 0]]
+    while k:
+        if k & 1:
+            result = mul(result, base)
+        base = mul(base, base)
+        k >>= 1
+    u_next, u = result[0][0], result[1][0]
+    return u, (2 * u_next - p * u) % n  # V_k = 2 U_k+1 - P U_k
+
+
+def strong_lucas_probable_prime(n):
+    """From the definition: n + 1 = d 2^s; U_d = 0 or V_{d 2^r} = 0 for some r < s."""
+    n = int(n)
+    if is_square(n):
+        return False
+    d_param = selfridge_parameter(n)
+    if d_param == 0:
+        return False
+    q = (1 - d_param) // 4
+    d, s = n + 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    u, _ = _lucas_uv(1, q, d, n)
+    if u == 0:
+        return True
+    return any(_lucas_uv(1, q, d << r, n)[1] == 0 for r in range(s))

@@ -1,0 +1,255 @@
+"""Kernels of the mod-30 wheel sieve: one segment of bits, crossed off and counted.
+
+Layout
+------
+Byte ``j`` of the sieve stands for the 30 integers ``30 j .. 30 j + 29``; its bit ``k``
+for ``30 j + RESIDUES[k]``, the eight residues prime to 30. A set bit is "still
+possibly prime". Multiples of 2, 3 and 5 are never stored, so a byte holds 30 numbers
+and a 256 KiB segment 7.9 million.
+
+Crossing off (after Walisch's primesieve, whose design this follows; no code copied)
+-----------------------------------------------------------------------------------
+A sieving prime ``p = 30 q + r`` crosses off ``p m`` for multipliers ``m`` prime to
+30, from ``m = p`` on. Going from ``m`` to the next such multiplier moves the byte
+index by ``q * WHEEL_GAP[w] + CROSS_CORRECTION[c, w]`` and clears the bit
+``CROSS_MASK[c, w]``, where ``w`` is the wheel index of ``m mod 30`` and ``c`` that of
+``r`` (:data:`CROSS_MASK` and :data:`CROSS_CORRECTION` are 8 x 8 tables built from the
+rule alone). The state of a prime between segments is two numbers: the byte of its
+next multiple, relative to the next segment, and the wheel index of that multiplier.
+Eight consecutive multipliers advance exactly ``p`` bytes, so from wheel index 0 the
+kernel clears eight bytes at eight fixed offsets per turn (:func:`cross_off`).
+
+Pre-sieving
+-----------
+The multiples of 7 .. 163 are not crossed off one by one: each group of these primes
+has a byte pattern periodic with the product of the group (:func:`presieve_pattern`),
+and a segment starts as the AND of the patterns at its offset (:func:`presieve`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from jitgames._jit import jit
+
+__all__ = [
+    "RESIDUES", "WHEEL_GAP", "WHEEL_INDEX", "CROSS_MASK", "CROSS_CORRECTION",
+    "PRESIEVE_GROUPS", "PRESIEVE_LIMIT", "presieve_pattern", "presieve_tables",
+    "first_multiple", "cross_off", "presieve", "count_bits", "byte_mask_from",
+    "byte_mask_below", "list_bits",
+]
+
+#: The residues prime to 30, bit k of a byte stands for 30 j + RESIDUES[k].
+RESIDUES = np.array([1, 7, 11, 13, 17, 19, 23, 29], dtype=np.int64)
+#: Distance from RESIDUES[k] to the next residue prime to 30 (29 -> 31).
+WHEEL_GAP = np.array([6, 4, 2, 4, 2, 4, 6, 2], dtype=np.int64)
+#: WHEEL_INDEX[r] = k with RESIDUES[k] = r, or -1 when gcd(r, 30) > 1.
+WHEEL_INDEX = np.full(30, -1, dtype=np.int64)
+WHEEL_INDEX[RESIDUES] = np.arange(8)
+
+
+def _crossing_tables():
+    mask = np.zeros((8, 8), dtype=np.uint8)
+    correction = np.zeros((8, 8), dtype=np.int64)
+    for c, r in enumerate(RESIDUES):
+        for w, m in enumerate(RESIDUES):
+            product = int(r * m) % 30  # residue of p m: r m mod 30
+            mask[c, w] = 0xFF ^ (1 << int(WHEEL_INDEX[product]))
+            # p (m + gap) - p m = (30 q + r) gap: q gap bytes plus the carry below
+            correction[c, w] = (product + int(r * WHEEL_GAP[w])) // 30
+    return mask, correction
+
+
+#: CROSS_MASK[c, w]: byte mask clearing p m, p of wheel class c, m of wheel index w.
+#: CROSS_CORRECTION[c, w]: bytes from p m to the next multiple, beyond q * gap.
+CROSS_MASK, CROSS_CORRECTION = _crossing_tables()
+
+#: Groups of pre-sieved primes; each group's pattern has the product as period (bytes).
+PRESIEVE_GROUPS = ((7, 11, 13, 17), (19, 23, 29), (31, 37, 41), (43, 47), (53, 59),
+                   (61, 67), (71, 73), (79, 83), (89, 97), (101, 103), (107, 109),
+                   (113, 127), (131, 137), (139, 149), (151, 157), (163,))
+#: The largest pre-sieved prime: sieving primes start above it.
+PRESIEVE_LIMIT = 163
+
+
+def presieve_pattern(primes) -> np.ndarray:
+    """One period (``prod(primes)`` bytes) of the bits left by the given primes.
+
+    Byte ``j`` bit ``k`` is 0 when some prime of the group divides
+    ``30 j + RESIDUES[k]`` (the primes themselves included: the caller restores them).
+    """
+    period = int(np.prod(primes))
+    numbers = 30 * np.arange(period, dtype=np.int64)[:, None] + RESIDUES[None, :]
+    keep = np.ones(numbers.shape, dtype=bool)
+    for p in primes:
+        keep &= numbers % p != 0
+    return (keep.astype(np.uint8) << np.arange(8, dtype=np.uint8)).sum(
+        axis=1, dtype=np.uint8)
+
+
+def presieve_tables(groups=PRESIEVE_GROUPS):
+    """All patterns in one array, with each group's start and period (int64)."""
+    patterns = [presieve_pattern(g) for g in groups]
+    periods = np.array([p.size for p in patterns], dtype=np.int64)
+    starts = np.zeros(len(patterns), dtype=np.int64)
+    np.cumsum(periods[:-1], out=starts[1:])
+    return np.concatenate(patterns), starts, periods
+
+
+@jit
+def first_multiple(p, start_byte):
+    """Byte index and wheel index of p's first multiple to cross at or after a byte.
+
+    The multiple is ``p m`` with ``m >= p`` prime to 30 and ``p m >= 30 start_byte``.
+    Works for ``p < 2^32`` and ``start_byte < 2^64 / 30`` (int64); returns a byte of
+    -1 when that multiple is at or beyond 2^64 (it never needs crossing).
+    """
+    p_u = np.uint64(p)
+    start = np.uint64(start_byte) * np.uint64(30)
+    m = start // p_u
+    if m * p_u < start:
+        m += np.uint64(1)
+    if m < p_u:
+        m = p_u
+    while WHEEL_INDEX[np.int64(m % np.uint64(30))] < 0:
+        m += np.uint64(1)
+    if m > np.uint64(0xFFFFFFFFFFFFFFFF) // p_u:
+        return np.int64(-1), np.int64(0)
+    return np.int64((m * p_u) // np.uint64(30)), WHEEL_INDEX[np.int64(m % np.uint64(30))]
+
+
+@jit
+def cross_off(segment, end, p, wheel_class, at, wheel):
+    """Clear the multiples of ``p`` in ``segment[:end]``, from byte ``at`` (wheel index
+    ``wheel``); returns ``(at, wheel)`` of the first multiple not crossed (``at >= end``).
+    """
+    q = p // 30
+    while wheel != 0:  # single steps up to the start of a turn of the wheel
+        if at >= end:
+            return at, wheel
+        segment[np.uint64(at)] &= CROSS_MASK[wheel_class, wheel]
+        at += q * WHEEL_GAP[wheel] + CROSS_CORRECTION[wheel_class, wheel]
+        wheel = (wheel + 1) & 7
+    # Eight multiples per turn, at fixed offsets; a turn advances p bytes. Unsigned
+    # indices spare Numba's check of each index for wrap-around (1.3x faster).
+    o1 = np.uint64(q * 6 + CROSS_CORRECTION[wheel_class, 0])
+    o2 = o1 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 1])
+    o3 = o2 + np.uint64(q * 2 + CROSS_CORRECTION[wheel_class, 2])
+    o4 = o3 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 3])
+    o5 = o4 + np.uint64(q * 2 + CROSS_CORRECTION[wheel_class, 4])
+    o6 = o5 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 5])
+    o7 = o6 + np.uint64(q * 6 + CROSS_CORRECTION[wheel_class, 6])
+    m0 = CROSS_MASK[wheel_class, 0]
+    m1 = CROSS_MASK[wheel_class, 1]
+    m2 = CROSS_MASK[wheel_class, 2]
+    m3 = CROSS_MASK[wheel_class, 3]
+    m4 = CROSS_MASK[wheel_class, 4]
+    m5 = CROSS_MASK[wheel_class, 5]
+    m6 = CROSS_MASK[wheel_class, 6]
+    m7 = CROSS_MASK[wheel_class, 7]
+    u = np.uint64(at)
+    step = np.uint64(p)
+    if np.int64(o7) < end:
+        limit = np.uint64(end) - o7
+        while u < limit:
+            segment[u] &= m0
+            segment[u + o1] &= m1
+            segment[u + o2] &= m2
+            segment[u + o3] &= m3
+            segment[u + o4] &= m4
+            segment[u + o5] &= m5
+            segment[u + o6] &= m6
+            segment[u + o7] &= m7
+            u += step
+    at = np.int64(u)
+    while at < end:  # the rest of the last turn
+        segment[np.uint64(at)] &= CROSS_MASK[wheel_class, wheel]
+        at += q * WHEEL_GAP[wheel] + CROSS_CORRECTION[wheel_class, wheel]
+        wheel = (wheel + 1) & 7
+    return at, wheel
+
+
+@jit
+def presieve(segment, length, start_byte, patterns, starts, periods):
+    """``segment[:length]`` = AND of the pre-sieve patterns at byte ``start_byte``."""
+    for g in range(periods.size):
+        period = periods[g]
+        offset = start_byte % period
+        done = 0
+        while done < length:
+            take = min(length - done, period - offset)
+            if g == 0:
+                _copy_bytes(segment, done, patterns, starts[g] + offset, take)
+            else:
+                _and_bytes(segment, done, patterns, starts[g] + offset, take)
+            done += take
+            offset = 0
+
+
+# The two loops below run on unsigned indices: with signed ones Numba checks each
+# index for wrap-around and LLVM does not vectorise them (15x slower).
+@jit
+def _copy_bytes(target, at, source, source_at, n):
+    """``target[at:at + n] = source[source_at:source_at + n]``."""
+    t = np.uint64(at)
+    s = np.uint64(source_at)
+    end = t + np.uint64(n)
+    while t < end:
+        target[t] = source[s]
+        t += np.uint64(1)
+        s += np.uint64(1)
+
+
+@jit
+def _and_bytes(target, at, source, source_at, n):
+    """``target[at:at + n] &= source[source_at:source_at + n]``."""
+    t = np.uint64(at)
+    s = np.uint64(source_at)
+    end = t + np.uint64(n)
+    while t < end:
+        target[t] &= source[s]
+        t += np.uint64(1)
+        s += np.uint64(1)
+
+
+@jit
+def count_bits(words, n_words):
+    """Number of set bits in ``words[:n_words]`` (uint64 array)."""
+    total = np.uint64(0)
+    for i in range(n_words):
+        x = words[i]
+        x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+        x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+        total += (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+    return np.int64(total)
+
+
+@jit
+def byte_mask_from(residue):
+    """Bits of a byte that stand for numbers with ``n mod 30 >= residue``."""
+    mask = 0
+    for k in range(8):
+        if RESIDUES[k] >= residue:
+            mask |= 1 << k
+    return np.uint8(mask)
+
+
+@jit
+def byte_mask_below(residue):
+    """Bits of a byte that stand for numbers with ``n mod 30 < residue``."""
+    return np.uint8(0xFF ^ byte_mask_from(residue))
+
+
+@jit
+def list_bits(segment, length, start_byte, out, cursor):
+    """Write ``30 (start_byte + j) + RESIDUES[k]`` for every set bit to ``out`` (uint64)
+    from ``cursor`` on, in increasing order; returns the new cursor."""
+    for j in range(length):
+        byte = segment[j]
+        if byte:
+            base = np.uint64(start_byte + j) * np.uint64(30)
+            for k in range(8):
+                if byte & (1 << k):
+                    out[cursor] = base + np.uint64(RESIDUES[k])
+                    cursor += 1
+    return cursor
