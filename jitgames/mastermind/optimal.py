@@ -204,21 +204,23 @@ class NodeScratch(NamedTuple):
 
 
 @jit
-def new_node_scratch(pegs, colours):
-    """A :class:`NodeScratch` for codes of ``pegs`` pegs and ``colours`` colours."""
+def new_node_scratch(pegs, colours, seen):
+    """A :class:`NodeScratch` for codes of ``pegs`` pegs and ``colours`` colours, with
+    the caller's ``seen`` (allocated first: most nodes need no more than that)."""
     slots = (pegs + 1) * (pegs + 1)
     return NodeScratch(np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64),
                        np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64),
-                       np.zeros(slots, dtype=np.bool_), np.zeros(slots, dtype=np.int64),
+                       np.zeros(slots, dtype=np.bool_), seen,
                        np.empty(pegs, dtype=np.int64), np.empty(colours, dtype=np.int64))
 
 
 @jit
-def node_filters(tables, src, start, end, level, used, search):
-    """The :class:`Filters` of the node ``src[start:end]`` reached by ``search.history[:level]``."""
+def node_filters(tables, src, start, end, level, used, history, perms):
+    """The :class:`Filters` of the node ``src[start:end]`` reached by ``history[:level]``
+    (``perms``: the position permutations tried)."""
     digits = tables.digits
     colours = tables.counts.shape[1]
-    group, maps = history_group(digits, used, colours, search.history, level, search.perms)
+    group, maps = history_group(digits, used, colours, history, level, perms)
     absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
     return Filters(absent, repeats_allowed(digits.shape[0], tables.pegs, colours),
                    all_colours_used(used), group, maps)
@@ -306,8 +308,9 @@ def sharpen(tables, src, start, end, g, out, lb, scratch):
 def root_candidates(tables, src, start, end, remaining, level, used, search):
     """All candidates of the node ``src[start:end]`` into ``search.order_keys[level]``
     as ``(estimate, guess)`` rows sorted by estimate, then code; returns their number."""
-    scratch = new_node_scratch(tables.pegs, tables.counts.shape[1])
-    filters = node_filters(tables, src, start, end, level, used, search)
+    scratch = new_node_scratch(tables.pegs, tables.counts.shape[1],
+                               np.zeros((tables.pegs + 1) ** 2, dtype=np.int64))
+    filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
     keys = search.order_keys[level]
     n_cand = 0
     for g in range(tables.digits.shape[0]):
@@ -374,7 +377,7 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             return 1
         if lb[m] >= bound:
             return lb[m]
-    scratch = new_node_scratch(pegs, tables.counts.shape[1])
+    seen = np.zeros(n_slots, dtype=np.int64)
     key = set_hash(src, start, end, remaining)
     floor = lb[m]  # a lower bound of the node's cost
     if only < 0:
@@ -384,14 +387,15 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             if known & 1 == 1 or value >= bound:
                 return value
             floor = max(floor, value)
-        cost, g = fast_case(tables, src, start, end, remaining, scratch.seen)
+        cost, g = fast_case(tables, src, start, end, remaining, seen)
         if g >= 0 or cost >= INFEASIBLE:
             return cost
         floor = max(floor, cost)
         if floor >= bound:
             return floor
     # Candidates: orbit representatives of all codes, estimated by their lower bound.
-    filters = node_filters(tables, src, start, end, level, used, search)
+    scratch = new_node_scratch(pegs, tables.counts.shape[1], seen)
+    filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
     bounds = (lb, search.answers)
     keys = search.order_keys[level]
     out = search.buffers[level]
