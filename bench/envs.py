@@ -121,6 +121,7 @@ GYM_CASES = [
     ("Mastermind-v0 5x8", "jitgames/Mastermind-v0", {"pegs": 5, "colours": 8}),
     ("Solitaire-v0 (optimal score at reset)", "jitgames/Solitaire-v0", {}),
     ("Solitaire-v0 solve=False", "jitgames/Solitaire-v0", {"solve": False}),
+    ("Solitaire-v0 reachable=True", "jitgames/Solitaire-v0", {"reachable": True}),
 ]
 
 

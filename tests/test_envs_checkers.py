@@ -53,7 +53,8 @@ def test_kalah_aec_passes_seed_and_render_tests():
     ("jitgames/Mastermind-v0", {}),
     ("jitgames/Mastermind-v0", {"pegs": 3, "colours": 5, "repeats": False, "max_guesses": 4}),
     ("jitgames/Solitaire-v0", {}),
-    ("jitgames/Solitaire-v0", {"seed": 0, "index": 3, "show_face_down": True}),
+    ("jitgames/Solitaire-v0", {"seed": 0, "index": 3, "show_face_down": True,
+                               "reachable": True}),
 ])
 def test_gymnasium_check_env(env_id, options):
     env = gymnasium.make(env_id, **options)

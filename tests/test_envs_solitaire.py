@@ -106,18 +106,23 @@ def test_bad_options_are_refused(bad):
         SolitaireEnv(**bad)
 
 
-def test_render_is_the_show_drawing():
-    import contextlib
+def test_render_is_the_play_command_drawing(capsys):
+    """The ansi render is the board the ``play`` command's session draws for the deal."""
     import io
 
-    from jitgames.solitaire.__main__ import main
+    from jitgames.solitaire.console import play_session
+    from jitgames.solitaire.play import Game
 
     env = gymnasium.make("jitgames/Solitaire-v0", seed=0, index=2, render_mode="ansi")
     env.reset()
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["--show", "0", "2"]) == 0
-    assert env.render() in out.getvalue()
+    drawing = env.render()
+    assert "##" in drawing  # face-down cards hidden, as from the player's seat
+    play_session(Game(deals(0, 2, 3)[0]), colour=False, stdin=io.StringIO("quit\n"))
+    assert drawing in capsys.readouterr().out
+    shown = gymnasium.make("jitgames/Solitaire-v0", seed=0, index=2, render_mode="ansi",
+                           show_face_down=True)
+    shown.reset()
+    assert "##" not in shown.render() and "[" in shown.render()
 
 
 @pytest.mark.kernel
@@ -151,3 +156,29 @@ def test_bad_deal_in_reset_options_is_refused():
     env = SolitaireEnv(solve=False)
     with pytest.raises(InputError, match="index"):
         env.reset(options={"index": -3})
+
+
+def test_reachable_score_along_optimal_and_random_play():
+    """Along the optimal line the reachable score stays the optimum; along random play
+    it never rises, never falls below the score, and ends equal to it."""
+    index = 16  # a deal of seed 0 with optimal score 9 and a 13-move line
+    env = gymnasium.make("jitgames/Solitaire-v0", seed=0, index=index, reachable=True)
+    obs, info = env.reset()
+    assert info["reachable"] == info["optimal_score"] == 9
+    for step in optimal_line(deals(0, index, index + 1)[0]).steps:
+        obs, reward, terminated, truncated, info = env.step(
+            env.unwrapped.legal_moves().index(step.card * 8 + step.pile))
+        assert info["reachable"] == 9
+    rng = np.random.default_rng(4)
+    for episode in range(10):
+        obs, info = env.reset(options={"index": 100 + episode})
+        reachable = info["reachable"]
+        assert reachable == info["optimal_score"]
+        terminated = False
+        while not terminated:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(rng.choice(legal)) if len(legal) else 0
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert info["score"] <= info["reachable"] <= reachable
+            reachable = info["reachable"]
+        assert info["reachable"] == info["score"]

@@ -35,11 +35,12 @@ from gymnasium import spaces
 from .._jit import jit
 from .._random import stream_key
 from ..errors import InputError
+from ..solitaire.console import draw_board
 from ..solitaire.deal import SHUFFLES, fisher_yates_deck, naive_deck
 from ..solitaire.rules import (DOWN, FOUNDATION, LENGTH, MAX_MOVES, N_CARDS, N_PILES, PILE_STRIDE,
-                               PILES, SCORE, apply_move, card_status, draw_position, legal_moves,
-                               new_position, piles_of)
-from ..solitaire.search import make_scratch, solve_rows
+                               PILES, SCORE, apply_move, card_status, legal_moves, new_position,
+                               piles_of)
+from ..solitaire.search import PositionSolver, make_scratch, solve_rows
 from ._render import TextEnv, check_render_mode
 
 __all__ = ["SolitaireEnv", "observe_position", "FACE_DOWN_CARD", "optimal_score"]
@@ -107,17 +108,23 @@ class SolitaireEnv(TextEnv):
     solve : bool
         Compute ``info["optimal_score"]`` at every reset (milliseconds for most
         deals); False leaves it None.
+    reachable : bool
+        Also solve the position after every step: ``info["reachable"]`` is the optimal
+        score still reachable from it (:class:`jitgames.solitaire.search.PositionSolver`),
+        so the cards a move throws away show at once. Default False (a search a step).
     render_mode : str, optional
-        ``"ansi"``: :meth:`render` returns the piles (face-down cards in brackets)
-        and the foundations as ``jitgames solitaire --show`` prints them.
+        ``"ansi"``: :meth:`render` returns the board as ``jitgames solitaire play``
+        draws it (face-down cards as ``##`` unless ``show_face_down``); ``"human"``
+        prints it after every reset and step.
 
     ``info``: ``"score"`` (cards on the foundations), ``"optimal_score"``,
-    ``"seed"`` and ``"index"`` of the deal, ``"action_mask"``.
+    ``"seed"`` and ``"index"`` of the deal, ``"action_mask"``, and with ``reachable``
+    also ``"reachable"``.
     """
 
     def __init__(self, seed: int | None = None, index: int | None = None,
                  shuffle: str = "fisher-yates", show_face_down: bool = False,
-                 solve: bool = True, render_mode: str | None = None):
+                 solve: bool = True, reachable: bool = False, render_mode: str | None = None):
         _check_deal_number("seed", seed)
         _check_deal_number("index", index)
         if shuffle not in SHUFFLES:
@@ -135,6 +142,7 @@ class SolitaireEnv(TextEnv):
             "action_mask": spaces.Box(0, 1, shape=(MAX_MOVES,), dtype=np.int8),
         })
         self._scratch = make_scratch(1) if solve else None
+        self._position_solver = PositionSolver() if reachable else None
         self._moves = np.zeros(MAX_MOVES, dtype=np.int64)
         self._count = 0
         self.deck = deal_deck(0, 0, shuffle)
@@ -157,6 +165,8 @@ class SolitaireEnv(TextEnv):
         return {"status": status, "piles": piles, "moves": moves, "action_mask": mask}
 
     def _info_now(self, observation, **extra) -> dict:
+        if self._position_solver is not None:
+            extra["reachable"] = self._position_solver.score(self.position)
         return dict(self._info, score=int(self.position[SCORE]),
                     action_mask=observation["action_mask"].copy(), **extra)
 
@@ -196,6 +206,8 @@ class SolitaireEnv(TextEnv):
         return self._moves[:self._count].tolist()
 
     def drawing(self) -> str:
-        """The piles and foundations as ``jitgames solitaire --show`` prints them."""
+        """The board as ``jitgames solitaire play`` draws it (face-down cards ``##``, or
+        in brackets with ``show_face_down``)."""
         foundations = [int(h) for h in self.position[FOUNDATION:FOUNDATION + 4]]
-        return draw_position(piles_of(self.position), foundations)
+        return draw_board(piles_of(self.position), foundations, colour=False,
+                          reveal=self.show_face_down)

@@ -47,11 +47,13 @@ from __future__ import annotations
 import threading
 import time
 from typing import NamedTuple
+
 import numpy as np
 from numba import types
 from numba.typed import Dict
 
 from ..errors import InputError
+from .._interrupt import run_interruptible
 from .._jit import jit, thread_count
 from .._random import GOLDEN, mix64
 from .codes import CodeSpace
@@ -539,9 +541,9 @@ class OptimalSearch:
         so the least ``(cost, i)`` is found exactly whatever the interleaving.
         ``cost`` is INFEASIBLE or more when no strategy fits ``remaining`` guesses.
 
-        Raises KeyboardInterrupt when ``self.stop[0]`` was set (see
-        :func:`_interruptible`); the search object is then unusable (its caches may
-        hold cut-off values).
+        Raises KeyboardInterrupt when ``self.stop[0]`` was set (Ctrl-C, see
+        :func:`jitgames._interrupt.run_interruptible`); the search object is then
+        unusable (its caches may hold cut-off values).
         """
         level = len(history)
         for state in self.states:
@@ -618,34 +620,6 @@ class OptimalSearch:
             merge_cache(other.cache, first)
 
 
-def _interruptible(work, stop: np.ndarray):
-    """``work()`` run in a helper thread while this one waits, so that Ctrl-C is seen
-    at once and not after a search of an hour (the kernel cannot see signals): on
-    Ctrl-C, ``stop[0]`` is set, the kernel returns at its next step and
-    KeyboardInterrupt is raised here. Exceptions of ``work`` are raised here too."""
-    outcome = []
-
-    def run():
-        try:
-            outcome.append((True, work()))
-        except BaseException as exc:  # handed to the waiting thread
-            outcome.append((False, exc))
-
-    helper = threading.Thread(target=run, name="optimal-search", daemon=True)
-    helper.start()
-    try:
-        while helper.is_alive():
-            helper.join(0.1)
-    except KeyboardInterrupt:
-        stop[0] = 1
-        helper.join()
-        raise
-    ok, value = outcome[0]
-    if not ok:
-        raise value
-    return value
-
-
 def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None,
                       search: OptimalSearch | None = None):
     """``(total, tree)`` of the optimal strategy: :meth:`OptimalSearch.best` at every
@@ -677,7 +651,8 @@ def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | N
                      np.zeros(space.colours, dtype=np.bool_), [], -1, -1, 0)
         return total, DecisionTree(space, np.array(rows, dtype=np.int32).reshape(-1, 4))
 
-    return _interruptible(build, search.stop)
+    # Ctrl-C is heard at once and stops the kernel through search.stop
+    return run_interruptible(build, stop=search.stop)
 
 
 # Finished searches of this process, newest last: (space, matrix, depth limit, result).
