@@ -150,11 +150,10 @@ def _run(strategy, space, matrix, seed, first=-1, kernel=None):
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
     play_all = kernel or engine.play_all
     adapter = strategy.adapter if kernel is None else kernel.adapter
-    rows = play_all(adapter, matrix, space.digits, space.counts, space.pegs,
-                    strategy.consistent_only, strategy.uses_partition,
-                    strategy.perfect_split_best, strategy.partition_only, first,
-                    np.uint64(stream_key(seed, 1)), np.ones(space.size, np.int8), guesses, 2,
-                    position_permutations(space.pegs), tree)
+    task = engine.Task(first, np.ones(space.size, np.int8), guesses,
+                       position_permutations(space.pegs))
+    rows = play_all(adapter, space.tables(matrix), strategy.rules, task,
+                    np.uint64(stream_key(seed, 1)), 2, tree)
     return guesses, tree[:rows]
 
 
@@ -176,18 +175,18 @@ def test_random_ties_engine_matches_reference(size, name, seed):
     twin = {"knuth": ref.knuth_random_ties_score, "expected-size":
             ref.expected_size_random_ties_score, "most-parts": ref.most_parts_random_ties_score}
     ours = _run(strategy, space, matrix, seed)
-    theirs = ref.play_all(ref.as_adapter(twin[name]), matrix, space.digits, space.counts,
-                          space.pegs, strategy.consistent_only, True, False, False, -1,
-                          np.uint64(stream_key(seed, 1)), np.ones(space.size, np.int8),
-                          np.zeros(space.size, np.int32), 2, None,
+    rules = engine.Rules(strategy.consistent_only, True, False, False)
+    theirs = ref.play_all(ref.as_adapter(twin[name]), space.tables(matrix), rules,
+                          engine.Task(-1, np.ones(space.size, np.int8),
+                                      np.zeros(space.size, np.int32), None),
+                          np.uint64(stream_key(seed, 1)), 2,
                           np.zeros((4 * space.size + 1, 4), np.int32))
     assert theirs > 0
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
     guesses = np.zeros(space.size, np.int32)
-    ref.play_all(ref.as_adapter(twin[name]), matrix, space.digits, space.counts, space.pegs,
-                 strategy.consistent_only, True, False, False, -1,
-                 np.uint64(stream_key(seed, 1)), np.ones(space.size, np.int8), guesses, 2,
-                 None, tree)
+    ref.play_all(ref.as_adapter(twin[name]), space.tables(matrix), rules,
+                 engine.Task(-1, np.ones(space.size, np.int8), guesses, None),
+                 np.uint64(stream_key(seed, 1)), 2, tree)
     assert (ours[0] == guesses).all()
     assert _paths(ours[1]) == _paths(tree[:theirs])
 
@@ -257,10 +256,10 @@ def test_first_guess_is_fixed_and_matches_the_reference_engine(capsys):
         ours = evaluate("knuth", 3, 4, first=opening)
         guesses = np.zeros(space.size, np.int32)
         table = np.zeros((4 * space.size + 1, 4), np.int32)
-        ref.play_all(strategy.adapter, matrix, space.digits, space.counts, space.pegs,
-                     False, True, False, False, space.parse(opening),
-                     np.uint64(stream_key(0, 1)), np.ones(space.size, np.int8), guesses, 2,
-                     None, table)
+        ref.play_all(strategy.adapter, space.tables(matrix), engine.Rules(False, True, False, False),
+                     engine.Task(space.parse(opening), np.ones(space.size, np.int8), guesses,
+                                 None),
+                     np.uint64(stream_key(0, 1)), 2, table)
         assert (ours.guesses == guesses).all()
     # Knuth's own opening fixed changes nothing (the published 5801 of tests/data)
     assert evaluate("knuth", 4, 6, first="1122").total == 5801

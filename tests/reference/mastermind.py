@@ -82,14 +82,16 @@ def _response(matrix, digits, counts, pegs, g, s):
     return feedback_digits(digits[g], counts[g], digits[s], counts[s], pegs)
 
 
-def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
-             perfect_split_best, partition_only, first_guess, root_key, tracked, guesses,
-             lanes, perms, tree):
+def play_all(score, tables, rules, task, root_key, lanes, tree):
     """Recursive twin: the rule of the issue applied literally at every node.
 
-    Ignores ``perfect_split_best`` and ``partition_only`` (shortcuts of the kernel, so
-    the tests check them), ``lanes`` and ``perms``; fills ``tree`` in preorder.
+    Ignores ``rules.perfect_split_best`` and ``rules.partition_only`` (shortcuts of the
+    kernel, so the tests check them), ``lanes`` and ``task.perms``; fills ``tree`` in
+    preorder.
     """
+    matrix, digits, counts, pegs = tables
+    consistent_only, uses_partition = rules.consistent_only, rules.uses_partition
+    first_guess, tracked, guesses = task.first_guess, task.tracked, task.guesses
     n = len(digits)
     slots = (pegs + 1) ** 2
     solved = pegs * (pegs + 1)
@@ -135,7 +137,8 @@ def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partitio
     return len(rows)
 
 
-def walk_tree(tree, children, matrix, digits, counts, pegs, secrets, out):
+def walk_tree(tree, children, tables, secrets, out):
+    matrix, digits, counts, pegs = tables
     solved = pegs * (pegs + 1)
     for i, s in enumerate(secrets):
         node, out[i] = 0, -1
@@ -232,9 +235,10 @@ def first_splitting_code(matrix, members, start, end, marks):
     return -1
 
 
-def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
-          used, history, perms, lb, cap, buffers, sizes_table, order_keys, cache, choice):
-    """Brute force: every guess at every node, no pruning, no symmetry, exact."""
+def solve(tables, src, start, end, remaining, bound, level, root, used, search):
+    """Brute force: every guess at every node, no pruning, no symmetry, exact (reads
+    only ``tables``, the codes and ``remaining``)."""
+    matrix, digits, counts, pegs = tables
     n = len(digits)
     solved = pegs * (pegs + 1)
     memo = {}
