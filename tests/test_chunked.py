@@ -180,22 +180,28 @@ def test_checkpoint_rewrites_are_throttled_and_flushed(tmp_path):
 
 
 def test_slow_checkpoint_rewrites_wait_ten_times_their_duration(tmp_path, monkeypatch):
+    """A rewrite that took t seconds is followed by none for 10 t. The checkpoint's
+    clock is a fake one that only the (slow) writes advance, so the test does not
+    depend on how busy the machine is."""
     from jitgames import _chunked
 
+    now = [1000.0]
     writes = []
 
     def slow_write(path, kind, schema, payload):
-        time.sleep(0.05)
+        now[0] += 0.05
         writes.append(len(json.loads(payload)["chunks"]))
 
     monkeypatch.setattr(_chunked, "write_checked", slow_write)
+    monkeypatch.setattr(_chunked.time, "monotonic", lambda: now[0])
     store = _chunked.Checkpoint.open(tmp_path / "run.ckpt", job(30, 10))
     store.interval = 0.0  # would rewrite after every chunk, were the rewrites quick
     store.record((0, 10), {"count": 10, "sum": 1})
-    assert store._due - time.monotonic() > 0.4  # the next write waits 10 x 0.05 s or more
-    store.record((10, 20), {"count": 10, "sum": 2})  # within 10 x 0.05 s of the first write
+    assert writes == [1] and store._due == pytest.approx(now[0] + 0.5)
+    now[0] += 0.49                                   # within 10 x 0.05 s of the write
+    store.record((10, 20), {"count": 10, "sum": 2})
     assert writes == [1]
-    time.sleep(max(0.0, store._due - time.monotonic()) + 0.01)  # (a loaded machine: longer)
+    now[0] += 0.02                                   # past it
     store.record((20, 30), {"count": 10, "sum": 3})
     assert writes == [1, 3]
 

@@ -1,7 +1,8 @@
 """``python -m jitgames.puzzles <puzzle> N ...``: solve one classic puzzle.
 
 Every sub-command takes ``--json`` (print one JSON object) and ``-q/--quiet``; the
-command-line contract is ``docs/cli.md``. Long work (queens, peg-solitaire counts) shows a
+command-line contract is ``docs/cli.md``, the puzzles are documented in
+``docs/puzzles.md``. Long work (queens, peg-solitaire counts) shows a
 progress bar on a terminal; Ctrl-C prints what was computed so far and exits 130.
 """
 from __future__ import annotations
