@@ -18,7 +18,8 @@ whoever writes the README:
    (``python block.py``) and must exit 0. Each block runs in a fresh interpreter in the
    scratch directory. Define ``@jit`` kernels in script blocks, not doctests (a kernel
    needs a real file for its cache).
-4. **Markers**, in a trailing comment of a command (``python -m ... # ci: ...``):
+4. **Markers**, in a trailing comment of a command (``python -m ... # ci: ...``), alone
+   or after words for the reader (``jitgames ... # the study # ci: 100000->1000``):
 
    - ``# ci: A->B`` runs the command with the word ``A`` replaced by ``B``
      (e.g. ``# ci: 100000->1000`` for the long study: the README shows the real size,
@@ -53,34 +54,6 @@ TIMEOUT = 600
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 NOT_RUN: dict[str, str] = {
-    # Long runs the README shows at full size: mark them `# ci: 100000->1000` and so on.
-    "python -m jitgames.solitaire 100000": "the 100,000-deal study (minutes on 2 cores)",
-    "python -m jitgames.solitaire 100000 --seed 7 --json": "the 100,000-deal study",
-    "python -m jitgames.mastermind evaluate -s optimal": "the optimal strategy (minutes)",
-    "python -m jitgames.mastermind tournament --sizes 2x3,3x3,3x4,4x4": "every strategy, "
-                                                                        "minutes",
-    "python -m jitgames.mastermind play --role maker -s optimal": "the optimal strategy",
-    "python -m jitgames.kalah solve 6 4": "builds a 226 MB endgame database (minutes)",
-    "python -m jitgames.puzzles pegsolitaire central --count --json": "minutes",
-    # A file the README does not create.
-    "python -m jitgames.solitaire --deals my_deals.txt --out results.csv": "needs my_deals.txt",
-    # A cluster address that stands for the reader's own scheduler.
-    "python -m jitgames.solitaire 10000000 --seed 1 --scheduler tcp://HEAD:8786 "
-    "--checkpoint study.ckpt": "needs a Dask cluster",
-    "python -m jitgames.puzzles queens 19 --scheduler tcp://HEAD:8786 --chunks 256":
-        "needs a Dask cluster",
-    "python -m jitgames.mastermind evaluate -p 5 -k 8 -s entropy --scheduler tcp://HEAD:8786 "
-    "--chunk-size 2048": "needs a Dask cluster",
-    # Output shown before "complete" joined every JSON object, and before the
-    # tournament's head-to-head lines: the README's rewrite shows the new output.
-    "python -m jitgames.puzzles queens 8 --json": "shown output predates \"complete\"",
-    "python -m jitgames.puzzles tait 8 --json": "shown output predates \"complete\"",
-    "python -m jitgames.kalah tournament store@2 store@4 sides@4 --openings 10":
-        "shown output predates the head-to-head lines",
-    "python -m jitgames.mastermind evaluate --pegs 4 --colours 6 --strategy knuth --json":
-        "shown output predates the \"ties\" and \"first\" keys",
-    "python -m jitgames.kalah play --pits 3 --stones 2 --depth 3 --human none --tree 1":
-        "play now breaks ties at random unless --seed is given: the shown game needs one",
 }
 """README command (as written, without its comment) -> why it is not run. Prefer a
 ``# ci:`` marker in the README; this list is for commands the README cannot mark."""
@@ -116,8 +89,9 @@ def _split_comment(line: str):
     if match is None:
         return line.strip(), None
     command, comment = line[:match.start()].strip(), line[match.end():].strip()
-    marker = comment[len("ci:"):].strip() if comment.startswith("ci:") else None
-    return command, marker
+    # The marker may follow words for the reader: "# the main job # ci: 100000->1000".
+    ci = re.search(r"(^|#)\s*ci:(.*)$", comment)
+    return command, (ci.group(2).strip() if ci else None)
 
 
 def _apply_marker(example: Example, marker: str | None) -> None:
