@@ -28,15 +28,15 @@ def _paths(table):
     return {path[r]: int(table[r][0]) for r in range(len(table))}
 
 
-def _run(kernel, name, space, matrix, seed, tracked):
+def _engine(name, space, matrix, seed, tracked):
     s = STRATEGIES[name]
     first = s.first_guess(space, seed) if s.first_guess else -1
     guesses = np.zeros(space.size, np.int32)
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
-    rows = kernel(s.adapter, matrix, space.digits, space.counts, space.pegs,
-                  s.consistent_only, s.uses_partition, s.perfect_split_best, s.partition_only,
-                  first, np.uint64(stream_key(seed, 1)), tracked, guesses, 2,
-                  position_permutations(space.pegs), tree)
+    rows = engine.play_all(s.adapter, matrix, space.digits, space.counts, space.pegs,
+                           s.consistent_only, s.uses_partition, s.perfect_split_best,
+                           s.partition_only, first, np.uint64(stream_key(seed, 1)), tracked,
+                           guesses, 2, position_permutations(space.pegs), tree)
     return guesses, tree[:rows]
 
 
@@ -48,9 +48,9 @@ def test_engine_matches_reference(size, name, seed, mask):
     pegs, colours, repeats = size
     space = code_space(pegs, colours, repeats)
     tracked = np.resize(np.array(mask, np.int8), space.size)
+    theirs = ref.play_all(name, pegs, colours, repeats, seed, tracked)
     for matrix in (load_game(pegs, colours, repeats)[1], np.zeros((0, 0), np.uint8)):
-        ours = _run(engine.play_all, name, space, matrix, seed, tracked)
-        theirs = _run(ref.play_all, name, space, matrix, seed, tracked)
+        ours = _engine(name, space, matrix, seed, tracked)
         assert (ours[0] == theirs[0]).all()
         assert _paths(ours[1]) == _paths(theirs[1])
 
