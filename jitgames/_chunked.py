@@ -426,23 +426,29 @@ def local_worker_threads(workers: int) -> int:
     return max(1, (os.cpu_count() or 1) // workers)
 
 
+@contextlib.contextmanager
 def _secure_local_cluster(workers: int, local_cluster):
     """A LocalCluster of ``workers`` processes that no one else can use or look into.
 
     Every connection is TLS with temporary certificates known only to this process
     (``security=True``: a client without them is refused), and the HTTP servers Dask
     always starts are bound to a free local port with no routes (no dashboard, no
-    health, metrics or proxy pages).
+    health, metrics or proxy pages). The configuration holds while the cluster lives,
+    so that a worker restarted after a crash starts the same way.
     """
     import dask
 
     quiet_http = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
-    with dask.config.set(quiet_http):  # the worker processes inherit this configuration
-        return local_cluster(n_workers=workers, threads_per_worker=1, processes=True,
-                             security=True, dashboard_address="127.0.0.1:0",
-                             scheduler_kwargs={"dashboard": False},
-                             worker_dashboard_address="127.0.0.1:0",
-                             env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))})
+    with dask.config.set(quiet_http):
+        cluster = local_cluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                security=True, dashboard_address="127.0.0.1:0",
+                                scheduler_kwargs={"dashboard": False},
+                                worker_dashboard_address="127.0.0.1:0",
+                                env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))})
+        try:
+            yield cluster
+        finally:
+            cluster.close()
 
 
 @contextlib.contextmanager
@@ -471,12 +477,8 @@ def open_client(spec: str | None):
         raise CLIError(f"--scheduler: {exc}") from None
     if spec.startswith("local:"):
         workers = parse_int(spec[len("local:"):])
-        cluster = _secure_local_cluster(workers, LocalCluster)
-        try:
-            with Client(cluster) as client:
-                yield client
-        finally:
-            cluster.close()
+        with _secure_local_cluster(workers, LocalCluster) as cluster, Client(cluster) as client:
+            yield client
         return
     try:
         client = Client(spec, timeout="10s")

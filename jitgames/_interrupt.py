@@ -20,6 +20,7 @@ optimiser, and the loop would never see the change.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import threading
@@ -64,6 +65,22 @@ def stop_requested(flag):
     return _load_relaxed(flag) != 0
 
 
+COMPILE_WAIT = 120.0
+"""Seconds an exiting process waits for a compilation in abandoned work to finish."""
+
+
+def _hold_compiler() -> None:
+    """At exit after abandoning work: wait for a compilation it may be running, and
+    keep Numba's compiler lock, so that it starts no other. A thread cut off inside
+    LLVM when the interpreter shuts down would abort the process (exit status -6
+    instead of 130); this only matters before the kernels are in Numba's cache."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    lock = getattr(global_compiler_lock, "_lock", None)  # the RLock inside; no public API
+    if lock is not None:
+        lock.acquire(timeout=COMPILE_WAIT)
+
+
 def _lowest_priority_for_other_threads() -> None:
     """Nice every thread of this process but the calling one to 19 (Linux, where a
     thread's id is a process id for ``setpriority``; elsewhere nothing happens)."""
@@ -75,6 +92,26 @@ def _lowest_priority_for_other_threads() -> None:
                     os.setpriority(os.PRIO_PROCESS, int(entry), 19)
 
 
+def _relayed(work, stop):
+    """``work()`` in this thread, with this thread's stop flag copied to ``stop``."""
+    outer = stop_flag()
+    if stop is None or outer is _NEVER or outer is stop:
+        return work()
+    finished = threading.Event()
+
+    def relay():
+        while not finished.wait(_WAIT_STEP):
+            if outer[0]:
+                stop[0] = outer[0]
+                return
+
+    threading.Thread(target=relay, name="jitgames-stop-relay", daemon=True).start()
+    try:
+        return work()
+    finally:
+        finished.set()
+
+
 def stop_flag() -> np.ndarray:
     """The stop flag of the work running in this thread (``flag[0] != 0``: stop now).
 
@@ -84,7 +121,7 @@ def stop_flag() -> np.ndarray:
     return getattr(_state, "stop", _NEVER)
 
 
-def run_interruptible(work, grace: float = GRACE):
+def run_interruptible(work, grace: float = GRACE, stop: np.ndarray | None = None):
     """``work()``, with Ctrl-C heard within ``_WAIT_STEP`` seconds (see the module).
 
     A kernel left running after Ctrl-C (one that does not poll the flag) is given the
@@ -94,12 +131,16 @@ def run_interruptible(work, grace: float = GRACE):
     Returns what ``work`` returns and raises what it raises. After Ctrl-C: sets
     :func:`stop_flag`, waits up to ``grace`` seconds, and raises the KeyboardInterrupt
     (or subclass, carrying partial results) that ``work`` raised on seeing the flag,
-    else a plain KeyboardInterrupt. Called outside the main thread (where Ctrl-C never
-    arrives), or nested, it simply calls ``work()``.
+    else a plain KeyboardInterrupt. ``stop``: the flag to set (int64, one entry) when
+    the work holds its own, e.g. a search object's; by default a new one.
+
+    Called outside the main thread (where Ctrl-C never arrives), e.g. nested in another
+    ``run_interruptible``, it calls ``work()`` there, and passes that thread's stop
+    flag on to ``stop``.
     """
     if threading.current_thread() is not threading.main_thread():
-        return work()
-    stop = np.zeros(1, dtype=np.int64)
+        return _relayed(work, stop)
+    stop = np.zeros(1, dtype=np.int64) if stop is None else stop
     outcome = []
     finished = threading.Event()  # not Thread.join: Python 3.11's join, interrupted by
     threads = numba.get_num_threads()  # Ctrl-C, marks a running thread as stopped
@@ -125,6 +166,7 @@ def run_interruptible(work, grace: float = GRACE):
             raise outcome[0][1] from None
         if not finished.is_set():
             _lowest_priority_for_other_threads()
+            atexit.register(_hold_compiler)
         raise
     ok, value = outcome[0]
     if not ok:

@@ -33,8 +33,6 @@ calls from *another module* changes; while developing, delete ``__pycache__/*.nb
 """
 from __future__ import annotations
 
-from .errors import InputError
-
 import contextlib
 import functools
 import os
@@ -43,6 +41,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402  (after the OpenMP setting)
 from numba import prange  # noqa: E402
+
+from .errors import InputError  # noqa: E402
 
 __all__ = ["jit", "jit_callback", "prange", "thread_count", "threads", "KERNELS",
            "executed_kernels"]
@@ -123,7 +123,7 @@ def threads(n: int | None):
 
     Raises
     ------
-    ValueError
+    InputError
         If ``n`` is not between 1 and ``numba.config.NUMBA_NUM_THREADS``.
     """
     if n is None:

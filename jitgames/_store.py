@@ -376,7 +376,11 @@ class Records:
                     self.con.executemany(_insert_sql(op["table"], op["columns"]), op["rows"])
             return True
         except sqlite3.Error as exc:
-            pending = _write_pending(self.path, self.schema, operations)
+            try:
+                pending = _write_pending(self.path, self.schema, operations)
+            except (OSError, StoreError) as again:
+                raise StoreError(f"could not store in {self.path} ({exc}) nor beside it "
+                                 f"({again})") from None
             print(f"jitgames: could not store in {self.path} ({exc}); saved in {pending}, "
                   "added to the database by the next run", file=sys.stderr)
             return False
@@ -415,13 +419,15 @@ def _write_pending(path: Path, schema: RecordSchema, operations: list) -> Path:
 
 
 def open_records(path: str | os.PathLike | None, default_name: str, schema: RecordSchema,
-                 busy_timeout: float = 10.0) -> Records:
+                 busy_timeout: float = 10.0, write: bool = True) -> Records:
     """Open a jitgames database for reading and writing, checked before any play.
 
     ``path`` (e.g. ``--db``) or ``default_name`` in :func:`data_dir`. The database is
     created if missing, identified by ``application_id``, migrated to
     ``schema.version``, compared table by table with the schema, probed for writing,
-    and pending files of earlier runs are merged into it.
+    and pending files of earlier runs are merged into it. With ``write=False`` (a
+    command that only reads) a database that needs no change is checked without the
+    write probe and its pending files are left for the next writer.
 
     Raises
     ------
@@ -449,8 +455,9 @@ def open_records(path: str | os.PathLike | None, default_name: str, schema: Reco
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open database {path}: {exc}") from None
     try:
-        _prepare(con, schema, refuse)
-        _merge_pending(con, path, schema)
+        _prepare(con, schema, refuse, write)
+        if write:
+            _merge_pending(con, path, schema)
     except sqlite3.Error as exc:
         con.close()
         text = str(exc)
@@ -467,7 +474,7 @@ def open_records(path: str | os.PathLike | None, default_name: str, schema: Reco
     return Records(con, path, schema, busy_timeout)
 
 
-def _prepare(con, schema: RecordSchema, refuse) -> None:
+def _prepare(con, schema: RecordSchema, refuse, write: bool = True) -> None:
     """Identify, migrate, compare and probe (raises ``refuse(reason)`` or sqlite3.Error)."""
     try:
         app_id = con.execute("PRAGMA application_id").fetchone()[0]
@@ -483,6 +490,11 @@ def _prepare(con, schema: RecordSchema, refuse) -> None:
         raise refuse(f"has schema version {version}, newer than this jitgames knows "
                      f"({schema.version}); use a newer jitgames")
     expected = schema.tables()
+    if not write and version == schema.version and app_id == schema.application_id:
+        found = _table_columns(con)
+        if found != expected:
+            raise refuse(f"tables differ from {schema.name} version {schema.version}")
+        return
     con.execute("BEGIN IMMEDIATE")  # a write lock: proves the file can be written
     try:
         if version == 0:

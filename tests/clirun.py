@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import importlib
 import io
+import pkgutil
 import sys
 from dataclasses import dataclass
 
@@ -19,6 +20,8 @@ from jitgames.__main__ import GAMES
 
 VALID = {
     ("solitaire",): ["3", "-q"],
+    ("solitaire", "play"): ["2026", "7", "--db", "{tmp}/solitaire.sqlite"],
+    ("solitaire", "stats"): ["--db", "{tmp}/solitaire.sqlite"],
     ("mastermind", "evaluate"): ["-p", "2", "-k", "3"],
     ("mastermind", "tournament"): ["--sizes", "2x2", "--strategies", "knuth,random"],
     ("mastermind", "tree"): ["-p", "2", "-k", "2"],
@@ -92,10 +95,32 @@ def commands():
 
     for game in GAMES:
         walk((game,), game_parser(game))
+        found.extend(dispatched(game))
+    return found
+
+
+def dispatched(game: str):
+    """Sub-commands a game recognises by its first word before its own parser
+    (``SUBCOMMANDS`` of its ``__main__``), as ``(path, parser)``; ``parser`` is the
+    sub-command's ``<name>_parser()`` from the module that runs it, or None when that
+    module builds its parser inside the command (then only its help and JSON are
+    checked)."""
+    module = importlib.import_module(f"jitgames.{game}.__main__")
+    found = []
+    for name in getattr(module, "SUBCOMMANDS", ()):
+        builder = None
+        package = importlib.import_module(f"jitgames.{game}")
+        for info in pkgutil.iter_modules(package.__path__, f"jitgames.{game}."):
+            builder = getattr(importlib.import_module(info.name), f"{name}_parser", None)
+            if builder is not None:
+                break
+        found.append(((game, name), builder() if builder is not None else None))
     return found
 
 
 def arguments(parser):
     """The arguments a user gives a leaf parser (``--help`` excluded)."""
+    if parser is None:
+        return []
     return [a for a in parser._actions if not isinstance(a, argparse._HelpAction)
             and a.help is not argparse.SUPPRESS]

@@ -1,5 +1,6 @@
 """Chunked jobs: exact merging, checkpoints, resumption, refusal of foreign checkpoints."""
 import json
+import os
 import time
 
 import pytest
@@ -179,21 +180,28 @@ def test_checkpoint_rewrites_are_throttled_and_flushed(tmp_path):
 
 
 def test_slow_checkpoint_rewrites_wait_ten_times_their_duration(tmp_path, monkeypatch):
+    """A rewrite that took t seconds is followed by none for 10 t. The checkpoint's
+    clock is a fake one that only the (slow) writes advance, so the test does not
+    depend on how busy the machine is."""
     from jitgames import _chunked
 
+    now = [1000.0]
     writes = []
 
     def slow_write(path, kind, schema, payload):
-        time.sleep(0.05)
+        now[0] += 0.05
         writes.append(len(json.loads(payload)["chunks"]))
 
     monkeypatch.setattr(_chunked, "write_checked", slow_write)
+    monkeypatch.setattr(_chunked.time, "monotonic", lambda: now[0])
     store = _chunked.Checkpoint.open(tmp_path / "run.ckpt", job(30, 10))
     store.interval = 0.0  # would rewrite after every chunk, were the rewrites quick
     store.record((0, 10), {"count": 10, "sum": 1})
-    store.record((10, 20), {"count": 10, "sum": 2})  # within 10 x 0.05 s of the first write
+    assert writes == [1] and store._due == pytest.approx(now[0] + 0.5)
+    now[0] += 0.49                                   # within 10 x 0.05 s of the write
+    store.record((10, 20), {"count": 10, "sum": 2})
     assert writes == [1]
-    time.sleep(0.6)
+    now[0] += 0.02                                   # past it
     store.record((20, 30), {"count": 10, "sum": 3})
     assert writes == [1, 3]
 
@@ -209,3 +217,37 @@ def test_unwritable_checkpoint_is_refused_before_any_chunk(tmp_path):
     with pytest.raises(StoreError, match="cannot write"):
         run_chunks(job(30, 10, worker), checkpoint=tmp_path / "file" / "run.ckpt", quiet=True)
     assert calls == []
+
+
+def test_local_cluster_is_private_and_serves_no_pages(local_cluster):
+    """``local:W``: TLS with certificates only this process holds, no dashboard."""
+    import urllib.error
+    import urllib.request
+
+    import distributed
+    import psutil
+
+    address = local_cluster.scheduler.address
+    assert address.startswith("tls://127.0.0.1:")
+    # a client without this process's temporary certificates cannot join: not with
+    # certificates of its own, not by plain TCP
+    from distributed.security import Security
+
+    for attempt, security in ((address, Security.temporary()),
+                              (address.replace("tls://", "tcp://"), None)):
+        with pytest.raises((OSError, TimeoutError)):
+            distributed.Client(attempt, security=security, timeout="3s")
+    # every HTTP server Dask starts answers nothing: no dashboard, info, proxy or metrics
+    pids = [os.getpid(), *local_cluster.run(os.getpid).values()]
+    comms = [address, *local_cluster.scheduler_info()["workers"],
+             *(nanny.address for nanny in local_cluster.cluster.workers.values())]
+    tcp_ports = {int(a.rsplit(":", 1)[1]) for a in comms}
+    http = [c.laddr for c in psutil.net_connections("tcp") if c.status == "LISTEN"
+            and c.pid in pids and c.laddr.port not in tcp_ports]
+    assert http and all(laddr.ip == "127.0.0.1" for laddr in http)
+    for laddr in http:
+        for page in ("/status", "/info/main/workers.html", "/json/identity.json", "/metrics",
+                     "/health", "/proxy/8787/127.0.0.1/status"):
+            with pytest.raises(urllib.error.HTTPError) as info:
+                urllib.request.urlopen(f"http://127.0.0.1:{laddr.port}{page}", timeout=5)
+            assert info.value.code == 404

@@ -250,6 +250,8 @@ def test_random_ties_by_default_with_the_seed_printed_and_replayable(monkeypatch
     _, fixed, _ = _run(argv + ["--no-random"], "", monkeypatch, capsys)
     assert "lowest pit" in fixed and "seed" not in fixed
     assert _computer_moves(fixed) == _reference_self_play(4, 2, 1, False, 0)
+    status, _, err = _run(argv + ["--no-random", "--seed", "3"], "", monkeypatch, capsys)
+    assert status == 2 and "--no-random" in err and err.count("\n") == 1
 
 
 def test_hint_names_every_equally_good_pit_and_prints_the_tree(monkeypatch, capsys):
@@ -334,3 +336,17 @@ def test_tournament_with_the_win_rule_reports_head_to_head(tmp_path, capsys):
     assert (h["wins"], h["draws"], h["losses"]) == (
         rows["store+win@3"]["wins"], rows["store+win@3"]["draws"], rows["store+win@3"]["losses"])
     assert h["score"] == pytest.approx((h["wins"] + h["draws"] / 2) / 16)
+
+
+def test_the_answers_are_visible_from_help(capsys):
+    for argv, phrases in ((["play", "--help"], ("--no-random", "--no-ordering", "+win",
+                                                 "for a hint", "replayed with --seed")),
+                          (["tournament", "--help"], ("+win", "95% interval"))):
+        try:
+            status = main(argv)
+        except SystemExit as exc:
+            status = exc.code
+        text = " ".join(capsys.readouterr().out.split())
+        assert status == 0
+        for phrase in phrases:
+            assert phrase in text, phrase

@@ -98,9 +98,8 @@ def test_solve_window_is_fail_soft_alphabeta(position, alpha, width, endgame_sto
     before = board.copy()
     state = np.zeros(3, dtype=np.int64)
     calls = 0
-    while not solver.solve_window(board, player, alpha, beta, 0, s.tt, s.zobrist, s.db,
-                                  s.endgame_stones, s.binom, s.scratch, s.stats, state,
-                                  s.stats[0] + budget):
+    while not solver.solve_window(board, player, alpha, beta, 0, s.lookup, s.scratch,
+                                  s.stats, state, s.stats[0] + budget):
         calls += 1
         assert state[0] == solver.SUSPENDED
     assert state[0] == solver.FINISHED and (board == before).all()

@@ -320,3 +320,21 @@ def test_evaluate_shrink_cli(capsys):
     assert result["shrink"][-1]["secrets"] == result["distribution"][str(result["max"])]
     status, text, _ = run(capsys, ["evaluate", "-p", "3", "-k", "4", "--shrink"])
     assert status == 0 and "geometric mean factor" in text and "more than six" in text
+
+
+def test_the_answers_are_visible_from_help(capsys):
+    try:
+        status = main(["evaluate", "--help"])
+    except SystemExit as exc:
+        status = exc.code
+    text = " ".join(capsys.readouterr().out.split())
+    assert status == 0
+    for phrase in ("--shrink", "--ties {first,random}", "--first GUESS", "minimax",
+                   "reduces to a random consistent code", "about 4 times per guess",
+                   "if possible, else at random"):
+        assert phrase in text, phrase
+    try:
+        main(["play", "--help"])
+    except SystemExit:
+        pass
+    assert "--hard" in capsys.readouterr().out

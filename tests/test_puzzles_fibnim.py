@@ -164,3 +164,13 @@ def test_cli(capsys):
     assert "13 + 5 + 2; SG = 7; first player wins by taking 2" in capsys.readouterr().out
     assert main(["fibnim", str(fibnim.MAX_HEAP + 1)]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_cli_plot_to_an_unwritable_place_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert main(["fibnim", "30", "--plot", str(blocker / "lost.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write" in err
+    assert main(["fibnim", "30", "--plot", str(tmp_path / "lost.nosuchformat")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

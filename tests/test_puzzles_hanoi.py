@@ -164,6 +164,15 @@ def test_cli_move_k_for_64_disks_and_more_pegs(capsys):
     assert (out["disk"], out["from"], out["to"], out["method"]) == moves[19] + ("recursive",)
 
 
+def test_cli_move_k_written_as_a_power(capsys):
+    # the shared integer parser: K = 2^64-1 is the last move, disk 1 onto peg 2
+    assert main(["hanoi", "64", "--move", "2^64-1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["move"], out["disk"], out["to"]) == (2 ** 64 - 1, 1, 2)
+    assert main(["hanoi", "64", "--move", "2^64"]) == 2
+    assert "at most 18446744073709551615" in capsys.readouterr().err
+
+
 def test_cli_show_by_either_method(capsys):
     for method in ("recursive", "iterative"):
         assert main(["hanoi", "3", "--show", "--method", method]) == 0

@@ -206,11 +206,13 @@ def test_symmetry_kernels_match_reference(pos, group, s):
 @pytest.mark.kernel
 @given(st.one_of(solvable_problems(max_moves=7),
                  small_problems.map(lambda c: (ps.position_of(c[0]), ps.position_of([c[1]]),
-                                               None))))
-def test_solver_matches_reference(case):
+                                               None))),
+       st.sampled_from([2, 10]))
+def test_solver_matches_reference(case, table_bits):
+    # a 4-slot table of dead positions fills at once and makes its probes wrap around
     start, goal, _ = case
     group = ps._group(goal)
-    dead = np.full(1 << 10, pegsearch.EMPTY_KEY, dtype=np.uint64)
+    dead = np.full(1 << table_bits, pegsearch.EMPTY_KEY, dtype=np.uint64)
     path = np.zeros(max(bin(start).count("1"), 1), np.int64)
     args = (ENGLISH.jump_from, ENGLISH.jump_over, ENGLISH.jump_to, SYM, group)
     length = pegsearch.solve_dfs(np.uint64(start), np.uint64(goal), *args, dead, path)
@@ -222,6 +224,29 @@ def test_solver_matches_reference(case):
         position = after
     if length >= 0:
         assert position == goal
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("name", ["cross", "fireplace", "plus"])
+def test_solver_probes_wrap_around_the_dead_table(name):
+    # Foreign keys (never a position: bit 60 set) fill the last 4 of 32 slots, so
+    # every probe that meets them must wrap to slot 0; the solver stores at most 24
+    # keys of its own, so an empty slot always remains.
+    prob = ps.problem(name)
+    dead = np.full(32, pegsearch.EMPTY_KEY, dtype=np.uint64)
+    dead[28:] = np.arange(4, dtype=np.uint64) | np.uint64(1 << 60)
+    path = np.zeros(bin(prob.start).count("1"), np.int64)
+    args = (ENGLISH.jump_from, ENGLISH.jump_over, ENGLISH.jump_to, SYM, ps._group(prob.goal))
+    length = pegsearch.solve_dfs(np.uint64(prob.start), np.uint64(prob.goal), *args, dead,
+                                 path)
+    assert length == ref.solve_dfs(prob.start, prob.goal, *args, None, None) > 0
+    assert (dead[:28] != pegsearch.EMPTY_KEY).sum() > 0  # the solver did store keys
+    position = prob.start
+    for m in path[:length]:
+        after = position ^ int(ENGLISH.jump_from[m] | ENGLISH.jump_over[m] | ENGLISH.jump_to[m])
+        assert ref.is_jump(position, after)
+        position = after
+    assert position == prob.goal
 
 
 def _layer(draw_positions, group):

@@ -157,12 +157,12 @@ def test_deal_files_and_lines(capsys, monkeypatch, tmp_path):
     db = tmp_path / "r.sqlite"
     for extra, optimum in (([], solve_deals(decks[0]).score[0]),
                            (["--line", "2"], solve_deals(decks[1]).score[0])):
-        status, out, _ = play(capsys, monkeypatch, "quit\n", "--deals", str(file), *extra,
+        status, out, _ = play(capsys, monkeypatch, "quit\n", "--deal-file", str(file), *extra,
                               "--db", str(db))
         assert status == 0 and END.findall(out)[0][1] == str(optimum)
     assert [r[4:6] for r in rows(db)] == [(str(file), 1), (str(file), 2)]
     for argv, message in ((["--deals", str(file), "--line", "3"], "has 2 deal"),
-                          (["--line", "2"], "--line applies to --deals"),
+                          (["--line", "2"], "--line applies to --deal-file"),
                           (["5"], "SEED INDEX"),
                           (["1", "2", "--deals", str(file)], "not both"),
                           (["-1", "2"], "error")):

@@ -390,3 +390,22 @@ def test_kalah_cli_reports_a_rebuilt_table(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert json.loads(out)["value"] == value and json.loads(out)["endgame_source"] == "built"
     assert "checksum mismatch" in err and "building it again" in err
+
+
+# ----------------------------------------------------------------------------- --out
+
+def test_out_into_dev_null_and_through_a_symlink(tmp_path, capsys):
+    import os
+    import stat
+
+    before = os.stat("/dev/null")
+    assert solitaire_main(["20", "--out", "/dev/null", "--quiet"]) == 0
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (
+        before.st_ino, before.st_rdev)
+    target, link = tmp_path / "results.csv", tmp_path / "latest.csv"
+    target.write_text("old\n")
+    link.symlink_to(target)
+    assert solitaire_main(["20", "--out", str(link), "--quiet"]) == 0
+    assert link.is_symlink() and len(target.read_text().splitlines()) == 21
+    capsys.readouterr()

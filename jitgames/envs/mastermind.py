@@ -70,10 +70,7 @@ class MastermindEnv(TextEnv):
 
     def __init__(self, pegs: int = 4, colours: int = 6, repeats: bool = True,
                  max_guesses: int = 10, render_mode: str | None = None):
-        try:
-            self.space = code_space(pegs, colours, bool(repeats))
-        except ValueError as exc:
-            raise InputError(str(exc)) from None
+        self.space = code_space(pegs, colours, bool(repeats))  # InputError if out of range
         if not isinstance(max_guesses, (int, np.integer)) or not 1 <= max_guesses <= 10_000:
             raise InputError(f"max_guesses must be an integer from 1 to 10000, got {max_guesses!r}")
         check_render_mode(render_mode)

@@ -81,12 +81,12 @@ def _run_solve(args) -> int:
     if args.json:
         return emit(args, {"pits": result.pits, "stones": result.stones,
                            "variant": result.variant, "value": result.value,
-                           "lower": result.value, "upper": result.value,
                            "line": list(result.line), "seconds": round(result.seconds, 3),
                            "nodes": result.nodes, "endgame_stones": result.endgame_stones,
                            "endgame_seconds": round(result.endgame_seconds, 3),
                            "endgame_source": result.endgame_source,
-                           "table_entries": result.table_entries})
+                           "table_entries": result.table_entries,
+                           "lower": result.value, "upper": result.value})
     else:
         verdict = ("a draw" if result.value == 0 else
                    f"South (first player) wins by {result.value}" if result.value > 0 else

@@ -13,9 +13,10 @@ opponent's ``m``); a distribution ``a`` of ``s`` stones gets
 rank of the stars-and-bars bar positions ``p_j = a_0 + .. + a_j + j``. Indices of
 all distributions with at most ``S`` stones are exactly ``0 .. C(S + 2m, 2m) - 1``.
 
-Building (choice left open by DESIGN.md): a memoised full-width search over the
+Building (choice left open by docs/design.md): a memoised full-width search over the
 positions, level by level (stones in play), each level split among threads and into
-kernel calls of at most ``SLICE`` positions (Ctrl-C is seen between calls). Every
+kernel calls of at most ``SLICE`` positions; Ctrl-C stops a call within moments (its
+stop flag, :mod:`jitgames._interrupt`). Every
 child has at most as many stones in play, so it is in the table; the recursion
 terminates because a move either takes stones out of play or moves stones of one
 side towards its own store. Values are int8; ``UNKNOWN = -128`` marks an entry not
@@ -44,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from .._store import StoreError, read_checked, write_checked
+from .._interrupt import run_interruptible, stop_flag, stop_requested
 from .._jit import jit, prange
 from .rules import (SOUTH, VARIANTS, apply_move, legal_moves, pits_per_side, side_stones,
                     store_of, undo_move)
@@ -149,13 +151,15 @@ def set_position(board, player, stones, rank, binom):
 
 
 @jit(parallel=True)
-def build_positions(m, level, start, stop, variant, db, binom):
+def build_positions(m, level, start, stop, variant, db, binom, halt):
     """Compute the entries of ranks ``start .. stop - 1`` of ``level`` (stones in play).
 
     All lower levels must be complete. Chunks of positions are shared among threads
     (``prange``); a position's value may recurse into other positions of the same
     level. Two threads may compute the same entry at once; both write the same exact
-    value, so the table does not depend on the thread count.
+    value, so the table does not depend on the thread count. Chunks not begun when
+    ``halt[0]`` is set (Ctrl-C, :mod:`jitgames._interrupt`) are skipped: the entries
+    written are exact, but the range is then incomplete.
     """
     k = 2 * m
     first = binom[level + k - 1, k]
@@ -163,6 +167,8 @@ def build_positions(m, level, start, stop, variant, db, binom):
     chunk = 4096
     chunks = (stop - start + chunk - 1) // chunk
     for c in prange(chunks):
+        if stop_requested(halt):
+            continue
         board = np.zeros(k + 2, dtype=np.int8)
         scratch = np.zeros((rows, m), dtype=np.int64)
         for rank in range(start + c * chunk, min(stop, start + (c + 1) * chunk)):
@@ -172,7 +178,7 @@ def build_positions(m, level, start, stop, variant, db, binom):
                               np.int64(0))
 
 
-SLICE = 1 << 20     # positions per kernel call: Python regains control (Ctrl-C) between
+SLICE = 1 << 20     # positions per kernel call: progress is reported between calls
 
 
 def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.ndarray,
@@ -187,11 +193,18 @@ def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.n
     """
     k = 2 * m
     db[int(binom[first_level + k - 1, k]):] = UNKNOWN
+
+    def build_slice(level, start, stop):
+        halt = stop_flag()  # of the helper thread run_interruptible runs this in
+        build_positions(m, level, start, stop, variant, db, binom, halt)
+        if halt[0]:
+            raise KeyboardInterrupt
+
     for level in range(first_level, stones + 1):
         size = int(binom[level + k - 1, k - 1])
         for start in range(0, size, SLICE):
             stop = min(size, start + SLICE)
-            build_positions(m, level, start, stop, variant, db, binom)
+            run_interruptible(lambda: build_slice(level, start, stop))
             if on_slice is not None:
                 on_slice(stop - start)
     return db.shape[0]

@@ -84,7 +84,7 @@ def weights_for(evaluation, m: int) -> np.ndarray:
 
     Raises
     ------
-    ValueError
+    InputError
         Unknown name, or a sequence of the wrong length or with non-integer values.
     """
     size = 2 * m + 2

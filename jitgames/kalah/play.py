@@ -69,7 +69,7 @@ def pit_number(m: int, index: int) -> int:
 
 
 def parse_move(text: str, board, player: int) -> int:
-    """Board index of the move typed as ``text``; ValueError with the reason if refused."""
+    """Board index of the move typed as ``text``; InputError with the reason if refused."""
     m = (len(board) - 2) // 2
     text = text.strip()
     try:
@@ -250,6 +250,8 @@ def run_play(args) -> int:
     human = {"south": SOUTH, "north": NORTH, "none": None}[args.human]
     player = SOUTH if args.first == "south" else NORTH
     board = new_board(args.pits, args.stones)
+    if not args.randomize and args.seed is not None:
+        raise CLIError("--seed chooses among equally good moves; it has no use with --no-random")
     if args.randomize and args.seed is None:
         args.seed = secrets.randbelow(2**62 + 1)
     key = np.uint64(stream_key(args.seed, 0)) if args.randomize else np.uint64(0)

@@ -1,6 +1,6 @@
 """Rules of Kalah(m, n) as Numba kernels: legal moves, sowing, capture, game end.
 
-Board layout (``DESIGN.md``): an int8 array of length ``2m + 2``; South's pits are
+Board layout (``docs/design.md``): an int8 array of length ``2m + 2``; South's pits are
 ``0 .. m-1``, South's store ``m``, North's pits ``m+1 .. 2m``, North's store ``2m+1``.
 Players are ``SOUTH = 0`` and ``NORTH = 1``. A move is the absolute board index of
 the pit sown (South ``0 .. m-1``, North ``m+1 .. 2m``).
@@ -18,7 +18,7 @@ Kalah", ICGA Journal 2000):
 - the game ends as soon as either side has no stones after a move; each player then
   takes the stones left on their own side. This is the only end rule implemented.
 
-Choices left open by DESIGN.md:
+Choices left open by docs/design.md:
 
 - :func:`apply_move` does NOT sweep the remaining stones at the end of the game; a
   finished position keeps them on the board and :func:`final_margin` counts them for

@@ -5,7 +5,7 @@ The search knows nothing of Kalah's arithmetic: it calls the rules kernels
 :func:`~jitgames.kalah.rules.undo_move`, :func:`~jitgames.kalah.rules.is_over`) and a
 linear evaluation (:func:`~jitgames.kalah.evaluation.evaluate`).
 
-Conventions (choices DESIGN.md leaves open):
+Conventions (choices docs/design.md leaves open):
 
 - Values are from South's point of view: South (player 0) maximises, North
   minimises. Depth counts plies, and an extra move (last stone in the store) is a

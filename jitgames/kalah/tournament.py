@@ -16,7 +16,7 @@ equal values), so a game depends only on its opening and players, and the games 
 a run are played in parallel (``prange``) with results independent of the thread
 count.
 
-Ratings (choices DESIGN.md leaves open): a Bradley-Terry model fitted by maximum
+Ratings (choices docs/design.md leaves open): a Bradley-Terry model fitted by maximum
 likelihood to all games in the database among the listed players (a draw counts
 half a win for each side), on the Elo scale (400 log10), centred on mean 0;
 intervals are +/- 1.96 standard errors from the inverse observed information
@@ -119,7 +119,7 @@ class Standing:
 
 
 def parse_player(text: str, m: int):
-    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; ValueError if malformed."""
+    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; InputError if malformed."""
     evaluation, at, depth = text.rpartition("@")
     if not at:
         raise InputError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
@@ -334,7 +334,11 @@ def weight_search(m, n, variant, openings, first, generations, seed, start, dept
 
 def add_parser(sub) -> None:
     """Register the ``tournament`` sub-command."""
-    p = sub.add_parser("tournament", help="evaluations and depths against each other")
+    p = sub.add_parser("tournament", help="evaluations and depths against each other",
+                       description="Every pair of players on every opening, both colours; "
+                                   "Elo ratings over all stored games, and each pair's "
+                                   "score this run with a 95% interval (e.g. store+win@6 "
+                                   "store@6: does the win rule win more? docs/kalah.md).")
     p.add_argument("players", nargs="*", default=["store@2", "store@4", "sides@4"],
                    help="players EVAL@DEPTH, EVAL = store, sides or weights, optionally "
                         "with +win (won games score the maximum: the winner takes all; "

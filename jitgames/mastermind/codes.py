@@ -1,7 +1,7 @@
 """Codes, feedback and the response matrix of Mastermind with ``pegs`` pegs and ``colours`` colours.
 
 A code is written as ``pegs`` symbols ``1..colours`` (``"1122"``); colours above 9
-are written ``A`` (10) to ``Z`` (35) -- a choice DESIGN.md leaves open. Internally
+are written ``A`` (10) to ``Z`` (35) -- a choice docs/design.md leaves open. Internally
 a code's *value* is the base-``colours`` integer of its digits minus one, first digit
 most significant, so numeric order of values is the order of the written codes.
 A :class:`CodeSpace` lists the legal codes in increasing value; kernels address a
@@ -18,14 +18,13 @@ feedback on the fly from the digit and colour-count tables.
 """
 from __future__ import annotations
 
-from ..errors import InputError
-
 from dataclasses import dataclass, field
 from itertools import permutations
 
 import numpy as np
 
 from .._jit import jit, prange
+from ..errors import InputError
 
 __all__ = [
     "SYMBOLS",
@@ -169,7 +168,7 @@ class CodeSpace:
 
         Raises
         ------
-        ValueError
+        InputError
             With a reason a person can act on, if ``text`` is not a legal code.
         """
         symbols = "".join(ch for ch in str(text) if ch not in " ,\t").upper()
@@ -217,7 +216,7 @@ def code_space(pegs: int, colours: int, repeats: bool = True) -> CodeSpace:
 
     Raises
     ------
-    ValueError
+    InputError
         For sizes out of range or with no legal code.
     MemoryLimitError
         If the code tables alone would not fit (message gives the bytes needed).

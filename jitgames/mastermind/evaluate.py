@@ -99,7 +99,7 @@ def merge(parts: list[Evaluation]) -> Evaluation:
 
     Raises
     ------
-    ValueError
+    InputError
         If the parts differ in strategy, size or seed, or share a secret.
     """
     if not parts:

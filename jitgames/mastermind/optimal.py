@@ -44,12 +44,12 @@ search order) that attains the optimal cost, or the one a fast case names.
 """
 from __future__ import annotations
 
-import threading
 import numpy as np
 from numba import types
 from numba.typed import Dict
 
 from ..errors import InputError
+from .._interrupt import run_interruptible
 from .._jit import jit
 from .._random import GOLDEN, mix64
 from .codes import CodeSpace
@@ -391,9 +391,9 @@ class OptimalSearch:
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):
         """(cost, guess) for a consistent set; ``history`` the guesses that led to it.
 
-        Raises KeyboardInterrupt when ``self.stop[0]`` was set (see
-        :func:`_interruptible`); the search object is then unusable (its cache may
-        hold cut-off values).
+        Raises KeyboardInterrupt when ``self.stop[0]`` was set (Ctrl-C, see
+        :func:`jitgames._interrupt.run_interruptible`); the search object is then
+        unusable (its cache may hold cut-off values).
         """
         level = len(history)
         self.history[:level] = history
@@ -406,34 +406,6 @@ class OptimalSearch:
         if self.stop[0] != 0:
             raise KeyboardInterrupt
         return int(cost), int(self.choice[level])
-
-
-def _interruptible(work, stop: np.ndarray):
-    """``work()`` run in a helper thread while this one waits, so that Ctrl-C is seen
-    at once and not after a search of an hour (the kernel cannot see signals): on
-    Ctrl-C, ``stop[0]`` is set, the kernel returns at its next step and
-    KeyboardInterrupt is raised here. Exceptions of ``work`` are raised here too."""
-    outcome = []
-
-    def run():
-        try:
-            outcome.append((True, work()))
-        except BaseException as exc:  # handed to the waiting thread
-            outcome.append((False, exc))
-
-    helper = threading.Thread(target=run, name="optimal-search", daemon=True)
-    helper.start()
-    try:
-        while helper.is_alive():
-            helper.join(0.1)
-    except KeyboardInterrupt:
-        stop[0] = 1
-        helper.join()
-        raise
-    ok, value = outcome[0]
-    if not ok:
-        raise value
-    return value
 
 
 def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None):
@@ -462,7 +434,8 @@ def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | N
                      np.zeros(space.colours, dtype=np.bool_), [], -1, -1, 0)
         return total, DecisionTree(space, np.array(rows, dtype=np.int32).reshape(-1, 4))
 
-    return _interruptible(build, search.stop)
+    # Ctrl-C is heard at once and stops the kernel through search.stop
+    return run_interruptible(build, stop=search.stop)
 
 
 # Finished searches of this process, newest last: (space, matrix, depth limit, result).

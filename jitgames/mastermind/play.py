@@ -358,7 +358,8 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     _cli.add_seed(ma, MAX_SEED, None, "seed of the computer's secrets (default: random)")
     people(ma)
 
-    st = sub.add_parser("stats", help="the player statistics table")
+    st = sub.add_parser("stats", help="the player statistics: one row per player and "
+                                      "game size, then the matches")
     _cli.add_db(st, "mastermind.sqlite", "the player statistics")
     _cli.add_json(st)
 

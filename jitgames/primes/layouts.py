@@ -20,14 +20,13 @@ Indices are int64; the kernels are exact for ``k < 2^60`` (``MAX_INDEX``).
 """
 from __future__ import annotations
 
-from ..errors import InputError
-
 from dataclasses import dataclass
 
 import numpy as np
 
 from jitgames._jit import jit, prange
 from jitgames.primes.primality import isqrt
+from jitgames.errors import InputError
 
 __all__ = [
     "spiral_point", "spiral_index", "spiral_points", "spiral_grid",

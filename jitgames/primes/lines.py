@@ -29,12 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
 from jitgames._jit import jit, prange
 from jitgames.primes.layouts import LAYOUTS, MAX_INDEX, check_window
 from jitgames.primes.polynomials import (Quadratic, Verdict, bateman_horn_product,
                                          classify, local_expectation, prime_value,
                                          _primes_below)
+from jitgames.errors import InputError
 
 __all__ = ["DIRECTIONS", "line_pieces", "cell_of", "first_cells", "count_line_primes", "Line", "LineAnalysis",
            "analyse_lines", "TABLE_LIMIT"]

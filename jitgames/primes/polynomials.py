@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
 from jitgames._jit import jit, prange
 from jitgames.primes.primality import is_prime
+from jitgames.errors import InputError
 
 __all__ = [
     "Quadratic", "Verdict", "classify", "bateman_horn_product", "bateman_horn_constant",

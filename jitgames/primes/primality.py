@@ -21,8 +21,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic, overload
 
-from ..errors import InputError
 from jitgames._jit import jit
+from jitgames.errors import InputError
 
 __all__ = [
     "mul_high", "mul_wide", "is_square", "jacobi_u64", "selfridge_parameter",
@@ -368,7 +368,7 @@ def is_prime_int(n: int) -> bool:
 
     Raises
     ------
-    ValueError
+    InputError
         If ``n`` is negative or does not fit in 64 bits.
     """
     n = int(n)

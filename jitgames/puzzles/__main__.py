@@ -1,7 +1,8 @@
 """``python -m jitgames.puzzles <puzzle> N ...``: solve one classic puzzle.
 
 Every sub-command takes ``--json`` (print one JSON object) and ``-q/--quiet``; the
-command-line contract is ``docs/cli.md``. Long work (queens, peg-solitaire counts) shows a
+command-line contract is ``docs/cli.md``, the puzzles are documented in
+``docs/puzzles.md``. Long work (queens, peg-solitaire counts) shows a
 progress bar on a terminal; Ctrl-C prints what was computed so far and exits 130.
 """
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import sys
 import time
 
-from jitgames import _chunked, _cli
+from jitgames import _chunked, _cli, _store
 from jitgames._interrupt import run_interruptible
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
@@ -331,7 +332,7 @@ def _fibnim_plot(table, path, obj, lines):
     """--plot FILE: the lost positions in the (p, q) plane."""
     from jitgames.puzzles import pictures
 
-    _cli.check_writable(path)
+    _store.check_writable(path)
     fig, _ = pictures.fibnim_losing(table)
     try:
         pictures.save(fig, path)

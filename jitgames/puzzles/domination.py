@@ -12,7 +12,7 @@ covers s), so leaves count each set once. s is the uncovered square with the
 fewest allowed coverers (fewest branches). In the independent variant a chosen
 queen also forbids every square it attacks.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - Sets of squares are bitmasks over ``ceil(n*n/64)`` uint64 words; n <= 16.
 - The minimum is searched upwards from the classic lower bound ceil((n-1)/2)
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
 from jitgames._jit import jit
+from jitgames.errors import InputError
 
 __all__ = [
     "MAX_N",

@@ -6,7 +6,7 @@ from a heap of p may take 1..p-1 (the "start" of heap p). A position's
 Sprague-Grundy value SG is the mex of its options' values; 0 means the player to
 move loses.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The kernel fills a table ``sg[p, q]`` for 0 <= p, q <= P in O(P^2) time: the
   options of (p, q) are the first min(p, 2q) of the list (p - t, t), t = 1, 2, ...,
@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
 from jitgames._jit import jit
+from jitgames.errors import InputError
 
 __all__ = [
     "MAX_HEAP",

@@ -14,7 +14,7 @@ moves (one slide, then jumps) finish (the "separate" phase). In total
 n^2 jumps and 2n slides: n(n+2) moves, the minimum (checked by breadth-first search
 in the tests).
 
-Choices DESIGN.md leaves open: whites move first (blacks first is the mirror image).
+Choices docs/design.md leaves open: whites move first (blacks first is the mirror image).
 """
 from __future__ import annotations
 
@@ -165,7 +165,7 @@ def solve_iterative(n: int) -> list[int]:
 
 
 def replay(n: int, moves) -> list[str]:
-    """Positions visited from the start; ValueError at the first illegal move."""
+    """Positions visited from the start; InputError at the first illegal move."""
     positions = [start(n)]
     for src in moves:
         positions.append(apply(positions[-1], src))

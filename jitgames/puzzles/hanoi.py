@@ -3,7 +3,7 @@
 Disks are numbered 1 (smallest) .. n; pegs 0 .. k-1. A move is a triple
 ``(disk, from_peg, to_peg)``; the tower starts on peg 0 and goes to peg k-1.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The Frame-Stewart numbers use Python integers (exact for any n); the split
   ``p`` (disks parked first on an intermediate peg) ranges over 1..n-1, and the

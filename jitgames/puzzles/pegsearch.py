@@ -8,7 +8,7 @@ lookup tables ``sym_table[s, byte, value]`` (the image of one byte of the positi
 under symmetry ``s``); a position's canonical form is the smallest image under the
 symmetries listed in ``group``.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The solver is a depth-first search with a transposition table of positions proved
   dead (canonical under the symmetries that fix the goal), an open-addressing set

@@ -9,7 +9,7 @@ peg; it is written ``d2-d4``.
 The rules (board, moves, symmetries) are here; the searches are in
 :mod:`jitgames.puzzles.pegsearch`.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The classic problems use the starting patterns and targets of the usual puzzle
   books (cross, plus, fireplace, pyramid, arrow on the English board; the central
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
 from jitgames.puzzles import pegsearch
+from jitgames.errors import InputError
 
 __all__ = [
     "BOARDS",

@@ -11,7 +11,7 @@ Three ways to the same answers:
 - :func:`count_queens` -- a Numba kernel over bitmasks (columns, left and right
   diagonals as bits of int64 words), parallel over prefixes of the first rows.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - Symmetry reduction of the count uses the left-right mirror only: a solution with
   its first-row queen in column c mirrors to one with c' = n-1-c, so only columns
@@ -39,9 +39,9 @@ from typing import Iterable
 
 import numpy as np
 
-from ..errors import InputError
 from jitgames._jit import jit, prange
 from jitgames.puzzles.queens_classes import _stride_order, count_classes
+from jitgames.errors import InputError
 
 __all__ = [
     "QueensCount",

@@ -33,8 +33,8 @@ from math import gcd
 import numpy as np
 
 from jitgames._interrupt import stop_flag, stop_requested
-from ..errors import InputError
 from jitgames._jit import jit, prange
+from jitgames.errors import InputError
 
 __all__ = ["classify", "classes_from", "count_classes", "count_classes_chunk",
            "iter_class_counts"]

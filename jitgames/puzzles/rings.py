@@ -5,7 +5,7 @@ that may always move). Ring k > 1 may be put on or taken off only when ring k-1
 is on and rings 1..k-2 are off. A move is ``(ring, on)`` with ``on`` True for
 putting the ring on.
 
-Choices DESIGN.md leaves open: positions are plain Python ints (n is unbounded);
+Choices docs/design.md leaves open: positions are plain Python ints (n is unbounded);
 the "Gray-code view" uses the binary reflected Gray code ``k ^ (k >> 1)``, which is
 the position after k moves of PUT_ON (for every n with k <= moves(n)).
 """
@@ -125,7 +125,7 @@ def position_after(n: int, k: int, put_on: bool = True) -> int:
 
 
 def replay(n: int, moves, put_on: bool = True) -> list[int]:
-    """Positions visited by ``moves``; ValueError at the first illegal move."""
+    """Positions visited by ``moves``; InputError at the first illegal move."""
     position = 0 if put_on else (1 << _check(n)) - 1
     out = [position]
     for i, (ring, on) in enumerate(moves, 1):

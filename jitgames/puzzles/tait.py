@@ -21,7 +21,7 @@ General construction for any n >= 3 (recursion on the middle ``X``):
   n = 3), again the minimum wherever the search can check it.
 
 Base cases n = 3..7 of the block construction come from the breadth-first search
-(target ``..b^n a^n``). Choices DESIGN.md leaves open: the row is bounded (2n + 2 cells), as
+(target ``..b^n a^n``). Choices docs/design.md leaves open: the row is bounded (2n + 2 cells), as
 in the issue; the search is plain Python (small state spaces).
 """
 from __future__ import annotations
@@ -147,7 +147,7 @@ def construct(n: int, goal: str) -> list[tuple[int, int]]:
 
 
 def replay(n: int, moves) -> list[str]:
-    """Positions visited from the start; ValueError at the first illegal move."""
+    """Positions visited from the start; InputError at the first illegal move."""
     positions = [start(n)]
     for move in moves:
         positions.append(apply(positions[-1], tuple(move)))

@@ -3,7 +3,7 @@
     python -m jitgames.solitaire N [--seed S] [--threads T] [--json] [--out FILE] [--plot FILE.png]
     python -m jitgames.solitaire --show SEED INDEX [--board]   replay one deal's optimal line
     python -m jitgames.solitaire --deal-file FILE [--out results.csv]
-    python -m jitgames.solitaire play [SEED INDEX | --deals FILE [--line K]] [--name NAME] [--db FILE]
+    python -m jitgames.solitaire play [SEED INDEX | --deal-file FILE [--line K]] [--name NAME] [--db FILE]
     python -m jitgames.solitaire stats [--db FILE] [--json]    the players' results
     python -m jitgames.solitaire N --bias                chi-square test of both shuffles
 

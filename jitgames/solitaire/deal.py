@@ -75,7 +75,7 @@ def deals(seed: int, start: int, stop: int, shuffle: str = "fisher-yates") -> np
 
     Raises
     ------
-    ValueError
+    InputError
         On a seed or start outside 0..2**64 - 1, ``stop < start``, ``stop > 2**64`` or
         an unknown shuffle name.
     """
@@ -94,7 +94,7 @@ def validate_deals(deals_in, what: str = "deal") -> np.ndarray:
 
     Raises
     ------
-    ValueError
+    InputError
         Naming the first bad row (``"{what} 3: ..."``, counting from 1) when a row is
         not a permutation of 0..51, or when the shape is wrong.
     """
@@ -132,7 +132,7 @@ def read_deal_file(path) -> np.ndarray:
 
     Raises
     ------
-    ValueError
+    InputError
         If the file cannot be read, or naming the line of the first bad deal.
     """
     try:

@@ -2,7 +2,7 @@
 
     python -m jitgames.solitaire play                  a random deal (its seed and index shown)
     python -m jitgames.solitaire play SEED INDEX       deal INDEX of SEED, as --show numbers them
-    python -m jitgames.solitaire play --deals FILE [--line K]   line K (default 1) of a deal file
+    python -m jitgames.solitaire play --deal-file FILE [--line K]   line K (default 1) of a deal file
     python -m jitgames.solitaire stats [--json]        games, mean score, cards lost, wins
 
 Both take ``--db FILE`` (default ``solitaire.sqlite`` in the jitgames data
@@ -11,6 +11,8 @@ result when the game ends (no move left, ``quit``, end of input, or Ctrl-C, whic
 exits with status 130). See docs/solitaire.md.
 """
 from __future__ import annotations
+
+import argparse
 
 import getpass
 import secrets
@@ -46,10 +48,12 @@ def play_parser() -> ArgumentParser:
         "it shows the optimal score still reachable. See docs/solitaire.md."))
     parser.add_argument("deal", nargs="*", type=uint64, metavar="SEED INDEX",
                         help="deal INDEX of seed SEED (default: a random deal)")
-    parser.add_argument("--deals", dest="deal_file", metavar="FILE",
-                        help="play a deal of FILE (52 integers a line)")
+    parser.add_argument("--deal-file", dest="deal_file", metavar="FILE",
+                        help="play a deal of FILE (52 card ids a line; docs/design.md)")
+    # The flag's earlier spelling, kept so existing scripts run (as in the study).
+    parser.add_argument("--deals", dest="deal_file", help=argparse.SUPPRESS)
     parser.add_argument("--line", type=positive_int, metavar="K",
-                        help="with --deals: the deal on line K (default 1)")
+                        help="with --deal-file: the deal on line K (default 1)")
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
                         help="shuffle of SEED INDEX (default fisher-yates)")
     parser.add_argument("--name", default=None, help="player name (default: the user's)")
@@ -63,18 +67,15 @@ def _choose_deal(args):
     """``(deck, title, record fields)`` of the deal ``args`` name."""
     if args.deal_file is not None:
         if args.deal:
-            raise CLIError("give either SEED INDEX or --deals FILE, not both")
-        try:
-            decks = read_deal_file(args.deal_file)
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
+            raise CLIError("give either SEED INDEX or --deal-file FILE, not both")
+        decks = read_deal_file(args.deal_file)
         line = args.line or 1
         if line > decks.shape[0]:
             raise CLIError(f"--line {line}: {args.deal_file} has {decks.shape[0]} deal(s)")
         return decks[line - 1], f"Deal on line {line} of {args.deal_file}", dict(
             shuffle=None, seed=None, deal_index=None, deal_file=str(args.deal_file), deal_line=line)
     if args.line is not None:
-        raise CLIError("--line applies to --deals FILE")
+        raise CLIError("--line applies to --deal-file FILE")
     if len(args.deal) not in (0, 2):
         raise CLIError("give a deal as SEED INDEX (two numbers), or nothing for a random deal")
     if args.deal:

@@ -67,7 +67,7 @@ class Game:
     Parameters
     ----------
     deck : array_like
-        One deal in the shared format (DESIGN.md, docs/design.md).
+        One deal in the shared format (docs/design.md).
     solver : PositionSolver, optional
         The solver to ask (a new one with the default table otherwise).
 

@@ -1,6 +1,6 @@
 """Rules of the solitaire: one position in one flat int64 array, moves made and undone in place.
 
-The game (DESIGN.md, "Solitaire deals") is a Yukon-layout patience: seven piles,
+The game (docs/design.md, "Solitaire deals") is a Yukon-layout patience: seven piles,
 building down by suit, any face-up card may be moved together with every card
 covering it, kings (with their cover) into empty piles, and cards go to the
 foundations automatically.
@@ -179,7 +179,7 @@ def position_key(pos):
 def deal_position(deck, pos):
     """Fill ``pos`` with the position right after dealing ``deck`` (a permutation of 0..51).
 
-    Dealing follows DESIGN.md; cards that fit the foundations go there at once. The
+    Dealing follows docs/design.md; cards that fit the foundations go there at once. The
     undo log starts empty (the automatic plays after the deal are not undoable).
     """
     pos[:] = 0

@@ -12,7 +12,7 @@ with the **fewest moves**, and among those the one with the **fewest decision
 points**, a decision point being a position on the line, before its last move,
 with more than one legal move. ``moves`` and ``decisions`` are those two minima;
 they are properties of the deal, not of the order in which moves are generated
-(only which of several equally good lines :func:`optimal_line` prints depends on
+(only which of several equally good lines :func:`optimal_steps` prints depends on
 that order). A deal whose optimal score is already on the foundations after the
 deal has 0 moves and 0 decisions. Moving a king into one empty pile or another
 gives the same position, so it counts as one legal move.
@@ -655,8 +655,8 @@ def describe_move(pos, move: int) -> tuple[int, int | None, int, int, int]:
     return card, onto, src, dest, carried
 
 
-def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY,
-                 max_capacity: int = DEFAULT_MAX_CAPACITY):
+def optimal_steps(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY,
+                  max_capacity: int = DEFAULT_MAX_CAPACITY):
     """The optimal line of one validated deck: ``(score, steps, start_position)``.
 
     ``steps`` is a list of :class:`Step` whose length is the deal's ``moves`` figure

@@ -155,7 +155,7 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
 
     Raises
     ------
-    ValueError
+    InputError
         If one partial is score-only and the other is not, or capacities differ.
     """
     if (a.moves_sum is None) != (b.moves_sum is None) or \

@@ -73,7 +73,7 @@ def validate_capacity(capacity: int) -> int:
 
     Raises
     ------
-    ValueError
+    InputError
         If ``capacity`` is not a power of two from ``BUCKET`` to ``MAX_CAPACITY``.
     """
     capacity = int(capacity)
