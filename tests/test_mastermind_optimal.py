@@ -27,8 +27,12 @@ def _brute(space, matrix, limit):
                      None, None)
 
 
-@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (2, 4, True),
-                                                  (3, 4, False), (2, 5, True)])
+TINY = pytest.mark.kernel   # seconds as plain Python, brute force included
+
+
+@pytest.mark.parametrize("pegs,colours,repeats", [
+    pytest.param(2, 3, True, marks=TINY), pytest.param(3, 3, True, marks=TINY),
+    pytest.param(2, 4, True, marks=TINY), (3, 4, False), (2, 5, True)])
 @pytest.mark.parametrize("limit", [None, 3])
 def test_optimal_search_equals_brute_force(pegs, colours, repeats, limit):
     space, matrix = load_game(pegs, colours, repeats)
