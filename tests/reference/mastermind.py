@@ -104,7 +104,7 @@ def cooley_opening(codes, seed):
     """Cooley's opening: a code with exactly one digit twice and no digit thrice, drawn
     with the seed's stream 0 (any code when there is none)."""
     pool = [i for i, c in enumerate(codes)
-            if sorted(c.count(d) for d in set(c)).count(2) == 1 and max(map(c.count, c)) <= 2]
+            if [c.count(d) for d in set(c)].count(2) == 1 and max(map(c.count, c)) <= 2]
     pool = pool or list(range(len(codes)))
     index, _ = below(stream_key(seed, 0), 0, len(pool))
     return pool[index]
