@@ -69,12 +69,19 @@ COMPILE_WAIT = 120.0
 """Seconds an exiting process waits for a compilation in abandoned work to finish."""
 
 
-def _hold_compiler() -> None:
-    """At exit after abandoning work: wait for a compilation it may be running, and
-    keep Numba's compiler lock, so that it starts no other. A thread cut off inside
+def _exit_beside_abandoned_work() -> None:
+    """At exit after abandoning work (not before: a process that goes on, such as a
+    test session, keeps its threads as they are).
+
+    The other threads get the lowest CPU priority, so that the abandoned kernel does
+    not slow down the exit. Then wait for a compilation the work may be running, and
+    keep Numba's compiler lock, so that it starts no other: a thread cut off inside
     LLVM when the interpreter shuts down would abort the process (exit status -6
-    instead of 130); this only matters before the kernels are in Numba's cache."""
+    instead of 130); this only matters before the kernels are in Numba's cache.
+    """
     from numba.core.compiler_lock import global_compiler_lock
+
+    _lowest_priority_for_other_threads()
 
     lock = getattr(global_compiler_lock, "_lock", None)  # the RLock inside; no public API
     if lock is not None:
@@ -124,9 +131,8 @@ def stop_flag() -> np.ndarray:
 def run_interruptible(work, grace: float = GRACE, stop: np.ndarray | None = None):
     """``work()``, with Ctrl-C heard within ``_WAIT_STEP`` seconds (see the module).
 
-    A kernel left running after Ctrl-C (one that does not poll the flag) is given the
-    lowest CPU priority, so that it does not slow down what follows (printing the
-    partial result, saving, exiting).
+    A kernel left running after Ctrl-C (one that does not poll the flag) runs on, and
+    is given the lowest CPU priority when the process exits.
 
     Returns what ``work`` returns and raises what it raises. After Ctrl-C: sets
     :func:`stop_flag`, waits up to ``grace`` seconds, and raises the KeyboardInterrupt
@@ -165,8 +171,8 @@ def run_interruptible(work, grace: float = GRACE, stop: np.ndarray | None = None
         if outcome and not outcome[0][0] and isinstance(outcome[0][1], KeyboardInterrupt):
             raise outcome[0][1] from None
         if not finished.is_set():
-            _lowest_priority_for_other_threads()
-            atexit.register(_hold_compiler)
+            atexit.unregister(_exit_beside_abandoned_work)  # registered once
+            atexit.register(_exit_beside_abandoned_work)
         raise
     ok, value = outcome[0]
     if not ok:

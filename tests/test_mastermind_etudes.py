@@ -3,13 +3,25 @@ play, statistics per size, Cooley's rule, Knuth's tie rule, the minimax strategy
 the opening guess and the shrinking of the consistent set."""
 import io
 import json
+from pathlib import Path
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jitgames._random import below, stream_key
+from jitgames.mastermind import engine, evaluate, strategies, strategy_tree
 from jitgames.mastermind.__main__ import main
 from jitgames.mastermind.codes import code_space
+from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.minimax import counting_bound, minimax_guesses
+from jitgames.mastermind.shrink import shrink_sums
+from jitgames.mastermind.symmetry import position_permutations
 from tests.reference import mastermind as ref
+
+KNOWN_WORST = json.loads((Path(__file__).parent / "data" / "mastermind_worst_case.json")
+                         .read_text())
 
 
 def run(capsys, argv, stdin=None, monkeypatch=None):
@@ -101,19 +113,6 @@ def test_stats_report_each_size_separately(capsys, monkeypatch, tmp_path):
 
 # ----- the minimax strategy ------------------------------------------------------------
 
-import pytest  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from jitgames.mastermind import evaluate, strategy_tree  # noqa: E402
-from jitgames.mastermind import engine, strategies  # noqa: E402
-from jitgames.mastermind.evaluate import load_game  # noqa: E402
-from jitgames.mastermind.minimax import counting_bound, minimax_guesses  # noqa: E402
-from jitgames.mastermind.shrink import shrink_sums, shrink_table  # noqa: E402
-from jitgames.mastermind.symmetry import position_permutations  # noqa: E402
-
-KNOWN_WORST = json.loads((__import__("pathlib").Path(__file__).parent / "data"
-                          / "mastermind_worst_case.json").read_text())
 
 
 @pytest.mark.parametrize("pegs,colours", [(2, 2), (2, 3), (3, 2), (4, 2), (2, 4),
@@ -151,11 +150,10 @@ def _run(strategy, space, matrix, seed, first=-1, kernel=None):
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
     play_all = kernel or engine.play_all
     adapter = strategy.adapter if kernel is None else kernel.adapter
-    rows = play_all(adapter, matrix, space.digits, space.counts, space.pegs,
-                    strategy.consistent_only, strategy.uses_partition,
-                    strategy.perfect_split_best, strategy.partition_only, first,
-                    np.uint64(stream_key(seed, 1)), np.ones(space.size, np.int8), guesses, 2,
-                    position_permutations(space.pegs), tree)
+    task = engine.Task(first, np.ones(space.size, np.int8), guesses,
+                       position_permutations(space.pegs))
+    rows = play_all(adapter, space.tables(matrix), strategy.rules, task,
+                    np.uint64(stream_key(seed, 1)), 2, tree)
     return guesses, tree[:rows]
 
 

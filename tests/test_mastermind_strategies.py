@@ -34,10 +34,9 @@ def _engine(name, space, matrix, seed, tracked):
     first = s.first_guess(space, seed) if s.first_guess else -1
     guesses = np.zeros(space.size, np.int32)
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
-    rows = engine.play_all(s.adapter, matrix, space.digits, space.counts, space.pegs,
-                           s.consistent_only, s.uses_partition, s.perfect_split_best,
-                           s.partition_only, first, np.uint64(stream_key(seed, 1)), tracked,
-                           guesses, 2, position_permutations(space.pegs), tree)
+    task = engine.Task(first, tracked, guesses, position_permutations(space.pegs))
+    rows = engine.play_all(s.adapter, space.tables(matrix), s.rules, task,
+                           np.uint64(stream_key(seed, 1)), 2, tree)
     return guesses, tree[:rows]
 
 
@@ -85,7 +84,7 @@ def test_choose_guess_is_the_twins_choice_at_every_node(size, name, seed):
     matrix = load_game(pegs, colours, repeats)[1]
     s = STRATEGIES[name]
     _, rows = ref.play_all(name, pegs, colours, repeats, seed, np.ones(space.size, np.int8))
-    n, slots = space.size, (pegs + 1) ** 2
+    n = space.size
     checked = 0
     for (guess, parent, _, _), (members, previous, key) in zip(
             rows, _twin_nodes(rows, pegs, colours, repeats, seed)):
@@ -93,11 +92,8 @@ def test_choose_guess_is_the_twins_choice_at_every_node(size, name, seed):
             continue
         for parallel in (False, True):
             chosen = engine.choose_guess(
-                s.adapter, matrix, space.digits, space.counts, pegs,
-                np.array(members, np.int32), 0, len(members), np.zeros(n, np.int8),
-                np.ones(n, np.int8), s.consistent_only, s.uses_partition,
-                s.perfect_split_best, previous, np.uint64(key), parallel,
-                np.zeros(slots, np.int64), np.empty(n), np.empty(n, np.int8))
+                s.adapter, space.tables(matrix), s.rules, np.array(members, np.int32), 0,
+                len(members), previous, np.uint64(key), parallel, engine.new_scratch(n, pegs))
             assert chosen == guess
         checked += 1
     assert checked >= 1
@@ -120,7 +116,7 @@ def test_walk_tree_counts_the_twin_trees_guesses(pegs, colours, repeats):
             assert (walked[tracked == 1] == guesses[tracked == 1]).all()
             assert (walked[tracked == 1] >= 1).all()
         twin = np.empty(space.size, np.int32)
-        ref.walk_tree(tree.table, tree.children(), None, space.digits, space.counts, pegs,
+        ref.walk_tree(tree.table, tree.children(), (None, space.digits, space.counts, pegs),
                       secrets, twin)
         assert (walked == twin).all()
 

@@ -16,7 +16,7 @@ import pytest
 
 from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import deals, solve_deals
-from jitgames.solitaire.records import SCHEMA_VERSION
+from jitgames.solitaire.records import SCHEMA
 
 ROOT = Path(__file__).resolve().parents[1]
 END = re.compile(r"^score (\d+) of optimal (\d+); (\d+) moves, (\d+) hints, (\d+) undos$", re.M)
@@ -36,7 +36,7 @@ def rows(db):
     con = sqlite3.connect(db)
     try:
         return con.execute("SELECT player, shuffle, seed, deal_index, deal_file, deal_line, "
-                           "score, optimum, moves, hints, undos FROM games").fetchall()
+                           "score, optimum, moves, hints, undos FROM solitaire_games").fetchall()
     finally:
         con.close()
 
@@ -155,9 +155,9 @@ def test_deal_files_and_lines(capsys, monkeypatch, tmp_path):
     decks = deals(2026, 7, 9)
     file.write_text("\n".join(" ".join(map(str, d)) for d in decks.tolist()) + "\n")
     db = tmp_path / "r.sqlite"
-    for extra, optimum in (([], solve_deals(decks[0]).score[0]),
-                           (["--line", "2"], solve_deals(decks[1]).score[0])):
-        status, out, _ = play(capsys, monkeypatch, "quit\n", "--deal-file", str(file), *extra,
+    for flag, extra, optimum in (("--deals", [], solve_deals(decks[0]).score[0]),
+                                 ("--deal-file", ["--line", "2"], solve_deals(decks[1]).score[0])):
+        status, out, _ = play(capsys, monkeypatch, "quit\n", flag, str(file), *extra,
                               "--db", str(db))
         assert status == 0 and END.findall(out)[0][1] == str(optimum)
     assert [r[4:6] for r in rows(db)] == [(str(file), 1), (str(file), 2)]
@@ -165,7 +165,9 @@ def test_deal_files_and_lines(capsys, monkeypatch, tmp_path):
                           (["--line", "2"], "--line applies to --deal-file"),
                           (["5"], "SEED INDEX"),
                           (["1", "2", "--deals", str(file)], "not both"),
-                          (["-1", "2"], "error")):
+                          (["-1", "2"], "error"),
+                          (["--name", "\udcff"], "not valid text"),
+                          (["--name", " "], "a name of 1 to 100")):
         status, out, err = play(capsys, monkeypatch, "", *argv, "--db", str(db))
         assert status == 2 and out == "" and message in err and len(err.splitlines()) == 1
 
@@ -196,13 +198,25 @@ def bad_databases(tmp_path):
     con.close()
     newer = tmp_path / "newer.db"
     con = sqlite3.connect(newer)
-    con.execute("CREATE TABLE games (player TEXT)")
-    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    con.execute("CREATE TABLE solitaire_games (player TEXT)")
+    con.execute(f"PRAGMA application_id = {SCHEMA.application_id}")
+    con.execute(f"PRAGMA user_version = {SCHEMA.version + 1}")
+    con.commit()
+    con.close()
+    other = tmp_path / "other_kind.db"          # another kind of jitgames database
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE solitaire_games (x)")
+    con.execute("PRAGMA application_id = 1")
+    con.commit()
+    con.close()
+    columns = tmp_path / "columns.db"           # our table's name with other columns
+    con = sqlite3.connect(columns)
+    con.execute("CREATE TABLE solitaire_games (player TEXT, score INTEGER)")
     con.commit()
     con.close()
     blocked = tmp_path / "a_file" / "r.db"   # its directory is a file
     (tmp_path / "a_file").write_text("")
-    return [garbage, foreign, newer, blocked]
+    return [garbage, foreign, newer, other, columns, blocked]
 
 
 def test_a_bad_database_is_one_line_before_any_play_and_nothing_is_lost(capsys, monkeypatch,

@@ -146,3 +146,18 @@ def test_compare_shuffles_reports_both_studies_and_the_difference(capsys):
     assert d["ci95"][1] - d["ci95"][0] == pytest.approx(2 * half)
     assert cli.main(["300", "--seed", "9", "--compare-shuffles", "--quiet"]) == 0
     assert "difference of the means (naive - fisher-yates)" in capsys.readouterr().out
+
+
+def test_compare_shuffles_keeps_one_checkpoint_per_shuffle_and_resumes(capsys, tmp_path):
+    checkpoint = tmp_path / "cmp.ckpt"
+    argv = ["200", "--seed", "4", "--compare-shuffles", "--json", "--quiet", "--chunk-size", "64",
+            "--checkpoint", str(checkpoint)]
+    assert cli.main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert (tmp_path / "cmp.ckpt.fisher-yates").exists() and (tmp_path / "cmp.ckpt.naive").exists()
+    assert cli.main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    for shuffle in ("fisher-yates", "naive"):
+        for key in ("mean", "histogram", "no_move_at_deal", "score_fixed_by_deal"):
+            assert again["shuffles"][shuffle][key] == first["shuffles"][shuffle][key]
+    assert again["difference_of_means"] == first["difference_of_means"]

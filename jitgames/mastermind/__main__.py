@@ -2,9 +2,11 @@
 
 ``evaluate`` prints total, mean, worst case and distribution of one strategy over all
 secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``;
-``--shrink`` adds the mean shrink factor of the consistent set at each guess);
-``tournament`` runs several strategies over several sizes in one table; ``tree``
-prints or exports a strategy's decision tree; ``play`` and ``match`` are the games
+``--shrink`` adds the mean shrink factor of the consistent set at each guess), or
+checks a strategy tree read from a file (``--tree FILE``); ``tournament`` runs several
+strategies over several sizes in one table; ``tree`` prints or exports a strategy's
+decision tree (``--out FILE``: the JSON document of ``docs/mastermind_optimal.md``);
+``play`` and ``match`` are the games
 for people; ``stats`` shows the player statistics kept in SQLite.
 """
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 
 import numpy as np
 
-from .. import _chunked, _cli
+from .. import _chunked, _cli, _store
 from .._jit import threads
 from .codes import DEFAULT_MATRIX_BYTES, code_space
 
@@ -44,6 +46,12 @@ def _common_arguments(parser):
     _cli.add_json(parser)
     _cli.add_quiet(parser)
     _cli.add_threads(parser)
+
+
+def _max_guesses_argument(parser):
+    parser.add_argument("--max-guesses", type=_cli.int_in_range(1, 62), default=None,
+                        metavar="N", help="optimal strategies: no secret may need more than "
+                                          "N guesses (the least total under that limit)")
 
 
 def _strategy_argument(parser, default="knuth"):
@@ -89,6 +97,10 @@ def build_parser() -> _cli.ArgumentParser:
     ev.add_argument("--seeds", type=_cli.int_in_range(1, MAX_SEEDS), default=1,
                     help="run seeds SEED..SEED+N-1 and pool them (random strategies; "
                          f"at most {MAX_SEEDS:,})")
+    _max_guesses_argument(ev)
+    ev.add_argument("--tree", metavar="FILE", default=None,
+                    help="check the strategy tree in FILE (written by tree --out) with an "
+                         "independent walk and report it, instead of a strategy")
     _common_arguments(ev)
     _chunked.add_chunk_arguments(ev, None)
 
@@ -109,6 +121,10 @@ def build_parser() -> _cli.ArgumentParser:
     _variant_arguments(tr)
     tr.add_argument("--depth", type=_cli.nonnegative_int, default=None,
                     help="print only nodes up to this depth")
+    _max_guesses_argument(tr)
+    tr.add_argument("--out", metavar="FILE", default=None,
+                    help="write the tree as a JSON document to FILE "
+                         "(format in docs/mastermind_optimal.md)")
     _common_arguments(tr)
 
     from .play import add_play_arguments
@@ -132,6 +148,7 @@ def _evaluate_in_chunks(args, seed):
     size = args.chunk_size or (space.size if space.size < LARGE else -(-space.size // CHUNKS))
     params = {"strategy": args.strategy, "pegs": args.pegs, "colours": args.colours,
               "repeats": repeats, "seed": seed, "max_matrix_bytes": args.max_matrix_bytes,
+              "max_guesses": args.max_guesses,
               "chunk_size": size, "version": __version__, "ties": args.ties,
               "first": args.first}
     job = _chunked.ChunkedJob("mastermind.evaluate", params,
@@ -166,7 +183,43 @@ def _format_distribution(distribution: dict) -> str:
     return ", ".join(f"{k}: {v}" for k, v in distribution.items())
 
 
+def _cmd_check_tree(args):
+    """``evaluate --tree FILE``: the tree's figures, recomputed by :func:`.tree.check_tree`."""
+    import json
+
+    from .tree import check_tree
+
+    try:
+        with open(args.tree, encoding="utf-8") as handle:
+            doc = json.load(handle)
+    except OSError as exc:
+        raise _cli.CLIError(f"cannot read {args.tree}: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise _cli.CLIError(f"{args.tree} is not a JSON document: {exc}") from None
+    check = check_tree(doc)
+    guesses = np.array(list(check.guesses.values()), dtype=np.int64)
+    worst = int(guesses.max())
+    if args.max_guesses is not None and worst > args.max_guesses:
+        raise _cli.CLIError(f"the tree needs {worst} guesses for some secret, more than "
+                            f"--max-guesses {args.max_guesses}")
+    values, counts = np.unique(guesses, return_counts=True)
+    out = {"tree": args.tree, "strategy": check.strategy, "pegs": check.pegs,
+           "colours": check.colours, "repeats": check.repeats, "secrets": int(guesses.size),
+           "total": check.total, "mean": check.total / guesses.size, "max": worst,
+           "distribution": {str(int(v)): int(c) for v, c in zip(values, counts)},
+           "verified": True}
+    rep = "" if check.repeats else ", no repeats"
+    text = [f"tree {args.tree} ({check.strategy or 'strategy not named'}) on {check.pegs} pegs "
+            f"x {check.colours} colours{rep}: verified, every one of {guesses.size} secrets "
+            f"solved",
+            f"total {out['total']}  mean {out['mean']:.4f}  max {worst}",
+            f"distribution (guesses: secrets) {_format_distribution(out['distribution'])}"]
+    return _cli.emit(args, out, text)
+
+
 def _cmd_evaluate(args):
+    if args.tree is not None:
+        return _cmd_check_tree(args)
     repeats = not args.no_repeats
     results, complete = [], True
     if args.checkpoint is not None and args.seeds > 1:
@@ -285,11 +338,18 @@ def _cmd_tournament(args):
 def _cmd_tree(args):
     from .evaluate import strategy_tree
 
+    if args.out is not None:
+        _store.check_writable(args.out)
     tree = strategy_tree(args.strategy, args.pegs, args.colours, not args.no_repeats,
-                         args.seed, args.max_matrix_bytes, ties=args.ties, first=args.first)
+                         args.seed, args.max_matrix_bytes, args.max_guesses, ties=args.ties,
+                         first=args.first)
+    if args.out is not None:
+        _store.atomic_write_text(args.out, tree.to_json(args.strategy, args.max_guesses) + "\n")
+        if not args.quiet:
+            print(f"{PROG}: tree of {tree.nodes} nodes written to {args.out}", file=sys.stderr)
     if args.json:
-        print(tree.to_json())
-    else:
+        return _cli.emit(args, tree.to_document(args.strategy, args.max_guesses))
+    if args.out is None:
         print(tree.render(args.depth))
     return 0
 

@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import InputError
 from .._random import stream_key
 from .codes import CodeSpace
-from .engine import child_key, choose_guess
+from .engine import child_key, choose_guess, new_scratch
 from .evaluate import decision_tree
 from .strategies import get_strategy
 
@@ -66,14 +66,10 @@ class Breaker:
             self._pending = int(strategy.first_guess(self.space, self.seed))
         else:
             n = self.space.size
-            slots = (self.space.pegs + 1) ** 2
             previous = self.history[-1][0] if self.history else -1
             self._pending = int(choose_guess(
-                strategy.adapter, self.matrix, self.space.digits, self.space.counts,
-                self.space.pegs, members, 0, members.size, np.zeros(n, np.int8),
-                np.ones(n, np.int8), strategy.consistent_only, strategy.uses_partition,
-                strategy.perfect_split_best, previous, self._key, False,
-                np.zeros(slots, np.int64), np.empty(n), np.empty(n, np.int8)))
+                strategy.adapter, self.space.tables(self.matrix), strategy.rules, members, 0,
+                members.size, previous, self._key, False, new_scratch(n, self.space.pegs)))
         return self._pending
 
     def answer(self, answer: int) -> bool:

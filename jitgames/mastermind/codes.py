@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import permutations
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,6 +30,7 @@ from ..errors import InputError
 __all__ = [
     "SYMBOLS",
     "CodeSpace",
+    "CodeTables",
     "MemoryLimitError",
     "code_space",
     "feedback",
@@ -124,6 +126,27 @@ def code_tables_kernel(values, pegs, colours, digits, counts):
             counts[i, d] += 1
 
 
+class CodeTables(NamedTuple):
+    """The tables a kernel reads feedback from (one argument instead of four).
+
+    Attributes
+    ----------
+    matrix : ndarray of uint8, shape (n, n) or (0, 0)
+        Response matrix, or empty: feedback is then computed from the tables below.
+    digits : ndarray of int8, shape (n, pegs)
+        0-based colour of each position of each code.
+    counts : ndarray of int8, shape (n, colours)
+        Number of pegs of each colour of each code.
+    pegs : int
+        Code length.
+    """
+
+    matrix: np.ndarray
+    digits: np.ndarray
+    counts: np.ndarray
+    pegs: int
+
+
 @dataclass(frozen=True, eq=False)
 class CodeSpace:
     """The legal codes of one game size, in increasing value.
@@ -187,6 +210,10 @@ class CodeSpace:
             value = value * self.colours + d
         index = int(np.searchsorted(self.values, value))
         return index
+
+    def tables(self, matrix: np.ndarray) -> CodeTables:
+        """The kernels' :class:`CodeTables` of this space with ``matrix`` (or ``(0, 0)``)."""
+        return CodeTables(matrix, self.digits, self.counts, self.pegs)
 
     def feedback(self, guess: int, secret: int) -> int:
         """Encoded feedback of the code at index ``guess`` against index ``secret``."""

@@ -25,7 +25,7 @@ from ..errors import InputError
 from .._jit import thread_count
 from .._random import stream_key
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, matrix_fits, response_matrix
-from .engine import play_all
+from .engine import Task, play_all
 from .optimal import optimal_tree
 from .strategies import STRATEGIES, Strategy, get_strategy, with_ties
 from .symmetry import position_permutations
@@ -126,7 +126,8 @@ def evaluate_worker(params: dict, start: int, stop: int) -> list[int]:
     indices ``[start, stop)``; ``params`` holds the arguments of :func:`evaluate`."""
     result = evaluate(params["strategy"], params["pegs"], params["colours"], params["repeats"],
                       params["seed"], np.arange(start, stop), params["max_matrix_bytes"],
-                      ties=params.get("ties", "first"), first=params.get("first"))
+                      params.get("max_guesses"), ties=params.get("ties", "first"),
+                      first=params.get("first"))
     return result.guesses.tolist()
 
 
@@ -170,11 +171,9 @@ def _play(strategy: Strategy | str, space: CodeSpace, matrix: np.ndarray, seed: 
     first = _opening(strategy, space, seed, first)
     guesses = np.zeros(space.size, dtype=np.int32)
     tree = np.empty((4 * space.size + 1, 4), dtype=np.int32)
-    rows = play_all(strategy.adapter, matrix, space.digits, space.counts, space.pegs,
-                    strategy.consistent_only, strategy.uses_partition,
-                    strategy.perfect_split_best, strategy.partition_only, first,
-                    np.uint64(stream_key(seed, 1)), tracked, guesses,
-                    max(thread_count(), 1), position_permutations(space.pegs), tree)
+    rows = play_all(strategy.adapter, space.tables(matrix), strategy.rules,
+                    Task(first, tracked, guesses, position_permutations(space.pegs)),
+                    np.uint64(stream_key(seed, 1)), max(thread_count(), 1), tree)
     return guesses, tree[:rows].copy()
 
 

@@ -80,6 +80,7 @@ from ..errors import InputError
 from .._jit import jit, jit_callback
 from .._random import below, mix64, stream_key
 from .codes import CodeSpace
+from .engine import Rules
 
 __all__ = ["Strategy", "STRATEGIES", "register", "register_optimal", "get_strategy", "with_ties",
            "TIE_RULES",
@@ -113,6 +114,12 @@ class Strategy:
     def optimal(self) -> bool:
         """Whether the strategy is the exhaustive optimal search (no scoring kernel)."""
         return self.kernel is None
+
+    @property
+    def rules(self) -> Rules:
+        """How the engine treats the strategy (its shortcuts and candidate set)."""
+        return Rules(self.consistent_only, self.uses_partition, self.perfect_split_best,
+                     self.partition_only)
 
     @property
     def adapter(self) -> Callable:

@@ -5,6 +5,8 @@ Public API
 solve_deals(deals, score_only=False)   per-deal optimal score, moves, decisions, positions
 deals(seed, start, stop, shuffle)      reproducible deals in the shared format
 optimal_line(deck)                     the optimal line of one deal, move by move
+Game(deck)                             a game for a person: moves, undo, hints (see :mod:`.play`)
+PositionSolver()                       optimal score and best move from any position of a game
 study_chunk / merge / summarise        mergeable study statistics (see :mod:`.study`)
 shuffle_bias(n, shuffle)               chi-square test of a shuffle's card positions
 
@@ -20,9 +22,9 @@ import numpy as np
 from ..errors import InputError
 from .._jit import thread_count, threads as _threads
 from .deal import SHUFFLES, ShuffleBias, deals, read_deal_file, shuffle_bias, validate_deals
+from .play import Game
 from .rules import card_name
-from .search import RESULT_FIELDS, Step, make_scratch, solve_rows
-from .search import optimal_steps
+from .search import RESULT_FIELDS, PositionSolver, Step, make_scratch, optimal_steps, solve_rows
 from .study import StudyPartial, empty_partial, merge, partial_from_rows, study_chunk, summarise
 from .table import DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY
 
@@ -30,7 +32,7 @@ __all__ = [
     "DealResults", "OptimalLine", "solve_deals", "optimal_line", "deals", "read_deal_file",
     "validate_deals", "shuffle_bias", "ShuffleBias", "SHUFFLES", "card_name", "Step",
     "StudyPartial", "study_chunk", "merge", "summarise", "empty_partial",
-    "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY",
+    "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY", "Game", "PositionSolver",
 ]
 
 

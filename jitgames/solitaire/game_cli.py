@@ -12,15 +12,13 @@ exits with status 130). See docs/solitaire.md.
 """
 from __future__ import annotations
 
-import argparse
-
 import getpass
 import secrets
 import sys
 
 from .._cli import (ArgumentParser, CLIError, add_db, add_json, display_name, int_in_range,
                     positive_int, print_json)
-from .console import end_line, play_session
+from .console import end_line, play_session, with_progress
 from .deal import SHUFFLES, deals, read_deal_file
 from .play import Game
 from .records import DB_FILE, GameRecord, open_db, player_table, record_game
@@ -42,21 +40,44 @@ def _player() -> str:
         return "player"
 
 
+MAX_NAME = 100
+"""Longest player name (characters)."""
+
+
+def player_name(text: str) -> str:
+    """argparse type of ``--name``: printable text of 1 to ``MAX_NAME`` characters."""
+    import argparse
+
+    name = text.strip()
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError("the name is not valid text") from None
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise argparse.ArgumentTypeError(f"expected a name of 1 to {MAX_NAME} printable "
+                                         f"characters, got {text!r}")
+    return name
+
+
+def _text(path) -> str:
+    """A file name as storable text (undecodable bytes of the name shown as U+FFFD)."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def play_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=f"{display_name(PROG)} play", description=(
         "Play one deal at the terminal, with the exact solver as coach: after every move "
         "it shows the optimal score still reachable. See docs/solitaire.md."))
     parser.add_argument("deal", nargs="*", type=uint64, metavar="SEED INDEX",
                         help="deal INDEX of seed SEED (default: a random deal)")
-    parser.add_argument("--deal-file", dest="deal_file", metavar="FILE",
+    parser.add_argument("--deal-file", "--deals", dest="deal_file", metavar="FILE",
                         help="play a deal of FILE (52 card ids a line; docs/design.md)")
-    # The flag's earlier spelling, kept so existing scripts run (as in the study).
-    parser.add_argument("--deals", dest="deal_file", help=argparse.SUPPRESS)
     parser.add_argument("--line", type=positive_int, metavar="K",
                         help="with --deal-file: the deal on line K (default 1)")
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
                         help="shuffle of SEED INDEX (default fisher-yates)")
-    parser.add_argument("--name", default=None, help="player name (default: the user's)")
+    parser.add_argument("--name", type=player_name, default=None,
+                        help="player name (default: the user's)")
     add_db(parser, DB_FILE, "game results")
     parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                         help="plain text even on a terminal")
@@ -68,12 +89,16 @@ def _choose_deal(args):
     if args.deal_file is not None:
         if args.deal:
             raise CLIError("give either SEED INDEX or --deal-file FILE, not both")
-        decks = read_deal_file(args.deal_file)
+        try:
+            decks = read_deal_file(args.deal_file)
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
         line = args.line or 1
         if line > decks.shape[0]:
             raise CLIError(f"--line {line}: {args.deal_file} has {decks.shape[0]} deal(s)")
-        return decks[line - 1], f"Deal on line {line} of {args.deal_file}", dict(
-            shuffle=None, seed=None, deal_index=None, deal_file=str(args.deal_file), deal_line=line)
+        return decks[line - 1], f"Deal on line {line} of {_text(args.deal_file)}", dict(
+            shuffle=None, seed=None, deal_index=None, deal_file=_text(args.deal_file),
+            deal_line=line)
     if args.line is not None:
         raise CLIError("--line applies to --deal-file FILE")
     if len(args.deal) not in (0, 2):
@@ -95,9 +120,10 @@ def play_command(argv) -> int:
     """``play``: one game; 0 when it ended (by play, quit or end of input), 130 on Ctrl-C."""
     args = play_parser().parse_args(argv)
     deck, title, where = _choose_deal(args)
-    con = open_db(args.db, write=True)  # before any play: a bad file costs no game
+    records = open_db(args.db)  # before any play: a bad file costs no game
     try:
-        game = Game(deck, PositionSolver(DEFAULT_CAPACITY))
+        # the deal's optimum is solved here (a second or so for the hardest deals)
+        game = with_progress(lambda: Game(deck, PositionSolver(DEFAULT_CAPACITY)))
         colour = args.colour and sys.stdout.isatty()
         status = 0
         try:
@@ -106,11 +132,11 @@ def play_command(argv) -> int:
             print()
             status = 130
         print(end_line(game))
-        record_game(con, GameRecord(player=args.name or _player(), score=game.score,
+        record_game(records, GameRecord(player=args.name or _player(), score=game.score,
                                     optimum=game.optimum, moves=len(game.history),
                                     hints=game.hints, undos=game.undos, **where))
     finally:
-        con.close()
+        records.close()
     return status
 
 
@@ -122,11 +148,8 @@ def stats_command(argv) -> int:
     add_db(parser, DB_FILE, "game results")
     add_json(parser)
     args = parser.parse_args(argv)
-    con = open_db(args.db, write=False)
-    try:
-        rows = player_table(con)
-    finally:
-        con.close()
+    with open_db(args.db) as records:
+        rows = player_table(records)
     if args.json:
         print_json({"players": rows, "complete": True})
         return 0

@@ -634,7 +634,9 @@ class PositionSolver:
             return -1
         buffer = np.zeros(MAX_MOVES, dtype=np.int64)
         n = legal_moves(pos, buffer, 0)
-        wanted = (score, remaining - 1, decisions - (1 if n > 1 else 0))
+        if n == 1:  # a forced move starts every line
+            return int(buffer[0])
+        wanted = (score, remaining - 1, decisions - 1)
         for move in buffer[:n].tolist():
             apply_move(pos, move)
             child = self.figures(pos)

@@ -189,7 +189,8 @@ def play_all(name, pegs, colours, repeats, seed, tracked, first_guess=-1, ties="
     return guesses, rows
 
 
-def walk_tree(tree, children, matrix, digits, counts, pegs, secrets, out):
+def walk_tree(tree, children, tables, secrets, out):
+    matrix, digits, counts, pegs = tables
     solved = pegs * (pegs + 1)
     for i, s in enumerate(secrets):
         node, out[i] = 0, -1
@@ -286,9 +287,10 @@ def first_splitting_code(matrix, members, start, end, marks):
     return -1
 
 
-def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
-          used, history, perms, lb, cap, buffers, sizes_table, order_keys, cache, choice):
-    """Brute force: every guess at every node, no pruning, no symmetry, exact."""
+def solve(tables, src, start, end, remaining, bound, level, root, used, search):
+    """Brute force: every guess at every node, no pruning, no symmetry, exact (reads
+    only ``tables``, the codes and ``remaining``)."""
+    matrix, digits, counts, pegs = tables
     n = len(digits)
     solved = pegs * (pegs + 1)
     memo = {}
