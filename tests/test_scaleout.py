@@ -216,10 +216,10 @@ def test_mastermind_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, 
             "--checkpoint", str(path)]
     real = mastermind_evaluate.evaluate
 
-    def stop_at_secret_100(name, pegs, colours, repeats, seed, secrets, max_bytes, **options):
+    def stop_at_secret_100(name, pegs, colours, repeats, seed, secrets, *args, **options):
         if secrets[0] == 100:
             raise KeyboardInterrupt
-        return real(name, pegs, colours, repeats, seed, secrets, max_bytes, **options)
+        return real(name, pegs, colours, repeats, seed, secrets, *args, **options)
 
     monkeypatch.setattr(mastermind_evaluate, "evaluate", stop_at_secret_100)
     status, cut = run_json(mastermind_main, argv, capsys)
