@@ -172,23 +172,11 @@ def test_random_ties_engine_matches_reference(size, name, seed):
     pegs, colours = size
     space, matrix = load_game(pegs, colours)
     strategy = strategies.with_ties(strategies.get_strategy(name), "random")
-    twin = {"knuth": ref.knuth_random_ties_score, "expected-size":
-            ref.expected_size_random_ties_score, "most-parts": ref.most_parts_random_ties_score}
     ours = _run(strategy, space, matrix, seed)
-    rules = engine.Rules(strategy.consistent_only, True, False, False)
-    theirs = ref.play_all(ref.as_adapter(twin[name]), space.tables(matrix), rules,
-                          engine.Task(-1, np.ones(space.size, np.int8),
-                                      np.zeros(space.size, np.int32), None),
-                          np.uint64(stream_key(seed, 1)), 2,
-                          np.zeros((4 * space.size + 1, 4), np.int32))
-    assert theirs > 0
-    tree = np.zeros((4 * space.size + 1, 4), np.int32)
-    guesses = np.zeros(space.size, np.int32)
-    ref.play_all(ref.as_adapter(twin[name]), space.tables(matrix), rules,
-                 engine.Task(-1, np.ones(space.size, np.int8), guesses, None),
-                 np.uint64(stream_key(seed, 1)), 2, tree)
+    guesses, tree = ref.play_all(name, pegs, colours, True, seed, np.ones(space.size, np.int8),
+                                 ties="random")
     assert (ours[0] == guesses).all()
-    assert _paths(ours[1]) == _paths(tree[:theirs])
+    assert _paths(ours[1]) == _paths(tree)
 
 
 def test_random_ties_follow_knuths_written_rule():
@@ -248,18 +236,13 @@ def test_cooley_as_written_is_a_random_consistent_code(pegs, colours, seed):
 
 
 def test_first_guess_is_fixed_and_matches_the_reference_engine(capsys):
-    space, matrix = load_game(3, 4)
-    strategy = strategies.get_strategy("knuth")
+    space = code_space(3, 4)
     for opening in ("123", "444", "112"):
         tree = strategy_tree("knuth", 3, 4, first=opening)
         assert space.format(tree.table[0, 0]) == opening
         ours = evaluate("knuth", 3, 4, first=opening)
-        guesses = np.zeros(space.size, np.int32)
-        table = np.zeros((4 * space.size + 1, 4), np.int32)
-        ref.play_all(strategy.adapter, space.tables(matrix), engine.Rules(False, True, False, False),
-                     engine.Task(space.parse(opening), np.ones(space.size, np.int8), guesses,
-                                 None),
-                     np.uint64(stream_key(0, 1)), 2, table)
+        guesses, _ = ref.play_all("knuth", 3, 4, True, 0, np.ones(space.size, np.int8),
+                                  first_guess=space.parse(opening))
         assert (ours.guesses == guesses).all()
     # Knuth's own opening fixed changes nothing (the published 5801 of tests/data)
     assert evaluate("knuth", 4, 6, first="1122").total == 5801

@@ -25,8 +25,12 @@ def _brute(space, matrix, limit):
     return ref.solve(space.tables(matrix), src, 0, space.size, limit, None, 0, 0, None, None)
 
 
-@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (2, 4, True),
-                                                  (3, 4, False), (2, 5, True)])
+TINY = pytest.mark.kernel   # seconds as plain Python, brute force included
+
+
+@pytest.mark.parametrize("pegs,colours,repeats", [
+    pytest.param(2, 3, True, marks=TINY), pytest.param(3, 3, True, marks=TINY),
+    pytest.param(2, 4, True, marks=TINY), (3, 4, False), (2, 5, True)])
 @pytest.mark.parametrize("limit", [None, 3])
 def test_optimal_search_equals_brute_force(pegs, colours, repeats, limit):
     space, matrix = load_game(pegs, colours, repeats)
@@ -199,8 +203,5 @@ def test_grouped_record_kernels_equal_the_twin(size, monkeypatch):
     guess = engine.choose_guess(knuth.adapter, space.tables(matrix), knuth.rules, members, 0,
                                 space.size, -1, np.uint64(0), False,
                                 engine.new_scratch(space.size, space.pegs))
-    table = np.zeros((4 * space.size + 1, 4), np.int32)
-    ref.play_all(knuth.adapter, space.tables(matrix), knuth.rules,
-                 engine.Task(-1, np.ones(space.size, np.int8), np.zeros(space.size, np.int32),
-                             None), np.uint64(0), 1, table)
-    assert guess == table[0, 0]
+    _, rows = ref.play_all("knuth", *size, 0, np.ones(space.size, np.int8))
+    assert guess == rows[0][0]   # Knuth's score does not depend on the decision key

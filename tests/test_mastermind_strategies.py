@@ -14,6 +14,7 @@ from jitgames.mastermind import engine, strategies
 from jitgames.mastermind.codes import code_space
 from jitgames.mastermind.evaluate import load_game
 from jitgames.mastermind.symmetry import position_permutations
+from jitgames.mastermind.tree import DecisionTree
 from tests.reference import mastermind as ref
 
 KNOWN = json.loads((Path(__file__).parent / "data" / "mastermind_known.json").read_text())
@@ -28,14 +29,14 @@ def _paths(table):
     return {path[r]: int(table[r][0]) for r in range(len(table))}
 
 
-def _run(kernel, name, space, matrix, seed, tracked):
+def _engine(name, space, matrix, seed, tracked):
     s = STRATEGIES[name]
     first = s.first_guess(space, seed) if s.first_guess else -1
     guesses = np.zeros(space.size, np.int32)
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
     task = engine.Task(first, tracked, guesses, position_permutations(space.pegs))
-    rows = kernel(s.adapter, space.tables(matrix), s.rules, task,
-                  np.uint64(stream_key(seed, 1)), 2, tree)
+    rows = engine.play_all(s.adapter, space.tables(matrix), s.rules, task,
+                           np.uint64(stream_key(seed, 1)), 2, tree)
     return guesses, tree[:rows]
 
 
@@ -47,11 +48,77 @@ def test_engine_matches_reference(size, name, seed, mask):
     pegs, colours, repeats = size
     space = code_space(pegs, colours, repeats)
     tracked = np.resize(np.array(mask, np.int8), space.size)
+    theirs = ref.play_all(name, pegs, colours, repeats, seed, tracked)
     for matrix in (load_game(pegs, colours, repeats)[1], np.zeros((0, 0), np.uint8)):
-        ours = _run(engine.play_all, name, space, matrix, seed, tracked)
-        theirs = _run(ref.play_all, name, space, matrix, seed, tracked)
+        ours = _engine(name, space, matrix, seed, tracked)
         assert (ours[0] == theirs[0]).all()
         assert _paths(ours[1]) == _paths(theirs[1])
+
+
+def _twin_nodes(rows, pegs, colours, repeats, seed):
+    """Each node of a twin tree with its consistent set, previous guess and key,
+    rebuilt from the rules (the root holds every code)."""
+    codes = ref.all_codes(pegs, colours, repeats)
+    state = []
+    for guess, parent, answer, _ in rows:
+        if parent < 0:
+            state.append((list(range(len(codes))), -1, ref.stream_key(seed, 1)))
+            continue
+        members, _, key = state[parent]
+        parent_guess = rows[parent][0]
+        left = [s for s in members
+                if ref.code_feedback(codes[parent_guess], codes[s], pegs) == answer]
+        state.append((left, parent_guess, ref.child_key(key, parent_guess, answer)))
+    return state
+
+
+@pytest.mark.kernel
+@settings(max_examples=min(10, settings.default.max_examples))
+@given(st.sampled_from([(2, 3, True), (3, 3, True), (2, 4, True)]),
+       st.sampled_from(GREEDY), st.integers(0, 2 ** 32))
+def test_choose_guess_is_the_twins_choice_at_every_node(size, name, seed):
+    """The engine's single decision (the step-by-step breaker's), serial and in
+    parallel blocks, equals the twin's guess at every node of the twin's tree."""
+    pegs, colours, repeats = size
+    space = code_space(pegs, colours, repeats)
+    matrix = load_game(pegs, colours, repeats)[1]
+    s = STRATEGIES[name]
+    _, rows = ref.play_all(name, pegs, colours, repeats, seed, np.ones(space.size, np.int8))
+    n = space.size
+    checked = 0
+    for (guess, parent, _, _), (members, previous, key) in zip(
+            rows, _twin_nodes(rows, pegs, colours, repeats, seed)):
+        if len(members) < 2 or (parent < 0 and s.first_guess is not None):
+            continue
+        for parallel in (False, True):
+            chosen = engine.choose_guess(
+                s.adapter, space.tables(matrix), s.rules, np.array(members, np.int32), 0,
+                len(members), previous, np.uint64(key), parallel, engine.new_scratch(n, pegs))
+            assert chosen == guess
+        checked += 1
+    assert checked >= 1
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (3, 4, False)])
+def test_walk_tree_counts_the_twin_trees_guesses(pegs, colours, repeats):
+    """Walking the twin's tree secret by secret (matrix or feedback computed on the fly)
+    gives the guesses the twin counted while building it, and the twin's walk agrees on
+    every secret (-1 for an untracked one in a branch left unexpanded)."""
+    space = code_space(pegs, colours, repeats)
+    tracked = (np.arange(space.size) % 3 != 1).astype(np.int8)
+    for name in ("knuth", "random"):
+        guesses, rows = ref.play_all(name, pegs, colours, repeats, 4, tracked)
+        tree = DecisionTree(space, np.array(rows, np.int32))
+        secrets = np.arange(space.size, dtype=np.int64)
+        for matrix in (load_game(pegs, colours, repeats)[1], None):
+            walked = tree.guesses(secrets, matrix)
+            assert (walked[tracked == 1] == guesses[tracked == 1]).all()
+            assert (walked[tracked == 1] >= 1).all()
+        twin = np.empty(space.size, np.int32)
+        ref.walk_tree(tree.table, tree.children(), (None, space.digits, space.counts, pegs),
+                      secrets, twin)
+        assert (walked == twin).all()
 
 
 @pytest.mark.kernel

@@ -1,10 +1,12 @@
-"""Slow, obviously-correct twins of the Mastermind kernels (same names and signatures)."""
-import ctypes
+"""Slow, obviously-correct twins of the Mastermind kernels, written from the rules.
+
+Most twins keep their kernel's name and signature; :func:`play_all` takes the strategy
+by name and the size, and enumerates the codes and scores the guesses itself."""
 import math
 
 import numpy as np
 
-from tests.reference._random import GOLDEN, MASK, mix64
+from tests.reference._random import GOLDEN, MASK, below, mix64, stream_key
 
 TOLERANCE = 1e-9
 
@@ -70,35 +72,87 @@ def cooley_score(sizes, guess, previous, key):
     return float(previous) + 0.5 * unit_uniform(key, guess)
 
 
-def _call(score, sizes, guess, previous, key):
-    """Call a strategy adapter the way the kernel does (C callback or, without JIT, Python)."""
-    if hasattr(score, "ctypes"):
-        pointer = sizes.ctypes.data_as(ctypes.POINTER(ctypes.c_int64))
-        return score.ctypes(pointer, len(sizes), guess, previous, int(key))
-    return score(sizes.ctypes, len(sizes), guess, previous, np.uint64(key))
-
-
 def _response(matrix, digits, counts, pegs, g, s):
     return feedback_digits(digits[g], counts[g], digits[s], counts[s], pegs)
 
 
-def play_all(score, tables, rules, task, root_key, lanes, tree):
-    """Recursive twin: the rule of the issue applied literally at every node.
+# ----- the greedy strategies, from their definitions --------------------------------
 
-    Ignores ``rules.perfect_split_best`` and ``rules.partition_only`` (shortcuts of the
-    kernel, so the tests check them), ``lanes`` and ``task.perms``; fills ``tree`` in
-    preorder.
+def all_codes(pegs, colours, repeats):
+    """Every legal code as a tuple of digits, in increasing order of its base-``colours``
+    value (the first digit most significant); without repeats no digit occurs twice."""
+    codes = []
+    for value in range(colours ** pegs):
+        code = []
+        for _ in range(pegs):
+            code.append(value % colours)
+            value //= colours
+        code = tuple(reversed(code))
+        if repeats or len(set(code)) == pegs:
+            codes.append(code)
+    return codes
+
+
+def code_feedback(guess, secret, pegs):
+    """Feedback encoded ``black * (pegs + 1) + white``."""
+    black = sum(1 for a, b in zip(guess, secret) if a == b)
+    common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
+    return black * (pegs + 1) + common - black
+
+
+def cooley_opening(codes, seed):
+    """Cooley's opening: a code with exactly one digit twice and no digit thrice, drawn
+    with the seed's stream 0 (any code when there is none)."""
+    pool = [i for i, c in enumerate(codes)
+            if [c.count(d) for d in set(c)].count(2) == 1 and max(map(c.count, c)) <= 2]
+    pool = pool or list(range(len(codes)))
+    index, _ = below(stream_key(seed, 0), 0, len(pool))
+    return pool[index]
+
+
+# name: (only consistent codes are candidates, score(sizes, guess, previous, key))
+GREEDY_RULES = {
+    "knuth": (False, knuth_score),
+    "expected-size": (False, expected_size_score),
+    "entropy": (False, entropy_score),
+    "most-parts": (False, most_parts_score),
+    "random": (True, random_score),
+    "cooley": (True, cooley_score),
+}
+
+
+def play_all(name, pegs, colours, repeats, seed, tracked, first_guess=-1, ties="first"):
+    """Recursive twin of the engine: strategy ``name`` applied literally at every node.
+
+    The rule: candidates are every legal code (or only the consistent ones for
+    ``random`` and ``cooley``); a code outside the consistent set that leaves it
+    undivided is never played; the lowest score wins, scores within ``TOLERANCE`` of it
+    tie, and ties go to a consistent code, then to the smallest; a single consistent
+    code is played. ``ties="random"`` adds Knuth's written tie-breaker to the integer
+    scores instead. The opening is ``first_guess`` if given, Cooley's one-pair draw for
+    ``cooley``, else the same rule. Decision keys: the root's is ``stream_key(seed, 1)``
+    and a child's mixes its parent's with the guess and the answer.
+
+    Returns ``(guesses, rows)``: guesses needed per tracked secret (0 for the others)
+    and the tree in preorder, rows ``(guess, parent row, answer, depth)``; only the
+    nodes a tracked secret reaches are expanded.
     """
-    matrix, digits, counts, pegs = tables
-    consistent_only, uses_partition = rules.consistent_only, rules.uses_partition
-    first_guess, tracked, guesses = task.first_guess, task.tracked, task.guesses
-    n = len(digits)
+    codes = all_codes(pegs, colours, repeats)
+    n = len(codes)
+    consistent_only, score = GREEDY_RULES[name]
+    if ties == "random":
+        score = {"knuth": knuth_random_ties_score,
+                 "expected-size": expected_size_random_ties_score,
+                 "most-parts": most_parts_random_ties_score}[name]
+    if first_guess < 0 and name == "cooley":
+        first_guess = cooley_opening(codes, seed)
     slots = (pegs + 1) ** 2
     solved = pegs * (pegs + 1)
+    guesses = np.zeros(n, np.int32)
     rows = []
 
     def fb(g, s):
-        return _response(matrix, digits, counts, pegs, g, s)
+        return code_feedback(codes[g], codes[s], pegs)
 
     def node(consistent, depth, parent, answer, previous, key):
         members = set(consistent)
@@ -110,17 +164,16 @@ def play_all(score, tables, rules, task, root_key, lanes, tree):
             scored = []
             for g in (consistent if consistent_only else range(n)):
                 sizes = np.zeros(slots, dtype=np.int64)
-                if uses_partition or g not in members:
-                    for s in consistent:
-                        sizes[fb(g, s)] += 1
+                for s in consistent:
+                    sizes[fb(g, s)] += 1
                 if g not in members and sizes.max() == len(consistent):
                     continue
                 prev = fb(g, previous) if previous >= 0 else -1
-                scored.append((_call(score, sizes, g, prev, key), g))
+                scored.append((score(sizes, g, prev, key), g))
             best = min(s for s, _ in scored)
-            ties = [g for s, g in scored if s <= best + TOLERANCE]
-            ours = [g for g in ties if g in members]
-            guess = min(ours) if ours else min(ties)
+            ties_ = [g for s, g in scored if s <= best + TOLERANCE]
+            ours = [g for g in ties_ if g in members]
+            guess = min(ours) if ours else min(ties_)
         row = len(rows)
         rows.append((guess, parent, answer, depth))
         if guess in members and tracked[guess]:
@@ -132,9 +185,8 @@ def play_all(score, tables, rules, task, root_key, lanes, tree):
             if f != solved and any(tracked[s] for s in classes[f]):
                 node(classes[f], depth + 1, row, f, guess, child_key(key, guess, f))
 
-    node(list(range(n)), 0, -1, -1, -1, int(root_key))
-    tree[:len(rows)] = rows
-    return len(rows)
+    node(list(range(n)), 0, -1, -1, -1, stream_key(seed, 1))
+    return guesses, rows
 
 
 def walk_tree(tree, children, tables, secrets, out):
@@ -286,14 +338,6 @@ def expected_size_random_ties_score(sizes, guess, previous, key):
 
 def most_parts_random_ties_score(sizes, guess, previous, key):
     return most_parts_score(sizes, guess, previous, key) + random_tie_breaker(sizes, guess, key)
-
-
-def as_adapter(score):
-    """A Python scoring function called the way :func:`play_all` calls an adapter."""
-    def adapter(sizes_pointer, n_slots, guess, previous, key):
-        data = sizes_pointer.data_as(ctypes.POINTER(ctypes.c_int64))
-        return score(np.ctypeslib.as_array(data, (n_slots,)).copy(), guess, previous, int(key))
-    return adapter
 
 
 # ----- the worst-case-optimal strategy -----------------------------------------------
