@@ -54,7 +54,10 @@ def _parser() -> ArgumentParser:
     p = common(sub.add_parser("count", help="number of primes in [A, B)"))
     p.add_argument("a", type=_integer, metavar="A")
     p.add_argument("b", type=_integer, metavar="B")
-    p.add_argument("--method", choices=("auto", "sieve", "test"), default="auto")
+    p.add_argument("--method", choices=("auto", "sieve", "hybrid", "test"), default="auto",
+                   help="sieve: full wheel sieve (b <= 10^18); hybrid: sieve by small "
+                        "primes, Baillie-PSW on survivors; test: every odd number tested; "
+                        "auto: the cheaper (docs/primes.md)")
 
     p = common(sub.add_parser("isprime", help="primality of 64-bit integers"))
     p.add_argument("numbers", type=_integer, nargs="+", metavar="N")
@@ -63,7 +66,12 @@ def _parser() -> ArgumentParser:
     p.add_argument("a", type=_integer, metavar="A")
     p.add_argument("b", type=_integer, metavar="B")
 
-    p = common(sub.add_parser("poly", help="prime values of A x^2 + B x + C for 0 <= x < N"))
+    p = common(sub.add_parser(
+        "poly", help="prime values of A x^2 + B x + C for 0 <= x < N",
+        description="Count the x in [0, N) with A x^2 + B x + C prime. With A > 0 the "
+                    "values are sieved on x (N up to 10^12; values beyond 2^64 are fine); "
+                    "otherwise each value is tested (N up to 10^9). Ctrl-C stops with the "
+                    "count of the finished blocks (exit 130). See docs/primes.md."))
     p.add_argument("coefficients", type=_integer, nargs=3, metavar="A B C")
     p.add_argument("--upto", type=_integer, required=True, metavar="N")
     p.add_argument("--prime-limit", type=int_in_range(3, 10**9), default=10**7,
@@ -106,7 +114,7 @@ def _count(args) -> int:
     bar = progress(b - a, "count", args.quiet, unit="n")
     try:
         while done < b:
-            step = b - done if method == "test" else min(b - done, _BLOCK)
+            step = b - done if method != "sieve" else min(b - done, _BLOCK)
             total += count_primes(done, done + step, method).count
             done += step
             bar.update(step)
@@ -158,26 +166,39 @@ def _list(args) -> int:
 
 
 def _poly(args) -> int:
-    from jitgames.primes.polynomials import Quadratic, poly_count
+    from jitgames.primes.polynomials import PartialCount, Quadratic, poly_count
 
     a, b, c = args.coefficients
+    bar = progress(args.upto, "poly", args.quiet, unit="x")
+    status = 0
+
+    def advance(done, _count):
+        bar.update(done - bar.n)
+
     try:
-        result = poly_count(Quadratic(a, b, c), args.upto, args.prime_limit)
+        result = poly_count(Quadratic(a, b, c), args.upto, args.prime_limit, progress=advance)
     except ValueError as exc:
+        bar.close()
         raise CLIError(str(exc)) from None
+    except PartialCount as cut:
+        result, status = cut.result, 130
+        print(f"interrupted: the count below covers 0 <= x < {result.upto} only",
+              file=sys.stderr)
+    bar.close()
     ratio = None if math.isnan(result.ratio) else result.ratio
     if args.json:
-        print_json({"polynomial": result.f.formula("x"), "upto": args.upto,
+        print_json({"polynomial": result.f.formula("x"), "upto": result.upto,
                     "count": result.count, "predicted": result.predicted,
                     "constant": result.constant, "ratio": ratio,
-                    "kind": result.verdict.kind, "reason": result.verdict.reason})
-        return 0
-    print(f"f(x) = {result.f.formula('x')}: {result.count} primes for 0 <= x < {args.upto}")
+                    "kind": result.verdict.kind, "reason": result.verdict.reason,
+                    "complete": status == 0})
+        return status
+    print(f"f(x) = {result.f.formula('x')}: {result.count} primes for 0 <= x < {result.upto}")
     print(f"  {result.verdict.kind}: {result.verdict.reason}")
-    if result.verdict.kind == "irreducible":
+    if result.verdict.kind == "irreducible" and ratio is not None:
         print(f"  Bateman-Horn: C_f = {result.constant:.6f}, predicted C_f li(N) = "
               f"{result.predicted:.1f}, observed / predicted = {result.ratio:.4f}")
-    return 0
+    return status
 
 
 def _line_record(line) -> dict:
