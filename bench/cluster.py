@@ -33,7 +33,8 @@ from jitgames.solitaire import study  # noqa: E402
 def study_job(deals: int, chunk: int, seed: int = 2026) -> ChunkedJob:
     params = {"seed": seed, "shuffle": "fisher-yates", "score_only": False,
               "table_capacity": study.DEFAULT_CAPACITY, "rows": False}
-    return ChunkedJob("bench", params, tuple(split_range(0, deals, chunk)), study.study_worker)
+    return ChunkedJob("bench", params, tuple(split_range(0, deals, chunk)), study.study_worker,
+                      study.study_validate)
 
 
 def merged(run) -> study.StudyPartial:

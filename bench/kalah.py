@@ -15,6 +15,7 @@ the median is taken over the solves after it, which read it.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import resource
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from _harness import machine, median_seconds  # noqa: E402
 from jitgames.kalah import evaluation, rules, search, solver, tournament  # noqa: E402
-from jitgames._cli import data_dir  # noqa: E402
+from jitgames._store import data_dir  # noqa: E402
 from jitgames.kalah.endgame import binomials, build_endgame, table_size  # noqa: E402
 
 
@@ -101,6 +102,16 @@ def bench_endgame(m, n, sizes):
     return rows
 
 
+def _published_values():
+    """Published values of tests/data/kalah_solved.csv by (pits, stones, variant)."""
+    with open(ROOT / "tests" / "data" / "kalah_solved.csv") as handle:
+        return {(int(r["pits"]), int(r["stones"]), r["variant"]): int(r["value"])
+                for r in csv.DictReader(handle)}
+
+
+PUBLISHED = _published_values()
+
+
 def solve_in_subprocess(m, n, variant, timeout, env=None, extra=()):
     """Solve in a child process; adds ``wall_seconds`` and the child's ``user_cpu_seconds``
     (the machine is shared, so CPU time is the fairer speed figure)."""
@@ -123,6 +134,10 @@ def solve_in_subprocess(m, n, variant, timeout, env=None, extra=()):
     out["user_cpu_seconds"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - cpu_before
     out["status"] = "solved"
     out.pop("line")
+    out["published"] = PUBLISHED.get((m, n, variant))
+    if out["published"] is not None and out["value"] != out["published"]:
+        out["status"] = f"WRONG: solved {out['value']}, published {out['published']}"
+        print(f"Kalah({m},{n}) {variant}: {out['status']}", file=sys.stderr)
     return out
 
 

@@ -34,7 +34,7 @@ from _harness import cold_compile_seconds, machine, median_seconds, timed_runs  
 from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
-from jitgames.mastermind.engine import play_all  # noqa: E402
+from jitgames.mastermind.engine import Task, play_all  # noqa: E402
 from jitgames.mastermind.evaluate import _play, load_game  # noqa: E402
 from jitgames.mastermind.symmetry import position_permutations  # noqa: E402
 from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
@@ -54,11 +54,10 @@ def reference_seconds(name, pegs, colours):
     space, matrix = load_game(pegs, colours)
     s = STRATEGIES[name]
     start = time.perf_counter()
-    ref.play_all(s.adapter, matrix, space.digits, space.counts, pegs, s.consistent_only,
-                 s.uses_partition, s.perfect_split_best, s.partition_only, -1,
-                 np.uint64(stream_key(0, 1)), np.ones(space.size, np.int8),
-                 np.zeros(space.size, np.int32), 1, position_permutations(pegs),
-                 np.zeros((4 * space.size + 1, 4), np.int32))
+    task = Task(-1, np.ones(space.size, np.int8), np.zeros(space.size, np.int32),
+                position_permutations(pegs))
+    ref.play_all(s.adapter, space.tables(matrix), s.rules, task, np.uint64(stream_key(0, 1)),
+                 1, np.zeros((4 * space.size + 1, 4), np.int32))
     return time.perf_counter() - start
 
 
@@ -67,7 +66,7 @@ def strategy_rows(pegs, colours, thread_counts, repeats):
     tracked = np.ones(space.size, np.int8)
     small, small_matrix = load_game(2, 3)
     rows = []
-    for name in STRATEGIES:
+    for name in [n for n, s in STRATEGIES.items() if not s.optimal]:
         row = {"size": f"{pegs}x{colours}", "strategy": name}
         _play(name, small, small_matrix, 0, np.ones(small.size, np.int8))  # compiled
         for n in thread_counts:
@@ -124,10 +123,10 @@ def filter_baseline(repeats):
     def run(filtered):
         tree = np.empty((4 * space.size + 1, 4), np.int32)
         guesses = np.zeros(space.size, np.int32)
-        play_all(s.adapter, matrix, space.digits, space.counts, space.pegs,
-                 s.consistent_only, s.uses_partition, s.perfect_split_best, filtered, -1,
-                 np.uint64(stream_key(0, 1)), tracked, guesses, 1,
-                 position_permutations(space.pegs), tree)
+        rules = s.rules._replace(partition_only=filtered)
+        task = Task(-1, tracked, guesses, position_permutations(space.pegs))
+        play_all(s.adapter, space.tables(matrix), rules, task, np.uint64(stream_key(0, 1)), 1,
+                 tree)
         return int(guesses.sum())
 
     with threads(1):

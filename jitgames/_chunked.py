@@ -12,20 +12,33 @@ or a Dask ``distributed`` cluster (``--scheduler tcp://HOST:PORT`` or ``local:W`
 ``dask`` extra). Dask retries the chunk of a lost worker on another worker.
 
 Checkpoints: with a checkpoint file, finished chunks are written atomically
-(temporary file, fsync, rename) at most every ``Checkpoint.interval`` seconds (or, once
-the file is large, ten times as long as the last rewrite took, so that rewriting costs
-at most a tenth of the run) and when the run ends or is interrupted, so a crash loses
-at most that many seconds of chunks and a run of many chunks does not rewrite the file
-after each one. Running the same
-command again skips the chunks already there. A checkpoint whose job name or parameters differ from the
-current run's, or that cannot be read, is refused with a one-line error and left
+(:func:`jitgames._store.write_checked`: a header with the schema version and the
+SHA-256 of the content) at most every ``Checkpoint.interval`` seconds (or, once the
+file is large, ten times as long as the last rewrite took, so that rewriting costs at
+most a tenth of the run) and when the run ends or is interrupted, so a crash loses at
+most that many seconds of chunks and a run of many chunks does not rewrite the file
+after each one. Running the same command again skips the items already there.
+
+Nothing in a checkpoint is trusted unchecked: before a run resumes, the checksum, the
+job name and parameters, the item ranges (each inside one chunk of the job, none
+overlapping) and every partial (the job's ``validate``: counts equal to their ranges,
+histogram lengths, non-negative integers, consistent sums) are checked. A checkpoint
+that fails is refused with one line naming the file and what is wrong, and is left
 untouched.
 
-Ctrl-C stops the run after the chunks already finished; they are returned (and kept in
-the checkpoint) with ``interrupted=True``.
+Ctrl-C stops the run within moments (in-process workers run under
+:func:`jitgames._interrupt.run_interruptible`); the chunks already finished are
+returned (and kept in the checkpoint) with ``interrupted=True``. A worker that polls
+the stop flag inside a chunk raises :class:`PartialChunk` with the items it finished,
+which are kept too: the checkpoint then holds part of a chunk, and the next run
+computes only the rest of it.
+
+The local cluster (``local:W``) is secured with Dask's own TLS (``security=True``:
+temporary certificates that only this process holds) and serves no dashboard.
 """
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import os
@@ -34,12 +47,49 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ._cli import CLIError, atomic_write_text, check_writable, progress
+from ._cli import CLIError, parse_int, progress
+from ._interrupt import run_interruptible
+from ._store import StoreError, check_writable, read_checked, write_checked
+from .errors import InputError
 
-__all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "split_range", "run_chunks", "open_client",
-           "add_chunk_arguments"]
+__all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "PartialChunk", "split_range", "run_chunks",
+           "open_client", "add_chunk_arguments", "check_count", "check_counts"]
 
-CHECKPOINT_FORMAT = "jitgames-checkpoint-1"
+CHECKPOINT_KIND = "jitgames-checkpoint"
+CHECKPOINT_SCHEMA = 2
+"""Version of the checkpoint payload (1 had no header and no checksum)."""
+
+
+class PartialChunk(KeyboardInterrupt):
+    """Raised by a worker stopped by Ctrl-C (its :func:`jitgames._interrupt.stop_flag`
+    set) inside its chunk ``[start, end)``: ``partial`` covers the items
+    ``[start, stop)`` it finished, ``start < stop <= end``."""
+
+    def __init__(self, stop: int, partial):
+        super().__init__(stop)
+        self.stop, self.partial = stop, partial
+
+
+def check_count(value, what: str, low: int = 0, high: int | None = None) -> int:
+    """``value`` if it is an integer (not a bool) in ``[low, high]``; else ValueError
+    naming ``what`` (for the ``validate`` functions of chunked jobs)."""
+    if type(value) is not int:
+        raise ValueError(f"{what} is {value!r}, not an integer")
+    if value < low or (high is not None and value > high):
+        bounds = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{what} is {value}, not {bounds}")
+    return value
+
+
+def check_counts(values, what: str, length: int | None = None, low: int = 0) -> list:
+    """``values`` if it is a list of integers ``>= low`` (of ``length`` entries if given)."""
+    if not isinstance(values, list):
+        raise ValueError(f"{what} is not a list")
+    if length is not None and len(values) != length:
+        raise ValueError(f"{what} has {len(values)} entries, not {length}")
+    for i, v in enumerate(values):
+        check_count(v, f"{what}[{i}]", low)
+    return values
 
 
 def add_chunk_arguments(parser, default_chunk: int | None) -> None:
@@ -47,23 +97,57 @@ def add_chunk_arguments(parser, default_chunk: int | None) -> None:
 
     ``default_chunk=None`` leaves the chunk size to the command (shown as automatic).
     """
-    from ._cli import positive_int
+    from ._cli import add_checkpoint, positive_int
 
     group = parser.add_argument_group("long runs")
-    group.add_argument("--scheduler", metavar="ADDRESS",
+    group.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
                        help="run chunks on a Dask cluster: tcp://HOST:PORT of a running "
                             "scheduler, or local:W for W worker processes on this machine")
-    group.add_argument("--checkpoint", metavar="FILE",
-                       help="record finished chunks in FILE; the same command resumes from it")
+    add_checkpoint(group)
     group.add_argument("--chunk-size", type=positive_int, default=default_chunk, metavar="N",
                        help=f"items per chunk (default {default_chunk or 'automatic'}); answers "
                             "do not depend on it, but a checkpoint is tied to it")
 
 
+MAX_LOCAL_WORKERS = 1024
+"""Most worker processes of ``--scheduler local:W``."""
+
+
+def scheduler_address(text: str) -> str:
+    """argparse type of ``--scheduler``: ``local:W`` (1 <= W <= 1024) or
+    ``tcp://HOST:PORT`` / ``tls://HOST:PORT`` (a host name, an IPv4 address or an IPv6
+    address in brackets; a port from 1 to 65535). Returns ``text`` unchanged."""
+    import argparse
+    from urllib.parse import urlsplit
+
+    from ._cli import int_in_range
+
+    if text.startswith("local:"):
+        try:
+            int_in_range(1, MAX_LOCAL_WORKERS)(text[len("local:"):])
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"local:W needs a positive worker count W (at most {MAX_LOCAL_WORKERS}), "
+                f"got {text!r}"
+            ) from None
+        return text
+    wrong = argparse.ArgumentTypeError(
+        f"expected tcp://HOST:PORT or local:W (or tls://HOST:PORT), got {text!r}")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:  # e.g. an unclosed IPv6 bracket or a port out of range
+        raise wrong from None
+    if (parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None or port < 1
+            or parts.path or parts.query or parts.fragment or parts.username is not None):
+        raise wrong
+    return text
+
+
 def split_range(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     """Consecutive chunks ``[a, b)`` of at most ``size`` items covering ``[start, stop)``."""
     if size < 1:
-        raise ValueError(f"chunk size must be positive, got {size}")
+        raise InputError(f"chunk size must be positive, got {size}")
     return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
@@ -82,18 +166,27 @@ class ChunkedJob:
         The ``[start, stop)`` item ranges, in merge order.
     worker : callable
         ``worker(params, start, stop) -> partial``; a module-level function (Dask
-        pickles it by reference), deterministic, returning JSON-serialisable data.
+        pickles it by reference), deterministic, returning JSON-serialisable data. It
+        may raise :class:`PartialChunk` when Ctrl-C stops it inside the chunk.
+    validate : callable
+        ``validate(params, start, stop, partial)`` raises ValueError (with the reason)
+        unless ``partial`` is a well-formed result of items ``[start, stop)``: every
+        invariant a worker's output satisfies. Partials read from a checkpoint are
+        used only after it passed.
     """
 
     name: str
     params: dict
     chunks: tuple
     worker: Callable
+    validate: Callable
 
 
 @dataclass
 class ChunkRun:
-    """Finished chunks of a job: ``partials`` in chunk order, and whether it was cut short."""
+    """Finished item ranges of a job: ``partials`` in item order (``chunks_done[i]`` the
+    ``[start, stop)`` of ``partials[i]``: whole chunks, or parts of one after Ctrl-C),
+    and whether it was cut short."""
 
     partials: list
     chunks_done: list
@@ -101,9 +194,15 @@ class ChunkRun:
     resumed_chunks: int = 0
     total_chunks: int = 0
 
+    total_items: int = 0
+
+    @property
+    def items_done(self) -> int:
+        return sum(b - a for a, b in self.chunks_done)
+
     @property
     def complete(self) -> bool:
-        return len(self.chunks_done) == self.total_chunks
+        return self.items_done == self.total_items
 
 
 @dataclass
@@ -127,33 +226,42 @@ class Checkpoint:
 
     @classmethod
     def open(cls, path, job: ChunkedJob) -> "Checkpoint":
-        """Load ``path`` if it exists (refusing a foreign or corrupt one), else start empty;
-        refuse a path that cannot be written (before the run, not when it is saved)."""
+        """Load ``path`` if it exists, else start empty; refuse a path that cannot be
+        written (before the run, not when it is saved).
+
+        Raises
+        ------
+        StoreError
+            One line naming the file and what is wrong (checksum, schema, another job
+            or parameters, item ranges, an invalid partial); the file is not touched.
+        """
         path = Path(path)
         check_writable(path)
         checkpoint = cls(path, job)
         if not path.exists():
             return checkpoint
+        payload = read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA, "checkpoint")
+
+        def refuse(reason):
+            return StoreError(f"checkpoint {path}: {reason}; move it away to start afresh")
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != CHECKPOINT_FORMAT:
-                raise ValueError("not a jitgames checkpoint")
-            chunks = {(int(a), int(b)): partial for a, b, partial in data["chunks"]}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise CLIError(f"checkpoint {path} is unreadable ({exc}); "
-                           "move it away to start afresh") from None
+            data = json.loads(payload)
+            if not isinstance(data, dict) or not isinstance(data.get("chunks"), list):
+                raise ValueError("no list of chunks")
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise refuse(f"unreadable content ({exc})") from None
         if data.get("job") != job.name:
-            raise CLIError(f"checkpoint {path} is for {data.get('job')!r}, not {job.name!r}; "
-                           "use another --checkpoint file")
+            raise StoreError(f"checkpoint {path} is for {data.get('job')!r}, not {job.name!r}; "
+                             "use another --checkpoint file")
         if data.get("params") != job.params:
             diff = _describe_difference(data.get("params"), job.params)
-            raise CLIError(f"checkpoint {path} belongs to a different run ({diff}); "
-                           "use another --checkpoint file")
-        unknown = set(chunks) - set(job.chunks)
-        if unknown:
-            raise CLIError(f"checkpoint {path} holds chunks this run does not have: "
-                           f"{sorted(unknown)[:3]}")
-        checkpoint.done = chunks
+            raise StoreError(f"checkpoint {path} belongs to a different run ({diff}); "
+                             "use another --checkpoint file")
+        try:
+            checkpoint.done = _checked_ranges(job, data["chunks"])
+        except ValueError as exc:
+            raise refuse(str(exc)) from None
         return checkpoint
 
     def record(self, chunk: tuple, partial) -> None:
@@ -168,17 +276,65 @@ class Checkpoint:
         if not self._dirty:
             return
         data = {
-            "format": CHECKPOINT_FORMAT,
             "job": self.job.name,
             "params": self.job.params,
-            "chunks": [[a, b, self.done[(a, b)]] for a, b in self.job.chunks
-                       if (a, b) in self.done],
+            "chunks": [[a, b, self.done[(a, b)]] for a, b in sorted(self.done)],
         }
         begin = time.monotonic()
-        atomic_write_text(self.path, json.dumps(data))
+        write_checked(self.path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
+                      json.dumps(data).encode("utf-8"))
         end = time.monotonic()
         self._due = end + max(self.interval, self.WAIT_FACTOR * (end - begin))
         self._dirty = False
+
+
+def _checked_ranges(job: ChunkedJob, rows) -> dict:
+    """``{(a, b): partial}`` from a checkpoint's ``[a, b, partial]`` rows, every range
+    inside one chunk of ``job``, no two overlapping, every partial valid; else
+    ValueError saying which range is wrong and why."""
+    bounds = {a: b for a, b in job.chunks}
+    starts = sorted(bounds)
+    done = {}
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 3 and type(row[0]) is int
+                and type(row[1]) is int):
+            raise ValueError(f"malformed entry {str(row)[:60]!r}")
+        a, b, partial = row
+        i = bisect.bisect_right(starts, a) - 1
+        if i < 0 or not a < b <= bounds[starts[i]]:
+            raise ValueError(f"items [{a}, {b}) are not part of one chunk of this run")
+        if (a, b) in done:
+            raise ValueError(f"items [{a}, {b}) appear twice")
+        try:
+            job.validate(job.params, a, b, partial)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+            raise ValueError(f"items [{a}, {b}): {exc}") from None
+        done[(a, b)] = partial
+    last = None
+    for a, b in sorted(done):
+        if last is not None and a < last:
+            raise ValueError(f"items [{a}, {b}) overlap others")
+        last = b
+    return done
+
+
+def _missing(job: ChunkedJob, done: dict) -> list:
+    """The ``[a, b)`` ranges of ``job``'s chunks not covered by ``done``, in item order
+    (a chunk partly done leaves its gaps)."""
+    covered = sorted(done)
+    todo, k = [], 0
+    for a, b in job.chunks:
+        position = a
+        while k < len(covered) and covered[k][0] < b:
+            start, stop = covered[k]
+            if start >= a:
+                if start > position:
+                    todo.append((position, start))
+                position = max(position, stop)
+            k += 1
+        if position < b:
+            todo.append((position, b))
+    return todo
 
 
 def _describe_difference(old, new) -> str:
@@ -211,7 +367,7 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
     store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
     done = dict(store.done) if store is not None else {}
     resumed = len(done)
-    todo = [chunk for chunk in job.chunks if chunk not in done]
+    todo = _missing(job, done)
     interrupted = False
 
     def finish(chunk, partial):
@@ -220,11 +376,19 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
             store.record(chunk, partial)
 
     with progress(len(job.chunks), desc, quiet=quiet, unit="chunk") as bar:
-        bar.update(resumed)
+        starts = [a for a, _ in job.chunks]
+        unfinished = {bisect.bisect_right(starts, a) for a, _ in todo}
+        bar.update(len(job.chunks) - len(unfinished))
         try:
             if client is None:
                 for a, b in todo:
-                    finish((a, b), job.worker(job.params, a, b))
+                    try:
+                        partial = run_interruptible(lambda: job.worker(job.params, a, b))
+                    except PartialChunk as stop:
+                        if a < stop.stop <= b:
+                            finish((a, stop.stop), stop.partial)
+                        raise
+                    finish((a, b), partial)
                     bar.update(1)
             else:
                 _run_on_dask(client, job, todo, finish, bar)
@@ -233,10 +397,11 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
         finally:
             if store is not None:
                 store.flush()
-    order = [chunk for chunk in job.chunks if chunk in done]
+    order = sorted(done)
     return ChunkRun(partials=[done[c] for c in order], chunks_done=order,
                     interrupted=interrupted, resumed_chunks=resumed,
-                    total_chunks=len(job.chunks))
+                    total_chunks=len(job.chunks),
+                    total_items=sum(b - a for a, b in job.chunks))
 
 
 def _run_on_dask(client, job, todo, finish, bar) -> None:
@@ -262,11 +427,37 @@ def local_worker_threads(workers: int) -> int:
 
 
 @contextlib.contextmanager
+def _secure_local_cluster(workers: int, local_cluster):
+    """A LocalCluster of ``workers`` processes that no one else can use or look into.
+
+    Every connection is TLS with temporary certificates known only to this process
+    (``security=True``: a client without them is refused), and the HTTP servers Dask
+    always starts are bound to a free local port with no routes (no dashboard, no
+    health, metrics or proxy pages). The configuration holds while the cluster lives,
+    so that a worker restarted after a crash starts the same way.
+    """
+    import dask
+
+    quiet_http = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+    with dask.config.set(quiet_http):
+        cluster = local_cluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                security=True, dashboard_address="127.0.0.1:0",
+                                scheduler_kwargs={"dashboard": False},
+                                worker_dashboard_address="127.0.0.1:0",
+                                env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))})
+        try:
+            yield cluster
+        finally:
+            cluster.close()
+
+
+@contextlib.contextmanager
 def open_client(spec: str | None):
     """Yield a Dask client for ``spec`` (``None`` yields ``None``: run in process).
 
     ``spec`` is ``tcp://HOST:PORT`` for a running scheduler or ``local:W`` for a
-    LocalCluster of ``W`` worker processes on this machine, closed on exit. Each local
+    LocalCluster of ``W`` worker processes on this machine, closed on exit, reachable
+    only by this process (:func:`_secure_local_cluster`). Each local
     worker gets its share of the cores as Numba threads (:func:`local_worker_threads`),
     so that ``W`` workers together do not run more threads than there are cores.
     """
@@ -278,24 +469,17 @@ def open_client(spec: str | None):
     except ImportError:
         raise CLIError("--scheduler needs the dask extra: pip install 'jitgames[dask]'") from None
 
+    import argparse
+
+    try:
+        scheduler_address(spec)
+    except argparse.ArgumentTypeError as exc:
+        raise CLIError(f"--scheduler: {exc}") from None
     if spec.startswith("local:"):
-        try:
-            workers = int(spec[len("local:"):])
-        except ValueError:
-            workers = 0
-        if workers < 1:
-            raise CLIError(f"--scheduler local:W needs a positive worker count, got {spec!r}")
-        threads = local_worker_threads(workers)
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, env={"NUMBA_NUM_THREADS": str(threads)})
-        try:
-            with Client(cluster) as client:
-                yield client
-        finally:
-            cluster.close()
+        workers = parse_int(spec[len("local:"):])
+        with _secure_local_cluster(workers, LocalCluster) as cluster, Client(cluster) as client:
+            yield client
         return
-    if not spec.startswith(("tcp://", "tls://", "inproc://")):
-        raise CLIError(f"--scheduler takes tcp://HOST:PORT or local:W, got {spec!r}")
     try:
         client = Client(spec, timeout="10s")
     except (OSError, TimeoutError) as exc:

@@ -1,25 +1,39 @@
-"""Shared command-line plumbing: argument parsing, one-line errors, progress, storage.
+"""Shared command-line plumbing: one contract for every game's command line.
 
-Every ``python -m jitgames.<game>`` entry point is written as::
+Storage (data directory, atomic writes, checked files, databases) lives in
+:mod:`jitgames._store`.
+
+Every ``python -m jitgames.<game>`` entry point (also ``jitgames <game>``) is written as::
 
     def main(argv=None) -> int:
-        return run_cli(_main, argv)
+        return run_cli(_main, argv, prog=PROG)
 
 where ``_main(argv)`` builds an :class:`ArgumentParser`, does the work and returns an
-exit status. :func:`run_cli` turns a :class:`CLIError` (bad input found after parsing)
-into one line on stderr and exit status 2, and Ctrl-C into exit status 130; argparse
-errors also print a single line and exit 2. No traceback reaches the user for bad input.
+exit status. The contract (``docs/cli.md``):
+
+- The same flag means the same thing in every game, after the game's sub-command:
+  :func:`add_json`, :func:`add_quiet`, :func:`add_threads`, :func:`add_seed`,
+  :func:`add_db`, :func:`add_checkpoint` add them.
+- Every integer argument is read by :func:`parse_int` (``10^9``, ``10**9``, ``1e9``,
+  ``10^15+10^8``, ``2^64-1``, ``1_000``) through :func:`int_in_range` and friends.
+- Exit status 0 when done; 2 for bad input (one line on stderr: an argparse error, or
+  an :class:`~jitgames.errors.InputError` raised anywhere below the body and translated
+  here, once); 130 for a run cut short (Ctrl-C or a budget), after the partial result
+  is printed -- with ``--json``, ``"complete": false`` (see :func:`emit`).
+- ``--json`` prints strict JSON (:func:`print_json`): ``null`` where a figure is
+  undefined, never ``NaN`` or ``Infinity``.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import contextvars
 import json
+import math
 import os
-import sqlite3
+import re
 import sys
-import tempfile
-from pathlib import Path
+from fractions import Fraction
 
 from .errors import InputError
 
@@ -27,79 +41,317 @@ __all__ = [
     "CLIError",
     "ArgumentParser",
     "run_cli",
+    "command_name",
+    "display_name",
+    "parse_int",
+    "integer",
     "positive_int",
     "nonnegative_int",
     "int_in_range",
+    "float_in_range",
+    "add_json",
+    "add_quiet",
+    "add_threads",
+    "add_seed",
+    "add_db",
+    "add_checkpoint",
+    "emit",
+    "exit_status",
     "progress",
     "print_json",
-    "data_dir",
-    "connect_db",
-    "atomic_write_text",
-    "atomic_write_bytes",
-    "check_writable",
+    "strict_json",
 ]
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_CUT_SHORT = 130
+"""The three exit statuses of every command (130 = 128 + SIGINT, as shells report it)."""
 
 
 class CLIError(InputError):
     """Bad input found by a command line; its message is shown as one line."""
 
 
+# ----------------------------------------------------------------------------- names
+
+_COMMAND = contextvars.ContextVar("jitgames_command", default=None)
+
+
+@contextlib.contextmanager
+def command_name(name: str):
+    """Inside the block, programs named ``python -m jitgames.<game>`` are shown as
+    ``<name> <game>`` (the ``jitgames`` front door uses this for usage and errors)."""
+    token = _COMMAND.set(name)
+    try:
+        yield
+    finally:
+        _COMMAND.reset(token)
+
+
+def display_name(prog: str) -> str:
+    """``prog`` as the user invoked it: ``jitgames solitaire`` under the front door,
+    else unchanged (``python -m jitgames.solitaire``)."""
+    front = _COMMAND.get()
+    prefix = "python -m jitgames."
+    if front is not None and prog.startswith(prefix):
+        return f"{front} {prog[len(prefix):]}"
+    return prog
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with a one-line error message and exit status 2."""
 
+    def __init__(self, *args, **kwargs):
+        if kwargs.get("prog") is not None:
+            kwargs["prog"] = display_name(kwargs["prog"])
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        message = " ".join(str(message).split())  # one line, whatever the message
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def run_cli(body, argv=None, prog: str | None = None) -> int:
     """Run ``body(argv)`` and map errors to exit statuses.
 
-    Returns the body's status (``None`` counts as 0); 2 after a :class:`CLIError`
-    or invalid arguments; 130 after Ctrl-C (the body may catch it first to print
-    partial results).
+    Returns the body's status (``None`` counts as 0); 2 after an
+    :class:`~jitgames.errors.InputError` (one line on stderr) or invalid arguments;
+    130 after Ctrl-C (the body may catch it first to print partial results). The
+    status is returned, never raised, so ``main(argv)`` can be called in-process.
     """
-    name = prog or os.path.basename(sys.argv[0])
+    name = display_name(prog or os.path.basename(sys.argv[0]))
     try:
         status = body(argv)
+    except SystemExit as exc:  # argparse's --help (0) and errors (2), as a return value
+        return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else 1
     except InputError as exc:
-        print(f"{name}: error: {exc}", file=sys.stderr)
-        return 2
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"{name}: error: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(f"{name}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_CUT_SHORT
     except MemoryError:  # a last resort: sizes are checked before the work where known
         print(f"{name}: error: not enough memory for this size; try a smaller one",
               file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
     except BrokenPipeError:
         # Output piped into `head` and friends: not an error worth a traceback.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    return 0 if status is None else int(status)
+        return EXIT_OK
+    return EXIT_OK if status is None else int(status)
 
 
-def _int_type(low, high, what):
+# ----------------------------------------------------------------------------- numbers
+
+_MAX_BITS = 4096
+"""Largest magnitude :func:`parse_int` builds (2^4096): bigger powers take long to
+compute and no argument of any game needs them."""
+_TERM = re.compile(r"""
+    (?P<sign>[+-])?\s*
+    (?:
+        (?P<base>\d+)\s*(?:\^|\*\*)\s*(?P<exponent>\d+)      # 10^9, 10**9
+      | (?P<mantissa>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp10>[+-]?\d+))?   # 1000, 1e9, 2.5e3
+    )\s*""", re.VERBOSE)
+
+
+def parse_int(text: str) -> int:
+    """The integer written in ``text``.
+
+    Accepted forms: decimal digits with optional ``_`` separators (``1_000``); powers
+    ``A^B`` or ``A**B``; decimal and scientific notation when the value is an exact
+    integer (``1e9``, ``2.5e3``); and sums and differences of those
+    (``10^15+10^8``, ``2^64-1``, ``-5``). Magnitudes above 2^4096 are refused.
+
+    Raises
+    ------
+    InputError
+        If ``text`` is none of these, or not an integer (``1.5``, ``1e-3``).
+    """
+    clean = str(text).replace("_", "").strip()
+    if not clean or len(clean) > 1000:
+        raise InputError(f"expected an integer, got {text!r}")
+    total, position, first = 0, 0, True
+    while position < len(clean):
+        match = _TERM.match(clean, position)
+        if match is None or match.end() == position or (not first and match["sign"] is None):
+            raise InputError(f"expected an integer, got {text!r}")
+        total += _term_value(match, text)
+        if abs(total) > 1 << _MAX_BITS:
+            raise InputError(f"{text!r} is too large (above 2^{_MAX_BITS})")
+        position, first = match.end(), False
+    return total
+
+
+def _term_value(match, text) -> int:
+    sign = -1 if match["sign"] == "-" else 1
+    if match["base"] is not None:
+        base, exponent = int(match["base"]), int(match["exponent"])
+        if base > 1 and (exponent > _MAX_BITS or exponent * math.log2(base) > _MAX_BITS):
+            raise InputError(f"{text!r} is too large (above 2^{_MAX_BITS})")
+        return sign * base ** exponent
+    exp10 = int(match["exp10"] or 0)
+    if len(match["exp10"] or "") > 6 or abs(exp10) > 1300:
+        raise InputError(f"expected an integer of at most 2^{_MAX_BITS}, got {text!r}")
+    value = Fraction(match["mantissa"]) * Fraction(10) ** exp10
+    if value.denominator != 1:
+        raise InputError(f"expected an integer, got {text!r}")
+    return sign * int(value)
+
+
+def _show_int(value: int) -> str:
+    """``value`` as help and errors write it: 10^k and 2^k(-1) for large round numbers."""
+    if value >= 10**6:
+        for k in range(6, 400):
+            if value == 10**k:
+                return f"10^{k}"
+        if value & (value + 1) == 0:
+            return f"2^{value.bit_length()}-1"
+        if value & (value - 1) == 0:
+            return f"2^{value.bit_length() - 1}"
+    return str(value)
+
+
+def int_in_range(low: int | None, high: int | None, what: str | None = None):
+    """argparse type: an integer (any form of :func:`parse_int`) with
+    ``low <= x <= high`` (``None``: unbounded on that side)."""
+    if what is None:
+        if low is not None and high is not None:
+            what = f"an integer from {_show_int(low)} to {_show_int(high)}"
+        elif low == 1:
+            what = "a positive integer"
+        elif low == 0:
+            what = "a non-negative integer"
+        elif low is not None:
+            what = f"an integer of at least {_show_int(low)}"
+        elif high is not None:
+            what = f"an integer of at most {_show_int(high)}"
+        else:
+            what = "an integer"
+
     def parse(text):
         try:
-            value = int(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+            value = parse_int(text)
+        except InputError as exc:
+            message = str(exc)
+            if message.startswith("expected an integer"):
+                message = f"expected {what}, got {text!r}"
+            raise argparse.ArgumentTypeError(message) from None
         if (low is not None and value < low) or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
+            raise argparse.ArgumentTypeError(f"expected {what}, got {_show_int(value)}")
         return value
 
     parse.__name__ = what
+    parse.low, parse.high = low, high
     return parse
 
 
-positive_int = _int_type(1, None, "a positive integer")
-nonnegative_int = _int_type(0, None, "a non-negative integer")
+integer = int_in_range(None, None)
+positive_int = int_in_range(1, None)
+nonnegative_int = int_in_range(0, None)
 
 
-def int_in_range(low: int, high: int):
-    """argparse type accepting integers ``low <= x <= high``."""
-    return _int_type(low, high, f"an integer from {low} to {high}")
+def float_in_range(low: float, high: float, what: str):
+    """argparse type: a finite number with ``low <= x <= high`` (``what`` names it in
+    errors, e.g. ``"a number of cards from 0.001 to 52"``)."""
+
+    def parse(text):
+        try:
+            value = float(str(text).replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
+        return value
+
+    parse.__name__ = what
+    parse.low, parse.high = low, high
+    return parse
+
+
+# ----------------------------------------------------------------------------- shared flags
+
+def add_json(parser) -> None:
+    """``--json``: print one strict JSON object on stdout (``"complete"`` says whether
+    the run finished)."""
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object (strict JSON; \"complete\": false when "
+                             "the run was cut short)")
+
+
+def add_quiet(parser) -> None:
+    """``-q/--quiet``: no progress display on stderr."""
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress display")
+
+
+def max_threads() -> int:
+    """Most threads a parallel kernel can use here (Numba's ``NUMBA_NUM_THREADS``)."""
+    import numba
+
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def add_threads(parser) -> None:
+    """``--threads T``: threads for the parallel kernels (default: all), checked here."""
+
+    def parse(text):
+        return int_in_range(1, max_threads(), f"a thread count from 1 to {max_threads()}")(text)
+
+    parse.__name__ = "thread count"
+    parse.low, parse.high = 1, None
+    parser.add_argument("--threads", type=parse, default=None, metavar="T",
+                        help="threads for the parallel kernels (default: all; results do "
+                             "not depend on it)")
+
+
+def add_seed(parser, high: int = 2**64 - 1, default: int | None = 0,
+             what: str = "random seed") -> None:
+    """``--seed S``: the one integer every random choice of the run derives from
+    (``default=None``: no randomness unless a seed is given)."""
+    shown = "none" if default is None else default
+    parser.add_argument("--seed", type=int_in_range(0, high), default=default, metavar="S",
+                        help=f"{what}, 0 to {_show_int(high)} (default {shown})")
+
+
+def add_db(parser, filename: str, what: str) -> None:
+    """``--db FILE``: the SQLite file of ``what`` (default ``filename`` in the data
+    directory, see :func:`jitgames._store.data_dir`)."""
+    parser.add_argument("--db", default=None, metavar="FILE",
+                        help=f"SQLite file of {what} (default: {filename} in "
+                             f"$XDG_DATA_HOME/jitgames)")
+
+
+def add_checkpoint(parser) -> None:
+    """``--checkpoint FILE``: keep finished work in FILE; the same command resumes."""
+    parser.add_argument("--checkpoint", default=None, metavar="FILE",
+                        help="record finished work in FILE; the same command resumes from it")
+
+
+# ----------------------------------------------------------------------------- output
+
+def exit_status(complete: bool) -> int:
+    """0 for a finished run, 130 for one cut short."""
+    return EXIT_OK if complete else EXIT_CUT_SHORT
+
+
+def emit(args, record: dict, text=(), complete: bool = True,
+         note: str | None = "interrupted: the result printed is partial") -> int:
+    """Print a run's result and return its exit status.
+
+    With ``args.json`` the ``record`` is printed as strict JSON with the key
+    ``"complete"`` set; otherwise ``text`` (a string, or an iterable of lines). A run
+    cut short (``complete=False``) also prints ``note`` on stderr (``None``: the caller
+    has said it) and returns 130.
+    """
+    if getattr(args, "json", False):
+        print_json({**record, "complete": bool(complete)})
+    else:
+        print(text if isinstance(text, str) else "\n".join(text))
+    if not complete and note:
+        print(note, file=sys.stderr)
+    return exit_status(complete)
 
 
 def progress(total: int, desc: str, quiet: bool = False, unit: str = "it"):
@@ -114,115 +366,23 @@ def progress(total: int, desc: str, quiet: bool = False, unit: str = "it"):
                 dynamic_ncols=True, leave=False)
 
 
+def strict_json(obj):
+    """``obj`` with NumPy values made plain and every non-finite float made ``None``,
+    so that ``json.dumps(..., allow_nan=False)`` accepts it."""
+    if isinstance(obj, dict):
+        return {str(k) if not isinstance(k, str) else k: strict_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [strict_json(v) for v in obj]
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, (str, int, bool)) or obj is None:
+        return obj
+    if hasattr(obj, "tolist"):  # NumPy scalars and arrays
+        return strict_json(obj.tolist())
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
 def print_json(obj) -> None:
-    """Print ``obj`` as one JSON object on stdout (NumPy scalars allowed)."""
-
-    def default(o):
-        if hasattr(o, "tolist"):
-            return o.tolist()
-        raise TypeError(f"not JSON serialisable: {type(o).__name__}")
-
-    print(json.dumps(obj, default=default, sort_keys=False))
-
-
-def data_dir(override: str | os.PathLike | None = None) -> Path:
-    """Directory for files that outlive a run (created if missing).
-
-    ``override`` wins; else ``$XDG_DATA_HOME/jitgames``; else ``~/.local/share/jitgames``.
-    :class:`CLIError` if it cannot be created (e.g. a file of that name exists).
-    """
-    if override is not None:
-        path = Path(override)
-    else:
-        base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
-        path = Path(base) / "jitgames"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CLIError(f"cannot use directory {path}: {_reason(exc)}") from None
-    return path
-
-
-def connect_db(filename: str, override: str | os.PathLike | None = None) -> sqlite3.Connection:
-    """Open (creating if needed) an SQLite database.
-
-    ``override`` is a full file path (e.g. from ``--db``); otherwise the file is
-    ``filename`` inside :func:`data_dir`. :class:`CLIError` if it cannot be opened;
-    a file that is not an SQLite database shows only when it is first read.
-    """
-    if override is None:
-        path = data_dir() / filename
-    else:
-        path = Path(override)
-        try:
-            data_dir(path.parent)
-        except InputError as exc:
-            raise CLIError(f"cannot open database {path}: {exc}") from None
-    try:
-        return sqlite3.connect(path)
-    except sqlite3.Error as exc:
-        raise CLIError(f"cannot open database {path}: {exc}") from None
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: temporary file, fsync, rename.
-
-    A reader sees either the old file or the new one, never a partial write. The file
-    gets the permissions a plain ``open(path, "w")`` would give it (the umask's).
-    """
-    _atomic_write(path, [data])
-
-
-def atomic_write_text(path: str | os.PathLike, text) -> None:
-    """:func:`atomic_write_bytes` for UTF-8 text: a string, or an iterable of strings
-    written one after another (so a large file need not be one string in memory)."""
-    pieces = [text] if isinstance(text, str) else text
-    _atomic_write(path, (piece.encode("utf-8") for piece in pieces))
-
-
-def _atomic_write(path, pieces) -> None:
-    """Write the byte strings ``pieces`` to a temporary file beside ``path``, then rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as handle:
-            for piece in pieces:
-                handle.write(piece)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def check_writable(path: str | os.PathLike) -> None:
-    """Raise :class:`CLIError` unless a file can be written at ``path`` (creating its
-    directory if needed): checked before a long run, not after it."""
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "Is a directory")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"):
-            pass
-    except OSError as exc:
-        raise CLIError(f"cannot write {path}: {_reason(exc)}") from None
-
-
-def _reason(exc: OSError) -> str:
-    """Why a directory could not be made, in words ("File exists" names no file)."""
-    if isinstance(exc, FileExistsError):
-        return "a file stands where a directory is needed"
-    return exc.strerror or str(exc)
-
-
-def _umask() -> int:
-    """The process's umask (read by setting it and setting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
+    """Print ``obj`` as one strict JSON object on stdout (NumPy values allowed;
+    NaN and infinities become ``null``)."""
+    print(json.dumps(strict_json(obj), allow_nan=False))

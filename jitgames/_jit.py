@@ -15,7 +15,10 @@ never with ``numba.njit`` directly, so that compilation options are uniform:
   argument per call; in the solitaire search that was a quarter of the time.
 
 Setting the environment variable ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain
-Python; the test suite uses that to exercise kernel bodies under coverage.
+Python; the test suite uses that to exercise kernel bodies under coverage. Every kernel
+is recorded in :data:`KERNELS`; in the plain-Python mode each call is also recorded, so
+a test can prove that the plain-Python run executed every kernel
+(:func:`executed_kernels`).
 
 Callbacks of a fixed C signature (a strategy handed to an engine kernel as a
 first-class function, so the engine compiles once for all of them) are made with
@@ -31,17 +34,25 @@ calls from *another module* changes; while developing, delete ``__pycache__/*.nb
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
-import time
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402  (after the OpenMP setting)
 from numba import prange  # noqa: E402
 
-__all__ = ["jit", "jit_callback", "prange", "thread_count", "threads", "compile_seconds"]
+from .errors import InputError  # noqa: E402
+
+__all__ = ["jit", "jit_callback", "prange", "thread_count", "threads", "KERNELS",
+           "executed_kernels"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
+
+KERNELS: dict[str, object] = {}
+"""Every kernel made by :func:`jit`, by qualified name (``module.function``)."""
+
+_executed: set[str] = set()
 
 
 def jit(func=None, *, parallel: bool = False, leaf: bool = False):
@@ -60,9 +71,39 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False):
         options["_nrt"] = False  # Numba's (underscored) switch for its reference counting
 
     def wrap(f):
-        return numba.njit(**options)(f)
+        name = f"{f.__module__}.{f.__qualname__}"
+        if numba.config.DISABLE_JIT:
+            kernel = _recording(f, name)
+        else:
+            kernel = numba.njit(**options)(f)
+        KERNELS[name] = kernel
+        return kernel
 
     return wrap if func is None else wrap(func)
+
+
+def _recording(f, name):
+    """Plain-Python stand-in for a kernel that records its first call in ``_executed``."""
+    @functools.wraps(f)
+    def kernel(*args, **kwargs):
+        _executed.add(name)
+        return f(*args, **kwargs)
+    kernel.py_func = f
+    return kernel
+
+
+def executed_kernels() -> set[str]:
+    """Names of the kernels called so far in this process (plain-Python mode only).
+
+    Raises
+    ------
+    RuntimeError
+        When kernels are compiled: calls of compiled kernels from other kernels are
+        not visible to Python, so only ``NUMBA_DISABLE_JIT=1`` runs can answer.
+    """
+    if not numba.config.DISABLE_JIT:
+        raise RuntimeError("executed_kernels needs NUMBA_DISABLE_JIT=1")
+    return set(_executed)
 
 
 def jit_callback(signature):
@@ -82,7 +123,7 @@ def threads(n: int | None):
 
     Raises
     ------
-    ValueError
+    InputError
         If ``n`` is not between 1 and ``numba.config.NUMBA_NUM_THREADS``.
     """
     if n is None:
@@ -90,17 +131,10 @@ def threads(n: int | None):
         return
     top = numba.config.NUMBA_NUM_THREADS
     if not 1 <= n <= top:
-        raise ValueError(f"threads must be between 1 and {top}, got {n}")
+        raise InputError(f"threads must be between 1 and {top}, got {n}")
     before = numba.get_num_threads()
     numba.set_num_threads(n)
     try:
         yield n
     finally:
         numba.set_num_threads(before)
-
-
-def compile_seconds(call) -> float:
-    """Wall seconds taken by ``call()`` (used to time the first, compiling call)."""
-    start = time.perf_counter()
-    call()
-    return time.perf_counter() - start

@@ -1,11 +1,14 @@
 """Chunked jobs: exact merging, checkpoints, resumption, refusal of foreign checkpoints."""
 import json
+import os
 import time
 
 import pytest
 
-from jitgames._chunked import ChunkedJob, open_client, run_chunks, split_range
+from jitgames._chunked import (CHECKPOINT_KIND, CHECKPOINT_SCHEMA, ChunkedJob, check_count,
+                               open_client, run_chunks, split_range)
 from jitgames._cli import CLIError
+from jitgames._store import StoreError, read_checked
 
 
 def sum_of_squares(params, start, stop):
@@ -20,13 +23,27 @@ def interrupting_worker(params, start, stop):
     return sum_of_squares(params, start, stop)
 
 
+def validate_sum_of_squares(params, start, stop, partial):
+    """The toy job's partial checks: the count of its range, a non-negative sum."""
+    if set(partial) != {"count", "sum"}:
+        raise ValueError("not a toy partial")
+    check_count(partial["count"], "count", stop - start, stop - start)
+    check_count(partial["sum"], "sum")
+
+
+def stored(path):
+    """The payload of a checkpoint file (checked)."""
+    return json.loads(read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA, "checkpoint"))
+
+
 def total(run):
     return sum(p["sum"] for p in run.partials), sum(p["count"] for p in run.partials)
 
 
 def job(n, size, worker=sum_of_squares, **params):
     params = {"n": n, "chunk": size, "scale": 3, **params}
-    return ChunkedJob("toy", params, tuple(split_range(0, n, size)), worker)
+    return ChunkedJob("toy", params, tuple(split_range(0, n, size)), worker,
+                      validate_sum_of_squares)
 
 
 def test_split_range_covers_exactly():
@@ -48,7 +65,7 @@ def test_interrupted_run_resumes_to_the_same_answer(tmp_path):
     first = run_chunks(job(100, 10, interrupting_worker, interrupt_at=40), checkpoint=path,
                        quiet=True)
     assert first.interrupted and first.chunks_done == [(0, 10), (10, 20), (20, 30), (30, 40)]
-    on_disk = json.loads(path.read_text())
+    on_disk = stored(path)
     assert len(on_disk["chunks"]) == 4
     # Same job (same params) resumed with a worker that no longer stops.
     resumed_job = job(100, 10, sum_of_squares, interrupt_at=40)
@@ -61,10 +78,11 @@ def test_mismatched_checkpoint_is_refused_and_kept(tmp_path):
     path = tmp_path / "run.ckpt"
     run_chunks(job(50, 10), checkpoint=path, quiet=True)
     before = path.read_bytes()
-    with pytest.raises(CLIError, match="different run.*scale"):
+    with pytest.raises(StoreError, match="different run.*scale"):
         run_chunks(job(50, 10, scale=4), checkpoint=path, quiet=True)
-    other = ChunkedJob("other", job(50, 10).params, job(50, 10).chunks, sum_of_squares)
-    with pytest.raises(CLIError, match="is for 'toy'"):
+    other = ChunkedJob("other", job(50, 10).params, job(50, 10).chunks, sum_of_squares,
+                       validate_sum_of_squares)
+    with pytest.raises(StoreError, match="is for 'toy'"):
         run_chunks(other, checkpoint=path, quiet=True)
     assert path.read_bytes() == before
 
@@ -74,7 +92,7 @@ def test_mismatched_checkpoint_is_refused_and_kept(tmp_path):
 def test_corrupt_checkpoint_is_refused_and_kept(tmp_path, content):
     path = tmp_path / "run.ckpt"
     path.write_bytes(content)
-    with pytest.raises(CLIError, match="unreadable"):
+    with pytest.raises(StoreError, match=f"checkpoint {path}: not a jitgames"):
         run_chunks(job(50, 10), checkpoint=path, quiet=True)
     assert path.read_bytes() == content
 
@@ -123,6 +141,10 @@ def test_killed_worker_chunk_is_retried(local_cluster):
 @pytest.mark.parametrize("spec, message", [("local:0", "positive worker count"),
                                            ("local:x", "positive worker count"),
                                            ("myhost:8786", "tcp://HOST:PORT or local:W"),
+                                           ("tcp://", "tcp://HOST:PORT or local:W"),
+                                           ("tcp://[::1", "tcp://HOST:PORT or local:W"),
+                                           ("inproc://x", "tcp://HOST:PORT or local:W"),
+                                           ("tcp://host:0", "tcp://HOST:PORT or local:W"),
                                            ("tcp://127.0.0.1:1", "cannot reach")])
 def test_bad_scheduler_is_one_clear_error(spec, message):
     with pytest.raises(CLIError, match=message):
@@ -140,8 +162,7 @@ def test_chunks_finished_before_a_crash_are_kept(tmp_path):
     path = tmp_path / "run.ckpt"
     with pytest.raises(RuntimeError, match="crashed"):
         run_chunks(job(100, 10, failing_worker, fail_at=30), checkpoint=path, quiet=True)
-    assert [c[:2] for c in json.loads(path.read_text())["chunks"]] == [[0, 10], [10, 20],
-                                                                       [20, 30]]
+    assert [c[:2] for c in stored(path)["chunks"]] == [[0, 10], [10, 20], [20, 30]]
 
 
 def test_checkpoint_rewrites_are_throttled_and_flushed(tmp_path):
@@ -152,28 +173,35 @@ def test_checkpoint_rewrites_are_throttled_and_flushed(tmp_path):
     store.interval = 3600.0
     store.record((0, 10), {"count": 10, "sum": 1})  # first write is immediate
     store.record((10, 20), {"count": 10, "sum": 2})  # within the interval: not yet
-    assert len(json.loads(path.read_text())["chunks"]) == 1
+    assert len(stored(path)["chunks"]) == 1
     store.flush()
-    assert len(json.loads(path.read_text())["chunks"]) == 2
+    assert len(stored(path)["chunks"]) == 2
     assert Checkpoint.open(path, job(30, 10)).done == store.done
 
 
 def test_slow_checkpoint_rewrites_wait_ten_times_their_duration(tmp_path, monkeypatch):
+    """A rewrite that took t seconds is followed by none for 10 t. The checkpoint's
+    clock is a fake one that only the (slow) writes advance, so the test does not
+    depend on how busy the machine is."""
     from jitgames import _chunked
 
+    now = [1000.0]
     writes = []
 
-    def slow_write(path, text):
-        time.sleep(0.05)
-        writes.append(len(json.loads(text)["chunks"]))
+    def slow_write(path, kind, schema, payload):
+        now[0] += 0.05
+        writes.append(len(json.loads(payload)["chunks"]))
 
-    monkeypatch.setattr(_chunked, "atomic_write_text", slow_write)
+    monkeypatch.setattr(_chunked, "write_checked", slow_write)
+    monkeypatch.setattr(_chunked.time, "monotonic", lambda: now[0])
     store = _chunked.Checkpoint.open(tmp_path / "run.ckpt", job(30, 10))
     store.interval = 0.0  # would rewrite after every chunk, were the rewrites quick
     store.record((0, 10), {"count": 10, "sum": 1})
-    store.record((10, 20), {"count": 10, "sum": 2})  # within 10 x 0.05 s of the first write
+    assert writes == [1] and store._due == pytest.approx(now[0] + 0.5)
+    now[0] += 0.49                                   # within 10 x 0.05 s of the write
+    store.record((10, 20), {"count": 10, "sum": 2})
     assert writes == [1]
-    time.sleep(0.6)
+    now[0] += 0.02                                   # past it
     store.record((20, 30), {"count": 10, "sum": 3})
     assert writes == [1, 3]
 
@@ -186,6 +214,40 @@ def test_unwritable_checkpoint_is_refused_before_any_chunk(tmp_path):
         calls.append(start)
         return {"count": stop - start, "sum": 0}
 
-    with pytest.raises(CLIError, match="cannot write"):
+    with pytest.raises(StoreError, match="cannot write"):
         run_chunks(job(30, 10, worker), checkpoint=tmp_path / "file" / "run.ckpt", quiet=True)
     assert calls == []
+
+
+def test_local_cluster_is_private_and_serves_no_pages(local_cluster):
+    """``local:W``: TLS with certificates only this process holds, no dashboard."""
+    import urllib.error
+    import urllib.request
+
+    import distributed
+    import psutil
+
+    address = local_cluster.scheduler.address
+    assert address.startswith("tls://127.0.0.1:")
+    # a client without this process's temporary certificates cannot join: not with
+    # certificates of its own, not by plain TCP
+    from distributed.security import Security
+
+    for attempt, security in ((address, Security.temporary()),
+                              (address.replace("tls://", "tcp://"), None)):
+        with pytest.raises((OSError, TimeoutError)):
+            distributed.Client(attempt, security=security, timeout="3s")
+    # every HTTP server Dask starts answers nothing: no dashboard, info, proxy or metrics
+    pids = [os.getpid(), *local_cluster.run(os.getpid).values()]
+    comms = [address, *local_cluster.scheduler_info()["workers"],
+             *(nanny.address for nanny in local_cluster.cluster.workers.values())]
+    tcp_ports = {int(a.rsplit(":", 1)[1]) for a in comms}
+    http = [c.laddr for c in psutil.net_connections("tcp") if c.status == "LISTEN"
+            and c.pid in pids and c.laddr.port not in tcp_ports]
+    assert http and all(laddr.ip == "127.0.0.1" for laddr in http)
+    for laddr in http:
+        for page in ("/status", "/info/main/workers.html", "/json/identity.json", "/metrics",
+                     "/health", "/proxy/8787/127.0.0.1/status"):
+            with pytest.raises(urllib.error.HTTPError) as info:
+                urllib.request.urlopen(f"http://127.0.0.1:{laddr.port}{page}", timeout=5)
+            assert info.value.code == 404

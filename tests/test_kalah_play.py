@@ -208,4 +208,145 @@ def test_ctrl_c_in_tournament_keeps_finished_games(tmp_path, capsys, monkeypatch
     assert main(["tournament", "store@1", "store@2", "--pits", "3", "--stones", "2",
                  "--openings", "3", "--db", str(db), "--json", "--quiet"]) == 130
     out = json.loads(capsys.readouterr().out)
-    assert out["interrupted"] and out["games_this_run"] == 3 and out["games_stored"] == 3
+    assert out["complete"] is False and out["games_this_run"] == 3 and out["games_stored"] == 3
+
+
+def _computer_moves(out):
+    return [int(line.split("plays pit ")[1].split()[0]) for line in out.splitlines()
+            if "(computer) plays pit" in line]
+
+
+def _reference_self_play(m, n, depth, randomize, seed):
+    """Pit numbers of a computer-vs-computer game by the reference search."""
+    from tests.reference import kalah as ref
+
+    board, player = rules.new_board(m, n), 0
+    key = ref.below.__globals__["stream_key"](seed, 0) if randomize else 0
+    w = evaluation.weights_for("store", m)
+    counter, moves = 0, []
+    while not ref.is_over(board):
+        move, _, counter = ref.choose_move(board, player, depth, w, 0, 0, False, randomize,
+                                           key, counter, None)
+        moves.append(play.pit_number(m, move))
+        player, _ = ref.apply_move(board, player, move, 0)
+    return moves
+
+
+def test_random_ties_by_default_with_the_seed_printed_and_replayable(monkeypatch, capsys):
+    argv = ["play", "--human", "none", "--pits", "4", "--stones", "2", "--depth", "1"]
+    status, out, _ = _run(argv, "", monkeypatch, capsys)
+    assert status == 0
+    seed = int(out.split("replay with --seed ")[1].split(")")[0])
+    status, again, _ = _run(argv + ["--seed", str(seed)], "", monkeypatch, capsys)
+    assert status == 0 and again == out
+    assert _computer_moves(out) == _reference_self_play(4, 2, 1, True, seed)
+    games = set()
+    for s in range(6):
+        _, text, _ = _run(argv + ["--seed", str(s)], "", monkeypatch, capsys)
+        moves = _computer_moves(text)
+        assert moves == _reference_self_play(4, 2, 1, True, s)
+        games.add(tuple(moves))
+    assert len(games) > 1   # depth 1 ties abound: the seeds give different games
+    _, fixed, _ = _run(argv + ["--no-random"], "", monkeypatch, capsys)
+    assert "lowest pit" in fixed and "seed" not in fixed
+    assert _computer_moves(fixed) == _reference_self_play(4, 2, 1, False, 0)
+    status, _, err = _run(argv + ["--no-random", "--seed", "3"], "", monkeypatch, capsys)
+    assert status == 2 and "--no-random" in err and err.count("\n") == 1
+
+
+def test_hint_names_every_equally_good_pit_and_prints_the_tree(monkeypatch, capsys):
+    from tests.reference import kalah as ref
+
+    # Kalah(6,4) at depth 1: pits 3..6 each put a stone in the store (4 ties).
+    for depth in (1, 3):
+        status, out, _ = _run(["play", "--depth", str(depth), "--tree", "1"], "?\nq\n",
+                              monkeypatch, capsys)
+        assert status == 0
+        board = rules.new_board(6, 4)
+        w = evaluation.weights_for("store", 6)
+        values = {}
+        for pit in range(6):
+            child = board.copy()
+            nxt, _ = ref.apply_move(child, 0, pit, 0)
+            values[pit + 1] = ref.minimax(child, nxt, depth - 1, w, 0, None, [0])
+        best = max(values.values())
+        ties = sorted(p for p, v in values.items() if v == best)
+        line = next(x for x in out.splitlines() if "hint:" in x)
+        assert line.split("hint: ")[1].startswith(
+            f"pit{'s' if len(ties) > 1 else ''} {', '.join(map(str, ties))} [value {best},")
+        assert "search tree (values from South's view):" in out.split("hint:")[1]
+        assert "South resigns." in out
+
+
+def test_move_ordering_switch_changes_nodes_not_moves(monkeypatch, capsys):
+    argv = ["play", "--human", "none", "--pits", "5", "--stones", "3", "--depth", "5",
+            "--no-random"]
+    _, ordered, _ = _run(argv, "", monkeypatch, capsys)
+    _, plain, _ = _run(argv + ["--no-ordering"], "", monkeypatch, capsys)
+    assert "no move ordering" in plain and "no move ordering" not in ordered
+
+    def decisions(text):
+        """(move line, value, nodes) of every computer move."""
+        rows = []
+        for line in text.splitlines():
+            if "plays pit" in line:
+                move, rest = line.split("  [value ")
+                value, nodes = rest.rstrip("]").split(", ")
+                rows.append((move, int(value), int(nodes.split()[0])))
+        return rows
+
+    with_order, without = decisions(ordered), decisions(plain)
+    assert [r[:2] for r in with_order] == [r[:2] for r in without]
+    assert sum(r[2] for r in with_order) < sum(r[2] for r in without)
+    board = rules.new_board(5, 3)
+    w = evaluation.weights_for("store", 5)
+    for ordering, rows in ((True, with_order), (False, without)):
+        count = np.zeros(1, np.int64)
+        search.choose_move(board.copy(), 0, 5, w, 0, search.ALPHABETA, ordering, False,
+                           np.uint64(0), 0, count)
+        assert rows[0][2] == count[0]
+
+
+def test_head_to_head_score_and_interval():
+    rows = []
+    # a vs b on 4 openings: opening 0: a wins both; 1: split; 2: a wins one, draws one;
+    # 3: b wins both. Per-opening shares of a: 1, 0.5, 0.75, 0.
+    for opening, (as_south, as_north) in enumerate([(5, -2), (3, 4), (0, -1), (-2, 6)]):
+        rows.append(("a", "b", opening, as_south))
+        rows.append(("b", "a", opening, as_north))
+    (h,) = tournament.head_to_head(["a", "b"], rows)
+    shares = [1.0, 0.5, 0.75, 0.0]
+    mean = sum(shares) / 4
+    sd = (sum((x - mean) ** 2 for x in shares) / 3) ** 0.5
+    assert (h.first, h.second, h.openings) == ("a", "b", 4)
+    assert (h.wins, h.draws, h.losses) == (4, 1, 3)
+    assert h.score == pytest.approx(mean)
+    assert h.low == pytest.approx(max(0, mean - 1.96 * sd / 2))
+    assert h.high == pytest.approx(min(1, mean + 1.96 * sd / 2))
+
+
+def test_tournament_with_the_win_rule_reports_head_to_head(tmp_path, capsys):
+    assert main(["tournament", "store+win@3", "store@3", "--pits", "4", "--stones", "3",
+                 "--openings", "8", "--db", str(tmp_path / "w.sqlite"), "--json",
+                 "--quiet"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    (h,) = result["head_to_head"]
+    rows = {s["player"]: s for s in result["standings"]}
+    assert (h["first"], h["second"], h["openings"]) == ("store+win@3", "store@3", 8)
+    assert (h["wins"], h["draws"], h["losses"]) == (
+        rows["store+win@3"]["wins"], rows["store+win@3"]["draws"], rows["store+win@3"]["losses"])
+    assert h["score"] == pytest.approx((h["wins"] + h["draws"] / 2) / 16)
+
+
+def test_the_answers_are_visible_from_help(capsys):
+    for argv, phrases in ((["play", "--help"], ("--no-random", "--no-ordering", "+win",
+                                                 "for a hint", "replayed with --seed")),
+                          (["tournament", "--help"], ("+win", "95% interval"))):
+        try:
+            status = main(argv)
+        except SystemExit as exc:
+            status = exc.code
+        text = " ".join(capsys.readouterr().out.split())
+        assert status == 0
+        for phrase in phrases:
+            assert phrase in text, phrase

@@ -7,12 +7,13 @@ from jitgames.kalah import evaluation, rules, search
 from tests.reference.kalah_strategies import positions
 from tests.reference import kalah as ref
 
-EVALS = st.sampled_from(["store", "sides", "linear"])
+EVALS = st.sampled_from(["store", "sides", "linear", "store+win", "linear+win"])
 
 
 def _weights(kind, m):
-    if kind == "linear":
-        return evaluation.symmetric_weights(np.arange(1, m + 2) * 3 - 5)
+    if kind.startswith("linear"):
+        w = evaluation.symmetric_weights(np.arange(1, m + 2) * 3 - 5)
+        return evaluation.with_win_rule(w) if kind.endswith("+win") else w
     return evaluation.weights_for(kind, m)
 
 
@@ -133,5 +134,71 @@ def test_parse_evaluation():
     assert evaluation.parse_evaluation("1,2,3", 2).tolist() == [1, 2, 3, -1, -2, -3]
     assert evaluation.parse_evaluation("1,2,3,4,5,6", 2).tolist() == [1, 2, 3, 4, 5, 6]
     for bad in ("1,2", "x,y,z", "magic"):
+        with pytest.raises(ValueError):
+            evaluation.parse_evaluation(bad, 2)
+
+
+def _exact_margin(board, player):
+    """South's final margin under perfect play (reference negamax, no pruning)."""
+    m = len(board) // 2 - 1
+    if ref.is_over(board):
+        return ref.final_margin(board)
+    pits = ref.pits_value(board, player, 0)
+    return int(board[m]) - int(board[2 * m + 1]) + (pits if player == 0 else -pits)
+
+
+def test_win_rule_prefers_a_sure_win_to_a_larger_store_lead():
+    # South to move at depth 2. Pit 1 (index 1) leads by 4 in the stores at the
+    # horizon but loses by 3 with best play; pit 2 (index 2) wins by 3 for sure.
+    board = np.array([0, 1, 1, 10, 2, 2, 4, 5], dtype=np.int8)
+    plain = search.best_move(board, depth=2, evaluation="store")
+    tweaked = search.best_move(board, depth=2, evaluation="store+win")
+    assert (plain.move, plain.value) == (1, 4)
+    assert tweaked.move == 2
+    assert tweaked.value == 1 * int(board.sum()) + 1   # max|w| x stones + 1
+    after = {}
+    for pit in (1, 2):
+        child = board.copy()
+        nxt, _ = ref.apply_move(child, 0, pit, 0)
+        after[pit] = _exact_margin(child, nxt)
+    assert after == {1: -3, 2: 3}
+
+
+@pytest.mark.parametrize("m", [2, 3])
+def test_a_won_score_is_a_sure_win(m):
+    """The win rule's maximum score is given only to positions won by force, checked
+    against the exact game value of the reference negamax."""
+    rng = np.random.default_rng(m)
+    won = 0
+    for _ in range(300):
+        board = np.zeros(2 * m + 2, dtype=np.int8)
+        board[:m] = rng.integers(0, 3, m)
+        board[m + 1:2 * m + 1] = rng.integers(0, 3, m)
+        board[m], board[2 * m + 1] = rng.integers(0, 8, 2)
+        player = int(rng.integers(0, 2))
+        w = evaluation.weights_for("store+win", m)
+        depth = int(rng.integers(1, 5))
+        value = search.best_move(board, player, depth, w).value if not rules.is_over(board) \
+            else int(evaluation.evaluate(board, w))
+        score = int(evaluation.won_score(board, w))
+        exact = _exact_margin(board.copy(), player)
+        assert abs(value) <= score
+        if value == score:
+            won += 1
+            assert exact > 0
+        elif value == -score:
+            won += 1
+            assert exact < 0
+        else:   # a finished game is always scored by the rule unless drawn
+            assert not rules.is_over(board) or exact == 0
+    assert won >= 30
+
+
+def test_win_rule_parsing():
+    assert evaluation.parse_evaluation("store+win", 2).tolist() == [0, 0, 1, 0, 0, -1, 1]
+    assert evaluation.parse_evaluation("1,2,3+win", 2).tolist() == [1, 2, 3, -1, -2, -3, 1]
+    assert evaluation.has_win_rule(evaluation.weights_for("sides+win", 2), 2)
+    assert not evaluation.has_win_rule(evaluation.weights_for("sides", 2), 2)
+    for bad in ("store+wins", "+win", "1,2+win"):
         with pytest.raises(ValueError):
             evaluation.parse_evaluation(bad, 2)

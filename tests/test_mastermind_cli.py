@@ -251,7 +251,7 @@ def test_ctrl_c_between_seeds_keeps_the_finished_seeds(capsys, monkeypatch):
     status, out, err = run(capsys, ["evaluate", "-p", "3", "-k", "4", "-s", "cooley",
                                     "--seeds", "5", "--json"])
     data = json.loads(out)
-    assert data["complete"] is False and data["seeds"] == 2
+    assert status == 130 and data["complete"] is False and data["seeds"] == 2
     assert sum(data["distribution"].values()) == 2 * 64
     assert "interrupted" in err and err.count("\n") == 1
 

@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from jitgames.mastermind import evaluate, strategy_tree
-from jitgames.mastermind import optimal, symmetry
+from jitgames.mastermind import STRATEGIES, engine, optimal, symmetry
 from jitgames.mastermind.evaluate import load_game
 from jitgames.mastermind.optimal import optimal_cost
 from tests.reference import mastermind as ref
@@ -22,9 +22,7 @@ KNOWN = json.loads((Path(__file__).parent / "data" / "mastermind_known.json").re
 
 def _brute(space, matrix, limit):
     src = np.arange(space.size, dtype=np.int32)
-    return ref.solve(matrix, space.digits, space.counts, space.pegs, src, 0, space.size,
-                     limit, None, 0, 0, None, None, None, None, None, None, None, None,
-                     None, None)
+    return ref.solve(space.tables(matrix), src, 0, space.size, limit, None, 0, 0, None, None)
 
 
 @pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (2, 4, True),
@@ -66,9 +64,8 @@ def test_search_after_a_history_equals_brute_force(size, history, secret, remain
     search = optimal.OptimalSearch(space, matrix, remaining)
     cost, guess = search.best(members, remaining, used, list(history))
     src = members.astype(np.int32)
-    expected = ref.solve(matrix, space.digits, space.counts, space.pegs, src, 0, src.size,
-                         remaining, None, 0, 0, None, None, None, None, None, None, None,
-                         None, None, None)
+    expected = ref.solve(space.tables(matrix), src, 0, src.size, remaining, None, 0, 0, None,
+                         None)
     if expected >= ref.INFEASIBLE:
         assert cost >= optimal.INFEASIBLE
         return
@@ -159,3 +156,51 @@ def test_ctrl_c_stops_a_long_optimal_search_at_once():
     assert time.perf_counter() - start < 20
     # a new search is unaffected by the stopped one
     assert optimal._search_and_build(*load_game(2, 3), None)[0] == small
+
+
+def test_max_guesses_5_on_4x6_is_koyama_lais_5626():
+    result = evaluate("optimal", 4, 6, max_guesses=5)
+    assert (result.total, result.max) == (5626, 5)
+
+
+@pytest.mark.parametrize("size,limit", [((4, 4, True), None), ((3, 6, False), None),
+                                        ((4, 4, True), 4)])
+def test_tree_does_not_depend_on_the_thread_count(size, limit):
+    """The parallel root hands candidates to the workers in any interleaving; the
+    tree (every guess, not only the total) must be the same for 1, 2 and 3 workers,
+    with the workers' caches shared after every node."""
+    space, matrix = load_game(*size)
+    trees = []
+    for workers in (1, 2, 3):
+        search = optimal.OptimalSearch(space, matrix, limit, workers)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(optimal, "MERGE_AFTER_SECONDS", -1.0)
+            total, tree = optimal._search_and_build(space, matrix, limit, search)
+        assert tree.guesses().sum() == total
+        trees.append((total, tree.table.tobytes()))
+    assert trees[0] == trees[1] == trees[2]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("size", [(2, 2, True), (2, 3, True), (3, 3, False)])
+def test_grouped_record_kernels_equal_the_twin(size, monkeypatch):
+    """The kernels that take grouped records (code tables, search state, node
+    scratch) against the brute-force twin on a whole small space, with one and two
+    workers sharing their caches; and the engine's decision with a fresh scratch."""
+    monkeypatch.setattr(optimal, "MERGE_AFTER_SECONDS", -1.0)
+    space, matrix = load_game(*size)
+    expected = _brute(space, matrix, 62)
+    for workers in (1, 2):
+        search = optimal.OptimalSearch(space, matrix, None, workers)
+        total, tree = optimal._search_and_build(space, matrix, None, search)
+        assert total == expected == tree.guesses().sum()
+    knuth = STRATEGIES["knuth"]
+    members = np.arange(space.size, dtype=np.int32)
+    guess = engine.choose_guess(knuth.adapter, space.tables(matrix), knuth.rules, members, 0,
+                                space.size, -1, np.uint64(0), False,
+                                engine.new_scratch(space.size, space.pegs))
+    table = np.zeros((4 * space.size + 1, 4), np.int32)
+    ref.play_all(knuth.adapter, space.tables(matrix), knuth.rules,
+                 engine.Task(-1, np.ones(space.size, np.int8), np.zeros(space.size, np.int32),
+                             None), np.uint64(0), 1, table)
+    assert guess == table[0, 0]

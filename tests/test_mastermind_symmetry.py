@@ -108,11 +108,11 @@ def _table(name, space, matrix, partition_only):
     s = STRATEGIES[name]
     guesses = np.zeros(space.size, np.int32)
     tree = np.zeros((4 * space.size + 1, 4), np.int32)
-    rows = engine.play_all(s.adapter, matrix, space.digits, space.counts, space.pegs,
-                           s.consistent_only, s.uses_partition, s.perfect_split_best,
-                           partition_only, -1, np.uint64(stream_key(0, 1)),
-                           np.ones(space.size, np.int8), guesses,
-                           2, position_permutations(space.pegs), tree)
+    task = engine.Task(-1, np.ones(space.size, np.int8), guesses,
+                       position_permutations(space.pegs))
+    rows = engine.play_all(s.adapter, space.tables(matrix),
+                           s.rules._replace(partition_only=partition_only), task,
+                           np.uint64(stream_key(0, 1)), 2, tree)
     return guesses, tree[:rows]
 
 

@@ -25,6 +25,18 @@ def test_known_values(row):
         tuple(int(row[k]) for k in ("minimum", "sets", "independent", "independent_sets"))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("row", [r for r in KNOWN if int(r["n"]) > 9], ids=lambda r: r["n"])
+def test_known_values_of_larger_boards(row):
+    result = dom.domination(int(row["n"]))
+    assert (result.minimum, result.sets, result.independent, result.independent_sets) == \
+        tuple(int(row[k]) for k in ("minimum", "sets", "independent", "independent_sets"))
+
+
+def test_every_known_row_is_tested():
+    assert {int(r["n"]) for r in KNOWN} == set(range(1, 12))
+
+
 def test_eight_by_eight_up_to_symmetry():
     row = UNIQUE[0]
     assert row["source"]
@@ -85,7 +97,21 @@ def test_cli(capsys):
     assert main(["domination", "8", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["minimum"], out["sets"], out["unique"], out["independent"]) == (5, 4860, 638, 5)
-    assert main(["domination", "5", "--show"]) == 0
-    assert "Q" in capsys.readouterr().out
+    assert main(["domination", "5", "--show", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    cover = [ref._covers(5, s) for s in range(25)]
+    for key, size in (("example", out["minimum"]), ("independent_example", out["independent"])):
+        squares = out[key]
+        assert len(set(squares)) == size
+        assert set().union(*(cover[s] for s in squares)) == set(range(25))
+    independent = out["independent_example"]
+    assert all(b not in cover[a] for a in independent for b in independent if a != b)
+    assert main(["domination", "6", "--show"]) == 0
+    text = capsys.readouterr().out
+    board = text.split("no two queens attack each other): squares ")[1].splitlines()
+    squares = [int(x) for x in board[0].split(" (")[0].split()]
+    drawn = [r * 6 + c for r, line in enumerate(board[1:7]) for c, cell in
+             enumerate(line.split()) if cell == "Q"]
+    assert drawn == squares and len(drawn) == 4
     assert main(["domination", "12"]) == 2
     assert capsys.readouterr().err.count("\n") == 1

@@ -23,6 +23,26 @@ def test_known_counts(row):
     assert (result.count, result.unique) == (int(row["count"]), int(row["unique"]))
 
 
+# n = 17 and 18 (seconds to a minute each) are checked by the benchmark, bench/puzzles.py
+@pytest.mark.slow
+@pytest.mark.parametrize("row", [r for r in KNOWN if 13 <= int(r["n"]) <= 16],
+                         ids=lambda r: r["n"])
+def test_known_counts_of_larger_boards(row):
+    n = int(row["n"])
+    result = queens.queens_census(n)
+    assert (result.count, result.unique) == (int(row["count"]), int(row["unique"]))
+    # the mirror-only kernel and Burnside's lemma reach the same numbers another way
+    assert queens.count_queens(n) == result.count
+    assert queens.unique_by_burnside(n, result.count) == result.unique
+
+
+def test_every_known_value_is_checked_somewhere():
+    # rows up to 16 are tested above; 17 and 18 are timed and checked by the benchmark
+    bench = (Path(__file__).parents[1] / "bench" / "puzzles.py").read_text()
+    assert {int(r["n"]) for r in KNOWN} == set(range(1, 19))
+    assert "KNOWN" in bench and "puzzles_queens.csv" in bench
+
+
 def test_plain_baseline_matches_known():
     for row in KNOWN[:11]:
         assert queens.count_queens_plain(int(row["n"])) == int(row["count"])
@@ -33,6 +53,17 @@ def test_recursive_and_iterative_find_every_solution(n):
     brute = ref.all_solutions(n)
     assert queens.solutions_recursive(n) == brute
     assert queens.solutions_iterative(n) == brute
+    for method in queens.METHODS:
+        assert queens.solutions(n, method) == brute
+
+
+@pytest.mark.parametrize("n", [10, 11, 12])
+def test_three_methods_list_the_same_solutions(n):
+    known = next(int(r["count"]) for r in KNOWN if int(r["n"]) == n)
+    listed = queens.solutions(n, "kernel")
+    assert len(listed) == known and all(ref.is_solution(s) for s in listed)
+    assert listed == sorted(set(listed))
+    assert queens.solutions(n, "iterative") == listed == queens.solutions(n, "recursive")
 
 
 def test_eight_queens_92_and_12():
@@ -112,6 +143,15 @@ def test_bitmask_kernels_match_reference(case):
 
 
 @pytest.mark.kernel
+@given(st.integers(1, 7), st.integers(0, 50))
+def test_listing_kernel_matches_reference(n, capacity):
+    ours = np.zeros((capacity, n), np.int8)
+    theirs = np.zeros((capacity, n), np.int8)
+    assert queens.fill_solutions(n, ours) == ref.fill_solutions(n, theirs)
+    assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
 @given(st.integers(1, 9))
 def test_task_kernel_matches_reference(n):
     cols, left, right, _ = queens._tasks(n, list(range(n)), 2)
@@ -159,8 +199,33 @@ def run(argv):
         return exc.code
 
 
+def test_cli_all_lists_every_solution(capsys):
+    assert main(["queens", "8", "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("8 queens: 92 solutions, 12 up to symmetry")
+    assert [tuple(map(int, line.split())) for line in lines[1:]] == ref.all_solutions(8)
+
+
+@pytest.mark.parametrize("method", ["recursive", "iterative", "kernel"])
+def test_cli_all_json_by_each_method(method, capsys):
+    assert main(["queens", "7", "--all", "--json", "--method", method]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [tuple(s) for s in out["solutions"]] == ref.all_solutions(7)
+    assert (out["count"], out["unique"], out["method"]) == (40, ref.unique_count(7), method)
+    assert out["complete"] is True
+
+
+def test_cli_method_counts(capsys):
+    assert main(["queens", "9", "--method", "iterative", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["count"], out["unique"]) == (352, 46) and "solutions" not in out
+
+
 @pytest.mark.parametrize("argv", [["queens", "0"], ["queens", "x"], ["queens", "31"],
-                                  ["queens", "13", "--show"]])
+                                  ["queens", "13", "--show"], ["queens", "15", "--all"],
+                                  ["queens", "15", "--method", "recursive"],
+                                  ["queens", "8", "--method", "magic"],
+                                  ["queens", "8", "--all", "--checkpoint", "x.json"]])
 def test_cli_bad_input(argv, capsys):
     assert run(argv) == 2
     err = capsys.readouterr().err

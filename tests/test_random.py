@@ -1,4 +1,7 @@
-"""The counter-based generator against its reference twin."""
+"""The counter-based generator against its reference twin and a published vector."""
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -44,3 +47,12 @@ def test_below_is_roughly_uniform():
     expected = 10_000
     chi2 = float(((counts - expected) ** 2 / expected).sum())
     assert chi2 < 25.0  # p ~ 1e-4 for 5 degrees of freedom
+
+
+@pytest.mark.kernel
+def test_splitmix64_published_vector():
+    """A stream with key k is SplitMix64 seeded with k: its outputs are the published ones."""
+    data = json.loads((Path(__file__).parent / "data" / "splitmix64_vectors.json").read_text())
+    assert data["source"].startswith("Rosetta Code")
+    outputs = [int(_random.next_u64(np.uint64(data["seed"]), j)) for j in range(len(data["outputs"]))]
+    assert outputs == data["outputs"]

@@ -19,13 +19,27 @@ from jitgames.solitaire.__main__ import main as solitaire_main
 # The package exports a function named evaluate, so fetch the module by name.
 mastermind_evaluate = importlib.import_module("jitgames.mastermind.evaluate")
 TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "threads",
-          "resumed_chunks", "interrupted"}
+          "resumed_chunks", "complete"}
 
 
 @pytest.fixture(scope="module")
 def scheduler():
-    """Address of a LocalCluster of 2 worker processes, shared by this module."""
-    with open_client("local:2") as client:
+    """Address of a running scheduler with 2 worker processes (as a user would start
+    with ``dask scheduler`` and ``dask worker``), and a client of it.
+
+    ``--scheduler local:W`` makes a cluster only its own process can reach, so a
+    scheduler that a command line can be pointed at is started here as plain TCP,
+    bound to this machine only and without dashboard pages.
+    """
+    import dask
+    from distributed import Client, LocalCluster
+
+    with dask.config.set({"distributed.scheduler.http.routes": [],
+                          "distributed.worker.http.routes": []}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                               env={"NUMBA_NUM_THREADS": str(local_worker_threads(2))})
+    with cluster, Client(cluster) as client:
         yield client.scheduler.address, client
 
 
@@ -34,10 +48,10 @@ def _numba_threads():
     return numba.get_num_threads()
 
 
-def test_local_workers_share_the_cores(scheduler):
+def test_local_workers_share_the_cores():
     """Two local workers run their share of the Numba threads each, not all cores each."""
-    _, client = scheduler
-    threads = client.run(_numba_threads)
+    with open_client("local:2") as client:
+        threads = client.run(_numba_threads)
     assert len(threads) == 2
     assert set(threads.values()) == {local_worker_threads(2)}
     assert local_worker_threads(2) == max(1, (os.cpu_count() or 1) // 2)
@@ -72,7 +86,7 @@ def test_queens_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, monk
     monkeypatch.setattr(queens_classes, "count_classes_chunk", stop_at_chunk_5)
     status, partial = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
-    assert status == 130 and partial["partial"] and partial["chunks_done"] == 5
+    assert status == 130 and partial["complete"] is False and partial["chunks_done"] == 5
     monkeypatch.setattr(queens_classes, "count_classes_chunk", real)
     status, resumed = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
@@ -128,10 +142,11 @@ def test_solitaire_chunk_of_a_killed_worker_is_retried(scheduler, tmp_path):
     params = {"seed": 9, "shuffle": "fisher-yates", "score_only": False,
               "table_capacity": study.DEFAULT_CAPACITY, "rows": False}
     chunks = tuple(split_range(0, 400, 50))
-    plain = run_chunks(ChunkedJob("t", params, chunks, study.study_worker), quiet=True)
+    plain = run_chunks(ChunkedJob("t", params, chunks, study.study_worker, study.study_validate),
+                       quiet=True)
     pids_before = set(client.run(os.getpid).values())
     dying = ChunkedJob("t", {**params, "kill_at": 150, "marker": str(tmp_path / "died")},
-                       chunks, dying_study_worker)
+                       chunks, dying_study_worker, study.study_validate)
     run = run_chunks(dying, client=client, quiet=True)
     assert (tmp_path / "died").exists()  # a worker really died mid-run
     assert set(client.run(os.getpid).values()) != pids_before
@@ -152,7 +167,7 @@ def test_solitaire_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, m
 
     monkeypatch.setattr(study, "solve_chunk_rows", stop_at_deal_300)
     status, cut = run_json(solitaire_main, argv, capsys)
-    assert status == 130 and cut["deals"] == 300 and cut["interrupted"]
+    assert status == 130 and cut["deals"] == 300 and cut["complete"] is False
     assert len(out_file.read_text().splitlines()) == 301  # the finished deals' rows
     monkeypatch.setattr(study, "solve_chunk_rows", real)
     status, resumed = run_json(solitaire_main, argv, capsys)
@@ -201,14 +216,14 @@ def test_mastermind_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, 
             "--checkpoint", str(path)]
     real = mastermind_evaluate.evaluate
 
-    def stop_at_secret_100(name, pegs, colours, repeats, seed, secrets, max_bytes):
+    def stop_at_secret_100(name, pegs, colours, repeats, seed, secrets, max_bytes, **options):
         if secrets[0] == 100:
             raise KeyboardInterrupt
-        return real(name, pegs, colours, repeats, seed, secrets, max_bytes)
+        return real(name, pegs, colours, repeats, seed, secrets, max_bytes, **options)
 
     monkeypatch.setattr(mastermind_evaluate, "evaluate", stop_at_secret_100)
     status, cut = run_json(mastermind_main, argv, capsys)
-    assert status == 0 and not cut["complete"] and cut["secrets"] == 100
+    assert status == 130 and cut["complete"] is False and cut["secrets"] == 100
     monkeypatch.setattr(mastermind_evaluate, "evaluate", real)
     status, resumed = run_json(mastermind_main, argv, capsys)
     status, whole = run_json(mastermind_main, argv[:7], capsys)

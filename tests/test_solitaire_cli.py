@@ -28,7 +28,7 @@ def test_study_json_contract(capsys):
                                  enumerate(np.bincount(results.score, minlength=53))}
     assert data["mean_moves"] == pytest.approx(results.moves.mean())
     assert data["ci95"][0] < data["mean"] < data["ci95"][1]
-    assert not data["interrupted"]
+    assert data["complete"] is True
 
 
 def test_study_text_report_out_and_plot(capsys, tmp_path):
@@ -116,7 +116,7 @@ def test_ctrl_c_keeps_the_finished_chunks(capsys, monkeypatch):
     status, out, err = run(capsys, "100", "--chunk-size", "20", "--json")
     assert status == 130
     data = json.loads(out)
-    assert data["deals"] == 40 and data["interrupted"]
+    assert data["deals"] == 40 and data["complete"] is False
     assert "interrupted after 40 of 100 deals" in err
 
 
@@ -138,7 +138,7 @@ def test_deal_file(capsys, tmp_path):
     path = tmp_path / "deals.txt"
     path.write_text("# three deals\n" + "\n".join(", ".join(map(str, d)) for d in sample) + "\n\n")
     out_file, plot = tmp_path / "results.csv", tmp_path / "scores.svg"
-    status, out, _ = run(capsys, "--deals", str(path), "--out", str(out_file), "--plot", str(plot))
+    status, out, _ = run(capsys, "--deal-file", str(path), "--out", str(out_file), "--plot", str(plot))
     assert status == 0
     results = solve_deals(sample)
     assert f"deal 2: score {results.score[1]}" in out
@@ -147,8 +147,27 @@ def test_deal_file(capsys, tmp_path):
     assert lines[2] == (f"2,{results.score[1]},{results.moves[1]},{results.decisions[1]},"
                         f"{results.positions[1]}")
     assert "over 3 deals (deals of deals.txt)" in plot.read_text()
-    status, out, _ = run(capsys, "--deals", str(path), "--json")
+    status, out, _ = run(capsys, "--deal-file", str(path), "--json")
     assert json.loads(out)["score"] == results.score.tolist()
+
+
+def test_deal_file_not_utf8_is_one_line_error(capsys, tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"\xff\xfe 1 2 3\n")
+    status, out, err = run(capsys, "--deal-file", str(path))
+    assert status == 2 and out == "" and "not UTF-8" in err and err.count("\n") == 1
+
+
+def test_one_deal_is_a_result_with_undefined_spread(capsys):
+    status, out, err = run(capsys, "1", "--quiet")
+    assert status == 0 and "one deal" in out and "Traceback" not in err
+
+    def refuse(name):
+        raise AssertionError(f"non-strict JSON constant {name}")
+
+    status, out, _ = run(capsys, "1", "--quiet", "--json")
+    data = json.loads(out, parse_constant=refuse)
+    assert status == 0 and data["deals"] == 1 and data["sd"] is None and data["complete"]
 
 
 @pytest.mark.parametrize("content, message", [
@@ -161,15 +180,18 @@ def test_deal_file(capsys, tmp_path):
 def test_bad_deal_files_are_one_line_errors(capsys, tmp_path, content, message):
     path = tmp_path / "bad.txt"
     path.write_text(content)
-    status, out, err = run(capsys, "--deals", str(path))
+    status, out, err = run(capsys, "--deal-file", str(path))
     assert status == 2 and out == ""
     assert message in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("argv", [
     ["0"], ["-5"], ["x"], [], ["10", "--threads", "0"], ["10", "--threads", "999"],
-    ["--deals", "/no/such/file"], ["10", "--deals", "f"], ["--show", "1"],
-    ["10", "--table-capacity", "100"], ["10", "--shuffle", "riffle"], ["10", "--precision", "-1"],
+    ["--deal-file", "/no/such/file"], ["10", "--deal-file", "f"], ["--deals", "/no/such/file"],
+    ["--show", "1"], ["10", "--table-capacity", "100"], ["10", "--shuffle", "riffle"],
+    ["10", "--precision", "-1"], ["10", "--precision", "1e-300"], ["10", "--precision", "nan"],
+    ["10", "--scheduler", "tcp://"], ["10", "--scheduler", "tcp://[::1"],
+    ["10", "--scheduler", "inproc://x"],
     ["--show", "1", "2", "--bias"], ["--show", "1", "2", "--checkpoint", "c.json"],
     ["10", "--scheduler", "local:0"], ["10", "--scheduler", "nowhere"], ["10", "--chunk-size", "0"],
     # numbers beyond what the program can honour: one line, never a traceback or a hang
@@ -182,10 +204,7 @@ def test_bad_deal_files_are_one_line_errors(capsys, tmp_path, content, message):
     ["100", "--bias", "--plot", "a.png"],
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv):
-    with pytest.raises(SystemExit) as exc:
-        status = cli.main(argv)
-        raise SystemExit(status)
-    assert exc.value.code == 2
+    assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error" in err
 

@@ -67,7 +67,7 @@ def test_deal_position_matches_reference(deck):
 
 
 def test_dealing_follows_the_shared_format():
-    """Aces dealt face down, so nothing plays: the piles are exactly as DESIGN.md says."""
+    """Aces dealt face down, so nothing plays: the piles are exactly as docs/design.md says."""
     aces = {1: 0, 3: 13, 6: 26, 10: 39}
     rest = iter(c for c in range(52) if c % 13)
     deck = [aces[i] if i in aces else next(rest) for i in range(52)]

@@ -247,7 +247,7 @@ def test_solve_decks_matches_its_twin(decks):
                       scratch.stacks[1], scratch.moves[1], scratch.max_capacity, ours)
         ref.solve_decks(decks, score_only, None, None, None, None, None, scratch.max_capacity,
                         theirs)
-        assert ours[:, :3].tolist() == theirs[:, :3].tolist()
+        assert ours[:, [0, 1, 2, 9]].tolist() == theirs[:, [0, 1, 2, 9]].tolist()
 
 
 @pytest.mark.kernel

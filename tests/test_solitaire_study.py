@@ -1,5 +1,6 @@
 """Mergeable study statistics: any chunking gives the same numbers."""
 import dataclasses
+import json
 import math
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import deals, shuffle_bias, solve_deals
 from jitgames.solitaire import study as S
 from jitgames.solitaire.deal import chi_square_tail, position_counts
@@ -111,3 +113,51 @@ def test_chi_square_tail_is_accurate():
     assert chi_square_tail(2601 - 2 / 3, 2601) == pytest.approx(0.5, abs=2e-3)
     # 95% point of chi-square(100) is 124.342 (standard tables)
     assert chi_square_tail(124.342, 100) == pytest.approx(0.05, abs=1e-3)
+
+
+def test_study_counts_deals_without_a_move_and_without_a_decision(capsys):
+    assert cli.main(["2000", "--seed", "0", "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    decks = deals(0, 0, 2000)
+    no_move = sum(not ref.game_moves(ref.deal_game(deck)[0]) for deck in decks)
+    forced = int((solve_deals(decks).decisions == 0).sum())
+    assert no_move > 0 and forced > 0
+    for key, count in (("no_move_at_deal", no_move), ("score_fixed_by_deal", forced)):
+        figure = data[key]
+        assert figure["deals"] == count and figure["rate"] == count / 2000
+        assert figure["ci95"][0] < figure["rate"] < figure["ci95"][1]
+    assert cli.main(["300", "--score-only", "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["score_fixed_by_deal"] is None and data["no_move_at_deal"]["deals"] >= 0
+
+
+def test_compare_shuffles_reports_both_studies_and_the_difference(capsys):
+    assert cli.main(["300", "--seed", "9", "--compare-shuffles", "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] is True
+    means = {}
+    for shuffle in ("fisher-yates", "naive"):
+        scores = solve_deals(deals(9, 0, 300, shuffle)).score
+        assert data["shuffles"][shuffle]["mean"] == pytest.approx(scores.mean())
+        means[shuffle] = (scores.mean(), scores.std(ddof=1))
+    d = data["difference_of_means"]
+    assert d["naive_minus_fisher_yates"] == pytest.approx(means["naive"][0] - means["fisher-yates"][0])
+    half = 1.959963984540054 * math.sqrt((means["naive"][1] ** 2 + means["fisher-yates"][1] ** 2) / 300)
+    assert d["ci95"][1] - d["ci95"][0] == pytest.approx(2 * half)
+    assert cli.main(["300", "--seed", "9", "--compare-shuffles", "--quiet"]) == 0
+    assert "difference of the means (naive - fisher-yates)" in capsys.readouterr().out
+
+
+def test_compare_shuffles_keeps_one_checkpoint_per_shuffle_and_resumes(capsys, tmp_path):
+    checkpoint = tmp_path / "cmp.ckpt"
+    argv = ["200", "--seed", "4", "--compare-shuffles", "--json", "--quiet", "--chunk-size", "64",
+            "--checkpoint", str(checkpoint)]
+    assert cli.main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert (tmp_path / "cmp.ckpt.fisher-yates").exists() and (tmp_path / "cmp.ckpt.naive").exists()
+    assert cli.main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    for shuffle in ("fisher-yates", "naive"):
+        for key in ("mean", "histogram", "no_move_at_deal", "score_fixed_by_deal"):
+            assert again["shuffles"][shuffle][key] == first["shuffles"][shuffle][key]
+    assert again["difference_of_means"] == first["difference_of_means"]

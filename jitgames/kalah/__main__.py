@@ -12,10 +12,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .._cli import (ArgumentParser, CLIError, check_writable, data_dir, int_in_range, print_json,
-                    progress, run_cli)
+from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, emit,
+                    int_in_range, progress, run_cli)
+from .._jit import threads
+from .._store import check_writable, data_dir
 from .rules import VARIANTS
 from .solver import TABLE_BITS
+
+PROG = "python -m jitgames.kalah"
 
 
 def _add_solve(sub):
@@ -37,8 +41,9 @@ def _add_solve(sub):
                         "(default: kalah/ in the user's data directory)")
     p.add_argument("--no-endgame-files", action="store_true",
                    help="build the endgame database in memory; read and write no files")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress messages")
+    add_json(p)
+    add_quiet(p)
+    add_threads(p)
     p.set_defaults(run=_run_solve)
 
 
@@ -56,33 +61,32 @@ def _run_solve(args) -> int:
     directory = None if args.no_endgame_files else data_dir(
         args.endgame_dir if args.endgame_dir is not None else Path(data_dir()) / "kalah")
     if directory is not None:  # a database built for minutes must be savable
-        check_writable(Path(directory) / "kalah-endgame.npy")
+        check_writable(Path(directory) / "kalah-endgame.table")
     bits = TABLE_BITS if args.table_bits is None else args.table_bits
     bar = progress(None, "endgame database", args.quiet, unit="pos")
     try:
-        result = solve(args.pits, args.stones, args.variant, args.endgame_stones, bits,
-                       endgame_dir=directory, on_slice=bar.update)
+        # the endgame database is built in parallel
+        with threads(args.threads):
+            result = solve(args.pits, args.stones, args.variant, args.endgame_stones, bits,
+                           endgame_dir=directory, on_slice=bar.update)
     except SolveInterrupted as stop:
         bar.close()
-        if args.json:
-            print_json({"pits": args.pits, "stones": args.stones, "variant": args.variant,
-                        "value": stop.lower if stop.lower == stop.upper else None,
-                        "lower": stop.lower, "upper": stop.upper, "line": None,
-                        "seconds": round(stop.seconds, 3), "nodes": stop.nodes,
-                        "interrupted": True})
-        else:
-            print(f"interrupted after {stop.seconds:.1f} s: South's margin is between "
-                  f"{stop.lower:+d} and {stop.upper:+d}")
-        return 130
+        return emit(args, {"pits": args.pits, "stones": args.stones, "variant": args.variant,
+                           "value": stop.lower if stop.lower == stop.upper else None,
+                           "lower": stop.lower, "upper": stop.upper, "line": None,
+                           "seconds": round(stop.seconds, 3), "nodes": stop.nodes},
+                    f"interrupted after {stop.seconds:.1f} s: South's margin is between "
+                    f"{stop.lower:+d} and {stop.upper:+d}", complete=False)
     bar.close()
     if args.json:
-        print_json({"pits": result.pits, "stones": result.stones, "variant": result.variant,
-                    "value": result.value, "line": list(result.line),
-                    "seconds": round(result.seconds, 3), "nodes": result.nodes,
-                    "endgame_stones": result.endgame_stones,
-                    "endgame_seconds": round(result.endgame_seconds, 3),
-                    "endgame_source": result.endgame_source,
-                    "table_entries": result.table_entries})
+        return emit(args, {"pits": result.pits, "stones": result.stones,
+                           "variant": result.variant, "value": result.value,
+                           "line": list(result.line), "seconds": round(result.seconds, 3),
+                           "nodes": result.nodes, "endgame_stones": result.endgame_stones,
+                           "endgame_seconds": round(result.endgame_seconds, 3),
+                           "endgame_source": result.endgame_source,
+                           "table_entries": result.table_entries,
+                           "lower": result.value, "upper": result.value})
     else:
         verdict = ("a draw" if result.value == 0 else
                    f"South (first player) wins by {result.value}" if result.value > 0 else
@@ -96,9 +100,10 @@ def _run_solve(args) -> int:
     return 0
 
 
-def _parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="python -m jitgames.kalah",
-                            description="Kalah: exact solutions, alpha-beta play, tournaments.")
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog=PROG,
+                            description="Kalah: exact solutions, alpha-beta play, tournaments "
+                                        "(rules and variants: docs/design.md).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     _add_solve(sub)
     from . import play, tournament
@@ -109,13 +114,13 @@ def _parser() -> ArgumentParser:
 
 
 def _main(argv) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     return args.run(args)
 
 
 def main(argv=None) -> int:
     """Entry point; returns the exit status."""
-    return run_cli(_main, argv, prog="python -m jitgames.kalah")
+    return run_cli(_main, argv, prog=PROG)
 
 
 if __name__ == "__main__":

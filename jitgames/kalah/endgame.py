@@ -13,18 +13,23 @@ opponent's ``m``); a distribution ``a`` of ``s`` stones gets
 rank of the stars-and-bars bar positions ``p_j = a_0 + .. + a_j + j``. Indices of
 all distributions with at most ``S`` stones are exactly ``0 .. C(S + 2m, 2m) - 1``.
 
-Building (choice left open by DESIGN.md): a memoised full-width search over the
+Building (choice left open by docs/design.md): a memoised full-width search over the
 positions, level by level (stones in play), each level split among threads and into
-kernel calls of at most ``SLICE`` positions (Ctrl-C is seen between calls). Every
+kernel calls of at most ``SLICE`` positions; Ctrl-C stops a call within moments (its
+stop flag, :mod:`jitgames._interrupt`). Every
 child has at most as many stones in play, so it is in the table; the recursion
 terminates because a move either takes stones out of play or moves stones of one
 side towards its own store. Values are int8; ``UNKNOWN = -128`` marks an entry not
 yet computed. Unranking each position (``set_position``) is about 10-15% of the build.
 
-On disk (:func:`endgame_database`): one ``.npy`` file per (m, variant, S), written
-atomically (``_cli.atomic_write_bytes``); a file is checked on reading (dtype, exact
-length, no ``UNKNOWN`` entry in the part used) and ignored when damaged. m = 6, 20
-stones: 225.8M entries, 226 MB, built in about 4 minutes on this 2-core machine.
+On disk (:func:`endgame_database`): one file per (m, variant, S), written atomically
+with a header holding its schema version and SHA-256 (:func:`jitgames._store.write_checked`;
+format in ``docs/storage.md``). Before a file is used, its checksum and every invariant
+of the entries are checked (:func:`check_entries`: int8, exact length, and for a
+position of ``s`` stones in play ``|v| <= s`` and ``v = s (mod 2)``, since the two
+players' gains add up to ``s``); a file that fails is rebuilt, and stderr says so.
+m = 6, 20 stones: 225.8M entries, 226 MB, built in about 4 minutes on this 2-core
+machine.
 
 Numba note: recursive kernels are called with non-literal int64 arguments only
 (``np.int64(0)``, not ``0``). A second, literal-typed overload of a recursive
@@ -34,11 +39,13 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from .._cli import atomic_write_bytes
+from .._store import StoreError, read_checked, write_checked
+from .._interrupt import run_interruptible, stop_flag, stop_requested
 from .._jit import jit, prange
 from .rules import (SOUTH, VARIANTS, apply_move, legal_moves, pits_per_side, side_stones,
                     store_of, undo_move)
@@ -144,13 +151,15 @@ def set_position(board, player, stones, rank, binom):
 
 
 @jit(parallel=True)
-def build_positions(m, level, start, stop, variant, db, binom):
+def build_positions(m, level, start, stop, variant, db, binom, halt):
     """Compute the entries of ranks ``start .. stop - 1`` of ``level`` (stones in play).
 
     All lower levels must be complete. Chunks of positions are shared among threads
     (``prange``); a position's value may recurse into other positions of the same
     level. Two threads may compute the same entry at once; both write the same exact
-    value, so the table does not depend on the thread count.
+    value, so the table does not depend on the thread count. Chunks not begun when
+    ``halt[0]`` is set (Ctrl-C, :mod:`jitgames._interrupt`) are skipped: the entries
+    written are exact, but the range is then incomplete.
     """
     k = 2 * m
     first = binom[level + k - 1, k]
@@ -158,6 +167,8 @@ def build_positions(m, level, start, stop, variant, db, binom):
     chunk = 4096
     chunks = (stop - start + chunk - 1) // chunk
     for c in prange(chunks):
+        if stop_requested(halt):
+            continue
         board = np.zeros(k + 2, dtype=np.int8)
         scratch = np.zeros((rows, m), dtype=np.int64)
         for rank in range(start + c * chunk, min(stop, start + (c + 1) * chunk)):
@@ -167,7 +178,7 @@ def build_positions(m, level, start, stop, variant, db, binom):
                               np.int64(0))
 
 
-SLICE = 1 << 20     # positions per kernel call: Python regains control (Ctrl-C) between
+SLICE = 1 << 20     # positions per kernel call: progress is reported between calls
 
 
 def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.ndarray,
@@ -182,11 +193,18 @@ def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.n
     """
     k = 2 * m
     db[int(binom[first_level + k - 1, k]):] = UNKNOWN
+
+    def build_slice(level, start, stop):
+        halt = stop_flag()  # of the helper thread run_interruptible runs this in
+        build_positions(m, level, start, stop, variant, db, binom, halt)
+        if halt[0]:
+            raise KeyboardInterrupt
+
     for level in range(first_level, stones + 1):
         size = int(binom[level + k - 1, k - 1])
         for start in range(0, size, SLICE):
             stop = min(size, start + SLICE)
-            build_positions(m, level, start, stop, variant, db, binom)
+            run_interruptible(lambda: build_slice(level, start, stop))
             if on_slice is not None:
                 on_slice(stop - start)
     return db.shape[0]
@@ -198,10 +216,31 @@ def build_endgame(m: int, stones: int, variant: int, db: np.ndarray, binom: np.n
 # one, so a file serves every smaller request and is extended by building only the
 # levels above it.
 
+TABLE_KIND = "jitgames-kalah-endgame"
+TABLE_SCHEMA = 1
+"""Version of the table file's payload (a ``.npy`` int8 array behind the header)."""
+
+
 def database_file(directory, m: int, variant: int, stones: int) -> Path:
     """Path of the on-disk database of ``m`` pits a side, ``variant``, ``<= stones``."""
     name = {v: k for k, v in VARIANTS.items()}[variant]
-    return Path(directory) / f"kalah-endgame-{m}pits-{name}-{stones}stones.npy"
+    return Path(directory) / f"kalah-endgame-{m}pits-{name}-{stones}stones.table"
+
+
+def check_entries(db: np.ndarray, m: int, stones: int) -> None:
+    """Raise ValueError unless ``db`` can be the database of ``m`` pits a side and at
+    most ``stones`` stones in play: int8, ``table_size(m, stones)`` entries, and each
+    entry of level ``s`` (stones in play) within ``[-s, s]`` with the parity of ``s``."""
+    if db.dtype != np.int8 or db.shape != (table_size(m, stones),):
+        raise ValueError(f"{db.dtype} array of shape {db.shape}, not int8 of "
+                         f"{table_size(m, stones)} entries")
+    binom = binomials(stones + 2 * m, 2 * m)
+    k = 2 * m
+    for level in range(stones + 1):
+        values = db[binom[level + k - 1, k]:binom[level + k, k]]
+        magnitude = np.abs(values.astype(np.int16))
+        if magnitude.max(initial=0) > level or ((magnitude - level) % 2).any():
+            raise ValueError(f"impossible values among the positions of {level} stones")
 
 
 def _files_on_disk(directory, m: int, variant: int) -> dict[int, Path]:
@@ -218,23 +257,27 @@ def _files_on_disk(directory, m: int, variant: int) -> dict[int, Path]:
 
 
 def _read(path: Path, m: int, file_stones: int, stones: int) -> np.ndarray | None:
-    """The first ``table_size(m, stones)`` entries of a database file, or None when the
-    file is not a complete database of ``file_stones`` stones."""
+    """The first ``table_size(m, stones)`` entries of a database file, or None (and a
+    line on stderr) when its checksum or entries fail (:func:`check_entries`)."""
     try:
-        data = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (OSError, ValueError):
+        payload = read_checked(path, TABLE_KIND, TABLE_SCHEMA, "endgame table")
+        try:
+            data = np.load(io.BytesIO(payload), allow_pickle=False)
+            check_entries(data, m, file_stones)
+        except ValueError as exc:
+            raise StoreError(f"endgame table {path}: {exc}") from None
+    except StoreError as exc:
+        print(f"jitgames: {exc}; building it again", file=sys.stderr)
         return None
-    if data.dtype != np.int8 or data.shape != (table_size(m, file_stones),):
-        return None
-    db = np.array(data[:table_size(m, stones)])
-    return db if not (db == UNKNOWN).any() else None
+    return np.array(data[:table_size(m, stones)])
 
 
 def _write(directory, m: int, variant: int, stones: int, db: np.ndarray) -> None:
     """Save ``db`` atomically and remove the smaller files it supersedes."""
     buffer = io.BytesIO()
     np.save(buffer, db, allow_pickle=False)
-    atomic_write_bytes(database_file(directory, m, variant, stones), buffer.getvalue())
+    write_checked(database_file(directory, m, variant, stones), TABLE_KIND, TABLE_SCHEMA,
+                  buffer.getvalue())
     for smaller, path in _files_on_disk(directory, m, variant).items():
         if smaller < stones:
             path.unlink(missing_ok=True)

@@ -12,19 +12,31 @@ moves not searched because of a cut-off are listed as ``cut off``. The tree is
 traced by :func:`trace_tree`, a Python transcription of the root search of
 :mod:`.search` that calls the same kernels, so its values and node count are those
 of the kernel (a test checks it).
+
+Typing ``?`` instead of a pit asks for a hint: the computer searches the person's
+position as it would its own, names every equally good pit (:func:`hint`) and prints
+the tree to ``max(D, 1)`` plies.
+
+Random choice among equally good moves is on by default, as the text asks: the
+seed is drawn from the system and printed, and ``--seed S`` replays the game (with
+the same answers from the person); ``--no-random`` takes the lowest such pit instead.
+``--no-ordering`` searches the moves in pit order (same moves and values, more
+nodes); ``--evaluation store+win`` is the text's win rule (``docs/kalah.md``).
 """
 from __future__ import annotations
 
+import secrets
 import sys
 
 import numpy as np
 
+from ..errors import InputError
 from .._cli import CLIError, int_in_range
 from .._random import stream_key
-from .evaluation import EVALUATIONS, evaluate, parse_evaluation
+from .evaluation import EVALUATIONS, WIN_SUFFIX, evaluate, parse_evaluation
 from .rules import (NORTH, SOUTH, VARIANTS, apply_move, final_margin, is_over, legal_moves,
                     new_board, undo_move)
-from .search import ALPHABETA, INF, choose_move, order_moves
+from .search import ALPHABETA, INF, choose_move, order_moves, root_values
 
 NAMES = ("South", "North")
 
@@ -57,18 +69,18 @@ def pit_number(m: int, index: int) -> int:
 
 
 def parse_move(text: str, board, player: int) -> int:
-    """Board index of the move typed as ``text``; ValueError with the reason if refused."""
+    """Board index of the move typed as ``text``; InputError with the reason if refused."""
     m = (len(board) - 2) // 2
     text = text.strip()
     try:
         number = int(text)
     except ValueError:
-        raise ValueError(f"not a pit number: {text!r} (type 1..{m}, or q to resign)") from None
+        raise InputError(f"not a pit number: {text!r} (type 1..{m}, or q to resign)") from None
     if not 1 <= number <= m:
-        raise ValueError(f"no pit {number}: your pits are numbered 1..{m}")
+        raise InputError(f"no pit {number}: your pits are numbered 1..{m}")
     index = pit_index(m, player, number)
     if board[index] == 0:
-        raise ValueError(f"pit {number} is empty; choose a pit with stones")
+        raise InputError(f"pit {number} is empty; choose a pit with stones")
     return index
 
 
@@ -136,12 +148,46 @@ def trace_tree(board, player, depth, weights, variant, ordering=True, show=2):
     return chosen, best, nodes[0], lines
 
 
-def _ask_move(board, player, out):
-    """Read the person's move from stdin until legal; None on resignation or end of input."""
+def hint(board, player, depth, weights, variant, ordering=True):
+    """Every equally good move for ``player`` by a ``depth``-ply alpha-beta search.
+
+    Returns ``(moves, value)``: the board indices (ascending) of the moves whose
+    backed-up value is the best one, and that value (South's view). The root search
+    gives moves that tie the best their exact value (:mod:`.search`), so the list is
+    complete.
+    """
+    m = (len(board) - 2) // 2
+    moves = np.zeros(m, dtype=np.int64)
+    values = np.zeros(m, dtype=np.int64)
+    n = root_values(board.copy(), player, depth, weights, variant, ALPHABETA, ordering,
+                    moves, values, np.zeros(1, dtype=np.int64))
+    if n == 0:
+        return [], int(evaluate(board, weights))
+    best = int(values[:n].max() if player == SOUTH else values[:n].min())
+    return sorted(int(moves[i]) for i in range(n) if values[i] == best), best
+
+
+def _print_hint(board, player, args, weights, variant, out):
+    m = (len(board) - 2) // 2
+    moves, value = hint(board, player, args.depth, weights, variant, args.ordering)
+    pits = ", ".join(str(pit_number(m, x)) for x in moves)
+    print(f"hint: pit{'s' if len(moves) > 1 else ''} {pits} [value {value}, "
+          f"{args.depth} plies]", file=out)
+    _, _, _, lines = trace_tree(board, player, args.depth, weights, variant, args.ordering,
+                                max(args.tree, 1))
+    print("search tree (values from South's view):", file=out)
+    print("\n".join("  " + x for x in lines), file=out)
+
+
+def _ask_move(board, player, out, on_hint=None):
+    """Read the person's move from stdin until legal; None on resignation or end of input.
+
+    ``?`` calls ``on_hint()`` and asks again.
+    """
     m = (len(board) - 2) // 2
     while True:
-        print(f"{NAMES[player]} to move, pit (1..{m}, q to resign)? ", end="", file=out,
-              flush=True)
+        print(f"{NAMES[player]} to move, pit (1..{m}, ? for a hint, q to resign)? ", end="",
+              file=out, flush=True)
         try:
             line = sys.stdin.readline()
         except UnicodeDecodeError:  # bytes that are not text: ask again
@@ -153,9 +199,12 @@ def _ask_move(board, player, out):
         if line.strip().lower() in ("q", "quit", "resign"):
             print(f"{NAMES[player]} resigns.", file=out)
             return None
+        if line.strip() == "?" and on_hint is not None:
+            on_hint()
+            continue
         try:
             return parse_move(line, board, player)
-        except ValueError as exc:
+        except InputError as exc:
             print(f"refused: {exc}", file=out)
 
 
@@ -168,17 +217,26 @@ def add_parser(sub) -> None:
                    help="computer's search depth in plies (6)")
     p.add_argument("--evaluation", default="store",
                    help=f"{' or '.join(EVALUATIONS)} or comma-separated weights (m+1 mirrored "
-                        f"for North, or 2m+2; each from -10^9 to 10^9)")
+                        f"for North, or 2m+2; each from -10^9 to 10^9), optionally followed "
+                        f"by {WIN_SUFFIX}: the text's rule that the winner takes all, so a "
+                        f"won game scores the maximum (docs/kalah.md)")
     p.add_argument("--human", choices=["south", "north", "none"], default="south",
                    help="side the person takes; none: the computer plays itself")
     p.add_argument("--first", choices=["south", "north"], default="south",
                    help="who moves first (south)")
     p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture")
     p.add_argument("--seed", type=int_in_range(0, 2**62), default=None,
-                   help="random choice among equally good moves from this seed, 0..2^62 "
-                        "(default: lowest pit, reproducible)")
+                   help="seed of the random choice among equally good moves, 0..2^62 "
+                        "(default: drawn from the system and printed, so that the game "
+                        "can be replayed with --seed)")
+    p.add_argument("--no-random", dest="randomize", action="store_false",
+                   help="no random choice: of equally good moves the lowest pit")
+    p.add_argument("--no-ordering", dest="ordering", action="store_false",
+                   help="search moves in pit order instead of best static value first "
+                        "(same moves, more nodes)")
     p.add_argument("--tree", type=int_in_range(0, 20), default=0, metavar="D",
-                   help="print the search tree of each computer decision to D plies")
+                   help="print the search tree of each computer decision to D plies; "
+                        "type ? at your turn for a hint with the tree of your move")
     p.set_defaults(run=run_play)
 
 
@@ -187,38 +245,46 @@ def run_play(args) -> int:
     if 2 * args.pits * args.stones > 127:
         raise CLIError(f"{2 * args.pits * args.stones} stones do not fit an int8 board "
                        f"(at most 127)")
-    try:
-        weights = parse_evaluation(args.evaluation, args.pits)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
+    weights = parse_evaluation(args.evaluation, args.pits)
     variant = VARIANTS[args.variant]
     human = {"south": SOUTH, "north": NORTH, "none": None}[args.human]
     player = SOUTH if args.first == "south" else NORTH
     board = new_board(args.pits, args.stones)
-    key = np.uint64(stream_key(args.seed, 0)) if args.seed is not None else np.uint64(0)
+    if not args.randomize and args.seed is not None:
+        raise CLIError("--seed chooses among equally good moves; it has no use with --no-random")
+    if args.randomize and args.seed is None:
+        args.seed = secrets.randbelow(2**62 + 1)
+    key = np.uint64(stream_key(args.seed, 0)) if args.randomize else np.uint64(0)
     counter = 0
     out = sys.stdout
     print(f"Kalah({args.pits},{args.stones}), {args.variant} rules; computer searches "
-          f"{args.depth} plies with the {args.evaluation} evaluation.", file=out)
+          f"{args.depth} plies with the {args.evaluation} evaluation"
+          f"{'' if args.ordering else ', no move ordering'}.", file=out)
+    if args.randomize:
+        print(f"Random choice among equally good moves, seed {args.seed} "
+              f"(replay with --seed {args.seed}).", file=out)
+    else:
+        print("Of equally good moves the computer takes the lowest pit.", file=out)
     while True:  # every game ends: stones only move towards the stores
         print(draw_board(board), file=out)
         if is_over(board):
             break
         if player == human:
-            move = _ask_move(board, player, out)
+            move = _ask_move(board, player, out, lambda: _print_hint(
+                board, player, args, weights, variant, out))
             if move is None:
                 return 0
         else:
             nodes = np.zeros(1, dtype=np.int64)
             move, value, counter = choose_move(board, player, args.depth, weights, variant,
-                                               ALPHABETA, True, args.seed is not None, key,
-                                               counter, nodes)
+                                               ALPHABETA, args.ordering, args.randomize,
+                                               key, counter, nodes)
             move = int(move)
             print(f"{NAMES[player]} (computer) plays pit {pit_number(args.pits, move)}"
                   f"  [value {int(value)}, {int(nodes[0])} nodes]", file=out)
             if args.tree:
                 _, _, _, lines = trace_tree(board, player, args.depth, weights, variant,
-                                            True, args.tree)
+                                            args.ordering, args.tree)
                 print("search tree (values from South's view):", file=out)
                 print("\n".join("  " + x for x in lines), file=out)
         player, _ = apply_move(board, player, move, variant)

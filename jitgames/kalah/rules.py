@@ -1,6 +1,6 @@
 """Rules of Kalah(m, n) as Numba kernels: legal moves, sowing, capture, game end.
 
-Board layout (``DESIGN.md``): an int8 array of length ``2m + 2``; South's pits are
+Board layout (``docs/design.md``): an int8 array of length ``2m + 2``; South's pits are
 ``0 .. m-1``, South's store ``m``, North's pits ``m+1 .. 2m``, North's store ``2m+1``.
 Players are ``SOUTH = 0`` and ``NORTH = 1``. A move is the absolute board index of
 the pit sown (South ``0 .. m-1``, North ``m+1 .. 2m``).
@@ -18,7 +18,7 @@ Kalah", ICGA Journal 2000):
 - the game ends as soon as either side has no stones after a move; each player then
   takes the stones left on their own side. This is the only end rule implemented.
 
-Choices left open by DESIGN.md:
+Choices left open by docs/design.md:
 
 - :func:`apply_move` does NOT sweep the remaining stones at the end of the game; a
   finished position keeps them on the board and :func:`final_margin` counts them for
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 
 SOUTH = 0
@@ -196,9 +197,9 @@ def perft_copy(board, player, depth, variant, scratch):
 def new_board(m: int, n: int) -> np.ndarray:
     """Opening position of Kalah(m, n): ``n`` stones in each of the ``2m`` pits."""
     if not 1 <= m <= 20:
-        raise ValueError(f"pits a side must be from 1 to 20, got {m}")
+        raise InputError(f"pits a side must be from 1 to 20, got {m}")
     if not 0 <= n or 2 * m * n > 127:
-        raise ValueError(f"2*m*n stones must fit an int8 board (at most 127), got m={m}, n={n}")
+        raise InputError(f"2*m*n stones must fit an int8 board (at most 127), got m={m}, n={n}")
     board = np.full(2 * m + 2, n, dtype=np.int8)
     board[m] = 0
     board[2 * m + 1] = 0

@@ -5,7 +5,7 @@ The search knows nothing of Kalah's arithmetic: it calls the rules kernels
 :func:`~jitgames.kalah.rules.undo_move`, :func:`~jitgames.kalah.rules.is_over`) and a
 linear evaluation (:func:`~jitgames.kalah.evaluation.evaluate`).
 
-Conventions (choices DESIGN.md leaves open):
+Conventions (choices docs/design.md leaves open):
 
 - Values are from South's point of view: South (player 0) maximises, North
   minimises. Depth counts plies, and an extra move (last stone in the store) is a
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 from .._random import below, stream_key
 from .evaluation import evaluate, weights_for
@@ -215,9 +216,9 @@ class Decision:
 def _check_board(board) -> np.ndarray:
     board = np.asarray(board)
     if board.ndim != 1 or board.shape[0] < 4 or board.shape[0] % 2:
-        raise ValueError("a Kalah board is a 1-d array of even length 2m+2 >= 4")
+        raise InputError("a Kalah board is a 1-d array of even length 2m+2 >= 4")
     if board.min() < 0 or int(board.astype(np.int64).sum()) > 127:
-        raise ValueError("board values must be >= 0 and sum to at most 127")
+        raise InputError("board values must be >= 0 and sum to at most 127")
     return board.astype(np.int8)
 
 
@@ -233,13 +234,13 @@ def best_move(board, player: int = SOUTH, depth: int = 6, evaluation="store",
     """
     board = _check_board(board).copy()
     if player not in (0, 1):
-        raise ValueError(f"player must be 0 (South) or 1 (North), got {player}")
+        raise InputError(f"player must be 0 (South) or 1 (North), got {player}")
     if depth < 1:
-        raise ValueError(f"depth must be >= 1, got {depth}")
+        raise InputError(f"depth must be >= 1, got {depth}")
     if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        raise InputError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     m = (board.shape[0] - 2) // 2
     weights = weights_for(evaluation, m)
     nodes = np.zeros(1, dtype=np.int64)

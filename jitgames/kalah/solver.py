@@ -7,7 +7,7 @@ that gains ``g`` stones for the mover is worth ``g + v(child)`` when the mover m
 again and ``g - v(child)`` otherwise. From the opening the stores are empty, so
 South's final margin under perfect play is ``v`` of the opening with South to move.
 
-Choices (DESIGN.md leaves them open):
+Choices (docs/design.md leaves them open):
 
 - Driver: MTD(f) (Plaat et al. 1996): repeated null-window searches converging on
   the value, sharing one transposition table. The first guess comes from a 10-ply
@@ -49,9 +49,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 from .._random import next_u64, stream_key
 from .endgame import binomials, endgame_database, position_index, relative_pit, table_size
@@ -139,10 +141,35 @@ _PLAYER, _ALPHA, _BETA, _A, _N, _IDX, _BEST, _BEST_MOVE, _START, _NXT, _RECORD, 
 FRAME_FIELDS = 12
 
 
+class Lookup(NamedTuple):
+    """What the search consults besides the board, passed to the kernels as one record.
+
+    Attributes
+    ----------
+    tt : np.ndarray
+        uint64 ``(entries, 2)`` transposition table (key, packed bounds); written.
+    zobrist : np.ndarray
+        uint64 Zobrist keys of (pit, stones) and the side to move.
+    db : np.ndarray
+        Endgame database: the mover's value of every position with at most
+        ``db_stones`` stones in play, indexed by :func:`.endgame.position_index`.
+    db_stones : int
+        Stones in play covered by ``db``.
+    binom : np.ndarray
+        Binomial table of the position index.
+    """
+
+    tt: np.ndarray
+    zobrist: np.ndarray
+    db: np.ndarray
+    db_stones: int
+    binom: np.ndarray
+
+
 @jit
-def _order(board, player, row, n, m, store, tt_move, alpha, beta, variant, tt, zobrist, db,
-           db_stones, binom):
-    """Enhanced transposition cut-off, then move ordering.
+def _order(board, player, row, n, tt_move, alpha, beta, variant, lookup):
+    """Enhanced transposition cut-off, then move ordering of ``player``'s ``n`` moves
+    in ``row[:n]``.
 
     Each child is looked up (finished game, endgame database, transposition table);
     if a child alone proves ``v >= beta`` its lower bound is returned with ``True``;
@@ -150,6 +177,8 @@ def _order(board, player, row, n, m, store, tt_move, alpha, beta, variant, tt, z
     is returned with ``True``. Otherwise ``row[:n]`` is sorted (keys in
     ``row[m:m+n]``): table move, extra moves, stones gained; returns ``(False, 0)``.
     """
+    m = pits_per_side(board)
+    store = store_of(m, player)
     all_known = True
     best_upper = np.int64(-1000)
     for i in range(n):
@@ -164,11 +193,13 @@ def _order(board, player, row, n, m, store, tt_move, alpha, beta, variant, tt, z
         if own == 0 or other == 0:
             known = True
             child_low = child_high = own - other
-        elif own + other <= db_stones:
+        elif own + other <= lookup.db_stones:
             known = True
-            child_low = child_high = np.int64(db[position_index(board, nxt, binom)])
+            child_low = child_high = np.int64(lookup.db[position_index(board, nxt,
+                                                                       lookup.binom)])
         else:
-            found, lower, upper, _ = tt_probe(tt, position_key(board, nxt, zobrist))
+            found, lower, upper, _ = tt_probe(lookup.tt,
+                                              position_key(board, nxt, lookup.zobrist))
             if found:
                 known = True
                 child_low, child_high = lower, upper
@@ -209,8 +240,8 @@ NEW, SUSPENDED, FINISHED = 0, 1, 2
 
 
 @jit
-def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones, binom,
-                 frames, stats, state, node_limit):
+def solve_window(board, player, alpha, beta, variant, lookup, frames, stats, state,
+                 node_limit):
     """Fail-soft alpha-beta value ``v`` of the pits for ``player`` to move, in slices.
 
     Iterative (an explicit stack of frames, no recursion): ``frames`` is int64
@@ -224,6 +255,7 @@ def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones
     ``FINISHED``, ``state[2]`` = the value, and ``board`` is restored. Every call
     enters at least one node, so repeated calls always finish.
     """
+    tt, zobrist, db, db_stones, binom = lookup
     m = pits_per_side(board)
     base = 2 * m
     if state[0] == NEW:
@@ -274,8 +306,7 @@ def solve_window(board, player, alpha, beta, variant, tt, zobrist, db, db_stones
                     ret = upper
                 else:
                     n = legal_moves(board, who, row)
-                    cut, ret = _order(board, who, row, n, m, store, tt_move, a, b, variant,
-                                      tt, zobrist, db, db_stones, binom)
+                    cut, ret = _order(board, who, row, n, tt_move, a, b, variant, lookup)
                     leaf = cut
                     row[base + _N] = n
                     row[base + _IDX] = 0
@@ -373,16 +404,16 @@ class Solver:
                  endgame_stones: int | None = None, table_bits: int = TABLE_BITS,
                  endgame_dir=None, on_slice=None):
         if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+            raise InputError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
         self.opening = new_board(m, n)
         self.m, self.n, self.variant = m, n, variant
         total = 2 * m * n
         if endgame_stones is None:
             endgame_stones = default_endgame_stones(m, total)
         if not 0 <= endgame_stones <= total:
-            raise ValueError(f"endgame stones must be from 0 to {total}, got {endgame_stones}")
+            raise InputError(f"endgame stones must be from 0 to {total}, got {endgame_stones}")
         if not 4 <= table_bits <= 30:
-            raise ValueError(f"table bits must be from 4 to 30, got {table_bits}")
+            raise InputError(f"table bits must be from 4 to 30, got {table_bits}")
         self.endgame_stones = endgame_stones
         self.binom = binomials(total + 2 * m + 1, 2 * m + 1)
         self.zobrist = _zobrist_table(2 * m, total)
@@ -396,6 +427,11 @@ class Solver:
         self.db, self.endgame_source = endgame_database(m, endgame_stones, VARIANTS[variant],
                                                         self.binom, endgame_dir, on_slice)
         self.endgame_seconds = time.perf_counter() - start
+
+    @property
+    def lookup(self) -> Lookup:
+        """The tables of this solver as the kernels take them."""
+        return Lookup(self.tt, self.zobrist, self.db, self.endgame_stones, self.binom)
 
     def value(self, board, player: int, guess: int | None = None) -> int:
         """Mover-relative value of the pits of ``board`` (stores ignored).
@@ -427,9 +463,8 @@ class Solver:
         (and sees Ctrl-C) at least that often; the table is shared by all slices.
         """
         state = np.zeros(3, dtype=np.int64)
-        while not solve_window(board, player, alpha, beta, VARIANTS[self.variant], self.tt,
-                               self.zobrist, self.db, self.endgame_stones, self.binom,
-                               self.scratch, self.stats, state,
+        while not solve_window(board, player, alpha, beta, VARIANTS[self.variant],
+                               self.lookup, self.scratch, self.stats, state,
                                self.stats[0] + self.node_budget):
             pass
         return int(state[2])

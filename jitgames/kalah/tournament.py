@@ -1,7 +1,12 @@
 """Tournaments between evaluations and depths, Elo-style ratings, and a weight search.
 
 A player is ``EVAL@DEPTH``: ``store@4``, ``sides@6`` or comma-separated weights
-(``m+1`` values mirrored for North, or ``2m+2``) such as ``0,0,0,0,0,1,3@4``.
+(``m+1`` values mirrored for North, or ``2m+2``) such as ``0,0,0,0,0,1,3@4``; the
+suffix ``+win`` turns on the win rule of :mod:`.evaluation` (``store+win@4``).
+
+Besides the ratings, each pair's head-to-head result of this run is reported with a
+95% interval on its score share, the opening (two games, colours swapped) being the
+unit of the sample: ``store+win@4 store@4`` answers "does the win rule win more?".
 
 Every pair of players meets on every opening twice, once with each colour; an
 opening is the start position after ``--random-plies`` random plies (uniform over
@@ -11,7 +16,7 @@ equal values), so a game depends only on its opening and players, and the games 
 a run are played in parallel (``prange``) with results independent of the thread
 count.
 
-Ratings (choices DESIGN.md leaves open): a Bradley-Terry model fitted by maximum
+Ratings (choices docs/design.md leaves open): a Bradley-Terry model fitted by maximum
 likelihood to all games in the database among the listed players (a draw counts
 half a win for each side), on the Elo scale (400 log10), centred on mean 0;
 intervals are +/- 1.96 standard errors from the inverse observed information
@@ -27,28 +32,39 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._cli import CLIError, connect_db, int_in_range, print_json, progress
-from .._jit import jit, prange
+from ..errors import InputError
+from .._cli import (CLIError, add_db, add_json, add_quiet, add_seed, add_threads, emit,
+                     exit_status, int_in_range, progress)
+from .._jit import jit, prange, threads
+from .._store import RecordSchema, open_records
 from .._random import below, stream_key
 from .evaluation import parse_evaluation
 from .rules import SOUTH, VARIANTS, apply_move, final_margin, is_over, legal_moves, new_board
 from .search import ALPHABETA, choose_move
 
 MAX_OPENINGS = 100_000  # x both colours x every pair: minutes to hours of games
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS kalah_games (
-    id INTEGER PRIMARY KEY,
-    created REAL NOT NULL,
-    pits INTEGER NOT NULL, stones INTEGER NOT NULL, variant TEXT NOT NULL,
-    south TEXT NOT NULL, north TEXT NOT NULL,
-    seed INTEGER NOT NULL, opening INTEGER NOT NULL,
-    margin INTEGER NOT NULL
-)"""
+SCHEMA = RecordSchema("Kalah tournament games", 0x6A674B41, (
+    # version 1: the table of the first releases (which set no user_version)
+    """
+    CREATE TABLE IF NOT EXISTS kalah_games (
+        id INTEGER PRIMARY KEY,
+        created REAL NOT NULL,
+        pits INTEGER NOT NULL, stones INTEGER NOT NULL, variant TEXT NOT NULL,
+        south TEXT NOT NULL, north TEXT NOT NULL,
+        seed INTEGER NOT NULL, opening INTEGER NOT NULL,
+        margin INTEGER NOT NULL
+    );
+    """,
+))
+"""The games database: ``application_id`` 'jgKA', versions in ``docs/storage.md``."""
+GAME_COLUMNS = ("created", "pits", "stones", "variant", "south", "north", "seed", "opening",
+                "margin")
 
 
 @jit
@@ -103,16 +119,16 @@ class Standing:
 
 
 def parse_player(text: str, m: int):
-    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; ValueError if malformed."""
+    """``(weights, depth)`` of a player spec ``EVAL@DEPTH``; InputError if malformed."""
     evaluation, at, depth = text.rpartition("@")
     if not at:
-        raise ValueError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
+        raise InputError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
     try:
         depth = int(depth)
     except ValueError:
-        raise ValueError(f"depth of player {text!r} is not an integer") from None
+        raise InputError(f"depth of player {text!r} is not an integer") from None
     if not 1 <= depth <= 14:
-        raise ValueError(f"depth of player {text!r} must be from 1 to 14")
+        raise InputError(f"depth of player {text!r} must be from 1 to 14")
     return parse_evaluation(evaluation, m), depth
 
 
@@ -132,10 +148,12 @@ def play_round(names, m, n, variant, openings, first, quiet=True):
     Returns ``(rows, interrupted)``: rows ``(south, north, opening, margin)``; after
     Ctrl-C the pairings finished so far, with ``interrupted`` True.
     """
-    weights = np.zeros((len(names), 2 * m + 2), dtype=np.int64)
+    # one more column than the board: the win rule's flag (0 for plain evaluations)
+    weights = np.zeros((len(names), 2 * m + 3), dtype=np.int64)
     depths = np.zeros(len(names), dtype=np.int64)
     for i, name in enumerate(names):
-        weights[i], depths[i] = parse_player(name, m)
+        vector, depths[i] = parse_player(name, m)
+        weights[i, :len(vector)] = vector
     pairs = [(a, b) for a in range(len(names)) for b in range(len(names)) if a != b]
     rows = []
     with progress(len(pairs), "pairings", quiet) as bar:
@@ -193,6 +211,62 @@ def ratings(names, games):
     se = np.sqrt(np.maximum(np.diag(cov), 0)) * scale
     return {name: (float(elo[i]), float(elo[i] - 1.96 * se[i]), float(elo[i] + 1.96 * se[i]))
             for name, i in index.items()}
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Player ``first`` against ``second`` on the openings of one run.
+
+    ``score`` is ``first``'s share of the points (win 1, draw 1/2) over all games;
+    ``low``/``high`` a 95% interval for it. Each opening is played twice (colours
+    swapped), so the unit of the interval is the opening: the mean of the
+    ``openings`` per-opening shares +- 1.96 standard errors (clipped to [0, 1]).
+    """
+
+    first: str
+    second: str
+    openings: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    low: float
+    high: float
+
+
+def head_to_head(names, rows) -> list[HeadToHead]:
+    """Every pair of ``names`` (in listed order) from ``(south, north, opening, margin)`` rows."""
+    result = []
+    for a, first in enumerate(names):
+        for second in names[a + 1:]:
+            per_opening: dict[int, list[float]] = {}
+            w = d = l = 0
+            for south, north, opening, margin in rows:
+                if {south, north} != {first, second}:
+                    continue
+                mine = margin if south == first else -margin
+                w, d, l = w + (mine > 0), d + (mine == 0), l + (mine < 0)
+                per_opening.setdefault(opening, []).append(
+                    1.0 if mine > 0 else 0.5 if mine == 0 else 0.0)
+            shares = np.array([np.mean(p) for p in per_opening.values()])
+            if len(shares) == 0:
+                continue
+            mean = float(shares.mean())
+            half = (1.96 * float(shares.std(ddof=1)) / math.sqrt(len(shares))
+                    if len(shares) > 1 else math.inf)
+            result.append(HeadToHead(first, second, len(shares), w, d, l, mean,
+                                     max(0.0, mean - half), min(1.0, mean + half)))
+    return result
+
+
+def format_head_to_head(pairs) -> str:
+    """The pairwise results as aligned text."""
+    lines = ["head to head this run (score: first player's share of the points, "
+             "95% interval over openings):"]
+    for h in pairs:
+        lines.append(f"  {h.first} vs {h.second}: +{h.wins} ={h.draws} -{h.losses}, "
+                     f"score {h.score:.3f} [{h.low:.3f}, {h.high:.3f}]")
+    return "\n".join(lines)
 
 
 def standings(names, games) -> list[Standing]:
@@ -260,9 +334,15 @@ def weight_search(m, n, variant, openings, first, generations, seed, start, dept
 
 def add_parser(sub) -> None:
     """Register the ``tournament`` sub-command."""
-    p = sub.add_parser("tournament", help="evaluations and depths against each other")
+    p = sub.add_parser("tournament", help="evaluations and depths against each other",
+                       description="Every pair of players on every opening, both colours; "
+                                   "Elo ratings over all stored games, and each pair's "
+                                   "score this run with a 95% interval (e.g. store+win@6 "
+                                   "store@6: does the win rule win more? docs/kalah.md).")
     p.add_argument("players", nargs="*", default=["store@2", "store@4", "sides@4"],
-                   help="players EVAL@DEPTH (default: store@2 store@4 sides@4)")
+                   help="players EVAL@DEPTH, EVAL = store, sides or weights, optionally "
+                        "with +win (won games score the maximum: the winner takes all; "
+                        "docs/kalah.md) (default: store@2 store@4 sides@4)")
     p.add_argument("--pits", type=int_in_range(1, 10), default=6)
     p.add_argument("--stones", type=int_in_range(1, 10), default=4)
     p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture")
@@ -270,29 +350,46 @@ def add_parser(sub) -> None:
                    help=f"openings (20; at most {MAX_OPENINGS:,})")
     p.add_argument("--random-plies", type=int_in_range(0, 20), default=4,
                    help="random plies that make an opening (4)")
-    p.add_argument("--seed", type=int_in_range(0, 2**62), default=1, help="seed (1)")
+    add_seed(p, 2**62, default=1, what="seed of the random openings")
     p.add_argument("--search-weights", type=int_in_range(0, 10_000), default=0,
                    metavar="GENERATIONS",
                    help="also run a weight search for this many generations")
     p.add_argument("--search-depth", type=int_in_range(1, 10), default=2,
                    help="depth of the players in the weight search (2)")
-    p.add_argument("--db", default=None, help="SQLite file (default: kalah.sqlite in the "
-                                              "jitgames data directory)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_db(p, "kalah.sqlite", "the tournament's games")
+    add_json(p)
+    add_quiet(p)
+    add_threads(p)
     p.set_defaults(run=run_tournament)
 
 
+def _finite(record: dict) -> dict:
+    """``record`` with infinite floats as None (strict JSON)."""
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+            for k, v in record.items()}
+
+
 def _open_db(path):
-    """The games database with its table; CLIError if it cannot be used."""
-    db = connect_db("kalah.sqlite", path)
+    """The games database, checked (kind, schema version, writable) before any game;
+    :class:`jitgames._store.StoreError` (one line) if it cannot be used."""
+    return open_records(path, "kalah.sqlite", SCHEMA)
+
+
+def _stored_games(db, m, n, variant, names, this_run, stored_now):
+    """``(south, north, margin)`` of every stored game among ``names`` on this board,
+    plus this run's games when they could only be saved to a pending file."""
+    marks = ",".join("?" * len(names))
+    mine = [(s, t, mg) for s, t, _, mg in this_run]
     try:
-        with db:
-            db.execute(SCHEMA)
-    except sqlite3.Error as exc:  # not an SQLite file, read-only, ...
-        db.close()
-        raise CLIError(f"cannot use database {path or 'kalah.sqlite'}: {exc}") from None
-    return db
+        rows = db.con.execute(
+            f"SELECT south, north, margin FROM kalah_games WHERE pits = ? AND stones = ? "
+            f"AND variant = ? AND south IN ({marks}) AND north IN ({marks})",
+            [m, n, variant, *names, *names]).fetchall()
+    except sqlite3.Error as exc:  # busy beyond the timeout: rate this run's games alone
+        print(f"jitgames: cannot read {db.path} ({exc}); the table shows this run's games",
+              file=sys.stderr)
+        return mine
+    return rows if stored_now else rows + mine
 
 
 def run_tournament(args) -> int:
@@ -304,54 +401,47 @@ def run_tournament(args) -> int:
     if len(names) < 2:
         raise CLIError("a tournament needs at least two different players")
     for name in names:
-        try:
-            parse_player(name, m)
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
+        parse_player(name, m)
     db = _open_db(args.db)  # before the games: they are stored when the round ends
     openings, first = make_openings(m, n, args.openings, args.random_plies,
                                     VARIANTS[args.variant], args.seed)
     start = time.perf_counter()
-    rows, interrupted = play_round(names, m, n, args.variant, openings, first, args.quiet)
+    with threads(args.threads):  # the games of a pairing are played in parallel
+        rows, interrupted = play_round(names, m, n, args.variant, openings, first, args.quiet)
     seconds = time.perf_counter() - start
+    now = time.time()
     with db:
-        now = time.time()
-        db.executemany(
-            "INSERT INTO kalah_games (created, pits, stones, variant, south, north, seed, "
-            "opening, margin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(now, m, n, args.variant, s, t, args.seed, i, mg) for s, t, i, mg in rows])
-        marks = ",".join("?" * len(names))
-        stored = db.execute(
-            f"SELECT south, north, margin FROM kalah_games WHERE pits = ? AND stones = ? "
-            f"AND variant = ? AND south IN ({marks}) AND north IN ({marks})",
-            [m, n, args.variant, *names, *names]).fetchall()
-    db.close()
+        saved = db.insert("kalah_games", GAME_COLUMNS,
+                          [(now, m, n, args.variant, s, t, args.seed, i, mg)
+                           for s, t, i, mg in rows])
+        stored = _stored_games(db, m, n, args.variant, names, rows, saved)
     table = standings(names, stored)
+    pairs = head_to_head(names, rows)
     result = {"pits": m, "stones": n, "variant": args.variant, "games_this_run": len(rows),
               "games_stored": len(stored), "seconds": round(seconds, 3),
-              "standings": [s.__dict__ for s in table]}
-    if interrupted:
-        result["interrupted"] = True
-    elif args.search_weights:
+              "standings": [s.__dict__ for s in table],
+              "head_to_head": [_finite(h.__dict__) for h in pairs]}
+    if not interrupted and args.search_weights:
         half = np.zeros(m + 1, dtype=np.int64)
         half[m] = 4
-        best, log = weight_search(m, n, args.variant, openings, first, args.search_weights,
-                                  args.seed, half, args.search_depth, args.quiet)
+        with threads(args.threads):
+            best, log = weight_search(m, n, args.variant, openings, first, args.search_weights,
+                                      args.seed, half, args.search_depth, args.quiet)
         result["weight_search"] = {"start": half.tolist(), "best": best.tolist(), "log": log}
-    status = 130 if interrupted else 0
     if args.json:
-        print_json(result)
-        return status
+        return emit(args, result, complete=not interrupted)
     if interrupted:
         print("interrupted: the games finished so far are stored and rated below")
     print(f"Kalah({m},{n}) {args.variant}: {len(rows)} games this run "
           f"({args.openings} openings x both colours x {len(names) * (len(names) - 1) // 2} "
           f"pairs) in {seconds:.2f} s; table over {len(stored)} stored games")
     print(format_table(table))
+    if pairs:
+        print(format_head_to_head(pairs))
     if args.search_weights:
         ws = result["weight_search"]
         kept = sum(e["accepted"] for e in ws["log"])
         print(f"weight search ({args.search_weights} generations, {kept} improvements): "
               f"{','.join(map(str, ws['start']))} -> {','.join(map(str, ws['best']))} "
               f"(use as EVAL: {','.join(map(str, ws['best']))}@{args.search_depth})")
-    return status
+    return exit_status(not interrupted)

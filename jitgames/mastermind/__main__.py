@@ -1,20 +1,24 @@
 """Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,play,match,stats}``.
 
 ``evaluate`` prints total, mean, worst case and distribution of one strategy over all
-secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``);
-``tournament`` runs several strategies over several sizes in one table; ``tree``
-prints or exports a strategy's decision tree; ``play`` and ``match`` are the games
+secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``;
+``--shrink`` adds the mean shrink factor of the consistent set at each guess), or
+checks a strategy tree read from a file (``--tree FILE``); ``tournament`` runs several
+strategies over several sizes in one table; ``tree`` prints or exports a strategy's
+decision tree (``--out FILE``: the JSON document of ``docs/mastermind_optimal.md``);
+``play`` and ``match`` are the games
 for people; ``stats`` shows the player statistics kept in SQLite.
 """
 from __future__ import annotations
 
+import re
 import sys
 
 import numpy as np
 
-from .. import _chunked, _cli
+from .. import _chunked, _cli, _store
 from .._jit import threads
-from .codes import DEFAULT_MATRIX_BYTES, MemoryLimitError, code_space
+from .codes import DEFAULT_MATRIX_BYTES, code_space
 
 __all__ = ["main"]
 
@@ -39,10 +43,15 @@ def _size_arguments(parser, pegs=4, colours=6):
 
 
 def _common_arguments(parser):
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    parser.add_argument("--threads", type=_cli.positive_int, default=None,
-                        help="threads for the kernels (default: all)")
+    _cli.add_json(parser)
+    _cli.add_quiet(parser)
+    _cli.add_threads(parser)
+
+
+def _max_guesses_argument(parser):
+    parser.add_argument("--max-guesses", type=_cli.int_in_range(1, 62), default=None,
+                        metavar="N", help="optimal strategies: no secret may need more than "
+                                          "N guesses (the least total under that limit)")
 
 
 def _strategy_argument(parser, default="knuth"):
@@ -50,20 +59,48 @@ def _strategy_argument(parser, default="knuth"):
     parser.add_argument("--strategy", "-s", default=default, choices=strategy_names(),
                         metavar="NAME", help=f"one of {', '.join(strategy_names())} "
                                              f"(default {default})")
-    parser.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=0,
-                        help="seed of the random strategies (0..2^62, default 0)")
+    _cli.add_seed(parser, MAX_SEED, 0, "seed of the random strategies")
 
 
-def _build_parser():
+def _variant_arguments(parser):
+    """``--first`` and ``--ties``: options of the scored strategies."""
+    parser.add_argument("--first", default=None, metavar="GUESS",
+                        help="fix the opening guess (e.g. 1122), to reproduce published "
+                             "tables that fix it; scored strategies only")
+    parser.add_argument("--ties", choices=("first", "random"), default="first",
+                        help="tie rule among equally scored guesses: first = a consistent "
+                             "code, then the smallest (canonical, default); random = Knuth's "
+                             "text, 'a code of P_{i-1} if possible, else at random', drawn "
+                             "from --seed (knuth, expected-size, most-parts)")
+
+
+STRATEGY_NOTES = (
+    "strategies: cooley is Cooley's rule as written -- the consistent code least like "
+    "the previous guess -- but every consistent code gives the previous guess the same "
+    "answer, so it reduces to a random consistent code after a one-pair opening; "
+    "minimax is exact: fewest guesses in the worst case, then fewest in total "
+    "(docs/mastermind.md).")
+
+
+def build_parser() -> _cli.ArgumentParser:
     parser = _cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    ev = sub.add_parser("evaluate", help="one strategy over all secrets")
+    ev = sub.add_parser("evaluate", help="one strategy over all secrets", epilog=STRATEGY_NOTES)
     _size_arguments(ev)
     _strategy_argument(ev)
+    _variant_arguments(ev)
+    ev.add_argument("--shrink", action="store_true",
+                    help="also report, at each guess number, the mean factor by which the "
+                         "consistent set shrinks (the text: 'about 4 times per guess'), "
+                         "arithmetic and geometric, over the secrets that make that guess")
     ev.add_argument("--seeds", type=_cli.int_in_range(1, MAX_SEEDS), default=1,
                     help="run seeds SEED..SEED+N-1 and pool them (random strategies; "
                          f"at most {MAX_SEEDS:,})")
+    _max_guesses_argument(ev)
+    ev.add_argument("--tree", metavar="FILE", default=None,
+                    help="check the strategy tree in FILE (written by tree --out) with an "
+                         "independent walk and report it, instead of a strategy")
     _common_arguments(ev)
     _chunked.add_chunk_arguments(ev, None)
 
@@ -73,16 +110,21 @@ def _build_parser():
     to.add_argument("--strategies", default=None,
                     help="comma-separated names (default: all)")
     to.add_argument("--no-repeats", action="store_true")
-    to.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=0,
-                    help="seed of the random strategies (0..2^62, default 0)")
+    _cli.add_seed(to, MAX_SEED, 0, "seed of the random strategies")
     to.add_argument("--max-matrix-bytes", type=_cli.positive_int, default=DEFAULT_MATRIX_BYTES)
     _common_arguments(to)
 
-    tr = sub.add_parser("tree", help="print or export a strategy's decision tree")
+    tr = sub.add_parser("tree", help="print or export a strategy's decision tree",
+                        epilog=STRATEGY_NOTES)
     _size_arguments(tr)
     _strategy_argument(tr)
+    _variant_arguments(tr)
     tr.add_argument("--depth", type=_cli.nonnegative_int, default=None,
                     help="print only nodes up to this depth")
+    _max_guesses_argument(tr)
+    tr.add_argument("--out", metavar="FILE", default=None,
+                    help="write the tree as a JSON document to FILE "
+                         "(format in docs/mastermind_optimal.md)")
     _common_arguments(tr)
 
     from .play import add_play_arguments
@@ -99,16 +141,19 @@ def _evaluate_in_chunks(args, seed):
     Returns ``(evaluation, complete)``; Ctrl-C keeps the finished chunks.
     """
     from .. import __version__
-    from .evaluate import Evaluation, evaluate_worker, load_game
+    from .evaluate import Evaluation, evaluate_validate, evaluate_worker, load_game
 
     repeats = not args.no_repeats
     space, _ = load_game(args.pegs, args.colours, repeats, args.max_matrix_bytes)
     size = args.chunk_size or (space.size if space.size < LARGE else -(-space.size // CHUNKS))
     params = {"strategy": args.strategy, "pegs": args.pegs, "colours": args.colours,
               "repeats": repeats, "seed": seed, "max_matrix_bytes": args.max_matrix_bytes,
-              "chunk_size": size, "version": __version__}
+              "max_guesses": args.max_guesses,
+              "chunk_size": size, "version": __version__, "ties": args.ties,
+              "first": args.first}
     job = _chunked.ChunkedJob("mastermind.evaluate", params,
-                              tuple(_chunked.split_range(0, space.size, size)), evaluate_worker)
+                              tuple(_chunked.split_range(0, space.size, size)), evaluate_worker,
+                              evaluate_validate)
     with _chunked.open_client(args.scheduler) as client:
         run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,
                                   quiet=args.quiet, desc=f"{args.strategy} {args.pegs}x{args.colours}")
@@ -116,7 +161,9 @@ def _evaluate_in_chunks(args, seed):
         raise KeyboardInterrupt
     secrets = np.concatenate([np.arange(a, b) for a, b in run.chunks_done])
     guesses = np.concatenate([np.asarray(p, dtype=np.int32) for p in run.partials])
-    result = Evaluation(args.strategy, args.pegs, args.colours, repeats, seed, secrets, guesses)
+    first = None if args.first is None else space.format(space.parse(args.first))
+    result = Evaluation(args.strategy, args.pegs, args.colours, repeats, seed, secrets, guesses,
+                        args.ties, first)
     if run.interrupted:
         print(f"{PROG}: interrupted; partial result over {len(secrets)} of {space.size} secrets",
               file=sys.stderr)
@@ -136,7 +183,43 @@ def _format_distribution(distribution: dict) -> str:
     return ", ".join(f"{k}: {v}" for k, v in distribution.items())
 
 
+def _cmd_check_tree(args):
+    """``evaluate --tree FILE``: the tree's figures, recomputed by :func:`.tree.check_tree`."""
+    import json
+
+    from .tree import check_tree
+
+    try:
+        with open(args.tree, encoding="utf-8") as handle:
+            doc = json.load(handle)
+    except OSError as exc:
+        raise _cli.CLIError(f"cannot read {args.tree}: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise _cli.CLIError(f"{args.tree} is not a JSON document: {exc}") from None
+    check = check_tree(doc)
+    guesses = np.array(list(check.guesses.values()), dtype=np.int64)
+    worst = int(guesses.max())
+    if args.max_guesses is not None and worst > args.max_guesses:
+        raise _cli.CLIError(f"the tree needs {worst} guesses for some secret, more than "
+                            f"--max-guesses {args.max_guesses}")
+    values, counts = np.unique(guesses, return_counts=True)
+    out = {"tree": args.tree, "strategy": check.strategy, "pegs": check.pegs,
+           "colours": check.colours, "repeats": check.repeats, "secrets": int(guesses.size),
+           "total": check.total, "mean": check.total / guesses.size, "max": worst,
+           "distribution": {str(int(v)): int(c) for v, c in zip(values, counts)},
+           "verified": True}
+    rep = "" if check.repeats else ", no repeats"
+    text = [f"tree {args.tree} ({check.strategy or 'strategy not named'}) on {check.pegs} pegs "
+            f"x {check.colours} colours{rep}: verified, every one of {guesses.size} secrets "
+            f"solved",
+            f"total {out['total']}  mean {out['mean']:.4f}  max {worst}",
+            f"distribution (guesses: secrets) {_format_distribution(out['distribution'])}"]
+    return _cli.emit(args, out, text)
+
+
 def _cmd_evaluate(args):
+    if args.tree is not None:
+        return _cmd_check_tree(args)
     repeats = not args.no_repeats
     results, complete = [], True
     if args.checkpoint is not None and args.seeds > 1:
@@ -159,25 +242,58 @@ def _cmd_evaluate(args):
         out.update(_pooled(results))
         out["seeds"] = len(results)
         out["seed_means"] = [r.mean for r in results]
-    out["complete"] = complete
-    if args.json:
-        _cli.print_json(out)
-        return 0
     rep = "" if repeats else ", no repeats"
-    print(f"{args.strategy} on {args.pegs} pegs x {args.colours} colours{rep}: "
-          f"{out['secrets']} secrets" + (f" x {len(results)} seeds" if args.seeds > 1 else ""))
-    print(f"total {out['total']}  mean {out['mean']:.4f}  max {out['max']}")
-    print(f"distribution (guesses: secrets) {_format_distribution(out['distribution'])}")
-    return 0
+    options = ("" if args.ties == "first" else ", random ties") + (
+        "" if args.first is None else f", opening {out['first']}")
+    text = [f"{args.strategy} on {args.pegs} pegs x {args.colours} colours{rep}{options}: "
+            f"{out['secrets']} secrets" + (f" x {len(results)} seeds" if args.seeds > 1 else ""),
+            f"total {out['total']}  mean {out['mean']:.4f}  max {out['max']}",
+            f"distribution (guesses: secrets) {_format_distribution(out['distribution'])}"]
+    if args.shrink and complete:
+        out["shrink"] = _shrink(args, [r.seed for r in results])
+        text += _format_shrink(out["shrink"], out)
+    return _cli.emit(args, out, text, complete, note=None)  # said above
+
+
+def _shrink(args, seeds):
+    """The shrink table of ``args.strategy`` over the trees of ``seeds`` (pooled)."""
+    from .evaluate import load_game, strategy_tree
+    from .shrink import pool_sums, shrink_sums, shrink_table
+
+    repeats = not args.no_repeats
+    _, matrix = load_game(args.pegs, args.colours, repeats, args.max_matrix_bytes)
+    sums = []
+    for seed in seeds:
+        tree = strategy_tree(args.strategy, args.pegs, args.colours, repeats, seed,
+                             args.max_matrix_bytes, ties=args.ties, first=args.first)
+        sums.append(shrink_sums(tree, matrix))
+    return shrink_table(pool_sums(sums))
+
+
+def _format_shrink(rows, out) -> list[str]:
+    over_six = sum(v for k, v in out["distribution"].items() if int(k) > 6)
+    overall = out["secrets"] ** (1 / out["mean"]) if out["mean"] else None
+    lines = ["shrink of the consistent set |P(i-1)| / |P(i)| at guess i "
+             "(mean over the secrets that make guess i):",
+             f"{'guess':>7}{'secrets':>9}{'mean':>9}{'geometric':>11}"]
+    lines += [f"{r['guess']:>7}{r['secrets']:>9}{r['mean_factor']:>9.2f}"
+              f"{r['geometric_factor']:>11.2f}" for r in rows]
+    if overall is not None:
+        lines.append(f"all guesses: geometric mean factor {overall:.2f} "
+                     f"(= codes ** (1 / mean guesses)); games needing more than six "
+                     f"guesses: {over_six}")
+    return lines
 
 
 def _parse_sizes(text):
+    """``[(pegs, colours), ...]`` of ``--sizes`` (``4x6,5x8``), each size checked."""
     sizes = []
     for item in text.split(","):
-        try:
-            p, k = (int(x) for x in item.lower().strip().split("x"))
-        except ValueError:
-            raise _cli.CLIError(f"a size is written PxK like 4x6, got {item.strip()!r}") from None
+        match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", item)
+        if match is None:
+            raise _cli.CLIError(f"a size is written PxK like 4x6, got {item.strip()!r}")
+        p, k = int(match[1]), int(match[2])
+        code_space(p, k, True)  # InputError for a size out of range
         sizes.append((p, k))
     return sizes
 
@@ -192,7 +308,7 @@ def _cmd_tournament(args):
             raise _cli.CLIError(f"unknown strategy {n!r}; choose from {', '.join(strategy_names())}")
     sizes = _parse_sizes(args.sizes)
     repeats = not args.no_repeats
-    table = {}
+    table, complete = {}, True
     bar = _cli.progress(len(names) * len(sizes), "tournament", args.quiet)
     try:
         for p, k in sizes:
@@ -202,57 +318,51 @@ def _cmd_tournament(args):
                                                        "max": e.max}
                 bar.update(1)
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; showing what was computed", file=sys.stderr)
+        complete = False  # the cells computed so far are shown
     finally:
         bar.close()
     labels = [f"{p}x{k}" for p, k in sizes]
-    if args.json:
-        _cli.print_json({"sizes": labels, "repeats": repeats, "seed": args.seed,
-                         "results": table})
-        return 0
     width = max(len(n) for n in names) + 2
-    print("strategy".ljust(width) + "".join(f"{s:>22}" for s in labels))
+    text = ["strategy".ljust(width) + "".join(f"{s:>22}" for s in labels)]
     for n in names:
         cells = []
         for s in labels:
             r = table.get(n, {}).get(s)
             cells.append(f"{r['total']:>8} {r['mean']:7.4f} ({r['max']})" if r else "-")
-        print(n.ljust(width) + "".join(f"{c:>22}" for c in cells))
-    print("cells: total guesses, mean, (worst case) over all secrets")
-    return 0
+        text.append(n.ljust(width) + "".join(f"{c:>22}" for c in cells))
+    text.append("cells: total guesses, mean, (worst case) over all secrets")
+    return _cli.emit(args, {"sizes": labels, "repeats": repeats, "seed": args.seed,
+                            "results": table}, text, complete)
 
 
 def _cmd_tree(args):
     from .evaluate import strategy_tree
 
+    if args.out is not None:
+        _store.check_writable(args.out)
     tree = strategy_tree(args.strategy, args.pegs, args.colours, not args.no_repeats,
-                         args.seed, args.max_matrix_bytes)
+                         args.seed, args.max_matrix_bytes, args.max_guesses, ties=args.ties,
+                         first=args.first)
+    if args.out is not None:
+        _store.atomic_write_text(args.out, tree.to_json(args.strategy, args.max_guesses) + "\n")
+        if not args.quiet:
+            print(f"{PROG}: tree of {tree.nodes} nodes written to {args.out}", file=sys.stderr)
     if args.json:
-        print(tree.to_json())
-    else:
+        return _cli.emit(args, tree.to_document(args.strategy, args.max_guesses))
+    if args.out is None:
         print(tree.render(args.depth))
     return 0
 
 
 def _body(argv):
-    args = _build_parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     if hasattr(args, "pegs"):
-        try:
-            code_space(args.pegs, args.colours, not args.no_repeats)
-        except MemoryLimitError as exc:
-            raise _cli.CLIError(str(exc)) from None
-        except ValueError as exc:
-            raise _cli.CLIError(str(exc)) from None
+        code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
     commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree}
     from .play import COMMANDS
     commands.update(COMMANDS)
-    try:
-        with threads(getattr(args, "threads", None)):
-            return commands[args.command](args)
-    except MemoryLimitError as exc:
-        raise _cli.CLIError(str(exc)) from None
-    except ValueError as exc:
-        raise _cli.CLIError(str(exc)) from None
+    with threads(getattr(args, "threads", None)):
+        return commands[args.command](args)
 
 
 def main(argv=None) -> int:

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .._random import stream_key
 from .codes import CodeSpace
-from .engine import child_key, choose_guess
-from .evaluate import OPTIMAL_NAMES, STRATEGIES, strategy_tree
+from .engine import child_key, choose_guess, new_scratch
+from .evaluate import decision_tree
+from .strategies import get_strategy
 
 __all__ = ["Breaker", "InconsistentAnswer", "consistent_codes"]
 
 
-class InconsistentAnswer(ValueError):
+class InconsistentAnswer(InputError):
     """An answer that contradicts the earlier answers (no code fits them all)."""
 
 
@@ -37,16 +39,15 @@ class Breaker:
     """Codebreaker ``name`` (a registered strategy or an optimal one) for one game."""
 
     def __init__(self, name: str, space: CodeSpace, matrix: np.ndarray, seed: int = 0):
-        if name not in STRATEGIES and name not in OPTIMAL_NAMES:
-            raise ValueError(f"unknown strategy {name!r}")
+        strategy = get_strategy(name)
         self.name, self.space, self.matrix, self.seed = name, space, matrix, seed
         self.history: list[tuple[int, int]] = []
         self.consistent = np.arange(space.size, dtype=np.int32)
         self._key = np.uint64(stream_key(seed, 1))
         self._node = 0
         self._tree = None
-        if name in OPTIMAL_NAMES:
-            self._tree = strategy_tree(name, space.pegs, space.colours, space.repeats)
+        if strategy.optimal:
+            self._tree = decision_tree(strategy, space, matrix)
             self._children = self._tree.children()
         self._pending: int | None = None
 
@@ -57,7 +58,7 @@ class Breaker:
         if self._tree is not None:
             self._pending = int(self._tree.table[self._node, 0])
             return self._pending
-        strategy = STRATEGIES[self.name]
+        strategy = get_strategy(self.name)
         members = self.consistent
         if members.size == 1:
             self._pending = int(members[0])
@@ -65,14 +66,10 @@ class Breaker:
             self._pending = int(strategy.first_guess(self.space, self.seed))
         else:
             n = self.space.size
-            slots = (self.space.pegs + 1) ** 2
             previous = self.history[-1][0] if self.history else -1
             self._pending = int(choose_guess(
-                strategy.adapter, self.matrix, self.space.digits, self.space.counts,
-                self.space.pegs, members, 0, members.size, np.zeros(n, np.int8),
-                np.ones(n, np.int8), strategy.consistent_only, strategy.uses_partition,
-                strategy.perfect_split_best, previous, self._key, False,
-                np.zeros(slots, np.int64), np.empty(n), np.empty(n, np.int8)))
+                strategy.adapter, self.space.tables(self.matrix), strategy.rules, members, 0,
+                members.size, previous, self._key, False, new_scratch(n, self.space.pegs)))
         return self._pending
 
     def answer(self, answer: int) -> bool:

@@ -1,7 +1,7 @@
 """Codes, feedback and the response matrix of Mastermind with ``pegs`` pegs and ``colours`` colours.
 
 A code is written as ``pegs`` symbols ``1..colours`` (``"1122"``); colours above 9
-are written ``A`` (10) to ``Z`` (35) -- a choice DESIGN.md leaves open. Internally
+are written ``A`` (10) to ``Z`` (35) -- a choice docs/design.md leaves open. Internally
 a code's *value* is the base-``colours`` integer of its digits minus one, first digit
 most significant, so numeric order of values is the order of the written codes.
 A :class:`CodeSpace` lists the legal codes in increasing value; kernels address a
@@ -20,14 +20,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import permutations
+from typing import NamedTuple
 
 import numpy as np
 
 from .._jit import jit, prange
+from ..errors import InputError
 
 __all__ = [
     "SYMBOLS",
     "CodeSpace",
+    "CodeTables",
     "MemoryLimitError",
     "code_space",
     "feedback",
@@ -45,7 +48,7 @@ MAX_CODES = 1 << 27  # the code tables of a larger space would not fit in memory
 DEFAULT_MATRIX_BYTES = 2 << 30  # 2 GiB: 5 x 8 (1 GiB) still gets its matrix
 
 
-class MemoryLimitError(ValueError):
+class MemoryLimitError(InputError):
     """The requested size cannot be held in memory; the message gives the bytes needed."""
 
 
@@ -123,6 +126,27 @@ def code_tables_kernel(values, pegs, colours, digits, counts):
             counts[i, d] += 1
 
 
+class CodeTables(NamedTuple):
+    """The tables a kernel reads feedback from (one argument instead of four).
+
+    Attributes
+    ----------
+    matrix : ndarray of uint8, shape (n, n) or (0, 0)
+        Response matrix, or empty: feedback is then computed from the tables below.
+    digits : ndarray of int8, shape (n, pegs)
+        0-based colour of each position of each code.
+    counts : ndarray of int8, shape (n, colours)
+        Number of pegs of each colour of each code.
+    pegs : int
+        Code length.
+    """
+
+    matrix: np.ndarray
+    digits: np.ndarray
+    counts: np.ndarray
+    pegs: int
+
+
 @dataclass(frozen=True, eq=False)
 class CodeSpace:
     """The legal codes of one game size, in increasing value.
@@ -167,25 +191,29 @@ class CodeSpace:
 
         Raises
         ------
-        ValueError
+        InputError
             With a reason a person can act on, if ``text`` is not a legal code.
         """
         symbols = "".join(ch for ch in str(text) if ch not in " ,\t").upper()
         if len(symbols) != self.pegs:
-            raise ValueError(f"a code has {self.pegs} digits, got {len(symbols)}")
+            raise InputError(f"a code has {self.pegs} digits, got {len(symbols)}")
         digits = []
         for ch in symbols:
             d = SYMBOLS.find(ch)
             if d < 0 or d >= self.colours:
-                raise ValueError(f"digits go from 1 to {SYMBOLS[self.colours - 1]}, got {ch!r}")
+                raise InputError(f"digits go from 1 to {SYMBOLS[self.colours - 1]}, got {ch!r}")
             digits.append(d)
         if not self.repeats and len(set(digits)) != len(digits):
-            raise ValueError("repeated digits are not allowed in this game")
+            raise InputError("repeated digits are not allowed in this game")
         value = 0
         for d in digits:
             value = value * self.colours + d
         index = int(np.searchsorted(self.values, value))
         return index
+
+    def tables(self, matrix: np.ndarray) -> CodeTables:
+        """The kernels' :class:`CodeTables` of this space with ``matrix`` (or ``(0, 0)``)."""
+        return CodeTables(matrix, self.digits, self.counts, self.pegs)
 
     def feedback(self, guess: int, secret: int) -> int:
         """Encoded feedback of the code at index ``guess`` against index ``secret``."""
@@ -195,9 +223,9 @@ class CodeSpace:
 
 def _check_size(pegs: int, colours: int) -> None:
     if not 1 <= pegs <= MAX_PEGS:
-        raise ValueError(f"pegs must be from 1 to {MAX_PEGS}, got {pegs}")
+        raise InputError(f"pegs must be from 1 to {MAX_PEGS}, got {pegs}")
     if not 1 <= colours <= len(SYMBOLS):
-        raise ValueError(f"colours must be from 1 to {len(SYMBOLS)}, got {colours}")
+        raise InputError(f"colours must be from 1 to {len(SYMBOLS)}, got {colours}")
 
 
 def count_codes(pegs: int, colours: int, repeats: bool = True) -> int:
@@ -215,7 +243,7 @@ def code_space(pegs: int, colours: int, repeats: bool = True) -> CodeSpace:
 
     Raises
     ------
-    ValueError
+    InputError
         For sizes out of range or with no legal code.
     MemoryLimitError
         If the code tables alone would not fit (message gives the bytes needed).
@@ -223,7 +251,7 @@ def code_space(pegs: int, colours: int, repeats: bool = True) -> CodeSpace:
     _check_size(pegs, colours)
     n = count_codes(pegs, colours, repeats)
     if n == 0:
-        raise ValueError(f"no code of {pegs} digits from {colours} colours without repeats")
+        raise InputError(f"no code of {pegs} digits from {colours} colours without repeats")
     if n > MAX_CODES:
         need = n * (pegs + colours + 8 + 16)
         raise MemoryLimitError(
@@ -250,7 +278,7 @@ def feedback(guess: str, secret: str, pegs: int | None = None,
     """
     pegs = len(guess) if pegs is None else pegs
     if len(guess) != pegs or len(secret) != pegs:
-        raise ValueError("guess and secret must both have length pegs")
+        raise InputError("guess and secret must both have length pegs")
     black = sum(a == b for a, b in zip(guess, secret))
     common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
     return black, common - black

@@ -6,7 +6,13 @@ joined with :func:`merge` into exactly the result of the whole run: the decision
 at every node depends on the node's consistent set and on the seed, never on which
 secrets are being played.
 
+Two options change any scored strategy: ``first`` fixes the opening guess (to
+reproduce published tables that fix it) and ``ties="random"`` applies Knuth's
+written tie rule (:func:`.strategies.with_ties`).
+
 Code spaces and response matrices are cached per process (a few sizes at a time).
+Scored strategies are played by :mod:`.engine`; the optimal ones are searched by
+:mod:`.optimal` and their tree walked.
 """
 from __future__ import annotations
 
@@ -15,23 +21,23 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import thread_count
 from .._random import stream_key
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, matrix_fits, response_matrix
-from .engine import play_all
-from .strategies import STRATEGIES
+from .engine import Task, play_all
+from .optimal import optimal_tree
+from .strategies import STRATEGIES, Strategy, get_strategy, with_ties
 from .symmetry import position_permutations
 from .tree import DecisionTree
 
 __all__ = ["Evaluation", "evaluate", "evaluate_worker", "merge", "strategy_tree",
-           "load_game", "strategy_names", "OPTIMAL_NAMES"]
-
-OPTIMAL_NAMES = {"optimal": None, "optimal-max5": 5}
+           "decision_tree", "load_game", "strategy_names"]
 
 
 def strategy_names() -> list[str]:
-    """Names accepted by :func:`evaluate`: registered strategies, then the optimal ones."""
-    return list(STRATEGIES) + list(OPTIMAL_NAMES)
+    """Names accepted by :func:`evaluate`: the registered strategies."""
+    return list(STRATEGIES)
 
 
 @lru_cache(maxsize=2)
@@ -55,6 +61,8 @@ class Evaluation:
     seed: int
     secrets: np.ndarray  # int64 indices, increasing
     guesses: np.ndarray  # int32, guesses[i] for secrets[i]
+    ties: str = "first"  # tie rule (see :func:`.strategies.with_ties`)
+    first: str | None = None  # the opening guess when fixed, as written ("1122")
 
     @property
     def total(self) -> int:
@@ -81,6 +89,7 @@ class Evaluation:
         """The JSON object of ``evaluate --json``."""
         return {"strategy": self.strategy, "pegs": self.pegs, "colours": self.colours,
                 "repeats": self.repeats, "seed": self.seed, "secrets": int(len(self.guesses)),
+                "ties": self.ties, "first": self.first,
                 "total": self.total, "mean": self.mean, "max": self.max,
                 "distribution": {str(k): v for k, v in self.distribution.items()}}
 
@@ -90,31 +99,48 @@ def merge(parts: list[Evaluation]) -> Evaluation:
 
     Raises
     ------
-    ValueError
+    InputError
         If the parts differ in strategy, size or seed, or share a secret.
     """
     if not parts:
-        raise ValueError("nothing to merge")
+        raise InputError("nothing to merge")
     first = parts[0]
     key = (first.strategy, first.pegs, first.colours, first.repeats, first.seed)
+    options = (first.ties, first.first)
     for p in parts:
-        if (p.strategy, p.pegs, p.colours, p.repeats, p.seed) != key:
-            raise ValueError("can only merge evaluations of the same strategy, size and seed")
+        if (p.strategy, p.pegs, p.colours, p.repeats, p.seed) != key or (
+                p.ties, p.first) != options:
+            raise InputError("can only merge evaluations of the same strategy, size, seed "
+                             "and options")
     secrets = np.concatenate([p.secrets for p in parts])
     guesses = np.concatenate([p.guesses for p in parts])
     order = np.argsort(secrets, kind="stable")
     secrets, guesses = secrets[order], guesses[order]
     if np.any(secrets[1:] == secrets[:-1]):
-        raise ValueError("the parts share secrets")
-    return Evaluation(*key, secrets, guesses)
+        raise InputError("the parts share secrets")
+    return Evaluation(*key, secrets, guesses, *options)
 
 
 def evaluate_worker(params: dict, start: int, stop: int) -> list[int]:
     """Chunked-job worker (see :mod:`jitgames._chunked`): guesses for the secrets of
     indices ``[start, stop)``; ``params`` holds the arguments of :func:`evaluate`."""
     result = evaluate(params["strategy"], params["pegs"], params["colours"], params["repeats"],
-                      params["seed"], np.arange(start, stop), params["max_matrix_bytes"])
+                      params["seed"], np.arange(start, stop), params["max_matrix_bytes"],
+                      params.get("max_guesses"), ties=params.get("ties", "first"),
+                      first=params.get("first"))
     return result.guesses.tolist()
+
+
+def evaluate_validate(params: dict, start: int, stop: int, partial) -> None:
+    """Raise ValueError unless ``partial`` is a possible :func:`evaluate_worker` result
+    for secrets ``[start, stop)``: one guess count a secret, each from 1 to the number
+    of codes (no strategy repeats a guess); a checkpoint's content."""
+    from .._chunked import check_count, check_counts
+
+    space = code_space(params["pegs"], params["colours"], params["repeats"])
+    check_counts(partial, "guess counts", stop - start, low=1)
+    for i, guesses in enumerate(partial):
+        check_count(guesses, f"guess count of secret {start + i}", 1, space.size)
 
 
 def _secret_indices(space: CodeSpace, secrets) -> np.ndarray:
@@ -122,45 +148,86 @@ def _secret_indices(space: CodeSpace, secrets) -> np.ndarray:
         return np.arange(space.size, dtype=np.int64)
     idx = np.unique(np.asarray(secrets, dtype=np.int64))
     if idx.size and (idx[0] < 0 or idx[-1] >= space.size):
-        raise ValueError(f"secret indices must be in [0, {space.size})")
+        raise InputError(f"secret indices must be in [0, {space.size})")
     return idx
 
 
-def _play(name: str, space: CodeSpace, matrix: np.ndarray, seed: int, tracked: np.ndarray):
-    strategy = STRATEGIES[name]
-    first = -1
+def _opening(strategy: Strategy, space: CodeSpace, seed: int, first: str | None) -> int:
+    """Index of the forced opening guess, or -1 to let the score choose it."""
+    if first is not None:
+        if strategy.optimal:
+            raise InputError(f"a fixed opening (--first) applies to the scored strategies, "
+                             f"not to {strategy.name!r}")
+        return space.parse(first)
     if strategy.first_guess is not None and space.size > 1:
-        first = strategy.first_guess(space, seed)
+        return strategy.first_guess(space, seed)
+    return -1
+
+
+def _play(strategy: Strategy | str, space: CodeSpace, matrix: np.ndarray, seed: int,
+          tracked: np.ndarray, first: str | None = None):
+    if isinstance(strategy, str):
+        strategy = get_strategy(strategy)
+    first = _opening(strategy, space, seed, first)
     guesses = np.zeros(space.size, dtype=np.int32)
     tree = np.empty((4 * space.size + 1, 4), dtype=np.int32)
-    rows = play_all(strategy.adapter, matrix, space.digits, space.counts, space.pegs,
-                    strategy.consistent_only, strategy.uses_partition,
-                    strategy.perfect_split_best, strategy.partition_only, first,
-                    np.uint64(stream_key(seed, 1)), tracked, guesses,
-                    max(thread_count(), 1), position_permutations(space.pegs), tree)
+    rows = play_all(strategy.adapter, space.tables(matrix), strategy.rules,
+                    Task(first, tracked, guesses, position_permutations(space.pegs)),
+                    np.uint64(stream_key(seed, 1)), max(thread_count(), 1), tree)
     return guesses, tree[:rows].copy()
 
 
-def _check_name(name: str) -> None:
-    if name not in STRATEGIES and name not in OPTIMAL_NAMES:
-        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(strategy_names())}")
+def _depth_limit(strategy: Strategy, max_guesses: int | None) -> int | None:
+    """The optimal search's depth limit: the strategy's own and ``max_guesses``, the
+    smaller (None: no limit)."""
+    if max_guesses is not None and not strategy.optimal:
+        raise InputError(f"a guess limit (--max-guesses) applies to the optimal strategies, "
+                         f"not to {strategy.name!r}")
+    limits = [x for x in (strategy.max_guesses, max_guesses) if x is not None]
+    return min(limits) if limits else None
+
+
+def _searched_limit(strategy: Strategy, space: CodeSpace, matrix: np.ndarray,
+                    max_guesses: int | None) -> int | None:
+    """Depth limit of a searched strategy; for ``minimax`` the least worst case."""
+    limit = _depth_limit(strategy, max_guesses)
+    if strategy.worst_case_first:
+        from .minimax import minimax_guesses
+        limit = minimax_guesses(space, matrix, limit)
+    return limit
+
+
+def decision_tree(strategy: Strategy, space: CodeSpace, matrix: np.ndarray, seed: int = 0,
+                  max_guesses: int | None = None, first: str | None = None) -> DecisionTree:
+    """The full decision tree of ``strategy`` on ``space`` (see :mod:`.tree`).
+
+    ``matrix`` is the response matrix of ``space`` or ``(0, 0)``; ``max_guesses``
+    limits the optimal strategies (a ValueError for the others); ``first`` fixes the
+    opening of a scored strategy.
+    """
+    if strategy.optimal:
+        _opening(strategy, space, seed, first)
+        return optimal_tree(space, matrix, _searched_limit(strategy, space, matrix, max_guesses))
+    _depth_limit(strategy, max_guesses)
+    _, table = _play(strategy, space, matrix, seed, np.ones(space.size, dtype=np.int8), first)
+    return DecisionTree(space, table)
 
 
 def strategy_tree(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
-                  seed: int = 0, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> DecisionTree:
-    """The full decision tree of strategy ``name`` (see :mod:`.tree`)."""
-    _check_name(name)
+                  seed: int = 0, max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
+                  max_guesses: int | None = None, ties: str = "first",
+                  first: str | None = None) -> DecisionTree:
+    """The full decision tree of strategy ``name`` (see :func:`decision_tree`)."""
+    strategy = with_ties(get_strategy(name), ties)
     space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
-    if name in OPTIMAL_NAMES:
-        from .optimal import optimal_tree
-        return optimal_tree(space, matrix, OPTIMAL_NAMES[name])
-    _, table = _play(name, space, matrix, seed, np.ones(space.size, dtype=np.int8))
-    return DecisionTree(space, table)
+    return decision_tree(strategy, space, matrix, seed, max_guesses, first)
 
 
 def evaluate(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
              seed: int = 0, secrets=None,
-             max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> Evaluation:
+             max_matrix_bytes: int = DEFAULT_MATRIX_BYTES,
+             max_guesses: int | None = None, ties: str = "first",
+             first: str | None = None) -> Evaluation:
     """Guesses strategy ``name`` needs for each secret (all, or the given indices).
 
     Parameters
@@ -176,16 +243,26 @@ def evaluate(name: str, pegs: int = 4, colours: int = 6, repeats: bool = True,
         Indices of the secrets to play (into the increasing list of legal codes).
     max_matrix_bytes : int
         Largest response matrix to build; above it feedback is computed on the fly.
+    max_guesses : int, optional
+        Optimal strategies only: no secret may need more guesses (the least total
+        under that limit).
+    ties : {"first", "random"}
+        Tie rule (:func:`.strategies.with_ties`).
+    first : str, optional
+        The opening guess, written (``"1122"``); scored strategies only.
     """
-    _check_name(name)
+    strategy = with_ties(get_strategy(name), ties)
     space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
     idx = _secret_indices(space, secrets)
-    if name in OPTIMAL_NAMES:
-        from .optimal import optimal_tree
-        counts = optimal_tree(space, matrix, OPTIMAL_NAMES[name]).guesses(idx, matrix)
+    if strategy.optimal:
+        tree = decision_tree(strategy, space, matrix, seed, max_guesses, first)
+        counts = tree.guesses(idx, matrix)
     else:
+        _depth_limit(strategy, max_guesses)
         tracked = np.zeros(space.size, dtype=np.int8)
         tracked[idx] = 1
-        guesses, _ = _play(name, space, matrix, seed, tracked)
+        guesses, _ = _play(strategy, space, matrix, seed, tracked, first)
         counts = guesses[idx]
-    return Evaluation(name, pegs, colours, repeats, seed, idx, counts.astype(np.int32))
+    written = None if first is None else space.format(space.parse(first))
+    return Evaluation(name, pegs, colours, repeats, seed, idx, counts.astype(np.int32),
+                      ties, written)

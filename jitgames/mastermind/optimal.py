@@ -45,13 +45,16 @@ search order) that attains the optimal cost, or the one a fast case names.
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
+import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from .._jit import jit
+from ..errors import InputError
+from .._interrupt import run_interruptible
+from .._jit import jit, thread_count
 from .._random import GOLDEN, mix64
 from .codes import CodeSpace
 from .engine import response
@@ -64,10 +67,21 @@ __all__ = ["optimal_cost", "optimal_tree", "INFEASIBLE"]
 
 INFEASIBLE = 1 << 40
 UNLIMITED = 62  # depth "limit" meaning none
-# A cache entry packs (guess + 1) << GUESS_SHIFT | value << 1 | exact (guess + 1 = 0:
-# not recorded, for code spaces of 2**20 codes or more).
-GUESS_SHIFT = 42
-VALUE_MASK = (1 << (GUESS_SHIFT - 1)) - 1
+MERGE_AFTER_SECONDS = 0.5  # a node searched longer shares its workers' caches
+
+
+class Search(NamedTuple):
+    """The state one search shares between its levels (see :class:`OptimalSearch`)."""
+
+    history: np.ndarray  # int64 (levels,): the guess made at each level of the path
+    perms: np.ndarray  # int64 (k, pegs): position permutations tried as symmetries
+    lb: np.ndarray  # int64 (n + 1,): lower bound of the cost of m codes
+    cap: np.ndarray  # int64 (UNLIMITED + 1,): most codes solvable within d guesses
+    answers: np.ndarray  # int64: the answers other than "solved" that can occur
+    buffers: np.ndarray  # int32 (levels, n): the classes of the guess tried at a level
+    order_keys: np.ndarray  # int64 (levels, n, 2): (estimate, guess) of the candidates
+    cache: object  # numba typed Dict int64 -> int64: set hash -> value << 1 | exact
+    stop: np.ndarray  # int64 (1,): set to 1 (by another thread) to stop the search
 
 
 @jit
@@ -97,7 +111,7 @@ def capacities(branches, n):
     return cap
 
 
-@jit
+@jit(leaf=True)
 def set_hash(members, start, end, remaining):
     """64-bit key of a consistent set (its increasing members) and the depth left."""
     h = mix64(np.uint64(remaining) + GOLDEN)
@@ -106,17 +120,17 @@ def set_hash(members, start, end, remaining):
     return np.int64(h >> np.uint64(1))
 
 
-@jit
-def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_members,
-                     seen):
+@jit(leaf=True)
+def splits_apart_any(tables, members, start, end, only_members, seen):
     """A guess (a member if ``only_members``) answering every member differently, or -1.
 
     ``seen`` is int64 scratch of ``(pegs + 1) ** 2`` slots (marked with ``j + 1``).
     """
+    matrix, digits, pegs = tables.matrix, tables.digits, tables.pegs
     seen[:] = 0
     n_cand = end - start if only_members else digits.shape[0]
     absent = 0  # colours no member uses: only their smallest-first use is tried
-    colours = counts.shape[1]
+    colours = tables.counts.shape[1]
     if not only_members:
         absent = ~present_colours(digits, members, start, end) & ((1 << colours) - 1)
     repeats = repeats_allowed(digits.shape[0], pegs, colours)
@@ -129,7 +143,7 @@ def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_mem
             if matrix.shape[0] > 0:
                 f = np.int64(matrix[g, members[t]])
             else:
-                f = response(matrix, digits, counts, pegs, g, members[t])
+                f = response(tables, g, members[t])
             if seen[f] == j + 1:
                 ok = False
                 break
@@ -139,14 +153,15 @@ def splits_apart_any(matrix, digits, counts, pegs, members, start, end, only_mem
     return -1
 
 
-@jit
-def one_pair_split(matrix, digits, counts, pegs, members, start, end, seen):
+@jit(leaf=True)
+def one_pair_split(tables, members, start, end, seen):
     """A member leaving one pair and otherwise single codes, or -1.
 
     Playing it costs ``m + 3 + (m - 3) = 2m``, the least possible once no guess
     splits the set apart.
     """
-    solved = pegs * (pegs + 1)
+    matrix = tables.matrix
+    solved = tables.pegs * (tables.pegs + 1)
     for j in range(start, end):
         g = members[j]
         seen[:] = 0
@@ -155,7 +170,7 @@ def one_pair_split(matrix, digits, counts, pegs, members, start, end, seen):
             if matrix.shape[0] > 0:
                 f = np.int64(matrix[g, members[t]])
             else:
-                f = response(matrix, digits, counts, pegs, g, members[t])
+                f = response(tables, g, members[t])
             seen[f] += 1
             if f != solved and seen[f] == 2:
                 pairs += 1
@@ -167,176 +182,277 @@ def one_pair_split(matrix, digits, counts, pegs, members, start, end, seen):
     return -1
 
 
+class Filters(NamedTuple):
+    """The symmetries of one node that let candidates be skipped (see :mod:`.symmetry`)."""
+
+    absent: int  # bit mask of the colours no member uses
+    repeats: bool  # codes may repeat a colour
+    all_used: bool  # every colour has been guessed on the path
+    group: np.ndarray  # int64 (k, pegs): position permutations fixing the history
+    maps: np.ndarray  # int64 (k, colours): their colour maps
+
+
+class NodeScratch(NamedTuple):
+    """Scratch arrays of one node of the search."""
+
+    count: np.ndarray  # int64 (slots,): class sizes of the candidate being estimated
+    row: np.ndarray  # int64 (slots,): class sizes of the candidate being tried
+    class_end: np.ndarray  # int64 (slots,): where each class starts in the level buffer
+    class_lb: np.ndarray  # int64 (slots,): lower bound of each class
+    done: np.ndarray  # bool (slots,): classes already searched
+    seen: np.ndarray  # int64 (slots,): scratch of the split-apart tests
+    image: np.ndarray  # int64 (pegs,): scratch of the orbit test
+    relabel: np.ndarray  # int64 (colours,): scratch of the orbit test
+
+
 @jit
-def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
-          used, history, perms, lb, cap, buffers, order_keys, cache, choice, stop):
+def new_node_scratch(pegs, colours, seen):
+    """A :class:`NodeScratch` for codes of ``pegs`` pegs and ``colours`` colours, with
+    the caller's ``seen`` (allocated first: most nodes need no more than that)."""
+    slots = (pegs + 1) * (pegs + 1)
+    return NodeScratch(np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+                       np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+                       np.zeros(slots, dtype=np.bool_), seen,
+                       np.empty(pegs, dtype=np.int64), np.empty(colours, dtype=np.int64))
+
+
+@jit
+def node_filters(tables, src, start, end, level, used, history, perms):
+    """The :class:`Filters` of the node ``src[start:end]`` reached by ``history[:level]``
+    (``perms``: the position permutations tried)."""
+    digits = tables.digits
+    colours = tables.counts.shape[1]
+    group, maps = history_group(digits, used, colours, history, level, perms)
+    absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
+    return Filters(absent, repeats_allowed(digits.shape[0], tables.pegs, colours),
+                   all_colours_used(used), group, maps)
+
+
+@jit(leaf=True)
+def candidate_estimate(tables, src, start, end, g, largest_allowed, filters, used, bounds,
+                       scratch):
+    """Lower bound ``m + sum lb(class sizes)`` of guessing ``g`` at the node, or -1
+    when ``g`` is skipped: a smaller code is equivalent to it, it divides nothing,
+    or it leaves a class larger than ``largest_allowed`` (too large for the guesses
+    left). ``bounds`` is ``(lb, answers)`` of the :class:`Search`."""
+    digits, pegs = tables.digits, tables.pegs
+    colours = tables.counts.shape[1]
+    if filters.absent != 0 and not absent_canonical(digits[g], filters.absent, filters.repeats):
+        return -1
+    if not filters.all_used and not free_colours_canonical(digits[g], used, colours):
+        return -1
+    if filters.group.shape[0] > 1 and not orbit_minimal(digits, used, colours, filters.group,
+                                                        filters.maps, g, scratch.image,
+                                                        scratch.relabel):
+        return -1
+    count = scratch.count
+    lb, answers = bounds
+    solved = pegs * (pegs + 1)
+    if tables.matrix.shape[0] > 0:
+        matrix_row = tables.matrix[g]
+        for t in range(start, end):
+            count[matrix_row[src[t]]] += 1
+    else:
+        for t in range(start, end):
+            count[response(tables, g, src[t])] += 1
+    parts = 1 if count[solved] > 0 else 0
+    count[solved] = 0
+    estimate = end - start
+    largest = 0
+    for i in range(answers.shape[0]):  # the answers other than "solved" that occur
+        size = count[answers[i]]
+        count[answers[i]] = 0
+        estimate += lb[size]
+        largest = max(largest, size)
+        parts += size > 0
+    if parts <= 1 or largest > largest_allowed:
+        return -1
+    return estimate
+
+
+@jit(leaf=True)
+def sharpen(tables, src, start, end, g, out, lb, scratch):
+    """Split ``src[start:end]`` by the answers to ``g`` into ``out[0:m]`` and return the
+    sharpened estimate of ``g``: ``m`` plus a lower bound per class (``lb`` of its
+    size, or ``2s`` for a class of ``s >= 3`` codes that no member splits apart).
+
+    Leaves class ``f`` at ``out[class_end[f]:class_end[f] + row[f]]`` and its bound in
+    ``class_lb[f]`` (arrays of ``scratch``).
+    """
+    pegs = tables.pegs
+    solved = pegs * (pegs + 1)
+    n_slots = (pegs + 1) * (pegs + 1)
+    row, class_end, class_lb = scratch.row, scratch.class_end, scratch.class_lb
+    row[:] = 0
+    for t in range(start, end):
+        row[response(tables, g, src[t])] += 1
+    class_end[0] = row[0]
+    for f in range(1, n_slots):
+        class_end[f] = class_end[f - 1] + row[f]
+    for t in range(end - 1, start - 1, -1):
+        f = response(tables, g, src[t])
+        class_end[f] -= 1
+        out[class_end[f]] = src[t]
+    sharper = end - start
+    for f in range(n_slots):
+        size = row[f]
+        class_lb[f] = lb[size]
+        if f != solved and 3 <= size <= n_slots and lb[size] < 2 * size:
+            lo = class_end[f]
+            if splits_apart_any(tables, out, lo, lo + size, True, scratch.seen) < 0:
+                class_lb[f] = 2 * size
+        if f != solved:
+            sharper += class_lb[f]
+    return sharper
+
+
+@jit
+def root_candidates(tables, src, start, end, remaining, level, used, search):
+    """All candidates of the node ``src[start:end]`` into ``search.order_keys[level]``
+    as ``(estimate, guess)`` rows sorted by estimate, then code; returns their number."""
+    scratch = new_node_scratch(tables.pegs, tables.counts.shape[1],
+                               np.zeros((tables.pegs + 1) ** 2, dtype=np.int64))
+    filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
+    keys = search.order_keys[level]
+    n_cand = 0
+    for g in range(tables.digits.shape[0]):
+        estimate = candidate_estimate(tables, src, start, end, g, search.cap[remaining - 1],
+                                      filters, used, (search.lb, search.answers), scratch)
+        if estimate >= 0:
+            keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+            n_cand += 1
+    order = np.argsort(keys[:n_cand, 0] * tables.digits.shape[0] + keys[:n_cand, 1])
+    keys[:n_cand] = keys[order].copy()
+    return n_cand
+
+
+@jit(leaf=True)
+def fast_case(tables, src, start, end, remaining, seen):
+    """The fast exact cases of a node of ``m >= 2`` codes: ``(cost, guess)`` when one
+    applies, else ``(floor, -1)`` with a lower bound ``floor`` of the cost
+    (INFEASIBLE when none fits the depth). ``seen`` is scratch of the slots."""
+    m = end - start
+    floor = 0
+    if m <= seen.shape[0]:
+        g = splits_apart_any(tables, src, start, end, True, seen)
+        if g >= 0:
+            return 2 * m - 1, g
+        g = splits_apart_any(tables, src, start, end, False, seen)
+        if g >= 0:
+            return 2 * m, g
+        if remaining < 3:  # two guesses solve m >= 2 codes only by splitting them apart
+            return INFEASIBLE, -1
+        g = one_pair_split(tables, src, start, end, seen)
+        if g >= 0:
+            return 2 * m, g
+        floor = 2 * m + 1
+    return floor, -1
+
+
+@jit
+def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     """Least total guesses for the codes ``src[start:end]`` within ``remaining`` guesses.
 
     Returns the exact cost when it is below ``bound``, else some value >= ``bound``
-    (a lower bound; INFEASIBLE when no strategy fits the depth). ``choice[level]``
-    receives the best guess found (-1 if none beat the bound); at ``level == root``
-    the choice is always known (searched, or read from the cache with the value).
-    Once ``stop[0]`` is set (by another thread) every call returns INFEASIBLE at its
-    next step: the result and the cache are then meaningless and must be dropped.
+    (a lower bound; INFEASIBLE when no strategy fits the depth). ``used`` marks the
+    colours guessed on the path (``search.history[:level]``). With ``only >= 0`` the
+    cost of guessing ``only`` first is returned instead (same bound rule; one
+    candidate of :meth:`OptimalSearch.best`). Once ``search.stop[0]`` is set (by
+    another thread) every call returns INFEASIBLE at its next step: the result and
+    the cache are then meaningless and must be dropped.
+
+    (The search of a candidate's classes is written here, not in a helper, because
+    Numba's cache cannot reload mutually recursive kernels.)
     """
+    lb, cap, cache, stop = search.lb, search.cap, search.cache, search.stop
     if stop[0] != 0:
         return INFEASIBLE
     m = end - start
-    n = digits.shape[0]
-    solved = pegs * (pegs + 1)
+    n = tables.digits.shape[0]
+    pegs = tables.pegs
     n_slots = (pegs + 1) * (pegs + 1)
-    choice[level] = -1
-    if m > cap[remaining]:
-        return INFEASIBLE
-    if m == 1:
-        choice[level] = src[start]
-        return 1
-    if lb[m] >= bound:
-        return lb[m]
-    key = set_hash(src, start, end, remaining)
-    known = cache.get(key, -1)
-    if known >= 0:
-        value, exact, guess = (known >> 1) & VALUE_MASK, known & 1, (known >> GUESS_SHIFT) - 1
-        if exact == 1 and (guess >= 0 or level > root):
-            choice[level] = guess
-            return value
-        if exact == 0 and value >= bound:
-            return value
-    # Fast exact cases; when they fail, ``floor`` is a lower bound of the node.
-    floor = lb[m]
-    seen = np.zeros(n_slots, dtype=np.int64)
-    if m <= n_slots:
-        g = splits_apart_any(matrix, digits, counts, pegs, src, start, end, True, seen)
-        if g >= 0:
-            choice[level] = g
-            return 2 * m - 1
-        floor = max(floor, 2 * m)
-        g = splits_apart_any(matrix, digits, counts, pegs, src, start, end, False, seen)
-        if g >= 0:
-            choice[level] = g
-            return 2 * m
-        if remaining < 3:  # two guesses solve m >= 2 codes only by splitting them apart
+    solved = pegs * (pegs + 1)
+    if only < 0:
+        if m > cap[remaining]:
             return INFEASIBLE
-        g = one_pair_split(matrix, digits, counts, pegs, src, start, end, seen)
-        if g >= 0:
-            choice[level] = g
-            return 2 * m
-        floor = max(floor, 2 * m + 1)
-    if floor >= bound:
-        return floor
-    # Candidates: orbit representatives of all codes, scored by their lower bound.
-    colours = counts.shape[1]
-    group_perms, group_maps = history_group(digits, used, colours, history, level, perms)
-    symmetric = group_perms.shape[0] > 1
-    # Colours no member uses answer alike wherever they stand (see .symmetry).
-    absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
-    repeats = repeats_allowed(n, pegs, colours)
-    all_used = all_colours_used(used)
-    keys = order_keys[level]
-    has_matrix = matrix.shape[0] > 0
-    image = np.empty(pegs, dtype=np.int64)
-    relabel = np.empty(colours, dtype=np.int64)
-    count = np.zeros(n_slots, dtype=np.int64)
-    answers = np.empty(n_slots, dtype=np.int64)
-    n_answers = 0
-    for f in range(n_slots):
-        black, white = f // (pegs + 1), f % (pegs + 1)
-        if f != solved and black + white <= pegs and not (black == pegs - 1 and white == 1):
-            answers[n_answers] = f
-            n_answers += 1
-    out = buffers[level]
-    row = np.zeros(n_slots, dtype=np.int64)
-    class_end = np.zeros(n_slots, dtype=np.int64)
-    class_lb = np.zeros(n_slots, dtype=np.int64)
-    done = np.zeros(n_slots, dtype=np.bool_)
+        if m == 1:
+            return 1
+        if lb[m] >= bound:
+            return lb[m]
+    seen = np.zeros(n_slots, dtype=np.int64)
+    key = set_hash(src, start, end, remaining)
+    floor = lb[m]  # a lower bound of the node's cost
+    if only < 0:
+        known = cache.get(key, -1)
+        if known >= 0:
+            value = known >> 1
+            if known & 1 == 1 or value >= bound:
+                return value
+            floor = max(floor, value)
+        cost, g = fast_case(tables, src, start, end, remaining, seen)
+        if g >= 0 or cost >= INFEASIBLE:
+            return cost
+        floor = max(floor, cost)
+        if floor >= bound:
+            return floor
+    # Candidates: orbit representatives of all codes, estimated by their lower bound.
+    scratch = new_node_scratch(pegs, tables.counts.shape[1], seen)
+    filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
+    bounds = (lb, search.answers)
+    keys = search.order_keys[level]
+    out = search.buffers[level]
+    row, class_end, class_lb, done = scratch.row, scratch.class_end, scratch.class_lb, scratch.done
     new_used = used.copy()
     best = bound
-    best_guess = -1
     n_cand = 0
     g_next = 0
+    tried_only = False
     while True:
         if stop[0] != 0:
             return INFEASIBLE
-        # Scan candidates in code order, pausing at one whose estimate reaches the
-        # floor: nothing can beat it, so it is tried before the scan goes on.
-        while g_next < n:
-            g = g_next
-            g_next += 1
-            if absent != 0 and not absent_canonical(digits[g], absent, repeats):
+        if only >= 0:
+            if tried_only:
+                break
+            tried_only = True
+            g = only
+            sharper = sharpen(tables, src, start, end, g, out, lb, scratch)
+            if sharper >= best:
+                break
+        else:
+            # Scan candidates in code order, pausing at one whose estimate reaches the
+            # floor: nothing can beat it, so it is tried before the scan goes on.
+            while g_next < n:
+                g = g_next
+                g_next += 1
+                estimate = candidate_estimate(tables, src, start, end, g, cap[remaining - 1],
+                                              filters, used, bounds, scratch)
+                if estimate >= 0:
+                    keys[n_cand, 0] = estimate
+                    keys[n_cand, 1] = g
+                    n_cand += 1
+                    if estimate <= floor:
+                        break
+            # Next candidate by (estimate, code order); most searches stop after a few.
+            j = -1
+            for i in range(n_cand):
+                if keys[i, 0] < INFEASIBLE and (j < 0 or keys[i, 0] < keys[j, 0]):
+                    j = i
+            if j < 0 or keys[j, 0] >= best:
+                if g_next < n:
+                    continue
+                break
+            estimate, g = keys[j, 0], keys[j, 1]
+            sharper = sharpen(tables, src, start, end, g, out, lb, scratch)
+            if sharper > estimate:  # queue it again by its sharper estimate
+                keys[j, 0] = sharper
                 continue
-            if not all_used and not free_colours_canonical(digits[g], used, colours):
-                continue
-            if symmetric and not orbit_minimal(digits, used, colours, group_perms,
-                                               group_maps, g, image, relabel):
-                continue
-            if has_matrix:
-                matrix_row = matrix[g]
-                for t in range(start, end):
-                    count[matrix_row[src[t]]] += 1
-            else:
-                for t in range(start, end):
-                    count[response(matrix, digits, counts, pegs, g, src[t])] += 1
-            parts = 1 if count[solved] > 0 else 0
-            count[solved] = 0
-            estimate = m
-            largest = 0
-            for i in range(n_answers):  # the answers other than "solved" that occur
-                size = count[answers[i]]
-                count[answers[i]] = 0
-                estimate += lb[size]
-                largest = max(largest, size)
-                parts += size > 0
-            useful = parts > 1
-            feasible = largest <= cap[remaining - 1]
-            if useful and feasible:
-                keys[n_cand, 0] = estimate
-                keys[n_cand, 1] = g
-                n_cand += 1
-                if estimate <= floor:
-                    break
-        # Next candidate by (estimate, code order); most searches stop after a few.
-        j = -1
-        for i in range(n_cand):
-            if keys[i, 0] < INFEASIBLE and (j < 0 or keys[i, 0] < keys[j, 0]):
-                j = i
-        if j < 0 or keys[j, 0] >= best:
-            if g_next < n:
-                continue
-            break
-        estimate, g = keys[j, 0], keys[j, 1]
-        row[:] = 0
-        for t in range(start, end):
-            row[response(matrix, digits, counts, pegs, g, src[t])] += 1
-        # Materialise the classes of g in this level's buffer.
-        class_end[0] = row[0]
-        for f in range(1, n_slots):
-            class_end[f] = class_end[f - 1] + row[f]
-        for t in range(end - 1, start - 1, -1):
-            f = response(matrix, digits, counts, pegs, g, src[t])
-            class_end[f] -= 1
-            out[class_end[f]] = src[t]
-        # Sharpen the estimate (a class that no member splits apart costs at least
-        # 2s); if it grew, queue the candidate again by its new estimate.
-        sharper = m
-        for f in range(n_slots):
-            size = row[f]
-            class_lb[f] = lb[size]
-            if f != solved and 3 <= size <= n_slots and lb[size] < 2 * size:
-                lo = class_end[f]
-                if splits_apart_any(matrix, digits, counts, pegs, out, lo, lo + size,
-                                    True, seen) < 0:
-                    class_lb[f] = 2 * size
-            if f != solved:
-                sharper += class_lb[f]
-        if sharper > estimate:
-            keys[j, 0] = sharper
-            continue
-        keys[j, 0] = INFEASIBLE
-        history[level] = g
+            keys[j, 0] = INFEASIBLE
+        # Search the classes of g, largest first (they decide most of the cost); each
+        # searched class replaces its bound in the total by its cost.
+        search.history[level] = g
         new_used[:] = used
         for i in range(pegs):
-            new_used[digits[g, i]] = True
-        # Largest classes first: they decide most of the cost.
+            new_used[tables.digits[g, i]] = True
         total = sharper
         done[:] = False
         done[solved] = True
@@ -350,102 +466,174 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
             done[f_big] = True
             lo = class_end[f_big]
             total -= class_lb[f_big]
-            total += solve(matrix, digits, counts, pegs, out, lo, lo + size_big,
-                           remaining - 1, best - total, level + 1, root, new_used, history,
-                           perms, lb, cap, buffers, order_keys, cache, choice, stop)
+            # np.int64(-1), not -1: a literal argument would make Numba compile a
+            # second version and recurse between the two, which its cache cannot reload
+            total += solve(tables, out, lo, lo + size_big, remaining - 1, best - total,
+                           level + 1, new_used, search, np.int64(-1))
         if total < best:
-            best, best_guess = total, g
-            if best <= floor:
+            best = total
+            if best <= floor and only < 0:
                 break
-    choice[level] = best_guess
+    if only >= 0:
+        return best
     if best < bound:
-        packed_guess = best_guess + 1 if best_guess < (1 << (62 - GUESS_SHIFT)) - 1 else 0
-        cache[key] = (packed_guess << GUESS_SHIFT) | (best << 1) | 1
+        cache[key] = (best << 1) | 1
     else:
-        previous = (known >> 1) & VALUE_MASK if known >= 0 else 0
-        cache[key] = max(best, previous) << 1
+        cache[key] = max(best, floor) << 1
     return best
+
+
+@jit
+def merge_cache(into, other):
+    """Add the entries of cache ``other`` to ``into`` (exact values win, else the larger
+    lower bound); both hold only true values, so any merge order gives a valid cache."""
+    for key, entry in other.items():
+        mine = into.get(key, -1)
+        if mine < 0 or (entry & 1 == 0 and mine & 1 == 0 and entry > mine) or (
+                entry & 1 == 1 and mine & 1 == 0):
+            into[key] = entry
 
 
 def _branches(pegs: int) -> int:
     return (pegs + 1) * (pegs + 2) // 2 - 2 if pegs > 1 else 1
 
 
-class OptimalSearch:
-    """Branch-and-bound search state for one code space and depth limit (cache kept)."""
+def _answer_slots(pegs: int) -> np.ndarray:
+    """The answers other than "solved" that can occur (int64 slot numbers)."""
+    return np.array([b * (pegs + 1) + w for b in range(pegs + 1) for w in range(pegs + 1 - b)
+                     if (b, w) != (pegs, 0) and (b, w) != (pegs - 1, 1)], dtype=np.int64)
 
-    def __init__(self, space: CodeSpace, matrix: np.ndarray, depth_limit: int | None):
+
+class OptimalSearch:
+    """Branch-and-bound search of one code space and depth limit, on ``workers`` threads.
+
+    Each worker has its own :class:`Search` state (level buffers, cache); the lower
+    bound tables and the stop flag are shared. :meth:`best` splits the candidates of
+    its node across the workers with a shared best total (see there).
+    """
+
+    def __init__(self, space: CodeSpace, matrix: np.ndarray, depth_limit: int | None,
+                 workers: int | None = None):
         self.space, self.matrix = space, matrix
+        self.tables = space.tables(matrix)
         self.remaining = UNLIMITED if depth_limit is None else int(depth_limit)
+        self.workers = max(1, thread_count() if workers is None else int(workers))
         n, pegs = space.size, space.pegs
         levels = min(self.remaining, n) + 8
         self.lb = lower_bounds(n, _branches(pegs))
         self.cap = capacities(_branches(pegs), n)
-        self.perms = position_permutations(pegs)
-        self.buffers = np.zeros((levels, n), dtype=np.int32)
-        self.keys = np.zeros((levels, n, 2), dtype=np.int64)
-        self.history = np.zeros(levels, dtype=np.int64)
-        self.choice = np.zeros(levels, dtype=np.int64)
-        self.cache = Dict.empty(key_type=types.int64, value_type=types.int64)
+        perms, answers = position_permutations(pegs), _answer_slots(pegs)
         self.stop = np.zeros(1, dtype=np.int64)  # set to 1 to make the search stop
+        self.states = [
+            Search(np.zeros(levels, dtype=np.int64), perms, self.lb, self.cap, answers,
+                   np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
+                   Dict.empty(key_type=types.int64, value_type=types.int64), self.stop)
+            for _ in range(self.workers)]
 
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):
         """(cost, guess) for a consistent set; ``history`` the guesses that led to it.
 
-        Raises KeyboardInterrupt when ``self.stop[0]`` was set (see
-        :func:`_interruptible`); the search object is then unusable (its cache may
-        hold cut-off values).
+        The guess is a function of the node alone (never of the thread count or of
+        what the caches hold): a fast case's guess, else the first candidate in the
+        order of :func:`root_candidates` that attains the cost. The candidates are
+        handed out in that order to the workers; candidate ``i`` is searched with the
+        bound ``best + 1`` if ``i`` precedes the best one found so far, else ``best``,
+        so the least ``(cost, i)`` is found exactly whatever the interleaving.
+        ``cost`` is INFEASIBLE or more when no strategy fits ``remaining`` guesses.
+
+        Raises KeyboardInterrupt when ``self.stop[0]`` was set (Ctrl-C, see
+        :func:`jitgames._interrupt.run_interruptible`); the search object is then
+        unusable (its caches may hold cut-off values).
         """
         level = len(history)
-        self.history[:level] = history
+        for state in self.states:
+            state.history[:level] = history
         src = np.ascontiguousarray(members, dtype=np.int32)
-        cost = solve(self.matrix, self.space.digits, self.space.counts, self.space.pegs,
-                     src, 0, src.size, remaining, INFEASIBLE + 1, level, level, used,
-                     self.history,
-                     self.perms, self.lb, self.cap, self.buffers, self.keys,
-                     self.cache, self.choice, self.stop)
+        m = src.size
+        if m == 1:
+            return 1, int(src[0])
+        if m > self.cap[remaining]:
+            return INFEASIBLE, -1
+        seen = np.zeros((self.space.pegs + 1) ** 2, dtype=np.int64)
+        floor, guess = fast_case(self.tables, src, 0, m, remaining, seen)
+        if guess >= 0 or floor >= INFEASIBLE:
+            return int(floor), int(guess)
+        floor = max(floor, int(self.lb[m]))
+        first = self.states[0]
+        n_cand = root_candidates(self.tables, src, 0, m, remaining, level, used, first)
+        keys = first.order_keys[level, :n_cand].copy()
+        started = time.perf_counter()
+        cost, index = self._least(keys, src, remaining, level, used, floor)
         if self.stop[0] != 0:
             raise KeyboardInterrupt
-        return int(cost), int(self.choice[level])
+        if self.workers > 1 and time.perf_counter() - started > MERGE_AFTER_SECONDS:
+            self._share_caches()
+        return cost, (int(keys[index, 1]) if cost < INFEASIBLE else -1)
+
+    def _least(self, keys, src, remaining, level, used, floor):
+        """The least ``(cost, i)`` over the candidates ``keys`` (see :meth:`best`)."""
+        lock = threading.Lock()
+        n_cand = keys.shape[0]
+        state = {"next": 0, "cost": INFEASIBLE, "index": n_cand}
+        errors = []
+
+        def work(search):
+            while True:
+                with lock:
+                    i, cost, index = state["next"], state["cost"], state["index"]
+                    if i >= n_cand or keys[i, 0] > cost or (cost <= floor and i > index):
+                        return
+                    state["next"] = i + 1
+                bound = cost + 1 if i < index else cost
+                if keys[i, 0] >= bound:
+                    continue
+                total = solve(self.tables, src, 0, src.size, remaining, bound, level, used,
+                              search, int(keys[i, 1]))
+                with lock:
+                    if total < bound and (total, i) < (state["cost"], state["index"]):
+                        state["cost"], state["index"] = int(total), i
+
+        def guarded(search):
+            try:
+                work(search)
+            except BaseException as exc:  # handed to the calling thread
+                errors.append(exc)
+                self.stop[0] = 1
+
+        helpers = [threading.Thread(target=guarded, args=(search,), daemon=True)
+                   for search in self.states[1:]]
+        for helper in helpers:
+            helper.start()
+        guarded(self.states[0])
+        for helper in helpers:
+            helper.join()
+        if errors:
+            raise errors[0]
+        return state["cost"], state["index"]
+
+    def _share_caches(self):
+        """Give every worker the sub-results all the others found."""
+        first = self.states[0].cache
+        for other in self.states[1:]:
+            merge_cache(first, other.cache)
+        for other in self.states[1:]:
+            merge_cache(other.cache, first)
 
 
-def _interruptible(work, stop: np.ndarray):
-    """``work()`` run in a helper thread while this one waits, so that Ctrl-C is seen
-    at once and not after a search of an hour (the kernel cannot see signals): on
-    Ctrl-C, ``stop[0]`` is set, the kernel returns at its next step and
-    KeyboardInterrupt is raised here. Exceptions of ``work`` are raised here too."""
-    outcome = []
-
-    def run():
-        try:
-            outcome.append((True, work()))
-        except BaseException as exc:  # handed to the waiting thread
-            outcome.append((False, exc))
-
-    helper = threading.Thread(target=run, name="optimal-search", daemon=True)
-    helper.start()
-    try:
-        while helper.is_alive():
-            helper.join(0.1)
-    except KeyboardInterrupt:
-        stop[0] = 1
-        helper.join()
-        raise
-    ok, value = outcome[0]
-    if not ok:
-        raise value
-    return value
-
-
-def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None):
-    search = OptimalSearch(space, matrix, depth_limit)
+def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None,
+                      search: OptimalSearch | None = None):
+    """``(total, tree)`` of the optimal strategy: :meth:`OptimalSearch.best` at every
+    node of the tree, top down (``search``: a prepared search, e.g. with a chosen
+    number of workers)."""
+    if search is None:
+        search = OptimalSearch(space, matrix, depth_limit)
     rows = []
     n = space.size
 
     def node(members, remaining, used, history, parent, answer, depth):
         cost, guess = search.best(members, remaining, used, history)
         if cost >= INFEASIBLE:
-            raise ValueError(f"no strategy solves every code within {depth_limit} guesses")
+            raise InputError(f"no strategy solves every code within {depth_limit} guesses")
         row = len(rows)
         rows.append((guess, parent, answer, depth))
         answers = matrix[guess, members] if matrix.shape[0] else np.array(
@@ -463,22 +651,36 @@ def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | N
                      np.zeros(space.colours, dtype=np.bool_), [], -1, -1, 0)
         return total, DecisionTree(space, np.array(rows, dtype=np.int32).reshape(-1, 4))
 
-    return _interruptible(build, search.stop)
+    # Ctrl-C is heard at once and stops the kernel through search.stop
+    return run_interruptible(build, stop=search.stop)
 
 
-@lru_cache(maxsize=4)
-def _optimal(space: CodeSpace, depth_limit: int | None):
-    from .evaluate import load_game
-    matrix = load_game(space.pegs, space.colours, space.repeats)[1]
-    return _search_and_build(space, matrix, depth_limit)
+# Finished searches of this process, newest last: (space, matrix, depth limit, result).
+# The matrix is compared by identity (the one of :func:`.evaluate.load_game` is cached).
+_SOLVED: list = []
+SOLVED_KEPT = 4
+
+
+def _optimal(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None):
+    for entry in _SOLVED:
+        if entry[0] is space and entry[1] is matrix and entry[2] == depth_limit:
+            return entry[3]
+    result = _search_and_build(space, matrix, depth_limit)
+    _SOLVED.append((space, matrix, depth_limit, result))
+    del _SOLVED[:-SOLVED_KEPT]
+    return result
 
 
 def optimal_tree(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None = None
                  ) -> DecisionTree:
-    """The optimal-in-expectation decision tree (cached per process)."""
-    return _optimal(space, depth_limit)[1]
+    """The optimal-in-expectation decision tree (cached per process).
+
+    ``matrix`` is the response matrix of ``space``, or ``(0, 0)`` to compute
+    feedback on the fly (the ``--max-matrix-bytes`` choice of the caller).
+    """
+    return _optimal(space, matrix, depth_limit)[1]
 
 
 def optimal_cost(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None = None) -> int:
     """Least total guesses over all secrets (``depth_limit``: most guesses per secret)."""
-    return _optimal(space, depth_limit)[0]
+    return _optimal(space, matrix, depth_limit)[0]

@@ -2,13 +2,16 @@
 
 - ``play`` (default ``--role breaker``): the computer makes a secret and the person
   guesses (``1123`` or ``1 1 2 3``; ``?`` shows how many codes are still possible;
-  ``quit`` gives up and shows the code, recorded as an unsolved game). ``--role maker``: the person keeps a secret and answers the
+  ``quit`` gives up and shows the code, recorded as an unsolved game). A guess that
+  cannot be the secret given the earlier answers is pointed out with the first
+  answer it contradicts; with ``--hard`` it is refused and not counted. ``--role maker``: the person keeps a secret and answers the
   computer's guesses with blacks and whites (``1 2``, ``12`` or ``1b2w``); an answer
   that contradicts the earlier ones is shown and refused.
 - ``match``: two players (``human:NAME`` or a strategy name) alternate as codemaker
   for ``--rounds`` rounds; fewer guesses in total as codebreaker wins (a person who
   gives up or runs out of ``--max-guesses``, default 10, scores one more).
-- ``stats``: the player table kept in SQLite (``--db`` overrides the file).
+- ``stats``: the player table kept in SQLite (``--db`` overrides the file), one row
+  per player and game size (means of different sizes are not comparable).
 
 Input is read line by line from ``sys.stdin``; end of input ends the game cleanly.
 Pegs are drawn in ANSI colours only when stdout is a terminal (never with
@@ -22,7 +25,9 @@ import sys
 
 import numpy as np
 
+from ..errors import InputError
 from .. import _cli
+from .._interrupt import run_interruptible
 from .._random import below, stream_key
 from .breaker import Breaker, InconsistentAnswer, consistent_codes
 from .codes import decode_feedback, encode_feedback
@@ -88,17 +93,17 @@ class Board:
 def parse_answer(text: str, pegs: int) -> int:
     """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"``; ValueError with a reason."""
     if "-" in text:
-        raise ValueError("blacks and whites cannot be negative")
+        raise InputError("blacks and whites cannot be negative")
     numbers = re.findall(r"\d+", text)
     if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
         numbers = list(numbers[0])
     if len(numbers) != 2:
-        raise ValueError("answer with two numbers: blacks and whites, e.g. '1 2'")
+        raise InputError("answer with two numbers: blacks and whites, e.g. '1 2'")
     black, white = int(numbers[0]), int(numbers[1])
     if black + white > pegs:
-        raise ValueError(f"blacks plus whites cannot exceed {pegs}")
+        raise InputError(f"blacks plus whites cannot exceed {pegs}")
     if black == pegs - 1 and white == 1:
-        raise ValueError(f"{pegs - 1} blacks and 1 white is impossible")
+        raise InputError(f"{pegs - 1} blacks and 1 white is impossible")
     return encode_feedback(black, white, pegs)
 
 
@@ -108,8 +113,27 @@ def _random_secret(space, seed: int | None) -> int:
     return int(value)
 
 
-def human_breaks(space, matrix, board, secret: int, name: str, max_guesses: int | None):
-    """The person guesses ``secret``; returns guesses used, or None if not solved."""
+def contradiction(space, history, guess: int) -> str | None:
+    """Why ``guess`` cannot be the secret given ``history`` (``(guess, answer)`` pairs):
+    the first earlier answer it contradicts, in words; None if it is consistent."""
+    for number, (earlier, answer) in enumerate(history, 1):
+        would = space.feedback(earlier, guess)
+        if would != answer:
+            b, w = decode_feedback(answer, space.pegs)
+            wb, ww = decode_feedback(would, space.pegs)
+            return (f"{space.format(guess)} cannot be the code: guess {number} "
+                    f"({space.format(earlier)}) got {b} black {w} white, but against "
+                    f"{space.format(guess)} it would get {wb} black {ww} white")
+    return None
+
+
+def human_breaks(space, matrix, board, secret: int, name: str, max_guesses: int | None,
+                 hard: bool = False):
+    """The person guesses ``secret``; returns guesses used, or None if not solved.
+
+    A guess inconsistent with the earlier answers is pointed out; with ``hard`` it is
+    refused (not counted) and the person asked again.
+    """
     history = []
     print(f"Guess my code: {space.pegs} digits from 1 to {space.format(space.size - 1)[0]}"
           f"{'' if space.repeats else ', no repeats'}. '?' = codes still possible, "
@@ -125,9 +149,15 @@ def human_breaks(space, matrix, board, secret: int, name: str, max_guesses: int 
             return None
         try:
             guess = space.parse(text)
-        except ValueError as exc:
+        except InputError as exc:
             print(f"not a code: {exc}")
             continue
+        reason = contradiction(space, history, guess)
+        if reason is not None:
+            if hard:
+                print(f"refused (--hard): {reason}.")
+                continue
+            print(f"note: {reason}.")
         answer = space.feedback(guess, secret)
         history.append((guess, answer))
         print(board.row(len(history), guess, answer))
@@ -148,7 +178,7 @@ def computer_breaks(space, matrix, board, strategy: str, seed: int, secret: int 
         print(f"Think of a code of {space.pegs} digits from 1 to "
               f"{space.format(space.size - 1)[0]}; answer each guess with blacks and whites.")
     while True:
-        guess = breaker.guess()
+        guess = run_interruptible(breaker.guess)  # Ctrl-C heard while it thinks
         number = len(breaker.history) + 1
         if secret is not None:
             answer = space.feedback(guess, secret)
@@ -164,7 +194,7 @@ def computer_breaks(space, matrix, board, strategy: str, seed: int, secret: int 
                     print(f"inconsistent: {exc}. Your answers so far:")
                     board.show(breaker.history + [(guess, answer)])
                     print("check your code and answer again.")
-                except ValueError as exc:
+                except InputError as exc:
                     print(f"not an answer: {exc}")
             print(board.row(number, guess, answer))
             if solved:
@@ -181,7 +211,7 @@ def _ask_secret(space, name: str) -> int:
     while True:
         try:
             return space.parse(ask(f"{name}, type your secret code (hide it!): "))
-        except ValueError as exc:
+        except InputError as exc:
             print(f"not a code: {exc}")
 
 
@@ -197,7 +227,8 @@ def _cmd_play(args):
     try:
         if args.role == "breaker":
             secret = _random_secret(space, args.secret_seed)
-            used = human_breaks(space, matrix, board, secret, args.name, args.max_guesses)
+            used = human_breaks(space, matrix, board, secret, args.name, args.max_guesses,
+                                args.hard)
             record_game(con, args.name, space.pegs, space.colours, space.repeats,
                         used or 0, used is not None)
         else:
@@ -228,6 +259,9 @@ def _cmd_match(args):
     names = [p[1] for p in players]
     if names[0] == names[1]:
         raise _cli.CLIError("the two players need different names")
+    if args.rounds % 2:
+        raise _cli.CLIError(f"--rounds must be even, so that each player makes as many codes "
+                            f"as they break (got {args.rounds})")
     totals = [0, 0]
     con = open_db(args.db)
     try:
@@ -243,18 +277,19 @@ def _cmd_match(args):
             if kind_b == "human":
                 limit = args.max_guesses or MATCH_GUESSES
                 used = human_breaks(space, matrix, board, secret, name_b, limit)
-                used = limit + 1 if used is None else used  # gave up: one over the limit
             else:
                 used = computer_breaks(space, matrix, board, name_b, rnd, secret)
-            record_game(con, name_b, space.pegs, space.colours, space.repeats, used, True)
+            solved = used is not None
+            if not solved:  # gave up or ran out: scored one over the limit, recorded unsolved
+                used = limit + 1
+            record_game(con, name_b, space.pegs, space.colours, space.repeats, used, solved)
             totals[breaker] += used
             print(f"{name_b}: {used} guesses (total {totals[breaker]})")
         if totals[0] == totals[1]:
             results = ["draw", "draw"]
         else:
             results = ["win", "loss"] if totals[0] < totals[1] else ["loss", "win"]
-        for i in (0, 1):
-            record_match(con, names[i], names[1 - i], results[i], totals[i])
+        record_match(con, *((names[i], names[1 - i], results[i], totals[i]) for i in (0, 1)))
         winner = "a draw" if results[0] == "draw" else names[results.index("win")] + " wins"
         print(f"Match: {names[0]} {totals[0]} guesses, {names[1]} {totals[1]}: {winner}.")
     except EndOfInput:
@@ -271,25 +306,32 @@ def _cmd_stats(args):
     finally:
         con.close()
     if args.json:
-        _cli.print_json({"players": table})
-        return 0
+        return _cli.emit(args, {"players": table})
     if not table:
         print("no games recorded yet")
         return 0
-    print(f"{'player':<16}{'games':>6}{'solved':>7}{'mean':>7}{'matches':>8}{'wins':>6}"
+    print(f"{'player':<16}{'size':>9}{'games':>6}{'solved':>7}{'mean':>7}"
           f"  distribution (guesses: games)")
     for row in table:
-        mean = f"{row['mean_guesses']:.2f}" if row["mean_guesses"] is not None else "-"
-        dist = ", ".join(f"{k}: {v}" for k, v in row["distribution"].items())
-        print(f"{row['player']:<16}{row['games']:>6}{row['solved']:>7}{mean:>7}"
-              f"{row['matches']:>8}{row['wins']:>6}  {dist}")
+        for size in row["sizes"]:
+            label = f"{size['pegs']}x{size['colours']}" + ("" if size["repeats"] else "nr")
+            mean = f"{size['mean_guesses']:.2f}" if size["mean_guesses"] is not None else "-"
+            dist = ", ".join(f"{k}: {v}" for k, v in size["distribution"].items())
+            print(f"{row['player']:<16}{label:>9}{size['games']:>6}{size['solved']:>7}"
+                  f"{mean:>7}  {dist}")
+    matches = [row for row in table if row["matches"]]
+    if matches:
+        print(f"{'player':<16}{'matches':>8}{'wins':>6}")
+        for row in matches:
+            print(f"{row['player']:<16}{row['matches']:>8}{row['wins']:>6}")
+    print("size: pegs x colours (nr: no repeated colours); mean over solved games")
     return 0
 
 
 def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     """Add the ``play``, ``match`` and ``stats`` sub-commands to ``sub``."""
     def people(parser):
-        parser.add_argument("--db", default=None, help="statistics database file")
+        _cli.add_db(parser, "mastermind.sqlite", "the player statistics")
         parser.add_argument("--no-colour", "--no-color", action="store_true",
                             help="plain board even on a terminal")
         parser.add_argument("--max-guesses", type=_cli.positive_int, default=None,
@@ -303,6 +345,9 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     pl.add_argument("--name", default="player", help="your name in the statistics")
     pl.add_argument("--secret-seed", type=_cli.int_in_range(0, MAX_SEED), default=None,
                     help="seed of the computer's secret (0..2^62, default: random)")
+    pl.add_argument("--hard", action="store_true",
+                    help="as breaker, a guess that contradicts earlier answers is refused "
+                         "(without it, it is pointed out and played)")
     people(pl)
 
     ma = sub.add_parser("match", help="two players alternate as codemaker")
@@ -310,13 +355,13 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     ma.add_argument("--players", nargs=2, required=True, metavar=("A", "B"),
                     help="human:NAME or a strategy name, twice")
     ma.add_argument("--rounds", type=_cli.positive_int, default=2)
-    ma.add_argument("--seed", type=_cli.int_in_range(0, MAX_SEED), default=None,
-                    help="seed of the computer's secrets (0..2^62, default: random)")
+    _cli.add_seed(ma, MAX_SEED, None, "seed of the computer's secrets (default: random)")
     people(ma)
 
-    st = sub.add_parser("stats", help="the player statistics table")
-    st.add_argument("--db", default=None, help="statistics database file")
-    st.add_argument("--json", action="store_true")
+    st = sub.add_parser("stats", help="the player statistics: one row per player and "
+                                      "game size, then the matches")
+    _cli.add_db(st, "mastermind.sqlite", "the player statistics")
+    _cli.add_json(st)
 
 
 COMMANDS = {"play": _cmd_play, "match": _cmd_match, "stats": _cmd_stats}

@@ -1,75 +1,99 @@
-"""Player statistics in SQLite (standard library ``sqlite3``).
+"""Player statistics in SQLite (standard library ``sqlite3``, via :mod:`jitgames._store`).
 
 One row per game played as codebreaker (``games``) and one per player per match
 (``matches``). The default file is ``mastermind.sqlite`` in the jitgames data
-directory (``$XDG_DATA_HOME/jitgames``); ``--db PATH`` overrides it.
+directory (``$XDG_DATA_HOME/jitgames``); ``--db PATH`` overrides it. The database is
+opened and checked (kind, schema version, tables, writable) before a game starts; a
+game that cannot be stored afterwards (database busy) is kept in a pending file that
+the next run merges. Schema: ``docs/storage.md``.
 """
 from __future__ import annotations
 
 import datetime as _dt
-import sqlite3
 
-from .. import _cli
+from .. import _store
 
-__all__ = ["open_db", "record_game", "record_match", "player_table"]
+__all__ = ["open_db", "record_game", "record_match", "player_table", "SCHEMA"]
 
 DB_FILE = "mastermind.sqlite"
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    player TEXT NOT NULL, pegs INTEGER NOT NULL, colours INTEGER NOT NULL,
-    repeats INTEGER NOT NULL, guesses INTEGER NOT NULL, solved INTEGER NOT NULL,
-    played_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS matches (
-    player TEXT NOT NULL, opponent TEXT NOT NULL, result TEXT NOT NULL,
-    guesses INTEGER NOT NULL, played_at TEXT NOT NULL);
-"""
+SCHEMA = _store.RecordSchema("Mastermind statistics", 0x6A674D4D, (
+    # version 1: the tables of the first releases (which set no user_version)
+    """
+    CREATE TABLE IF NOT EXISTS games (
+        player TEXT NOT NULL, pegs INTEGER NOT NULL, colours INTEGER NOT NULL,
+        repeats INTEGER NOT NULL, guesses INTEGER NOT NULL, solved INTEGER NOT NULL,
+        played_at TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS matches (
+        player TEXT NOT NULL, opponent TEXT NOT NULL, result TEXT NOT NULL,
+        guesses INTEGER NOT NULL, played_at TEXT NOT NULL);
+    """,
+))
+"""The statistics database: ``application_id`` 'jgMM', versions in ``docs/storage.md``."""
 
 
-def open_db(path=None) -> sqlite3.Connection:
-    """Open (creating if needed) the statistics database; ``path`` overrides the default."""
-    con = _cli.connect_db(DB_FILE, path)
-    try:
-        con.executescript(SCHEMA)
-    except sqlite3.Error as exc:  # not an SQLite file, read-only, ...
-        con.close()
-        raise _cli.CLIError(f"cannot use database {path or DB_FILE}: {exc}") from None
-    return con
+def open_db(path=None) -> _store.Records:
+    """Open and check the statistics database (before any game); ``path`` overrides
+    the default. :class:`jitgames._store.StoreError` (one line) if it cannot be used."""
+    return _store.open_records(path, DB_FILE, SCHEMA)
 
 
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def record_game(con, player: str, pegs: int, colours: int, repeats: bool, guesses: int,
-                solved: bool) -> None:
-    """Store one game played by ``player`` as codebreaker."""
-    with con:
-        con.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (player, pegs, colours, int(repeats), guesses, int(solved), _now()))
+GAME_COLUMNS = ("player", "pegs", "colours", "repeats", "guesses", "solved", "played_at")
+MATCH_COLUMNS = ("player", "opponent", "result", "guesses", "played_at")
 
 
-def record_match(con, player: str, opponent: str, result: str, guesses: int) -> None:
-    """Store ``player``'s result (``win``, ``loss`` or ``draw``) of one match."""
-    with con:
-        con.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?)",
-                    (player, opponent, result, guesses, _now()))
+def record_game(records: _store.Records, player: str, pegs: int, colours: int, repeats: bool,
+                guesses: int, solved: bool) -> bool:
+    """Store one game played by ``player`` as codebreaker; False if it went to a
+    pending file (the database was busy)."""
+    return records.insert("games", GAME_COLUMNS, [
+        (player, pegs, colours, int(repeats), guesses, int(solved), _now())])
 
 
-def player_table(con) -> list[dict]:
-    """Per player: games, solved, mean guesses of solved games, distribution, matches, wins."""
+def record_match(records: _store.Records, *results) -> bool:
+    """Store the results of one match, ``(player, opponent, result, guesses)`` for each
+    player (``result``: ``win``, ``loss`` or ``draw``), in one transaction; False if
+    they went to a pending file."""
+    return records.insert("matches", MATCH_COLUMNS, [(*r, _now()) for r in results])
+
+
+def player_table(records: _store.Records) -> list[dict]:
+    """Per player: games and solved games, one entry per game size, matches, wins.
+
+    Each entry of ``sizes`` (``pegs``, ``colours``, ``repeats``) has ``games``,
+    ``solved``, ``mean_guesses`` (over solved games; None if none) and
+    ``distribution`` (guesses -> solved games): a mean over several sizes would mix
+    incomparable games, so none is given.
+    """
+    con = records.con
     rows = {}
-    for player, games, solved, mean in con.execute(
-            "SELECT player, COUNT(*), SUM(solved), AVG(CASE WHEN solved THEN guesses END) "
-            "FROM games GROUP BY player ORDER BY player"):
-        rows[player] = {"player": player, "games": games, "solved": solved or 0,
-                        "mean_guesses": mean, "distribution": {}, "matches": 0, "wins": 0}
-    for player, guesses, count in con.execute(
-            "SELECT player, guesses, COUNT(*) FROM games WHERE solved GROUP BY player, guesses "
-            "ORDER BY player, guesses"):
-        rows[player]["distribution"][str(guesses)] = count
+
+    def row_of(player):
+        return rows.setdefault(player, {"player": player, "games": 0, "solved": 0,
+                                        "sizes": [], "matches": 0, "wins": 0})
+
+    sizes = {}
+    for player, pegs, colours, repeats, games, solved, mean in con.execute(
+            "SELECT player, pegs, colours, repeats, COUNT(*), SUM(solved), "
+            "AVG(CASE WHEN solved THEN guesses END) FROM games "
+            "GROUP BY player, pegs, colours, repeats ORDER BY player, pegs, colours, repeats"):
+        row = row_of(player)
+        entry = {"pegs": pegs, "colours": colours, "repeats": bool(repeats), "games": games,
+                 "solved": solved or 0, "mean_guesses": mean, "distribution": {}}
+        row["sizes"].append(entry)
+        row["games"] += games
+        row["solved"] += solved or 0
+        sizes[player, pegs, colours, repeats] = entry
+    for player, pegs, colours, repeats, guesses, count in con.execute(
+            "SELECT player, pegs, colours, repeats, guesses, COUNT(*) FROM games WHERE solved "
+            "GROUP BY player, pegs, colours, repeats, guesses "
+            "ORDER BY player, pegs, colours, repeats, guesses"):
+        sizes[player, pegs, colours, repeats]["distribution"][str(guesses)] = count
     for player, matches, wins in con.execute(
             "SELECT player, COUNT(*), SUM(result = 'win') FROM matches GROUP BY player"):
-        row = rows.setdefault(player, {"player": player, "games": 0, "solved": 0,
-                                       "mean_guesses": None, "distribution": {}})
+        row = row_of(player)
         row["matches"], row["wins"] = matches, wins or 0
     return [rows[p] for p in sorted(rows)]

@@ -43,6 +43,27 @@ candidate that is not consistent and leaves the consistent set undivided is neve
 played; scores within 1e-9 of the best tie, and ties go to a consistent code, then
 to the smallest code; a single consistent code is simply played. The first guess
 follows the same rule unless the strategy names a ``first_guess`` function.
+
+Tie rules (``--ties``): the rule above (``first``: a consistent code, then the
+smallest) is the canonical, deterministic one. Knuth's text says "a code of
+P_{i-1} if possible, else at random"; ``ties="random"`` (:func:`with_ties`) gives
+that rule to the strategies whose scores are integers (``knuth``, ``expected-size``,
+``most-parts``): the score gets a tie-breaker below 1 -- 0 for a consistent code, 1/2
+for another, plus a quarter of a uniform draw from the decision's key -- so that
+among equal scores a consistent code wins and the draw decides between equals.
+
+Cooley's rule as the text writes it scores each consistent code C by its feedback
+against the last guess G_i (fewest blacks, then fewest whites). But every code of
+P_i gives G_i the same answer -- the one received -- so the score is the same for
+all candidates, and the rule reduces to *a random consistent code* (the ``random``
+strategy) after Cooley's opening; ``docs/mastermind.md`` measures it.
+
+The same registry holds the *searched* strategies, which have no scoring kernel:
+``optimal`` (least total guesses, :mod:`.optimal`), ``optimal-max5`` (the same
+with no secret needing more than five guesses) and ``minimax`` (fewest guesses in
+the worst case, then fewest in total, :mod:`.minimax`), registered with
+:func:`register_optimal`. :func:`.evaluate.decision_tree` builds the tree of either
+kind.
 """
 from __future__ import annotations
 
@@ -55,11 +76,15 @@ import numba
 import numpy as np
 from numba import carray, types
 
+from ..errors import InputError
 from .._jit import jit, jit_callback
 from .._random import below, mix64, stream_key
 from .codes import CodeSpace
+from .engine import Rules
 
-__all__ = ["Strategy", "STRATEGIES", "register", "unit_uniform"]
+__all__ = ["Strategy", "STRATEGIES", "register", "register_optimal", "get_strategy", "with_ties",
+           "TIE_RULES",
+           "unit_uniform"]
 
 
 @dataclass(frozen=True)
@@ -69,17 +94,32 @@ class Strategy:
     ``kernel`` is the ``@jit`` scoring kernel, ``adapter`` the callback the engine
     calls, ``adapter(sizes.ctypes, len(sizes), guess, previous, key)``, compiled (or
     loaded from the cache) on first use, so importing the package and using one
-    strategy does not pay for the others.
+    strategy does not pay for the others. A searched strategy (:attr:`optimal`) has
+    no kernel; ``max_guesses`` is then its depth limit (None: no limit), and
+    ``worst_case_first`` makes it minimise the worst case before the total.
     """
 
     name: str
-    kernel: Callable
+    kernel: Callable | None
     consistent_only: bool = False
     uses_partition: bool = True
     perfect_split_best: bool = False
     partition_only: bool = False
     first_guess: Callable[[CodeSpace, int], int] | None = None
     description: str = ""
+    max_guesses: int | None = None
+    worst_case_first: bool = False
+
+    @property
+    def optimal(self) -> bool:
+        """Whether the strategy is the exhaustive optimal search (no scoring kernel)."""
+        return self.kernel is None
+
+    @property
+    def rules(self) -> Rules:
+        """How the engine treats the strategy (its shortcuts and candidate set)."""
+        return Rules(self.consistent_only, self.uses_partition, self.perfect_split_best,
+                     self.partition_only)
 
     @property
     def adapter(self) -> Callable:
@@ -129,6 +169,28 @@ def register(name: str, *, consistent_only: bool = False, uses_partition: bool =
         return kernel
 
     return wrap
+
+
+def register_optimal(name: str, max_guesses: int | None, description: str,
+                     worst_case_first: bool = False) -> None:
+    """Register the optimal-in-expectation search (:mod:`.optimal`) as strategy ``name``,
+    with no secret needing more than ``max_guesses`` guesses (None: no limit); with
+    ``worst_case_first`` the limit is the least worst case (:mod:`.minimax`)."""
+    STRATEGIES[name] = Strategy(name, None, description=description, max_guesses=max_guesses,
+                                worst_case_first=worst_case_first)
+
+
+def get_strategy(name: str) -> Strategy:
+    """The registered strategy ``name``.
+
+    Raises
+    ------
+    InputError
+        If no strategy has that name (the message lists the names).
+    """
+    if name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+    return STRATEGIES[name]
 
 
 @jit
@@ -201,9 +263,84 @@ def cooley_first_guess(space: CodeSpace, seed: int) -> int:
 
 
 @register("cooley", consistent_only=True, uses_partition=False,
-          first_guess=cooley_first_guess)
+          first_guess=cooley_first_guess,
+          description="Cooley: the consistent code least like the previous guess, as "
+                      "written; all consistent codes score alike, so: a random consistent "
+                      "code after a one-pair opening")
 @jit
 def cooley_score(sizes, guess, previous, key):
     """Cooley: the consistent code least like the previous guess (fewest blacks, then
-    fewest whites), ties at random; the opening has exactly one repeated digit."""
+    fewest whites), ties at random; the opening has exactly one repeated digit.
+
+    ``previous`` is the same for every consistent candidate (see the module
+    docstring), so the choice is that of :func:`random_score` with the same key."""
     return float(previous) + 0.5 * unit_uniform(key, guess)
+
+
+TIE_RULES = ("first", "random")
+
+
+@jit
+def random_tie_breaker(sizes, guess, key):
+    """Knuth's written tie rule as a score in [0, 3/4): 0 for a consistent candidate
+    (its own answer, "solved", has a class), 1/2 for another, plus a quarter of a
+    uniform draw from the decision key."""
+    pegs = int(np.sqrt(float(sizes.shape[0])) + 0.5) - 1
+    solved = pegs * (pegs + 1)
+    inconsistent = 0.0 if sizes[solved] > 0 else 0.5
+    return inconsistent + 0.25 * unit_uniform(key, guess)
+
+
+@jit
+def knuth_random_ties_score(sizes, guess, previous, key):
+    """Knuth's score with the written tie rule (a consistent code, else at random)."""
+    return knuth_score(sizes, guess, previous, key) + random_tie_breaker(sizes, guess, key)
+
+
+@jit
+def expected_size_random_ties_score(sizes, guess, previous, key):
+    """Expected size with random ties (consistent codes first)."""
+    return (expected_size_score(sizes, guess, previous, key)
+            + random_tie_breaker(sizes, guess, key))
+
+
+@jit
+def most_parts_random_ties_score(sizes, guess, previous, key):
+    """Most parts with random ties (consistent codes first)."""
+    return most_parts_score(sizes, guess, previous, key) + random_tie_breaker(sizes, guess, key)
+
+
+# Strategies with integer scores, and their kernels with the random tie rule.
+RANDOM_TIES = {"knuth": knuth_random_ties_score,
+               "expected-size": expected_size_random_ties_score,
+               "most-parts": most_parts_random_ties_score}
+
+
+def with_ties(strategy: Strategy, ties: str) -> Strategy:
+    """``strategy`` with tie rule ``ties``: ``first`` (itself) or ``random``.
+
+    The random rule's score depends on the guess and the key, so the engine's
+    shortcuts for partition-only scores are off (same rule, slower).
+
+    Raises
+    ------
+    InputError
+        Unknown rule, or ``random`` for a strategy whose scores are not integers.
+    """
+    if ties not in TIE_RULES:
+        raise InputError(f"unknown tie rule {ties!r}; choose from {', '.join(TIE_RULES)}")
+    if ties == "first":
+        return strategy
+    if strategy.name not in RANDOM_TIES:
+        raise InputError(f"random ties apply to {', '.join(RANDOM_TIES)} (integer scores), "
+                         f"not to {strategy.name!r}")
+    return Strategy(strategy.name, RANDOM_TIES[strategy.name], strategy.consistent_only,
+                    True, False, False, strategy.first_guess,
+                    strategy.description + " (random ties)")
+
+
+register_optimal("optimal", None, "Optimal: least total guesses over all secrets "
+                 "(exhaustive branch and bound, docs/mastermind_optimal.md)")
+register_optimal("optimal-max5", 5, "Optimal with no secret needing more than 5 guesses")
+register_optimal("minimax", None, "Minimax: fewest guesses in the worst case, then fewest "
+                 "in total (exact search, docs/mastermind.md)", worst_case_first=True)

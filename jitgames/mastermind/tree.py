@@ -1,4 +1,4 @@
-"""Decision trees of codebreaker strategies: walking, JSON export, readable printing.
+"""Decision trees of codebreaker strategies: walking, JSON export and check, printing.
 
 A tree is an int32 table with one row per decision node in preorder, columns
 ``guess, parent, feedback, depth`` (see :data:`engine.TREE_COLUMNS`): the guess made
@@ -6,39 +6,53 @@ at the node, the parent row (-1 at the root), the answer that leads from the par
 to the node, and the number of guesses made before it. A secret is solved at the
 node whose guess it is, when the answers on the path lead there.
 
-JSON form (nested, answers written ``"black,white"``)::
+JSON document (``tree --out FILE``, read back by ``evaluate --tree FILE``; the format
+is described in ``docs/mastermind_optimal.md``)::
 
-    {"guess": "1122", "next": {"1,0": {"guess": "1344", "next": {...}}, ...}}
+    {"format": "jitgames.mastermind.tree", "version": 1,
+     "pegs": 4, "colours": 6, "repeats": true, "strategy": "optimal",
+     "max_guesses": null, "total": 5625,
+     "tree": {"guess": "1122", "next": {"1,0": {"guess": "1344", "next": {...}}, ...}}}
 
-A node whose guess solves the only remaining code has no ``next``.
+Answers are written ``"black,white"``; a node whose guess solves the only remaining
+code has no ``next``. :func:`check_tree` verifies such a document with its own code
+(plain Python feedback over written codes, no table or kernel of this package).
 """
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
+from itertools import permutations, product
 
 import numpy as np
 
 from .._jit import jit
+from ..errors import InputError
 from .codes import CodeSpace, decode_feedback, encode_feedback
 from .engine import response
 
-__all__ = ["DecisionTree", "walk_tree"]
+__all__ = ["DecisionTree", "walk_tree", "check_tree", "TREE_FORMAT", "TREE_VERSION"]
+
+TREE_FORMAT = "jitgames.mastermind.tree"
+TREE_VERSION = 1
+MAX_CHECKED_CODES = 1 << 21  # the check walks every code in Python: seconds per 10^5
 
 
 @jit
-def walk_tree(tree, children, matrix, digits, counts, pegs, secrets, out):
+def walk_tree(tree, children, tables, secrets, out):
     """Guesses the tree needs for each secret index; -1 if the tree does not solve it.
 
-    ``children[v, f]`` is the row reached from row ``v`` by answer ``f`` (-1: none).
+    ``children[v, f]`` is the row reached from row ``v`` by answer ``f`` (-1: none);
+    ``tables`` are the :class:`.codes.CodeTables` of the space.
     """
-    solved = pegs * (pegs + 1)
+    solved = tables.pegs * (tables.pegs + 1)
     for i in range(secrets.shape[0]):
         s = secrets[i]
         node = 0
         out[i] = -1
         while node >= 0:
-            f = response(matrix, digits, counts, pegs, tree[node, 0], s)
+            f = response(tables, tree[node, 0], s)
             if f == solved:
                 out[i] = tree[node, 3] + 1
                 break
@@ -73,8 +87,7 @@ class DecisionTree:
         secrets = secrets.astype(np.int64)
         matrix = np.zeros((0, 0), np.uint8) if matrix is None else matrix
         out = np.empty(secrets.shape[0], dtype=np.int32)
-        walk_tree(self.table, self.children(), matrix, space.digits, space.counts,
-                  space.pegs, secrets, out)
+        walk_tree(self.table, self.children(), space.tables(matrix), secrets, out)
         return out
 
     def to_dict(self) -> dict:
@@ -94,10 +107,17 @@ class DecisionTree:
 
         return node(0)
 
-    def to_json(self) -> str:
-        """The tree as one JSON document."""
-        return json.dumps({"pegs": self.space.pegs, "colours": self.space.colours,
-                           "repeats": self.space.repeats, "tree": self.to_dict()})
+    def to_document(self, strategy: str | None = None, max_guesses: int | None = None
+                    ) -> dict:
+        """The JSON document of the tree (see the module docstring)."""
+        return {"format": TREE_FORMAT, "version": TREE_VERSION, "pegs": self.space.pegs,
+                "colours": self.space.colours, "repeats": self.space.repeats,
+                "strategy": strategy, "max_guesses": max_guesses,
+                "total": int(self.guesses().sum()), "tree": self.to_dict()}
+
+    def to_json(self, strategy: str | None = None, max_guesses: int | None = None) -> str:
+        """The tree as one JSON document (:meth:`to_document`)."""
+        return json.dumps(self.to_document(strategy, max_guesses))
 
     def render(self, max_depth: int | None = None) -> str:
         """Readable indented text in depth-first order: one line per node, ``answer -> guess``."""
@@ -131,3 +151,113 @@ class DecisionTree:
 
         visit(data, -1, -1, 0)
         return cls(space, np.array(rows, dtype=np.int32).reshape(-1, 4))
+
+
+@dataclass(frozen=True)
+class TreeCheck:
+    """What :func:`check_tree` found: the guesses each secret needs, by written code."""
+
+    pegs: int
+    colours: int
+    repeats: bool
+    strategy: str | None
+    guesses: dict  # written secret -> guesses the tree needs for it
+
+    @property
+    def total(self) -> int:
+        """Guesses summed over all secrets."""
+        return sum(self.guesses.values())
+
+
+def _bad(message: str) -> InputError:
+    return InputError(f"tree file: {message}")
+
+
+def _size_field(doc: dict, name: str, low: int, high: int) -> int:
+    value = doc.get(name)
+    if type(value) is not int or not low <= value <= high:
+        raise _bad(f"{name!r} must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+def check_tree(doc) -> TreeCheck:
+    """Verify a tree document independently of the search that made it.
+
+    Every legal code is played down the tree from the root: at each node the
+    consistent codes are split by their feedback to the node's guess, computed here
+    from the written codes; every answer that occurs must have a branch (or be the
+    solving one), and every branch must be an answer that occurs. Totals are counted
+    from those walks, never read from the document; a ``"total"`` in the document
+    must agree with them.
+
+    Raises
+    ------
+    jitgames.errors.InputError
+        Naming the first fault: a malformed document, an illegal guess, a secret the
+        tree leaves unsolved, a branch no secret reaches, a wrong stated total.
+    """
+    if not isinstance(doc, dict):
+        raise _bad("the document must be a JSON object")
+    if doc.get("format", TREE_FORMAT) != TREE_FORMAT or doc.get("version", 1) != TREE_VERSION:
+        raise _bad(f"not a {TREE_FORMAT} document of version {TREE_VERSION}")
+    pegs = _size_field(doc, "pegs", 1, 8)
+    colours = _size_field(doc, "colours", 1, 35)
+    repeats = doc.get("repeats", True)
+    if not isinstance(repeats, bool):
+        raise _bad(f"'repeats' must be true or false, got {repeats!r}")
+    count = colours ** pegs if repeats else 0 if colours < pegs else math.perm(colours, pegs)
+    if not 1 <= count <= MAX_CHECKED_CODES:
+        raise _bad(f"{pegs} pegs of {colours} colours give {count:,} codes; the check handles "
+                   f"1 to {MAX_CHECKED_CODES:,}")
+    symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:colours]
+    if repeats:
+        codes = ["".join(c) for c in product(symbols, repeat=pegs)]
+    else:
+        codes = ["".join(c) for c in permutations(symbols, pegs)]
+    legal = set(codes)
+
+    def feedback(a: str, b: str) -> tuple[int, int]:
+        black = sum(x == y for x, y in zip(a, b))
+        common = sum(min(a.count(c), b.count(c)) for c in set(a))
+        return black, common - black
+
+    guesses = {}
+    solved = (pegs, 0)
+    stack = [(doc.get("tree"), codes, 1, "the root")]
+    while stack:
+        node, members, depth, where = stack.pop()
+        if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+            raise _bad(f"the node at {where} needs a \"guess\" string")
+        guess = node["guess"].upper()
+        if guess not in legal:
+            raise _bad(f"guess {node['guess']!r} at {where} is not a legal code")
+        classes = {}
+        for secret in members:
+            classes.setdefault(feedback(guess, secret), []).append(secret)
+        branches = node.get("next", {})
+        if not isinstance(branches, dict):
+            raise _bad(f"\"next\" at {where} must be an object")
+        for key in branches:
+            try:
+                black, white = (int(x) for x in key.split(","))
+            except ValueError:
+                raise _bad(f"answer {key!r} after {guess} at {where} is not "
+                           f"\"black,white\"") from None
+            if (black, white) not in classes or (black, white) == solved:
+                raise _bad(f"no secret answers {key} to {guess} at {where}")
+        for answer, part in classes.items():
+            if answer == solved:
+                guesses[guess] = depth
+                continue
+            key = f"{answer[0]},{answer[1]}"
+            if key not in branches:
+                raise _bad(f"secret {part[0]} is not solved: no branch for answer {key} "
+                           f"to {guess} at {where}")
+            stack.append((branches[key], part, depth + 1, f"{where} -> {guess} {key}"))
+    if len(guesses) != len(codes):  # unreachable: every code ends in some class
+        raise _bad("some secrets are not solved")
+    check = TreeCheck(pegs, colours, repeats, doc.get("strategy"), guesses)
+    stated = doc.get("total")
+    if stated is not None and stated != check.total:
+        raise _bad(f"states a total of {stated} guesses; its secrets need {check.total}")
+    return check

@@ -11,69 +11,53 @@ Sub-commands (``--help`` on each for details)::
 """
 from __future__ import annotations
 
-import math
 import os
 import sys
 
-from jitgames._cli import (ArgumentParser, CLIError, int_in_range, positive_int, print_json,
-                           progress, run_cli)
+from jitgames._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, emit,
+                           int_in_range, integer, progress, run_cli)
 from jitgames._jit import threads
 
+PROG = "python -m jitgames.primes"
 _BLOCK = 10**10  # count wide intervals block by block (progress, Ctrl-C keeps the sum)
 
 
-def _integer(text: str) -> int:
-    """Integers with optional ``_`` and powers written ``10^9`` or ``10**9`` (a power
-    below 2^4096 and with a non-negative exponent)."""
-    clean = text.replace("_", "").replace("**", "^")
-    try:
-        if "^" in clean:
-            base, exponent = (int(x) for x in clean.split("^"))
-            if exponent < 0 or (abs(base) > 1 and (
-                    exponent > 4096 or exponent * math.log2(abs(base)) > 4096)):
-                raise ValueError  # a fraction, or a power that takes forever to compute
-            return base ** exponent
-        return int(clean)
-    except ValueError:
-        import argparse
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
-def _parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="python -m jitgames.primes",
-                            description="Primes: counts, primality, polynomials, lines, pictures.")
-    parser.add_argument("--threads", type=positive_int, default=None,
-                        help="threads for parallel kernels (default: all)")
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog=PROG, description="Primes: counts, primality, polynomials, "
+                                                   "lines, pictures (docs/cli.md: the shared "
+                                                   "options and number forms).")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
     def common(p):
-        p.add_argument("--json", action="store_true", help="print one JSON object")
-        p.add_argument("--quiet", action="store_true", help="no progress display")
+        add_json(p)
+        add_quiet(p)
+        add_threads(p)
         return p
 
     p = common(sub.add_parser("count", help="number of primes in [A, B)"))
-    p.add_argument("a", type=_integer, metavar="A")
-    p.add_argument("b", type=_integer, metavar="B")
+    p.add_argument("a", type=integer, metavar="A")
+    p.add_argument("b", type=integer, metavar="B")
     p.add_argument("--method", choices=("auto", "sieve", "hybrid", "test"), default="auto",
                    help="sieve: full wheel sieve (b <= 10^18); hybrid: sieve by small "
                         "primes, Baillie-PSW on survivors; test: every odd number tested; "
                         "auto: the cheaper (docs/primes.md)")
 
     p = common(sub.add_parser("isprime", help="primality of 64-bit integers"))
-    p.add_argument("numbers", type=_integer, nargs="+", metavar="N")
+    p.add_argument("numbers", type=integer, nargs="+", metavar="N")
 
     p = common(sub.add_parser("list", help="the primes in [A, B) (width <= 10^7)"))
-    p.add_argument("a", type=_integer, metavar="A")
-    p.add_argument("b", type=_integer, metavar="B")
+    p.add_argument("a", type=integer, metavar="A")
+    p.add_argument("b", type=integer, metavar="B")
 
     p = common(sub.add_parser(
         "poly", help="prime values of A x^2 + B x + C for 0 <= x < N",
         description="Count the x in [0, N) with A x^2 + B x + C prime. With A > 0 the "
-                    "values are sieved on x (N up to 10^12; values beyond 2^64 are fine); "
+                    "values are sieved on x (values beyond 2^64 are fine; the sieving "
+                    "primes, up to the square root of the largest value, at most 10^11); "
                     "otherwise each value is tested (N up to 10^9). Ctrl-C stops with the "
                     "count of the finished blocks (exit 130). See docs/primes.md."))
-    p.add_argument("coefficients", type=_integer, nargs=3, metavar="A B C")
-    p.add_argument("--upto", type=_integer, required=True, metavar="N")
+    p.add_argument("coefficients", type=integer, nargs=3, metavar="A B C")
+    p.add_argument("--upto", type=integer, required=True, metavar="N")
     p.add_argument("--prime-limit", type=int_in_range(3, 10**9), default=10**7,
                    help="truncate the Bateman-Horn product at this prime (3..10^9, "
                         "default 10^7)")
@@ -99,54 +83,34 @@ def _window_options(p, default_size, layout=None):
     p.add_argument("--size", type=int_in_range(3, 10001), default=default_size)
     p.add_argument("--start", type=int_in_range(0, 2**60), default=1,
                    help="the integer at the layout's origin (0..2^60, default 1)")
-    p.add_argument("--centre", "--center", type=_integer, default=None,
+    p.add_argument("--centre", "--center", type=integer, default=None,
                    help="centre the window on this integer (e.g. 10^12)")
 
 
 def _count(args) -> int:
     from jitgames.primes.sieve import check_count, count_primes
 
-    try:
-        a, b, method = check_count(args.a, args.b, args.method)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
-    total, done = 0, a
-    bar = progress(b - a, "count", args.quiet, unit="n")
-    try:
-        while done < b:
-            step = b - done if method != "sieve" else min(b - done, _BLOCK)
-            total += count_primes(done, done + step, method).count
-            done += step
-            bar.update(step)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
-    except KeyboardInterrupt:
-        bar.close()
-        print(f"interrupted: {total} primes in [{a}, {done})", file=sys.stderr)
-        if args.json:
-            print_json({"a": a, "b": done, "count": total, "complete": False})
-        return 130
-    bar.close()
-    if args.json:
-        print_json({"a": a, "b": b, "count": total})
-    else:
-        print(f"{total} primes in [{a}, {b})")
-    return 0
+    a, b, method = check_count(args.a, args.b, args.method)
+    total, done, complete = 0, a, True
+    with progress(b - a, "count", args.quiet, unit="n") as bar:
+        try:
+            while done < b:
+                step = b - done if method != "sieve" else min(b - done, _BLOCK)
+                total += count_primes(done, done + step, method).count
+                done += step
+                bar.update(step)
+        except KeyboardInterrupt:
+            complete = False  # [a, done) is counted: report that interval
+    return emit(args, {"a": a, "b": done, "count": total},
+                f"{total} primes in [{a}, {done})", complete)
 
 
 def _isprime(args) -> int:
     from jitgames.primes.primality import is_prime_int
 
-    try:
-        answers = {str(n): is_prime_int(n) for n in args.numbers}
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
-    if args.json:
-        print_json({"prime": answers})
-    else:
-        for n, prime in answers.items():
-            print(f"{n} {'prime' if prime else 'composite'}")
-    return 0
+    answers = {str(n): is_prime_int(n) for n in args.numbers}
+    return emit(args, {"prime": answers},
+                [f"{n} {'prime' if prime else 'composite'}" for n, prime in answers.items()])
 
 
 def _list(args) -> int:
@@ -154,84 +118,62 @@ def _list(args) -> int:
 
     if args.b - args.a > 10**7:
         raise CLIError(f"interval too wide to print: {args.b - args.a} > 10^7")
-    try:
-        found = primes_between(args.a, args.b)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
-    if args.json:
-        print_json({"a": args.a, "b": args.b, "primes": found})
-    else:
-        print("\n".join(map(str, found.tolist())))
-    return 0
+    found = primes_between(args.a, args.b)
+    return emit(args, {"a": args.a, "b": args.b, "primes": found}, map(str, found.tolist()))
 
 
 def _poly(args) -> int:
     from jitgames.primes.polynomials import PartialCount, Quadratic, poly_count
 
     a, b, c = args.coefficients
-    bar = progress(args.upto, "poly", args.quiet, unit="x")
-    status = 0
+    complete = True
+    with progress(args.upto, "poly", args.quiet, unit="x") as bar:
+        def advance(done, _count):
+            bar.update(done - bar.n)
 
-    def advance(done, _count):
-        bar.update(done - bar.n)
-
-    try:
-        result = poly_count(Quadratic(a, b, c), args.upto, args.prime_limit, progress=advance)
-    except ValueError as exc:
-        bar.close()
-        raise CLIError(str(exc)) from None
-    except PartialCount as cut:
-        result, status = cut.result, 130
-        print(f"interrupted: the count below covers 0 <= x < {result.upto} only",
-              file=sys.stderr)
-    bar.close()
-    ratio = None if math.isnan(result.ratio) else result.ratio
-    if args.json:
-        print_json({"polynomial": result.f.formula("x"), "upto": result.upto,
-                    "count": result.count, "predicted": result.predicted,
-                    "constant": result.constant, "ratio": ratio,
-                    "kind": result.verdict.kind, "reason": result.verdict.reason,
-                    "complete": status == 0})
-        return status
-    print(f"f(x) = {result.f.formula('x')}: {result.count} primes for 0 <= x < {result.upto}")
-    print(f"  {result.verdict.kind}: {result.verdict.reason}")
-    if result.verdict.kind == "irreducible" and ratio is not None:
-        print(f"  Bateman-Horn: C_f = {result.constant:.6f}, predicted C_f li(N) = "
-              f"{result.predicted:.1f}, observed / predicted = {result.ratio:.4f}")
-    return status
+        try:
+            result = poly_count(Quadratic(a, b, c), args.upto, args.prime_limit,
+                                progress=advance)
+        except PartialCount as cut:  # the finished blocks: exact for x < result.upto
+            result, complete = cut.result, False
+    text = [f"f(x) = {result.f.formula('x')}: {result.count} primes for 0 <= x < {result.upto}",
+            f"  {result.verdict.kind}: {result.verdict.reason}"]
+    if result.verdict.kind == "irreducible" and result.predicted:
+        text.append(f"  Bateman-Horn: C_f = {result.constant:.6f}, predicted C_f li(N) = "
+                    f"{result.predicted:.1f}, observed / predicted = {result.ratio:.4f}")
+    # print_json writes an undefined ratio (NaN) as null
+    return emit(args, {"polynomial": result.f.formula("x"), "upto": result.upto,
+                       "count": result.count, "predicted": result.predicted,
+                       "constant": result.constant, "ratio": result.ratio,
+                       "kind": result.verdict.kind, "reason": result.verdict.reason}, text,
+                complete)
 
 
 def _line_record(line) -> dict:
-    def number(x):
-        return None if math.isnan(x) else x
-
+    """One line as JSON (undefined figures, NaN here, print as null)."""
     return {"direction": line.direction, "x": line.x, "y": line.y, "dx": line.dx,
             "dy": line.dy, "formula": line.f.formula(), "a": line.f.a, "b": line.f.b,
             "c": line.f.c, "d": line.f.d, "length": line.length, "primes": line.primes,
             "fraction": line.fraction, "kind": line.verdict.kind,
-            "reason": line.verdict.reason, "constant": number(line.constant),
-            "expected": number(line.expected), "ratio": number(line.ratio)}
+            "reason": line.verdict.reason, "constant": line.constant,
+            "expected": line.expected, "ratio": line.ratio}
 
 
 def _analyse(args, layout, top):
     from jitgames.primes.lines import analyse_lines
 
-    try:
-        return analyse_lines(layout, args.size, args.start, args.centre,
-                             getattr(args, "length", None), top)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
+    return analyse_lines(layout, args.size, args.start, args.centre,
+                         getattr(args, "length", None), top)
 
 
 def _lines(args) -> int:
     result = _analyse(args, args.layout, args.top)
     if args.json:
-        print_json({"layout": result.layout, "size": result.size, "start": result.start,
-                    "x0": result.x0, "y0": result.y0, "lines": result.n_lines,
-                    "primality": result.primality,
-                    "richest": [_line_record(x) for x in result.richest],
-                    "factoring": [_line_record(x) for x in result.factoring]})
-        return 0
+        return emit(args, {"layout": result.layout, "size": result.size, "start": result.start,
+                           "x0": result.x0, "y0": result.y0, "lines": result.n_lines,
+                           "primality": result.primality,
+                           "richest": [_line_record(x) for x in result.richest],
+                           "factoring": [_line_record(x) for x in result.factoring]})
     print(f"{result.n_lines} lines through the {result.size} x {result.size} window of the "
           f"{result.layout} (start {result.start}, corner ({result.x0}, {result.y0}); "
           f"primality by {result.primality})")
@@ -263,18 +205,22 @@ def _picture(args) -> int:
         raise CLIError(f"--out needs a file name, got {args.out!r}")
     if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
         raise CLIError(f"cannot write {args.out}: no such directory")
+    from matplotlib.backend_bases import FigureCanvasBase
+    suffix = os.path.splitext(args.out)[1][1:].lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix and suffix not in formats:
+        raise CLIError(f"--out {args.out}: cannot draw a .{suffix} file; use one of "
+                       f"{', '.join('.' + f for f in sorted(formats))}")
 
     lines = _analyse(args, args.command, args.highlight).richest if args.highlight else ()
     try:
         draw(args.command, args.size, args.out, args.start, args.centre, lines)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
     except OSError as exc:
         raise CLIError(f"cannot write {args.out}: {exc}") from None
     if args.json:
-        print_json({"out": args.out, "layout": args.command, "size": args.size,
-                    "highlighted": [_line_record(x) for x in lines]})
-    elif not args.quiet:
+        return emit(args, {"out": args.out, "layout": args.command, "size": args.size,
+                           "highlighted": [_line_record(x) for x in lines]})
+    if not args.quiet:
         print(f"wrote {args.out}")
     return 0
 
@@ -284,18 +230,14 @@ _COMMANDS = {"count": _count, "isprime": _isprime, "list": _list, "poly": _poly,
 
 
 def _main(argv) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        context = threads(args.threads)
-        with context:
-            return _COMMANDS[args.command](args)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
+    args = build_parser().parse_args(argv)
+    with threads(args.threads):
+        return _COMMANDS[args.command](args)
 
 
 def main(argv=None) -> int:
     """Entry point: ``python -m jitgames.primes ...``; returns the exit status."""
-    return run_cli(_main, argv, prog="python -m jitgames.primes")
+    return run_cli(_main, argv, prog=PROG)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import numpy as np
 
 from jitgames._jit import jit, prange
 from jitgames.primes.primality import isqrt
+from jitgames.errors import InputError
 
 __all__ = [
     "spiral_point", "spiral_index", "spiral_points", "spiral_grid",
@@ -164,12 +165,12 @@ def check_window(layout: str, size: int, start: int, centre: int | None) -> int:
     0 of the layout (>= 0), ``centre`` the integer to centre on (default ``start``).
     """
     if layout not in LAYOUTS:
-        raise ValueError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
+        raise InputError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
     if not 3 <= size <= 10001:
-        raise ValueError(f"size must be between 3 and 10001, got {size}")
+        raise InputError(f"size must be between 3 and 10001, got {size}")
     if not 0 <= start <= MAX_INDEX:  # start + index and the line coefficients fit int64
-        raise ValueError(f"start must be in [0, 2^60], got {start}")
+        raise InputError(f"start must be in [0, 2^60], got {start}")
     centre = start if centre is None else centre
     if not start <= centre < start + MAX_INDEX:
-        raise ValueError(f"centre must be in [start, start + 2^60), got {centre}")
+        raise InputError(f"centre must be in [start, start + 2^60), got {centre}")
     return centre

@@ -34,6 +34,7 @@ from jitgames.primes.layouts import LAYOUTS, MAX_INDEX, check_window
 from jitgames.primes.polynomials import (Quadratic, Verdict, bateman_horn_product,
                                          classify, local_expectation, prime_value,
                                          _primes_below)
+from jitgames.errors import InputError
 
 __all__ = ["DIRECTIONS", "line_pieces", "cell_of", "first_cells", "count_line_primes", "Line", "LineAnalysis",
            "analyse_lines", "TABLE_LIMIT"]
@@ -226,14 +227,14 @@ def analyse_lines(layout: str = "spiral", size: int = 201, start: int = 1,
     """
     centre = check_window(layout, size, start, centre)
     if length is not None and not 1 <= length <= 10**7:
-        raise ValueError(f"length must be between 1 and 10^7, got {length}")
+        raise InputError(f"length must be between 1 and 10^7, got {length}")
     if top < 0:
-        raise ValueError(f"top must be non-negative, got {top}")
+        raise InputError(f"top must be non-negative, got {top}")
     kernels = LAYOUTS[layout]
     x0, y0 = kernels.window(size, centre - start)
     grid = kernels.grid(x0, y0, size, size)
     if grid.max() >= MAX_INDEX - 4 * size * size:
-        raise ValueError("window reaches beyond the layout's index range (2^60)")
+        raise InputError("window reaches beyond the layout's index range (2^60)")
     pieces = line_pieces(grid)
     direction, run = pieces[:, 0], pieces[:, 3]
     cells = first_cells(pieces, grid)
@@ -244,7 +245,7 @@ def analyse_lines(layout: str = "spiral", size: int = 201, start: int = 1,
     top_t = lengths.max(initial=1) - 1
     bound = (np.abs(a).astype(float) * top_t * top_t + np.abs(b) * top_t + np.abs(c))
     if len(pieces) and bound.max() > 2.0**62:
-        raise ValueError("line values overflow 62 bits; use a shorter length")
+        raise InputError("line values overflow 62 bits; use a shorter length")
     table, table_lo, primality = _prime_table(a, b, c, d, lengths, grid, start)
     counts = count_line_primes(a, b, c, d, lengths, table, table_lo)
     fraction = counts / np.maximum(lengths, 1)

@@ -29,6 +29,7 @@ import numpy as np
 
 from jitgames._jit import jit, prange
 from jitgames.primes.primality import is_prime
+from jitgames.errors import InputError
 
 __all__ = [
     "Quadratic", "Verdict", "classify", "bateman_horn_product", "bateman_horn_constant",
@@ -53,9 +54,9 @@ class Quadratic:
 
     def __post_init__(self):
         if self.d not in (1, 2):
-            raise ValueError(f"denominator must be 1 or 2, got {self.d}")
+            raise InputError(f"denominator must be 1 or 2, got {self.d}")
         if self.d == 2 and (self.c % 2 or (self.a + self.b) % 2):
-            raise ValueError(f"{self.formula()} is not integer-valued")
+            raise InputError(f"{self.formula()} is not integer-valued")
 
     @classmethod
     def from_values(cls, v0: int, v1: int, v2: int) -> "Quadratic":
@@ -224,7 +225,7 @@ def bateman_horn_constant(f: Quadratic, prime_limit: int = DEFAULT_PRIME_LIMIT) 
     if f.degree == 0:
         return 0.0
     if not 3 <= prime_limit <= MAX_PRIME_LIMIT:  # the primes below it are listed
-        raise ValueError(f"prime_limit must be in [3, 10^9], got {prime_limit}")
+        raise InputError(f"prime_limit must be in [3, 10^9], got {prime_limit}")
     product = bateman_horn_product(f.a, f.b, f.c, f.d, _primes_below(prime_limit))
     return float(product) / f.degree
 
@@ -232,7 +233,7 @@ def bateman_horn_constant(f: Quadratic, prime_limit: int = DEFAULT_PRIME_LIMIT) 
 def logarithmic_integral(x: float) -> float:
     """``li(x)`` (principal value, li(2) = 1.045...) by Ramanujan's series; x > 1."""
     if x <= 1:
-        raise ValueError(f"li(x) needs x > 1, got {x}")
+        raise InputError(f"li(x) needs x > 1, got {x}")
     log_x = math.log(x)
     total, term, inner = 0.0, -1.0, 0.0
     for n in range(1, 400):
@@ -280,7 +281,7 @@ def check_values_fit(f: Quadratic, n: int) -> None:
     """Raise ValueError when some value or intermediate of f on [0, n) overflows int64."""
     top = max(n - 1, 0)
     if abs(f.a) * top * top + abs(f.b) * top + abs(f.c) > _VALUE_LIMIT:
-        raise ValueError(f"values of {f.formula()} for t < {n} do not fit in 63 bits")
+        raise InputError(f"values of {f.formula()} for t < {n} do not fit in 63 bits")
 
 
 def local_expectation(f: Quadratic, n: int, product: float) -> float:
@@ -343,7 +344,7 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
             raise PartialCount(_result(f, done, count, constant, verdict)) from None
         return _result(f, upto, count, constant, verdict)
     if not 0 <= upto <= MAX_UPTO:
-        raise ValueError(f"upto must be between 0 and 10^9, got {upto}")
+        raise InputError(f"upto must be between 0 and 10^9, got {upto}")
     check_values_fit(f, upto)
     lookup = np.zeros(0, dtype=np.uint8)
     count = int(count_prime_values(f.a, f.b, f.c, f.d, upto, lookup, 0)) if upto else 0

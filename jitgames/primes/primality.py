@@ -22,6 +22,7 @@ from numba import types
 from numba.extending import intrinsic, overload
 
 from jitgames._jit import jit
+from jitgames.errors import InputError
 
 __all__ = [
     "mul_high", "mul_wide", "is_square", "jacobi_u64", "selfridge_parameter",
@@ -367,10 +368,10 @@ def is_prime_int(n: int) -> bool:
 
     Raises
     ------
-    ValueError
+    InputError
         If ``n`` is negative or does not fit in 64 bits.
     """
     n = int(n)
     if not 0 <= n < 2**64:
-        raise ValueError(f"n must be in [0, 2^64), got {n}")
+        raise InputError(f"n must be in [0, 2^64), got {n}")
     return bool(is_prime(np.uint64(n)))

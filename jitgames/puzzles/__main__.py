@@ -1,15 +1,17 @@
 """``python -m jitgames.puzzles <puzzle> N ...``: solve one classic puzzle.
 
-Every sub-command takes ``--json`` (print one JSON object) and ``--quiet``; see the
-command contract in the README. Long work (queens, peg-solitaire counts) shows a
-progress bar on a terminal; Ctrl-C prints what was computed so far.
+Every sub-command takes ``--json`` (print one JSON object) and ``-q/--quiet``; the
+command-line contract is ``docs/cli.md``, the puzzles are documented in
+``docs/puzzles.md``. Long work (queens, peg-solitaire counts) shows a
+progress bar on a terminal; Ctrl-C prints what was computed so far and exits 130.
 """
 from __future__ import annotations
 
 import sys
 import time
 
-from jitgames import _chunked, _cli
+from jitgames import _chunked, _cli, _store
+from jitgames._interrupt import run_interruptible
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
                               queens_classes, rings, tait)
@@ -17,14 +19,6 @@ from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, qu
 PROG = "python -m jitgames.puzzles"
 SHOW_LIMIT = 200
 """Most moves or solutions printed as text unless --all is given."""
-
-
-def _emit(args, obj, text_lines):
-    if args.json:
-        _cli.print_json(obj)
-    else:
-        for line in text_lines:
-            print(line)
 
 
 def _limited(items, args):
@@ -37,11 +31,22 @@ def _queens(args):
     n = args.n
     if n > queens.MAX_N:
         raise _cli.CLIError(f"n must be at most {queens.MAX_N}")
+    if args.all or args.method != "kernel":
+        return _queens_list(args)
     if args.scheduler is not None or args.checkpoint is not None:
         return _queens_chunked(args)
+    if args.show and n > 12:
+        raise _cli.CLIError("--show lists solutions for n <= 12 only")
     start = time.perf_counter()
-    classes = (0, 0, 0)
-    done = total_tasks = 0
+    state = {"classes": (0, 0, 0), "done": 0, "tasks": 0}
+
+    def count(batches):
+        # In a helper thread (run_interruptible): Ctrl-C sets the kernel's stop flag.
+        with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
+            for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
+                state.update(classes=classes, done=state["done"] + step, tasks=total_tasks)
+                bar.update(1)
+
     try:
         with threads(args.threads):
             if n < 5:
@@ -50,30 +55,56 @@ def _queens(args):
                 # Progress batches: each is a parallel launch whose slowest task
                 # idles the other thread, so few of them below n = 17 (1.5 s vs 2.3 s
                 # at n = 16 with 32 batches on 2 threads).
-                batches = 1 if n < 14 else 8 if n < 17 else 32
-                with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
-                    for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
-                        done += step
-                        bar.update(1)
-                result = queens.census_from_classes(n, classes)
-    except ValueError as exc:
-        raise _cli.CLIError(str(exc)) from None
+                run_interruptible(lambda: count(1 if n < 14 else 8 if n < 17 else 32))
+                result = queens.census_from_classes(n, state["classes"])
     except KeyboardInterrupt:
-        partial = queens.census_from_classes(n, classes)
-        _cli.print_json({"n": n, "partial": True, "tasks_done": done, "tasks": total_tasks,
-                         "count_so_far": partial.count, "unique_so_far": partial.unique})
-        return 130
+        # The counts of the finished tasks: a lower bound of the whole count.
+        partial = queens.census_from_classes(n, state["classes"])
+        done, total_tasks = state["done"], state["tasks"]
+        return _cli.emit(args, {"n": n, "count": partial.count, "unique": partial.unique,
+                                "tasks_done": done, "tasks": total_tasks},
+                         [f"{n} queens: at least {partial.count} solutions, "
+                          f"{partial.unique} up to symmetry ({done} of {total_tasks} tasks "
+                          f"done)"], complete=False)
     seconds = time.perf_counter() - start
     lines = [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "
              f"({seconds:.3f} s)"]
     if args.show:
-        if n > 12:
-            raise _cli.CLIError("--show lists solutions for n <= 12 only")
-        for sol in _limited(queens.unique_solutions(queens.solutions_iterative(n)), args):
+        for sol in queens.unique_solutions(queens.solutions_iterative(n))[:SHOW_LIMIT]:
             lines += ["", " ".join(map(str, sol)), queens.draw(sol)]
-    _emit(args, {"n": n, "count": result.count, "unique": result.unique, "seconds": seconds},
-          lines)
-    return 0
+    return _cli.emit(args, {"n": n, "count": result.count, "unique": result.unique,
+                            "seconds": seconds}, lines)
+
+
+def _queens_list(args):
+    """``queens N --all`` and ``--method recursive|iterative``: the solutions one by one.
+
+    The count and the count up to symmetry come from the list itself; ``--all``
+    prints every solution as its queens' columns, row by row.
+    """
+    n = args.n
+    if n > queens.MAX_LIST_N:
+        raise _cli.CLIError("listing the solutions one by one (--all, --method recursive, "
+                            f"--method iterative) needs n <= {queens.MAX_LIST_N}")
+    if args.scheduler is not None or args.checkpoint is not None:
+        raise _cli.CLIError("--scheduler and --checkpoint count with the kernel only "
+                            "(no --all, no --method recursive|iterative)")
+    start = time.perf_counter()
+    with threads(args.threads):
+        sols = queens.solutions(n, args.method)
+    unique = queens.unique_solutions(sols)
+    seconds = time.perf_counter() - start
+    obj = {"n": n, "count": len(sols), "unique": len(unique), "method": args.method,
+           "seconds": seconds}
+    lines = [f"{n} queens: {len(sols)} solutions, {len(unique)} up to symmetry "
+             f"({args.method}, {seconds:.3f} s)"]
+    if args.all:
+        obj["solutions"] = [list(s) for s in sols]
+        lines += [" ".join(map(str, s)) for s in sols]
+    if args.show:
+        for sol in unique[:SHOW_LIMIT]:
+            lines += ["", " ".join(map(str, sol)), queens.draw(sol)]
+    return _cli.emit(args, obj, lines)
 
 
 def _queens_chunked(args):
@@ -90,7 +121,7 @@ def _queens_chunked(args):
     params = {"n": n, "chunks": args.chunks, "version": __version__}
     job = _chunked.ChunkedJob("puzzles.queens", params,
                               tuple(_chunked.split_range(0, args.chunks, 1)),
-                              queens_classes.chunk_worker)
+                              queens_classes.chunk_worker, queens_classes.chunk_validate)
     start = time.perf_counter()
     with _chunked.open_client(args.scheduler) as client, threads(args.threads):
         run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,
@@ -98,16 +129,15 @@ def _queens_chunked(args):
     classes = tuple(sum(part[k] for part in run.partials) for k in range(3))
     result = queens.census_from_classes(n, classes)
     seconds = time.perf_counter() - start
-    if run.interrupted:
-        _cli.print_json({"n": n, "partial": True, "chunks_done": len(run.chunks_done),
-                         "chunks": args.chunks, "count_so_far": result.count,
-                         "unique_so_far": result.unique})
-        return 130
-    _emit(args, {"n": n, "count": result.count, "unique": result.unique, "seconds": seconds,
-                 "chunks": args.chunks, "resumed_chunks": run.resumed_chunks},
-          [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "
-           f"({seconds:.3f} s, {args.chunks} chunks, {run.resumed_chunks} from the checkpoint)"])
-    return 0
+    at_least = "at least " if run.interrupted else ""
+    return _cli.emit(args, {"n": n, "count": result.count, "unique": result.unique,
+                            "seconds": seconds, "chunks": args.chunks,
+                            "chunks_done": len(run.chunks_done),
+                            "resumed_chunks": run.resumed_chunks},
+                     [f"{n} queens: {at_least}{result.count} solutions, {result.unique} up to "
+                      f"symmetry ({seconds:.3f} s, {len(run.chunks_done)} of {args.chunks} "
+                      f"chunks, {run.resumed_chunks} from the checkpoint)"],
+                     complete=not run.interrupted)
 
 
 def _domination(args):
@@ -125,13 +155,25 @@ def _domination(args):
              f"independent: {result.independent} queens; {result.independent_sets} sets, "
              f"{result.independent_unique} up to symmetry"]
     if args.show:
-        _, _, sets = domination.minimum_dominating(n)
-        lines += ["", domination.draw(n, sets[0])]
-    _emit(args, obj, lines)
-    return 0
+        _domination_show(n, obj, lines)
+    return _cli.emit(args, obj, lines)
+
+
+def _domination_show(n, obj, lines):
+    """--show: one minimum dominating set and one minimum independent one, drawn."""
+    for independent, title in ((False, "a minimum dominating set"),
+                               (True, "a minimum independent dominating set "
+                                      "(no two queens attack each other)")):
+        _, _, sets = domination.minimum_dominating(n, independent)
+        squares = [int(x) for x in sets[0]]
+        obj["independent_example" if independent else "example"] = squares
+        lines += ["", f"{title}: squares {' '.join(map(str, squares))} (row * {n} + column)",
+                  domination.draw(n, squares)]
 
 
 def _hanoi(args):
+    if args.move is not None:
+        return _hanoi_move(args)
     n, k = args.n, args.pegs
     if k > 3 and n > hanoi.MAX_MULTIPEG_N:
         raise _cli.CLIError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
@@ -146,21 +188,50 @@ def _hanoi(args):
         lines += [f"{'n':>4} {'f(n)':>10}  optimal p"]
         lines += [f"{m:>4} {f:>10}  {','.join(map(str, p))}" for m, f, p in rows]
     if args.bfs:
-        try:
-            obj["bfs_moves"] = hanoi.bfs_distance(n, k)
-        except ValueError as exc:
-            raise _cli.CLIError(str(exc)) from None
+        obj["bfs_moves"] = hanoi.bfs_distance(n, k)
         lines.append(f"breadth-first search: {obj['bfs_moves']} moves")
     if args.show:
         if n > 10:
             raise _cli.CLIError("--show draws the moves for n <= 10 only")
-        seq = hanoi.moves_recursive(n) if k == 3 else hanoi.moves_multipeg(n, k)
+        if k > 3:
+            seq = hanoi.moves_multipeg(n, k)
+        elif args.method == "recursive":
+            seq = hanoi.moves_recursive(n)
+        else:
+            seq = hanoi.moves_iterative(n)
         states = hanoi.replay(n, seq, k)
         lines += ["", hanoi.draw(states[0])]
         for i, (disk, a, b) in enumerate(_limited(seq, args), 1):
             lines += ["", f"move {i}: disk {disk} from peg {a} to peg {b}", hanoi.draw(states[i])]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
+
+
+def _hanoi_move(args):
+    """``hanoi N --move K``: which disk moves at move K, and between which pegs.
+
+    Computed from K alone: by the bit rule of the 3-peg solution (``--method
+    iterative``) or by descending the recursive definition (``--method recursive``,
+    the only way with more pegs).
+    """
+    n, pegs, k = args.n, args.pegs, args.move
+    method = args.method or ("iterative" if pegs == 3 else "recursive")
+    if pegs > 3 and method == "iterative":
+        raise _cli.CLIError("no iterative rule is known for more than 3 pegs (see "
+                            "docs/puzzles.md); use --method recursive")
+    if pegs > 3 and n > hanoi.MAX_MULTIPEG_N:
+        raise _cli.CLIError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
+    if n == 0:
+        raise _cli.CLIError("no disks, no moves: --move needs n >= 1")
+    total = hanoi.frame_stewart(n, pegs)
+    if k > total:
+        raise _cli.CLIError(f"--move must be at most {total}, the number of moves")
+    if method == "iterative":
+        disk, a, b = hanoi.move_number(n, k)
+    else:
+        disk, a, b = hanoi.move_at(n, k, pegs)
+    obj = {"n": n, "pegs": pegs, "move": k, "disk": disk, "from": a, "to": b,
+           "method": method}
+    return _cli.emit(args, obj, [f"move {k} of {total}: disk {disk} from peg {a} to peg {b}"])
 
 
 def _rings(args):
@@ -184,8 +255,7 @@ def _rings(args):
         for i, (ring, on) in enumerate(_limited(seq, args), 1):
             lines.append(f"{i:>6}  {rings.draw(n, positions[i])}  ring {ring} "
                          f"{'on' if on else 'off'}")
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _frogs(args):
@@ -199,8 +269,7 @@ def _frogs(args):
         seq = frogs.solve_iterative(n)
         positions = frogs.replay(n, seq)
         lines += [f"{i:>5}  {p}" for i, p in enumerate(_limited(positions, args))]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _tait(args):
@@ -221,8 +290,7 @@ def _tait(args):
         for name, seq in (("block", block), ("gap", gap)):
             lines += ["", f"{name}:"] + [f"{i:>4}  {p}" for i, p in
                                          enumerate(tait.replay(n, seq))]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
 
 
 def _fibnim(args):
@@ -237,22 +305,50 @@ def _fibnim(args):
     lines = [f"heap {p}: Zeckendorf {' + '.join(map(str, fibnim.zeckendorf(p)))}; "
              f"SG = {grundy}; " + ("first player loses" if move is None
                                    else f"first player wins by taking {move}")]
+    if args.rule:
+        _fibnim_rule(table, obj, lines)
+    if args.plot:
+        _fibnim_plot(table, args.plot, obj, lines)
     if args.show:
         lines += ["", f"{'p':>5} {'g(p)':>5} {'SG(start)':>9}"]
         lines += [f"{q:>5} {g:>5} {int(table.start[q]):>9}" for q, g in
                   _limited(table.losing_positions(), args)]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
+
+
+def _fibnim_rule(table, obj, lines):
+    """--rule: check "the next zero heap is 2 further when g = 1, 3 when g > 1"."""
+    failures = fibnim.gap_rule_failures(table)
+    zeros = fibnim.zero_heaps(table)
+    obj["gap_rule"] = {"zero_heaps": len(zeros), "failures": failures}
+    if failures:
+        lines.append(f"gap rule fails at p = {', '.join(map(str, failures[:20]))}")
+    else:
+        lines.append(f"gap rule holds for all {len(zeros)} zero heaps up to "
+                     f"{table.heap_max}: next one 2 further when g = 1, 3 when g > 1")
+
+
+def _fibnim_plot(table, path, obj, lines):
+    """--plot FILE: the lost positions in the (p, q) plane."""
+    from jitgames.puzzles import pictures
+
+    _store.check_writable(path)
+    fig, _ = pictures.fibnim_losing(table)
+    try:
+        pictures.save(fig, path)
+    except (OSError, ValueError) as exc:  # ValueError: a suffix Matplotlib cannot write
+        raise _cli.CLIError(f"cannot write {path}: {exc}") from None
+    obj["plot"] = str(path)
+    lines.append(f"lost positions drawn in {path}")
 
 
 def _pegsolitaire(args):
-    try:
-        prob = pegsolitaire.problem(args.problem, args.board)
-    except ValueError as exc:
-        raise _cli.CLIError(str(exc)) from None
+    prob = pegsolitaire.problem(args.problem, args.board)
     b = pegsolitaire.board(args.board)
     obj = {"problem": args.problem, "board": args.board}
     lines = []
+    if args.first_moves:
+        return _pegsolitaire_first_moves(args, prob, obj)
     if args.count:
         layers = bin(prob.start).count("1") - bin(prob.goal).count("1")
         try:
@@ -261,8 +357,10 @@ def _pegsolitaire(args):
                 result = pegsolitaire.count_solutions(prob.start, prob.goal, args.board,
                                                       progress=bar.update)
         except KeyboardInterrupt:
-            _cli.print_json({**obj, "partial": True, "solutions": None})
-            return 130
+            # Solutions are counted from the last layer: nothing partial to report.
+            return _cli.emit(args, {**obj, "solutions": None},
+                             [f"{args.problem} ({args.board}): count not finished"],
+                             complete=False)
         obj.update(solutions=result.solutions, seconds=result.seconds)
         lines.append(f"{args.problem} ({args.board}): {result.solutions} winning move "
                      f"sequences ({result.seconds:.1f} s)")
@@ -278,8 +376,50 @@ def _pegsolitaire(args):
                 lines += ["", pegsolitaire.draw(b, sol.positions[0])]
                 for name, pos in zip(sol.names, sol.positions[1:]):
                     lines += ["", name, pegsolitaire.draw(b, pos)]
-    _emit(args, obj, lines)
-    return 0
+    return _cli.emit(args, obj, lines)
+
+
+def _pegsolitaire_first_moves(args, prob, obj):
+    """--first-moves: each opening move, whether it can still win, and in how many ways.
+
+    Each move's count is computed on its own; moves that a symmetry of the board
+    fixing start and goal maps onto each other share a class number, and their
+    equal counts are a check of the count.
+    """
+    b = pegsolitaire.board(args.board)
+    legal = pegsolitaire.legal_moves(b, prob.start)
+    layers = (bin(prob.start).count("1") - bin(prob.goal).count("1")) * len(legal)
+    rows = []
+    try:
+        with _cli.progress(layers, f"first moves of {args.problem}", args.quiet,
+                           unit="layer") as bar:
+            for move in pegsolitaire.first_moves_iter(prob.start, prob.goal, args.board,
+                                                      progress=bar.update):
+                rows.append(move)
+    except KeyboardInterrupt:  # the moves counted so far are exact: print them
+        return _first_moves_report(args, prob, obj, rows, complete=False)
+    return _first_moves_report(args, prob, obj, rows, complete=True)
+
+
+def _first_moves_report(args, prob, obj, moves, complete):
+    table = _first_move_rows(prob, moves, args.board)
+    total = sum(r["solutions"] for r in table)
+    obj.update(first_moves=table, solutions=total if complete else None)
+    lines = [f"{args.problem} ({args.board}): {len(table)} first moves"
+             + (f", {total} winning move sequences in all" if complete else
+                " counted before the interruption"),
+             f"{'move':<8} {'outcome':<8} {'class':>5}  winning continuations"]
+    lines += [f"{r['move']:<8} {'win' if r['wins'] else 'lost':<8} {r['class']:>5}  "
+              f"{r['solutions']}" for r in table]
+    return _cli.emit(args, obj, lines, complete=complete)
+
+
+def _first_move_rows(prob, moves, board_name):
+    """JSON rows of first moves, with the symmetry class of each (numbered from 1)."""
+    classes = pegsolitaire.symmetry_classes(prob.start, prob.goal,
+                                            [m.position for m in moves], board_name)
+    return [{"move": m.name, "wins": m.wins, "solutions": m.solutions, "class": c}
+            for m, c in zip(moves, classes)]
 
 
 def build_parser() -> _cli.ArgumentParser:
@@ -289,27 +429,35 @@ def build_parser() -> _cli.ArgumentParser:
 
     def add(name, help_text, handler):
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--json", action="store_true", help="print one JSON object")
-        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        _cli.add_json(p)
+        _cli.add_quiet(p)
         p.set_defaults(handler=handler)
         return p
 
     p = add("queens", "count n-queens solutions (total and up to symmetry)", _queens)
     p.add_argument("n", type=_cli.positive_int, help=f"board side (at most {queens.MAX_N})")
-    p.add_argument("--threads", type=_cli.positive_int, default=None)
-    p.add_argument("--show", action="store_true", help="draw one solution per class")
-    p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-item limit")
-    p.add_argument("--scheduler", metavar="ADDRESS",
+    _cli.add_threads(p)
+    p.add_argument("--show", action="store_true",
+                   help=f"draw one solution per symmetry class (the first {SHOW_LIMIT})")
+    p.add_argument("--all", action="store_true",
+                   help="list every solution, one per line: the queens' columns row by "
+                        f"row (JSON key 'solutions'; n <= {queens.MAX_LIST_N})")
+    p.add_argument("--method", choices=queens.METHODS, default="kernel",
+                   help="recursive backtracking, the iterative automaton, or the Numba "
+                        "kernels (default; counts by symmetry class, lists by a bitmask "
+                        f"search); the first two list solutions, so n <= {queens.MAX_LIST_N}. "
+                        "See docs/puzzles.md")
+    p.add_argument("--scheduler", type=_chunked.scheduler_address, metavar="ADDRESS",
                    help="count on a Dask cluster: tcp://HOST:PORT or local:W worker processes")
-    p.add_argument("--checkpoint", metavar="FILE",
-                   help="record finished chunks in FILE; the same command resumes from it")
+    _cli.add_checkpoint(p)
     p.add_argument("--chunks", type=_cli.int_in_range(1, 4096), default=64,
                    help="parts the search is dealt into with --scheduler/--checkpoint "
                         "(default 64; the count does not depend on it)")
 
     p = add("domination", "fewest queens covering the board, and the sets", _domination)
     p.add_argument("n", type=_cli.positive_int, help="board side (at most 11)")
-    p.add_argument("--show", action="store_true", help="draw one minimum set")
+    p.add_argument("--show", action="store_true",
+                   help="draw one minimum set and one minimum independent set")
 
     p = add("hanoi", "towers of Hanoi (Frame-Stewart for more pegs)", _hanoi)
     p.add_argument("n", type=_cli.int_in_range(0, 10_000))
@@ -318,6 +466,13 @@ def build_parser() -> _cli.ArgumentParser:
     p.add_argument("--bfs", action="store_true", help="confirm by breadth-first search")
     p.add_argument("--show", action="store_true", help="draw every move")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-move limit")
+    p.add_argument("--move", type=_cli.positive_int, metavar="K",
+                   help="only move K (1 .. number of moves): which disk, from which peg "
+                        "to which (pegs numbered 0.., the tower goes from 0 to the last)")
+    p.add_argument("--method", choices=("recursive", "iterative"), default=None,
+                   help="recursive definition or iterative rule (3 pegs: disk 1 steps "
+                        "cyclically; --move uses the bit rule of K); more pegs have no "
+                        "known iterative rule: docs/puzzles.md")
 
     p = add("rings", "Chinese rings: put on (or take off) n rings", _rings)
     p.add_argument("n", type=_cli.int_in_range(1, 10_000))
@@ -343,12 +498,20 @@ def build_parser() -> _cli.ArgumentParser:
                    help=f"heap size (at most {fibnim.MAX_HEAP})")
     p.add_argument("--show", action="store_true", help="print the table g(p)")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-row limit")
+    p.add_argument("--plot", metavar="FILE",
+                   help="draw the lost positions (p, q), p <= P, in the (p, q) plane (PNG)")
+    p.add_argument("--rule", action="store_true",
+                   help="check for every heap up to P: after a heap with g >= 1 the next "
+                        "is 2 further when g = 1, 3 further when g > 1 (docs/puzzles.md)")
 
     p = add("pegsolitaire", "peg solitaire: solve (or --count) a classic problem",
             _pegsolitaire)
     p.add_argument("problem", choices=sorted(pegsolitaire.PROBLEMS))
     p.add_argument("--board", choices=sorted(pegsolitaire.BOARDS), default="english")
     p.add_argument("--count", action="store_true", help="count all winning sequences")
+    p.add_argument("--first-moves", action="store_true",
+                   help="each first move: can it still win, and in how many ways (each "
+                        "counted on its own; for central 4 to 7 minutes and 0.9 GB)")
     p.add_argument("--show", action="store_true", help="draw the board after each move")
     return parser
 

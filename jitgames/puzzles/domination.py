@@ -12,7 +12,7 @@ covers s), so leaves count each set once. s is the uncovered square with the
 fewest allowed coverers (fewest branches). In the independent variant a chosen
 queen also forbids every square it attacks.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - Sets of squares are bitmasks over ``ceil(n*n/64)`` uint64 words; n <= 16.
 - The minimum is searched upwards from the classic lower bound ceil((n-1)/2)
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from jitgames._jit import jit
+from jitgames.errors import InputError
 
 __all__ = [
     "MAX_N",
@@ -48,7 +49,7 @@ def _check_n(n) -> int:
         raise TypeError("n must be an integer")
     n = int(n)
     if not 1 <= n <= MAX_N:
-        raise ValueError(f"n must be between 1 and {MAX_N}, got {n}")
+        raise InputError(f"n must be between 1 and {MAX_N}, got {n}")
     return n
 
 
@@ -180,7 +181,7 @@ def dominating_sets(n: int, k: int, independent: bool = False, cap: int = 1 << 1
     """(count, sets): number of dominating k-sets and up to ``cap`` of them."""
     n = _check_n(n)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n * n:
-        raise ValueError(f"k must be an integer from 1 to {n * n}")
+        raise InputError(f"k must be an integer from 1 to {n * n}")
     attack = attack_masks(n)
     out = np.zeros((cap, int(k)), dtype=np.int32)
     count = int(count_dominating(n, int(k), bool(independent), attack, out))

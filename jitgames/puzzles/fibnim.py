@@ -6,7 +6,7 @@ from a heap of p may take 1..p-1 (the "start" of heap p). A position's
 Sprague-Grundy value SG is the mex of its options' values; 0 means the player to
 move loses.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The kernel fills a table ``sg[p, q]`` for 0 <= p, q <= P in O(P^2) time: the
   options of (p, q) are the first min(p, 2q) of the list (p - t, t), t = 1, 2, ...,
@@ -18,6 +18,14 @@ Choices DESIGN.md leaves open:
 - The winning move comes from the Zeckendorf representation: take its smallest
   Fibonacci term f when f <= min(p, 2q) (the start allows p-1; a heap that is a
   Fibonacci number has no winning first move).
+
+The gap rule. Call p a *zero heap* when some (p, q), q >= 1, is lost for the player
+to move (g(p) >= 1). After a zero heap p, the next zero heap is p + 2 when
+g(p) = 1 and p + 3 when g(p) > 1. It holds for every p: (p, q) is lost exactly when
+the smallest Zeckendorf term z of p exceeds 2q, so g(p) = (z - 1) // 2; g = 1 means
+z = 3, and then p + 1 ends in 1 while p + 2 ends in a term >= 5; g > 1 means
+z >= 5, and then p + 1 ends in 1, p + 2 in 2, and p + 3 in 3 (or, when z = 5, in a
+term >= 8 after the carry 5 + 3 = 8). :func:`gap_rule_failures` checks it on a table.
 """
 from __future__ import annotations
 
@@ -26,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from jitgames._jit import jit
+from jitgames.errors import InputError
 
 __all__ = [
     "MAX_HEAP",
@@ -35,6 +44,8 @@ __all__ = [
     "fibonacci_upto",
     "zeckendorf",
     "winning_move",
+    "zero_heaps",
+    "gap_rule_failures",
 ]
 
 MAX_HEAP = 4000
@@ -97,7 +108,7 @@ def table(heap_max: int) -> FibNimTable:
         raise TypeError("heap_max must be an integer")
     heap_max = int(heap_max)
     if not 1 <= heap_max <= MAX_HEAP:
-        raise ValueError(f"heap_max must be between 1 and {MAX_HEAP}, got {heap_max}")
+        raise InputError(f"heap_max must be between 1 and {MAX_HEAP}, got {heap_max}")
     sg = np.zeros((heap_max + 1, heap_max + 1), dtype=np.int32)
     start = np.zeros(heap_max + 1, dtype=np.int32)
     grundy_kernel(heap_max, sg, start)
@@ -117,7 +128,7 @@ def zeckendorf(p: int) -> list[int]:
     """The Zeckendorf representation of p >= 1: non-consecutive Fibonacci numbers,
     largest first, summing to p."""
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
-        raise ValueError(f"p must be a positive integer, got {p!r}")
+        raise InputError(f"p must be a positive integer, got {p!r}")
     terms = []
     for f in reversed(fibonacci_upto(p)):
         if f <= p:
@@ -133,6 +144,28 @@ def winning_move(p: int, q: int | None = None) -> int | None:
     """
     limit = p - 1 if q is None else min(p, 2 * q)
     if q is not None and (isinstance(q, bool) or not isinstance(q, int) or q < 1):
-        raise ValueError(f"q must be a positive integer, got {q!r}")
+        raise InputError(f"q must be a positive integer, got {q!r}")
     smallest = zeckendorf(p)[-1]
     return smallest if smallest <= limit else None
+
+
+def zero_heaps(tab: FibNimTable) -> list[int]:
+    """Heaps p of the table with g(p) >= 1 (some (p, q), q >= 1, is lost), ascending."""
+    return [p for p, g in tab.losing_positions() if g >= 1]
+
+
+def gap_rule_failures(tab: FibNimTable) -> list[int]:
+    """Zero heaps p whose next zero heap is not p + 2 (g(p) = 1) or p + 3 (g(p) > 1).
+
+    Only heaps whose successor lies inside the table (p + 3 <= heap_max) are judged;
+    an empty list means the rule holds throughout the table.
+    """
+    zeros = zero_heaps(tab)
+    failures = []
+    for p, following in zip(zeros, zeros[1:] + [None]):
+        if p + 3 > tab.heap_max:
+            break
+        expected = p + 2 if tab.g(p) == 1 else p + 3
+        if following != expected:
+            failures.append(p)
+    return failures

@@ -14,11 +14,13 @@ moves (one slide, then jumps) finish (the "separate" phase). In total
 n^2 jumps and 2n slides: n(n+2) moves, the minimum (checked by breadth-first search
 in the tests).
 
-Choices DESIGN.md leaves open: whites move first (blacks first is the mirror image).
+Choices docs/design.md leaves open: whites move first (blacks first is the mirror image).
 """
 from __future__ import annotations
 
 from collections import deque
+
+from ..errors import InputError
 
 __all__ = [
     "start",
@@ -40,7 +42,7 @@ def _check(n):
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError("n must be an integer")
     if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+        raise InputError(f"n must be at least 1, got {n}")
     return n
 
 
@@ -76,7 +78,7 @@ def legal_moves(position: str) -> list[int]:
 
 def apply(position: str, src: int) -> str:
     if src not in legal_moves(position):
-        raise ValueError(f"no legal move from cell {src} in {position}")
+        raise InputError(f"no legal move from cell {src} in {position}")
     e = position.index("_")
     cells = list(position)
     cells[e], cells[src] = cells[src], "_"
@@ -163,7 +165,7 @@ def solve_iterative(n: int) -> list[int]:
 
 
 def replay(n: int, moves) -> list[str]:
-    """Positions visited from the start; ValueError at the first illegal move."""
+    """Positions visited from the start; InputError at the first illegal move."""
     positions = [start(n)]
     for src in moves:
         positions.append(apply(positions[-1], src))
@@ -184,4 +186,4 @@ def bfs_distance(n: int) -> int:
             if q not in dist:
                 dist[q] = dist[p] + 1
                 queue.append(q)
-    raise ValueError("goal unreachable")
+    raise InputError("goal unreachable")

@@ -3,7 +3,7 @@
 Disks are numbered 1 (smallest) .. n; pegs 0 .. k-1. A move is a triple
 ``(disk, from_peg, to_peg)``; the tower starts on peg 0 and goes to peg k-1.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The Frame-Stewart numbers use Python integers (exact for any n); the split
   ``p`` (disks parked first on an intermediate peg) ranges over 1..n-1, and the
@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..errors import InputError
+
 __all__ = [
     "moves_recursive",
     "moves_iterative",
     "move_number",
+    "move_at",
     "replay",
     "same_parity_never_touch",
     "draw",
@@ -37,7 +40,7 @@ def _check(n, low=0, what="n"):
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"{what} must be an integer")
     if n < low:
-        raise ValueError(f"{what} must be at least {low}, got {n}")
+        raise InputError(f"{what} must be at least {low}, got {n}")
     return n
 
 
@@ -93,7 +96,7 @@ def move_number(n: int, k: int) -> tuple[int, int, int]:
     _check(n, 1)
     _check(k, 1, "k")
     if k >= 2 ** n:
-        raise ValueError(f"k must be below 2**n = {2 ** n}, got {k}")
+        raise InputError(f"k must be below 2**n = {2 ** n}, got {k}")
     disk = (k & -k).bit_length()
     a, b = (k & (k - 1)) % 3, ((k | (k - 1)) + 1) % 3
     if n % 2 == 0:
@@ -102,18 +105,52 @@ def move_number(n: int, k: int) -> tuple[int, int, int]:
     return disk, a, b
 
 
+def move_at(n: int, k: int, pegs: int = 3) -> tuple[int, int, int]:
+    """Move ``k`` (1-based) of the solution from peg 0 to peg ``pegs - 1``, by descent.
+
+    Follows the recursive definition without making the moves: a task "move m disks
+    from a to b" is p disks to a parking peg, m - p disks with one peg fewer, p disks
+    back (p = m - 1 with three pegs, else the smallest optimal Frame-Stewart split,
+    as in :func:`moves_multipeg`); the move counts of the three parts say which one
+    holds move k. A loop, since each step descends into one part only: about n
+    steps, so k may be as large as 2**n - 1 for large n. Agrees with
+    :func:`moves_recursive` (three pegs) and :func:`moves_multipeg` move for move.
+    """
+    _check(n, 1)
+    _check(pegs, 3, "pegs")
+    total = frame_stewart(n, pegs)
+    _check(k, 1, "k")
+    if k > total:
+        raise InputError(f"k must be at most {total} (the number of moves), got {k}")
+    m, a, b, free, base = n, 0, pegs - 1, tuple(range(1, pegs - 1)), 0
+    while True:
+        if m == 1:
+            return base + 1, a, b
+        pegs_here = len(free) + 2
+        p = m - 1 if pegs_here == 3 else optimal_splits(m, pegs_here)[0]
+        park, rest = free[0], free[1:]
+        first = frame_stewart(p, pegs_here)
+        middle = 1 if pegs_here == 3 else frame_stewart(m - p, pegs_here - 1)
+        if k <= first:  # the p small disks go to the parking peg
+            m, b, free = p, park, (b,) + rest
+        elif k <= first + middle:  # the m - p large disks, without the parking peg
+            m, k, free, base = m - p, k - first, rest, base + p
+        else:  # the p small disks come back on top
+            m, k, a, free = p, k - first - middle, park, (a,) + rest
+
+
 def replay(n: int, moves, pegs: int = 3) -> list[list[list[int]]]:
     """Play ``moves`` from the start and return every state (lists of disks).
 
-    Raises ValueError at the first illegal move (empty peg, wrong disk, big on small).
+    Raises InputError at the first illegal move (empty peg, wrong disk, big on small).
     """
     state = [list(range(n, 0, -1))] + [[] for _ in range(pegs - 1)]
     states = [[list(p) for p in state]]
     for i, (disk, a, b) in enumerate(moves, 1):
         if not state[a] or state[a][-1] != disk:
-            raise ValueError(f"move {i}: disk {disk} is not on top of peg {a}")
+            raise InputError(f"move {i}: disk {disk} is not on top of peg {a}")
         if state[b] and state[b][-1] < disk:
-            raise ValueError(f"move {i}: disk {disk} onto smaller disk {state[b][-1]}")
+            raise InputError(f"move {i}: disk {disk} onto smaller disk {state[b][-1]}")
         state[b].append(state[a].pop())
         states.append([list(p) for p in state])
     return states
@@ -173,7 +210,7 @@ def frame_stewart(n: int, pegs: int) -> int:
     if pegs == 3:
         return 2 ** n - 1
     if n > MAX_MULTIPEG_N:
-        raise ValueError(f"n must be at most {MAX_MULTIPEG_N} for more than 3 pegs")
+        raise InputError(f"n must be at most {MAX_MULTIPEG_N} for more than 3 pegs")
     return _fs_row(pegs, n)[n]
 
 
@@ -237,7 +274,7 @@ def bfs_distance(n: int, pegs: int) -> int:
     _check(n)
     _check(pegs, 3, "pegs")
     if pegs ** n > 5_000_000:
-        raise ValueError("state space too large for the breadth-first search")
+        raise InputError("state space too large for the breadth-first search")
     goal = sum((pegs - 1) * pegs ** i for i in range(n))
     dist = {0: 0}
     queue = deque([0])

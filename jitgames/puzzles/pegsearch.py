@@ -8,7 +8,7 @@ lookup tables ``sym_table[s, byte, value]`` (the image of one byte of the positi
 under symmetry ``s``); a position's canonical form is the smallest image under the
 symmetries listed in ``group``.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The solver is a depth-first search with a transposition table of positions proved
   dead (canonical under the symmetries that fix the goal), an open-addressing set
@@ -20,9 +20,11 @@ Choices DESIGN.md leaves open:
   paths(S -> Q) * paths(~G -> ~Q). Both factors come from breadth-first layers of
   forward search with path counts; for the central game S = ~G, so one search
   serves both sides and only positions that can still reach the goal are summed.
-- Layers hold canonical positions under the symmetries fixing both S and G, each
-  with the number of paths reaching the whole orbit; these accumulate exactly
-  (every member of an orbit has the same number of moves into any other orbit).
+- Layers hold canonical positions, each with the number of paths reaching its
+  whole orbit; these accumulate exactly (every member of an orbit has the same
+  number of moves into any other orbit). The forward search from S uses the
+  symmetries fixing both S and G, the search from ~G those fixing G alone (all 8
+  for a one-peg goal at the centre): a bigger group, smaller layers.
 """
 from __future__ import annotations
 
@@ -170,24 +172,28 @@ def expand_layer(keys, counts, jump_from, jump_over, jump_to, sym_table, group,
 
 
 @jit
-def meet_sum(keys, counts, orbit, other_keys, other_counts, board, sym_table, group):
+def meet_sum(keys, counts, other_keys, other_counts, other_orbit, board, sym_table,
+             other_group):
     """Sum over a layer of paths(S -> Q) * paths(~G -> ~Q), over all Q, exactly.
 
-    ``keys``/``counts``: canonical positions Q of the forward layer with the paths
-    reaching their orbits, ``orbit`` their orbit sizes; ``other_keys`` (sorted) and
-    ``other_counts``: the layer of the search from ~G. Returns (total, estimate):
-    the exact total in int64 and the same sum in float64; every term and partial sum
-    is at most the total, so the int64 result is exact when the estimate is below
-    2**62.
+    ``keys``/``counts``: the forward layer from S, canonical under a group K fixing S
+    and G, with the paths reaching each K-orbit. ``other_keys`` (sorted),
+    ``other_counts`` and ``other_orbit``: the layer of the search from ~G, canonical
+    under a group H fixing G (``other_group``), with the paths into each H-orbit and
+    the orbit sizes. Every member Q' of a K-orbit has the same paths(~G -> ~Q'),
+    namely the H-orbit count of ~Q divided by that orbit's size; so the K-orbit
+    contributes ``counts[i] * other_counts[j] // other_orbit[j]``.
+    Returns (total, estimate): the exact total in int64 and the same sum in float64;
+    every term and partial sum is at most the total, so the int64 result is exact
+    when the estimate is below 2**62.
     """
     total = np.int64(0)
     estimate = 0.0
     for i in range(keys.shape[0]):
-        partner = canonical(board ^ keys[i], sym_table, group)
+        partner = canonical(board ^ keys[i], sym_table, other_group)
         j = np.searchsorted(other_keys, partner)
         if j < other_keys.shape[0] and other_keys[j] == partner:
-            # paths into the orbit / orbit size = paths to each member
-            per_member = other_counts[j] // orbit[i]
+            per_member = other_counts[j] // other_orbit[j]
             total += counts[i] * per_member
             estimate += float(counts[i]) * float(per_member)
     return total, estimate

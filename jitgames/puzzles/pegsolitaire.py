@@ -9,7 +9,7 @@ peg; it is written ``d2-d4``.
 The rules (board, moves, symmetries) are here; the searches are in
 :mod:`jitgames.puzzles.pegsearch`.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - The classic problems use the starting patterns and targets of the usual puzzle
   books (cross, plus, fireplace, pyramid, arrow on the English board; the central
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from jitgames.puzzles import pegsearch
+from jitgames.errors import InputError
 
 __all__ = [
     "BOARDS",
@@ -49,6 +50,10 @@ __all__ = [
     "same_class",
     "solve",
     "count_solutions",
+    "FirstMove",
+    "first_moves",
+    "first_moves_iter",
+    "symmetry_classes",
 ]
 
 CENTRE = (3, 3)
@@ -138,7 +143,7 @@ class Board:
 def board(name: str = "english") -> Board:
     """The English (33 holes) or French (37 holes) board."""
     if name not in BOARDS:
-        raise ValueError(f"board must be one of {sorted(BOARDS)}, got {name!r}")
+        raise InputError(f"board must be one of {sorted(BOARDS)}, got {name!r}")
     holes = set(BOARDS[name])
     moves = []
     for r, c in sorted(holes):
@@ -189,13 +194,13 @@ PROBLEMS = {
 def problem(name: str, board_name: str = "english") -> Problem:
     """A classic problem by name (``central`` on either board; others English only)."""
     if name not in PROBLEMS:
-        raise ValueError(f"problem must be one of {sorted(PROBLEMS)}, got {name!r}")
+        raise InputError(f"problem must be one of {sorted(PROBLEMS)}, got {name!r}")
     b = board(board_name)
     pattern, target = PROBLEMS[name]
     if pattern is None:
         pattern = b.holes & ~position_of([target])
     elif board_name != "english":
-        raise ValueError(f"problem {name!r} is defined on the english board only")
+        raise InputError(f"problem {name!r} is defined on the english board only")
     return Problem(name, board_name, pattern, position_of([target]))
 
 
@@ -228,7 +233,7 @@ def legal_moves(b: Board, position: int) -> list[int]:
 def apply_move(b: Board, position: int, m: int) -> int:
     """The position after move ``m`` (which must be legal)."""
     if m not in legal_moves(b, position):
-        raise ValueError(f"move {m} is not legal here")
+        raise InputError(f"move {m} is not legal here")
     return position ^ int(b.jump_from[m] | b.jump_over[m] | b.jump_to[m])
 
 
@@ -261,7 +266,7 @@ def _group(*positions: int) -> np.ndarray:
 def _check_position(b: Board, position: int, what: str) -> int:
     position = int(position)
     if position < 0 or position & ~b.holes:
-        raise ValueError(f"{what} has pegs outside the {b.name} board")
+        raise InputError(f"{what} has pegs outside the {b.name} board")
     return position
 
 
@@ -354,27 +359,97 @@ def count_solutions(start: int, goal: int, board_name: str = "english",
     b = board(board_name)
     start = _check_position(b, start, "start")
     goal = _check_position(b, goal, "goal")
+    total, sizes = _count(b, start, goal, {}, progress)
+    return PegCount(total, sizes, time.perf_counter() - t0)
+
+
+def _count(b: Board, start: int, goal: int, dual_cache: dict, progress=None):
+    """(number of move sequences start -> goal, layer sizes); see count_solutions.
+
+    ``dual_cache`` maps a depth to the layers of the search from ~goal, so counts
+    from several starts towards one goal search that side once.
+    """
     moves = bin(start).count("1") - bin(goal).count("1")
     if moves < 0 or not same_class(start, goal):
-        return PegCount(0, (), time.perf_counter() - t0)
+        return 0, ()
     if moves == 0:
-        return PegCount(int(start == goal), (1,), time.perf_counter() - t0)
-    group = _group(start, goal)
+        return int(start == goal), (1,)
     half = moves // 2
     dual = b.holes ^ goal
-    if dual == start:
-        layers = _layers(b, start, moves - half, group, progress)
-        other = layers
+    dual_group = _group(goal)
+    if dual == start:  # self-dual (the central game): one search serves both sides
+        group = dual_group
+        layers = other = _layers(b, start, moves - half, group, progress)
     else:
+        group = _group(start, goal)
+        if 4 * len(group) <= len(dual_group) and moves >= 8:
+            # the forward layers are stored 4+ times less reduced: meet nearer to start
+            # (after a first move of the central game, 13 + 17 layers instead of 15 + 15)
+            half -= 2
         layers = _layers(b, start, half, group, progress)
-        other = _layers(b, dual, moves - half, group, progress)
+        other = dual_cache.get(moves - half)
+        if other is None:
+            other = _layers(b, dual, moves - half, dual_group, progress)
+            dual_cache[moves - half] = other
     keys, counts = layers[half]
     other_keys, other_counts = other[moves - half]
-    orbit = pegsearch.orbit_sizes(keys, _SYM_TABLE, group)
-    total, estimate = pegsearch.meet_sum(keys, counts, orbit, other_keys, other_counts,
-                                         np.uint64(b.holes), _SYM_TABLE, group)
+    other_orbit = pegsearch.orbit_sizes(other_keys, _SYM_TABLE, dual_group)
+    total, estimate = pegsearch.meet_sum(keys, counts, other_keys, other_counts, other_orbit,
+                                         np.uint64(b.holes), _SYM_TABLE, dual_group)
     if estimate >= 2.0 ** 62:
         raise OverflowError("the path count does not fit in 62 bits")
     sizes = tuple(len(k) for k, _ in layers) + (
         () if other is layers else tuple(len(k) for k, _ in other))
-    return PegCount(int(total), sizes, time.perf_counter() - t0)
+    return int(total), sizes
+
+
+@dataclass(frozen=True)
+class FirstMove:
+    """One opening move of a problem, and how many winning games continue it."""
+
+    name: str
+    position: int
+    solutions: int
+
+    @property
+    def wins(self) -> bool:
+        """True when the goal can still be reached after this move."""
+        return self.solutions > 0
+
+
+def first_moves_iter(start: int, goal: int, board_name: str = "english", progress=None):
+    """Every legal first move from ``start`` with its count of winning games, one by one.
+
+    Each count is the number of move sequences from the position after the move to
+    ``goal``, computed on its own (no symmetry between first moves is assumed: the
+    search from the position after the move uses only the symmetries fixing it), so
+    equal counts for symmetric first moves are a check, and their sum is the count
+    of the whole problem. The search from ~goal is shared by the moves.
+    ``progress(k)`` is called after each layer.
+    """
+    b = board(board_name)
+    start = _check_position(b, start, "start")
+    goal = _check_position(b, goal, "goal")
+    dual_cache: dict = {}
+    for m in legal_moves(b, start):
+        after = apply_move(b, start, m)
+        total, _ = _count(b, after, goal, dual_cache, progress)
+        yield FirstMove(move_name(b, m), after, total)
+
+
+def first_moves(start: int, goal: int, board_name: str = "english",
+                progress=None) -> list[FirstMove]:
+    """The list of :func:`first_moves_iter`."""
+    return list(first_moves_iter(start, goal, board_name, progress))
+
+
+def symmetry_classes(start: int, goal: int, positions, board_name: str = "english"):
+    """Class numbers (1, 2, ...) of ``positions`` under the symmetries fixing start and
+    goal: equal numbers for positions that one of them maps onto another."""
+    group = _group(start, goal)
+    seen: dict[int, int] = {}
+    out = []
+    for p in positions:
+        key = int(pegsearch.canonical(np.uint64(p), _SYM_TABLE, group))
+        out.append(seen.setdefault(key, len(seen) + 1))
+    return out

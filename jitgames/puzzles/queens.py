@@ -11,7 +11,7 @@ Three ways to the same answers:
 - :func:`count_queens` -- a Numba kernel over bitmasks (columns, left and right
   diagonals as bits of int64 words), parallel over prefixes of the first rows.
 
-Choices DESIGN.md leaves open:
+Choices docs/design.md leaves open:
 
 - Symmetry reduction of the count uses the left-right mirror only: a solution with
   its first-row queen in column c mirrors to one with c' = n-1-c, so only columns
@@ -41,12 +41,16 @@ import numpy as np
 
 from jitgames._jit import jit, prange
 from jitgames.puzzles.queens_classes import _stride_order, count_classes
+from jitgames.errors import InputError
 
 __all__ = [
     "QueensCount",
     "MAX_N",
     "solutions_recursive",
     "solutions_iterative",
+    "solutions_kernel",
+    "METHODS",
+    "solutions",
     "canonical_form",
     "unique_solutions",
     "draw",
@@ -60,6 +64,13 @@ __all__ = [
 
 MAX_N = 30
 """Largest board the bitmask kernels accept (bits of an int64 word)."""
+
+MAX_LIST_N = 14
+"""Largest board whose solutions are listed one by one (365,596 of them at 14; the
+next two sizes have 2.3 and 14.8 million, more than a list is useful for)."""
+
+METHODS = ("recursive", "iterative", "kernel")
+"""The three implementations of the solution list, named as in :func:`solutions`."""
 
 
 @dataclass(frozen=True)
@@ -76,26 +87,36 @@ def _check_n(n, low=1, high=MAX_N) -> int:
         raise TypeError(f"n must be an integer, got {type(n).__name__}")
     n = int(n)
     if not low <= n <= high:
-        raise ValueError(f"n must be between {low} and {high}, got {n}")
+        raise InputError(f"n must be between {low} and {high}, got {n}")
     return n
 
 
 # ----------------------------------------------------------------- small boards
 def solutions_recursive(n: int) -> list[tuple[int, ...]]:
-    """All solutions, by recursive backtracking, in lexicographic order."""
-    n = _check_n(n, high=16)
+    """All solutions, by recursive backtracking, in lexicographic order.
+
+    ``place(row)`` tries every column of ``row`` free of attack (occupancy of the
+    column, the diagonal ``row + c`` and the anti-diagonal ``row - c + n - 1``),
+    recursing into the next row; a full board is a solution.
+    """
+    n = _check_n(n, high=MAX_LIST_N)
     found: list[tuple[int, ...]] = []
-    cols: list[int] = []
+    cols = [0] * n
+    col_used = [False] * n
+    diag_used = [False] * (2 * n - 1)
+    anti_used = [False] * (2 * n - 1)
 
     def place(row: int) -> None:
         if row == n:
             found.append(tuple(cols))
             return
         for c in range(n):
-            if all(c != q and abs(c - q) != row - r for r, q in enumerate(cols)):
-                cols.append(c)
-                place(row + 1)
-                cols.pop()
+            if col_used[c] or diag_used[row + c] or anti_used[row - c + n - 1]:
+                continue
+            cols[row] = c
+            col_used[c] = diag_used[row + c] = anti_used[row - c + n - 1] = True
+            place(row + 1)
+            col_used[c] = diag_used[row + c] = anti_used[row - c + n - 1] = False
 
     place(0)
     return found
@@ -109,7 +130,7 @@ def solutions_iterative(n: int) -> list[tuple[int, ...]]:
     ``r - c + n - 1``. The automaton advances the queen of the current row to the
     next free column; when it falls off the board it backs up one row.
     """
-    n = _check_n(n, high=16)
+    n = _check_n(n, high=MAX_LIST_N)
     col_used = [False] * n
     diag_used = [False] * (2 * n - 1)
     anti_used = [False] * (2 * n - 1)
@@ -134,6 +155,74 @@ def solutions_iterative(n: int) -> list[tuple[int, ...]]:
         else:
             row += 1
     return found
+
+
+@jit
+def fill_solutions(n, out):
+    """Every solution in lexicographic order, by a bitmask search with a row stack.
+
+    Writes the columns of solution i into ``out[i]`` while ``i < out.shape[0]`` (int8,
+    shape (capacity, n)) and returns the number of solutions, so a first call with
+    capacity 0 sizes the second. Lowest column first at every row gives
+    lexicographic order.
+    """
+    full = (1 << n) - 1
+    free = np.zeros(n + 1, np.int64)
+    cols = np.zeros(n + 1, np.int64)
+    left = np.zeros(n + 1, np.int64)
+    right = np.zeros(n + 1, np.int64)
+    queen = np.zeros(n, np.int64)
+    free[0] = full
+    found = 0
+    row = 0
+    while row >= 0:
+        options = free[row]
+        if options == 0:
+            row -= 1
+            continue
+        bit = options & -options
+        free[row] = options ^ bit
+        col = 0
+        while (bit >> col) != 1:
+            col += 1
+        queen[row] = col
+        if row == n - 1:
+            if found < out.shape[0]:
+                for r in range(n):
+                    out[found, r] = queen[r]
+            found += 1
+            continue
+        cols[row + 1] = cols[row] | bit
+        left[row + 1] = ((left[row] | bit) << 1) & full
+        right[row + 1] = (right[row] | bit) >> 1
+        free[row + 1] = full & ~(cols[row + 1] | left[row + 1] | right[row + 1])
+        row += 1
+    return found
+
+
+def solutions_kernel(n: int) -> np.ndarray:
+    """All solutions as an int8 array (count, n), lexicographic, by :func:`fill_solutions`."""
+    n = _check_n(n, high=MAX_LIST_N)
+    count = fill_solutions(n, np.zeros((0, n), np.int8))
+    out = np.zeros((count, n), np.int8)
+    fill_solutions(n, out)
+    return out
+
+
+def solutions(n: int, method: str = "kernel") -> list[tuple[int, ...]]:
+    """Every solution of the n x n board, lexicographic, by the chosen implementation.
+
+    ``method`` is ``"recursive"`` (:func:`solutions_recursive`), ``"iterative"``
+    (:func:`solutions_iterative`) or ``"kernel"`` (:func:`solutions_kernel`); all three
+    return the same list.
+    """
+    if method not in METHODS:
+        raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "recursive":
+        return solutions_recursive(n)
+    if method == "iterative":
+        return solutions_iterative(n)
+    return [tuple(int(c) for c in row) for row in solutions_kernel(n)]
 
 
 def _symmetries(solution: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -307,9 +396,9 @@ def count_queens(n: int, first_rows: Iterable[int] | None = None) -> int:
     else:
         columns = [int(c) for c in first_rows]
         if len(set(columns)) != len(columns):
-            raise ValueError("first_rows must not repeat a column")
+            raise InputError("first_rows must not repeat a column")
         if any(not 0 <= c < n for c in columns):
-            raise ValueError(f"first_rows must be columns in range({n})")
+            raise InputError(f"first_rows must be columns in range({n})")
     depth = 2 if n < 12 else 3
     cols, left, right, weight = _tasks(n, columns, min(depth, n))
     if len(weight) == 0:
@@ -390,7 +479,7 @@ def unique_by_burnside(n: int, total: int) -> int:
         return 1
     fixed = total + 2 * count_invariant(n, True) + count_invariant(n, False)
     if fixed % 8:
-        raise ValueError("total is not the number of solutions (Burnside sum not / 8)")
+        raise InputError("total is not the number of solutions (Burnside sum not / 8)")
     return fixed // 8
 
 

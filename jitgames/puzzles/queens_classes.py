@@ -22,7 +22,9 @@ afresh here as an iterative kernel:
 Bit conventions: row r's queen is the bit ``board[r]``; bit 0 is one side column,
 bit n-1 the other. Diagonal masks are not truncated (n <= 30 keeps them in int64).
 Work is split into tasks (a placement of the first rows); the prange kernel sums
-per-task class counts, so results do not depend on the thread count.
+per-task class counts, so results do not depend on the thread count. The search polls
+a stop flag (:func:`jitgames._interrupt.stop_flag`) every :data:`POLL` nodes, so Ctrl-C
+ends even a search of days within moments; the tasks finished by then are counted.
 """
 from __future__ import annotations
 
@@ -30,10 +32,16 @@ from math import gcd
 
 import numpy as np
 
+from jitgames._interrupt import stop_flag, stop_requested
 from jitgames._jit import jit, prange
+from jitgames.errors import InputError
 
 __all__ = ["classify", "classes_from", "count_classes", "count_classes_chunk",
            "iter_class_counts"]
+
+
+POLL = 1 << 16
+"""Search nodes between two looks at the stop flag (well under a millisecond)."""
 
 
 @jit
@@ -126,17 +134,18 @@ def _count_leaf(n, corner, free, lastmask, board, bound1, bound2, endbit, counts
 
 @jit
 def classes_from(n, corner, bound1, bound2, sidemask, lastmask, endbit, y0, left0, down0,
-                 right0, board, counts):
+                 right0, board, counts, stop):
     """Add to ``counts`` (C2, C4, C8) the classes completing ``board[:y0]``.
 
     Row y0 is next, with diagonal and column masks ``left0``, ``down0``,
-    ``right0``; ``board`` (int64, length n) is scratch above row y0.
+    ``right0``; ``board`` (int64, length n) is scratch above row y0. Returns False
+    (``counts`` then incomplete) if it stopped because ``stop[0]`` was set.
     """
     size_e = n - 1
     if y0 == size_e:
         free = _allowed(n, corner, bound1, bound2, sidemask, y0, left0, down0, right0)
         _count_leaf(n, corner, free, lastmask, board, bound1, bound2, endbit, counts)
-        return
+        return True
     stack_free = np.empty(n, np.int64)
     stack_left = np.empty(n, np.int64)
     stack_down = np.empty(n, np.int64)
@@ -146,7 +155,11 @@ def classes_from(n, corner, bound1, bound2, sidemask, lastmask, endbit, y0, left
     stack_down[y] = down0
     stack_right[y] = right0
     stack_free[y] = _allowed(n, corner, bound1, bound2, sidemask, y, left0, down0, right0)
+    nodes = 0
     while True:
+        nodes += 1
+        if nodes % POLL == 0 and stop_requested(stop):
+            return False
         free = stack_free[y]
         if free == 0:
             if y == y0:
@@ -170,22 +183,27 @@ def classes_from(n, corner, bound1, bound2, sidemask, lastmask, endbit, y0, left
         stack_down[y] = down
         stack_right[y] = right
         stack_free[y] = nxt
+    return True
 
 
 @jit(parallel=True)
-def _run_tasks(n, params, boards, order, out):
+def _run_tasks(n, params, boards, order, out, done, stop):
     """Class counts of every task: ``params[t]`` = corner, bound1, bound2, sidemask,
-    lastmask, endbit, y0, left, down, right; ``boards[t]`` its first rows."""
+    lastmask, endbit, y0, left, down, right; ``boards[t]`` its first rows.
+    ``done[t]`` is set for the tasks finished (all of them unless ``stop[0]`` was set)."""
     for i in prange(order.shape[0]):
         t = order[i]
+        if stop_requested(stop):
+            continue
         board = boards[t].copy()
         counts = np.zeros(3, np.int64)
         p = params[t]
-        classes_from(n, p[0] != 0, p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9],
-                     board, counts)
-        out[t, 0] = counts[0]
-        out[t, 1] = counts[1]
-        out[t, 2] = counts[2]
+        if classes_from(n, p[0] != 0, p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9],
+                        board, counts, stop):
+            out[t, 0] = counts[0]
+            out[t, 1] = counts[1]
+            out[t, 2] = counts[2]
+            done[t] = True
 
 
 def _tasks(n: int, split_rows: int):
@@ -247,18 +265,25 @@ def iter_class_counts(n: int, batches: int = 1):
     """Run the class search in ``batches`` parallel batches of tasks.
 
     Yields ``(tasks_done, tasks_total, (C2, C4, C8) so far)`` after each batch, so a
-    caller can show progress and keep partial results when interrupted.
+    caller can show progress and keep partial results when interrupted. When the stop
+    flag (:func:`jitgames._interrupt.stop_flag`) is set, the last yield counts the
+    tasks finished in the cut batch, then KeyboardInterrupt is raised.
     """
     if not 5 <= n <= 30:
-        raise ValueError(f"the class search needs 5 <= n <= 30, got {n}")
+        raise InputError(f"the class search needs 5 <= n <= 30, got {n}")
     params, boards = _tasks(n, 2 if n >= 12 else 0)
     order = _stride_order(len(params))
     out = np.zeros((len(params), 3), dtype=np.int64)
+    done = np.zeros(len(params), dtype=np.bool_)
     totals = np.zeros(3, dtype=np.int64)
+    stop = stop_flag()
     for chunk in np.array_split(order, max(1, min(batches, len(order)))):
-        _run_tasks(n, params, boards, chunk, out)
-        totals += out[chunk].sum(axis=0)
-        yield len(chunk), len(order), tuple(int(x) for x in totals)
+        _run_tasks(n, params, boards, chunk, out, done, stop)
+        finished = chunk[done[chunk]]
+        totals += out[finished].sum(axis=0)
+        yield len(finished), len(order), tuple(int(x) for x in totals)
+        if stop[0] != 0:
+            raise KeyboardInterrupt
 
 
 def count_classes_chunk(n: int, index: int, chunks: int) -> tuple[int, int, int]:
@@ -268,14 +293,18 @@ def count_classes_chunk(n: int, index: int, chunks: int) -> tuple[int, int, int]
     exactly to :func:`count_classes`, and round-robin dealing balances their cost.
     """
     if not 5 <= n <= 30:
-        raise ValueError(f"the class search needs 5 <= n <= 30, got {n}")
+        raise InputError(f"the class search needs 5 <= n <= 30, got {n}")
     if not 0 <= index < chunks:
-        raise ValueError(f"index must be in range({chunks}), got {index}")
+        raise InputError(f"index must be in range({chunks}), got {index}")
     params, boards = _tasks(n, 2 if n >= 12 else 0)
     order = np.arange(index, len(params), chunks, dtype=np.int64)
     out = np.zeros((len(params), 3), dtype=np.int64)
+    done = np.zeros(len(params), dtype=np.bool_)
+    stop = stop_flag()
     if len(order):
-        _run_tasks(n, params, boards, order, out)
+        _run_tasks(n, params, boards, order, out, done, stop)
+    if stop[0] != 0:  # a chunk is all or nothing: its cut tasks are searched again
+        raise KeyboardInterrupt
     return tuple(int(x) for x in out[order].sum(axis=0))
 
 
@@ -288,6 +317,14 @@ def chunk_worker(params: dict, start: int, stop: int) -> list[int]:
         for k, value in enumerate(count_classes_chunk(params["n"], index, params["chunks"])):
             totals[k] += value
     return totals
+
+
+def chunk_validate(params: dict, start: int, stop: int, partial) -> None:
+    """Raise ValueError unless ``partial`` is a possible :func:`chunk_worker` result
+    (three non-negative integers; a checkpoint's content)."""
+    from jitgames._chunked import check_counts
+
+    check_counts(partial, "class counts", 3)
 
 
 def count_classes(n: int) -> tuple[int, int, int]:

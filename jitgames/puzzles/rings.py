@@ -5,11 +5,13 @@ that may always move). Ring k > 1 may be put on or taken off only when ring k-1
 is on and rings 1..k-2 are off. A move is ``(ring, on)`` with ``on`` True for
 putting the ring on.
 
-Choices DESIGN.md leaves open: positions are plain Python ints (n is unbounded);
+Choices docs/design.md leaves open: positions are plain Python ints (n is unbounded);
 the "Gray-code view" uses the binary reflected Gray code ``k ^ (k >> 1)``, which is
 the position after k moves of PUT_ON (for every n with k <= moves(n)).
 """
 from __future__ import annotations
+
+from ..errors import InputError
 
 __all__ = [
     "move_count",
@@ -27,7 +29,7 @@ def _check(n):
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError("n must be an integer")
     if n < 0:
-        raise ValueError(f"n must be at least 0, got {n}")
+        raise InputError(f"n must be at least 0, got {n}")
     return n
 
 
@@ -117,20 +119,20 @@ def position_after(n: int, k: int, put_on: bool = True) -> int:
     """
     total = move_count(n)
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= total:
-        raise ValueError(f"k must be an integer from 0 to {total}")
+        raise InputError(f"k must be an integer from 0 to {total}")
     index = k if put_on else total - k
     return index ^ (index >> 1)
 
 
 def replay(n: int, moves, put_on: bool = True) -> list[int]:
-    """Positions visited by ``moves``; ValueError at the first illegal move."""
+    """Positions visited by ``moves``; InputError at the first illegal move."""
     position = 0 if put_on else (1 << _check(n)) - 1
     out = [position]
     for i, (ring, on) in enumerate(moves, 1):
         if not 1 <= ring <= n or not legal(position, ring):
-            raise ValueError(f"move {i}: ring {ring} cannot move")
+            raise InputError(f"move {i}: ring {ring} cannot move")
         if bool(position >> (ring - 1) & 1) == on:
-            raise ValueError(f"move {i}: ring {ring} is already {'on' if on else 'off'}")
+            raise InputError(f"move {i}: ring {ring} is already {'on' if on else 'off'}")
         position ^= 1 << (ring - 1)
         out.append(position)
     return out

@@ -21,13 +21,15 @@ General construction for any n >= 3 (recursion on the middle ``X``):
   n = 3), again the minimum wherever the search can check it.
 
 Base cases n = 3..7 of the block construction come from the breadth-first search
-(target ``..b^n a^n``). Choices DESIGN.md leaves open: the row is bounded (2n + 2 cells), as
+(target ``..b^n a^n``). Choices docs/design.md leaves open: the row is bounded (2n + 2 cells), as
 in the issue; the search is plain Python (small state spaces).
 """
 from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+
+from ..errors import InputError
 
 __all__ = [
     "start",
@@ -50,7 +52,7 @@ def _check(n, low=3):
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError("n must be an integer")
     if n < low:
-        raise ValueError(f"n must be at least {low}, got {n}")
+        raise InputError(f"n must be at least {low}, got {n}")
     return n
 
 
@@ -68,7 +70,7 @@ def apply(position: str, move: tuple[int, int]) -> str:
     i, j = move
     if not (0 <= i < len(position) - 1 and 0 <= j < len(position) - 1) \
             or "." in position[i:i + 2] or position[j:j + 2] != "..":
-        raise ValueError(f"illegal move {move} in {position}")
+        raise InputError(f"illegal move {move} in {position}")
     cells = list(position)
     cells[j], cells[j + 1] = cells[i], cells[i + 1]
     cells[i] = cells[i + 1] = "."
@@ -100,7 +102,7 @@ def _search(n: int, target):
             if q not in parent:
                 parent[q] = (p, move)
                 queue.append(q)
-    raise ValueError("target unreachable")
+    raise InputError("target unreachable")
 
 
 @lru_cache(maxsize=None)
@@ -108,7 +110,7 @@ def bfs_solution(n: int, target: str) -> tuple[tuple[int, int], ...]:
     """A shortest solution ending exactly in ``target`` (a full position string)."""
     _check(n)
     if n > BFS_LIMIT:
-        raise ValueError(f"breadth-first search is limited to n <= {BFS_LIMIT}")
+        raise InputError(f"breadth-first search is limited to n <= {BFS_LIMIT}")
     return tuple(_search(n, lambda p: p == target))
 
 
@@ -116,9 +118,9 @@ def bfs_minimum(n: int, goal: str) -> int:
     """Fewest moves to reach the goal (``block`` or ``gap``), by breadth-first search."""
     _check(n)
     if goal not in GOALS:
-        raise ValueError(f"goal must be one of {GOALS}")
+        raise InputError(f"goal must be one of {GOALS}")
     if n > BFS_LIMIT:
-        raise ValueError(f"breadth-first search is limited to n <= {BFS_LIMIT}")
+        raise InputError(f"breadth-first search is limited to n <= {BFS_LIMIT}")
     test = is_block if goal == "block" else is_gap
     return len(_search(n, lambda p: test(p, n)))
 
@@ -134,7 +136,7 @@ def construct(n: int, goal: str) -> list[tuple[int, int]]:
     """
     _check(n)
     if goal not in GOALS:
-        raise ValueError(f"goal must be one of {GOALS}")
+        raise InputError(f"goal must be one of {GOALS}")
     if goal == "gap":  # the last two b's (cells n, n+1) into the gap at cells 0, 1
         return construct(n, "block") + [(n, 0)]
     if n <= 7:
@@ -145,7 +147,7 @@ def construct(n: int, goal: str) -> list[tuple[int, int]]:
 
 
 def replay(n: int, moves) -> list[str]:
-    """Positions visited from the start; ValueError at the first illegal move."""
+    """Positions visited from the start; InputError at the first illegal move."""
     positions = [start(n)]
     for move in moves:
         positions.append(apply(positions[-1], tuple(move)))

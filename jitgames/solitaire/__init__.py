@@ -5,10 +5,12 @@ Public API
 solve_deals(deals, score_only=False)   per-deal optimal score, moves, decisions, positions
 deals(seed, start, stop, shuffle)      reproducible deals in the shared format
 optimal_line(deck)                     the optimal line of one deal, move by move
+Game(deck)                             a game for a person: moves, undo, hints (see :mod:`.play`)
+PositionSolver()                       optimal score and best move from any position of a game
 study_chunk / merge / summarise        mergeable study statistics (see :mod:`.study`)
 shuffle_bias(n, shuffle)               chi-square test of a shuffle's card positions
 
-The rules and deal format are those of DESIGN.md ("Solitaire deals"); the
+The rules and deal format are those of docs/design.md ("Solitaire deals"); the
 definitions of ``moves`` and ``decisions`` are in :mod:`.search`.
 """
 from __future__ import annotations
@@ -17,19 +19,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import thread_count, threads as _threads
 from .deal import SHUFFLES, ShuffleBias, deals, read_deal_file, shuffle_bias, validate_deals
+from .play import Game
 from .rules import card_name
-from .search import RESULT_FIELDS, Step, make_scratch, solve_rows
-from .search import optimal_line as _optimal_line
+from .search import RESULT_FIELDS, PositionSolver, Step, make_scratch, optimal_steps, solve_rows
 from .study import StudyPartial, empty_partial, merge, partial_from_rows, study_chunk, summarise
 from .table import DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY
 
 __all__ = [
-    "DealResults", "Line", "solve_deals", "optimal_line", "deals", "read_deal_file",
+    "DealResults", "OptimalLine", "solve_deals", "optimal_line", "deals", "read_deal_file",
     "validate_deals", "shuffle_bias", "ShuffleBias", "SHUFFLES", "card_name", "Step",
     "StudyPartial", "study_chunk", "merge", "summarise", "empty_partial",
-    "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY",
+    "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY", "Game", "PositionSolver",
 ]
 
 
@@ -41,7 +44,8 @@ class DealResults:
     score-only mode); ``positions`` positions expanded; ``lookups``, ``probes``,
     ``evictions`` the deal's use of its position tables (summed over its attempts);
     ``occupancy`` and ``capacity`` the entries used and the slots of the table that
-    solved it (larger than the thread's table when the deal's table had to grow).
+    solved it (larger than the thread's table when the deal's table had to grow);
+    ``opening_moves`` the legal moves right after the deal.
     """
 
     score: np.ndarray
@@ -53,6 +57,7 @@ class DealResults:
     evictions: np.ndarray
     occupancy: np.ndarray
     capacity: np.ndarray
+    opening_moves: np.ndarray
 
     @classmethod
     def from_rows(cls, rows: np.ndarray) -> "DealResults":
@@ -89,7 +94,7 @@ def solve_deals(deals_in, score_only: bool = False, *, table_capacity: int = DEF
 
     Raises
     ------
-    ValueError
+    InputError
         For a bad array (naming the first bad deal, counting from 1) or capacity.
     """
     decks = validate_deals(deals_in)
@@ -100,7 +105,7 @@ def solve_deals(deals_in, score_only: bool = False, *, table_capacity: int = DEF
 
 
 @dataclass(frozen=True)
-class Line:
+class OptimalLine:
     """The optimal line of one deal: its ``score``, ``steps`` and the dealt piles.
 
     ``piles`` are ``(face_down_count, cards bottom to top)`` right after the deal
@@ -122,21 +127,21 @@ class Line:
 
 
 def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY,
-                 max_table_capacity: int = DEFAULT_MAX_CAPACITY) -> Line:
+                 max_table_capacity: int = DEFAULT_MAX_CAPACITY) -> OptimalLine:
     """The optimal line of one deal (fewest moves, then fewest decision points).
 
     Raises
     ------
-    ValueError
+    InputError
         Unless ``deck`` is one valid deal (52 cards, or a 1 x 52 array).
     """
     from .rules import FOUNDATION, piles_of
 
     checked = validate_deals(deck)
     if checked.shape[0] != 1:
-        raise ValueError(f"optimal_line takes one deal, got {checked.shape[0]}")
+        raise InputError(f"optimal_line takes one deal, got {checked.shape[0]}")
     checked = checked[0]
-    score, steps, start = _optimal_line(checked, table_capacity, max_table_capacity)
+    score, steps, start = optimal_steps(checked, table_capacity, max_table_capacity)
     piles = tuple((down, tuple(cards)) for down, cards in piles_of(start))
     foundations = tuple(int(f) for f in start[FOUNDATION:FOUNDATION + 4])
-    return Line(score, tuple(steps), piles, foundations)
+    return OptimalLine(score, tuple(steps), piles, foundations)

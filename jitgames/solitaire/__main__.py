@@ -1,8 +1,10 @@
 """Command line: ``python -m jitgames.solitaire N`` and friends.
 
     python -m jitgames.solitaire N [--seed S] [--threads T] [--json] [--out FILE] [--plot FILE.png]
-    python -m jitgames.solitaire --show SEED INDEX       replay one deal's optimal line
-    python -m jitgames.solitaire --deals FILE [--out results.csv]
+    python -m jitgames.solitaire --show SEED INDEX [--board]   replay one deal's optimal line
+    python -m jitgames.solitaire --deal-file FILE [--out results.csv]
+    python -m jitgames.solitaire play [SEED INDEX | --deal-file FILE [--line K]] [--name NAME] [--db FILE]
+    python -m jitgames.solitaire stats [--db FILE] [--json]    the players' results
     python -m jitgames.solitaire N --bias                chi-square test of both shuffles
 
 The study runs deals ``[0, N)`` in chunks through :mod:`jitgames._chunked`: in this
@@ -13,22 +15,26 @@ finished so far and reports them.
 """
 from __future__ import annotations
 
+import argparse
 import itertools
+import math
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from .._cli import (ArgumentParser, CLIError, atomic_write_text, check_writable, int_in_range,
-                    positive_int, print_json, run_cli)
+from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_seed, add_threads,
+                    display_name, emit, float_in_range, int_in_range, positive_int, run_cli)
+from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
+from .._store import atomic_write_text, check_writable
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
-from .rules import card_name
+from .rules import card_name, draw_position
 from .search import make_scratch, solve_rows
 from .study import (CSV_FIELDS, DEFAULT_PRECISION, StudyPartial, csv_lines, empty_partial, merge,
-                    partial_from_rows, study_worker, summarise)
+                    partial_from_rows, study_validate, study_worker, summarise)
 from .table import DEFAULT_CAPACITY, validate_capacity
 
 PROG = "python -m jitgames.solitaire"
@@ -49,34 +55,28 @@ stream key)."""
 
 
 def _capacity(text: str) -> int:
+    """argparse type of ``--table-capacity`` (the table's own check, as an argparse error)."""
     import argparse
     try:
         return validate_capacity(positive_int(text))
-    except ValueError as exc:
+    except InputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _precision(text: str) -> float:
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of cards, got {text}")
-    return value
+MIN_PRECISION = 1e-4
+"""Smallest ``--precision`` in cards: it already asks for some 10^10 deals."""
+_precision = float_in_range(MIN_PRECISION, 52, f"a number of cards from {MIN_PRECISION:g} to 52")
 
 
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description=(
-        "Exact optimal score of solitaire deals (DESIGN.md rules) and statistics over N "
-        "random deals."))
+        "Exact optimal score of solitaire deals (rules: docs/design.md) and statistics over "
+        "N random deals; shared options and number forms: docs/cli.md."))
     parser.add_argument("deals", nargs="?", type=int_in_range(1, MAX_DEALS), metavar="N",
                         help="number of random deals to study (deals 0..N-1 of the seed; "
                              "at most 10^10)")
-    parser.add_argument("--seed", type=uint64, default=0,
-                        help="random seed, 0 to 2**64 - 1 (default 0)")
-    parser.add_argument("--threads", type=positive_int, help="threads (default: all)")
+    add_seed(parser)
+    add_threads(parser)
     parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
                         help="shuffle used to deal (default fisher-yates)")
     parser.add_argument("--score-only", action="store_true",
@@ -89,15 +89,22 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--precision", type=_precision, default=DEFAULT_PRECISION,
                         metavar="CARDS", help="half-width of the 95%% interval of the mean the "
                                               f"report checks N against (default {DEFAULT_PRECISION})")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(parser)
     parser.add_argument("--out", metavar="FILE", help="write per-deal results as CSV")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the score histogram (.png, .pdf, .svg, ...)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet(parser)
     parser.add_argument("--show", nargs=2, type=uint64, metavar=("SEED", "INDEX"),
                         help="print deal INDEX of SEED and its optimal line move by move")
-    parser.add_argument("--deals", dest="deal_file", metavar="FILE",
-                        help="solve the deals of FILE (52 integers a line)")
+    parser.add_argument("--board", action="store_true",
+                        help="with --show: draw the board after each move of the line")
+    parser.add_argument("--deal-file", dest="deal_file", metavar="FILE",
+                        help="solve the deals of FILE (52 card ids a line; docs/design.md)")
+    # The flag's earlier spelling, kept so existing scripts run; N alone counts deals.
+    parser.add_argument("--deals", dest="deal_file", help=argparse.SUPPRESS)
+    parser.add_argument("--compare-shuffles", action="store_true",
+                        help="study N deals under each shuffle (Fisher-Yates and the text's "
+                             "naive one) and the difference of the mean scores")
     parser.add_argument("--bias", action="store_true",
                         help="chi-square test of card positions over N shuffles of each kind")
     add_chunk_arguments(parser, DEFAULT_CHUNK)
@@ -108,25 +115,37 @@ def main(argv=None) -> int:
     return run_cli(_main, argv, prog=PROG)
 
 
+SUBCOMMANDS = ("play", "stats")
+"""Sub-commands, recognised as the first argument (the study keeps its positional N)."""
+
+
 def _main(argv) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        from . import game_cli
+        return getattr(game_cli, f"{argv[0]}_command")(argv[1:])
     args = build_parser().parse_args(argv)
-    modes = [args.show is not None, args.deal_file is not None, args.bias]
+    modes = [args.show is not None, args.deal_file is not None, args.bias, args.compare_shuffles]
     if sum(modes) > 1:
-        raise CLIError("choose one of --show, --deals and --bias")
-    if (args.scheduler or args.checkpoint) and (any(modes) or args.deals is None):
+        raise CLIError("choose one of --show, --deal-file, --bias and --compare-shuffles")
+    if (args.scheduler or args.checkpoint) and (any(modes[:3]) or args.deals is None):
         raise CLIError("--scheduler and --checkpoint apply to a study of N deals only")
     if (args.out or args.plot) and (args.show is not None or args.bias):
-        raise CLIError("--out and --plot apply to a study of N deals or to --deals FILE")
+        raise CLIError("--out and --plot apply to a study of N deals or to --deal-file FILE")
+    if args.board and args.show is None:
+        raise CLIError("--board applies to --show SEED INDEX")
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
         if args.deals is not None:
-            raise CLIError("give either N or --deals FILE, not both")
+            raise CLIError("give either N or --deal-file FILE, not both")
         return _solve_file(args)
     if args.deals is None:
-        raise CLIError("give the number of deals N (or --show, --deals; see --help)")
+        raise CLIError("give the number of deals N (or --show, --deal-file; see --help)")
     if args.bias:
         return _bias(args)
+    if args.compare_shuffles:
+        return _compare_shuffles(args)
     return _study(args)
 
 
@@ -140,9 +159,11 @@ def study_job(args) -> ChunkedJob:
     params = {"seed": args.seed, "deals": args.deals, "shuffle": args.shuffle,
               "score_only": args.score_only, "table_capacity": args.table_capacity,
               "chunk_size": args.chunk_size, "rows": "csv" if args.out is not None else False,
+              "partial_fields": "opening moves",
               "version": __version__}
     return ChunkedJob("solitaire.study", params,
-                      tuple(split_range(0, args.deals, args.chunk_size)), study_worker)
+                      tuple(split_range(0, args.deals, args.chunk_size)), study_worker,
+                      study_validate)
 
 
 def _study(args) -> int:
@@ -154,7 +175,7 @@ def _study(args) -> int:
                        f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
     _check_outputs(args)
     job = study_job(args)
-    with open_client(args.scheduler) as client, _thread_scope(args.threads):
+    with open_client(args.scheduler) as client, threads(args.threads):
         # Compiles (or loads from the cache) here, so workers on this machine load it.
         compile_seconds = _warm_up(make_scratch(1, args.table_capacity), args.score_only)
         begin = time.perf_counter()
@@ -166,38 +187,15 @@ def _study(args) -> int:
         partial = merge(partial, StudyPartial.from_dict(result["partial"]))
     summary = summarise(partial, args.precision)
     summary.update(seed=args.seed, shuffle=args.shuffle, requested=n,
-                   interrupted=run.interrupted, threads=args.threads or thread_count(),
+                   threads=args.threads or thread_count(),
                    scheduler=args.scheduler, resumed_chunks=run.resumed_chunks,
                    seconds=wall, deals_per_second=partial.deals / wall if wall > 0 else None,
                    compile_seconds=compile_seconds)
-    if args.json:
-        print_json(summary)
-    else:
-        print(format_summary(summary))
+    status = emit(args, summary, format_summary(summary), not run.interrupted,
+                  note=f"{display_name(PROG)}: interrupted after {partial.deals} of {n} deals")
     _write_outputs(args, summary, "index", (result["rows"] for result in run.partials),
                    f"seed {args.seed}")
-    if run.interrupted:
-        print(f"{PROG}: interrupted after {partial.deals} of {n} deals", file=sys.stderr)
-        return 130
-    return 0
-
-
-class _thread_scope:
-    """``jitgames._jit.threads`` with its ValueError turned into a one-line CLI error."""
-
-    def __init__(self, n):
-        self.n = n
-        self.inner = None
-
-    def __enter__(self):
-        try:
-            self.inner = threads(self.n)
-            return self.inner.__enter__()
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
-
-    def __exit__(self, *exc):
-        return self.inner.__exit__(*exc)
+    return status
 
 
 def _warm_up(scratch, score_only) -> float:
@@ -210,22 +208,34 @@ def _warm_up(scratch, score_only) -> float:
 def format_summary(s: dict) -> str:
     """The study report as readable text."""
     n = s["deals"]
-    lines = [f"Optimal solitaire score over {n:,} deals (seed {s['seed']}, {s['shuffle']} shuffle)"]
+    lines = [f"Optimal solitaire score over {n:,} deal{'' if n == 1 else 's'} (seed {s['seed']}, {s['shuffle']} shuffle)"]
     if n == 0:
         return lines[0] + ": no deal finished."
     low, high = s["ci95"]
-    lines.append(f"  mean {s['mean']:.4f} cards, sd {s['sd']:.4f}; "
-                 f"95% interval of the mean [{low:.4f}, {high:.4f}]")
-    verdict = "enough" if s["enough_for_precision"] else "not enough"
-    lines.append(f"  {n:,} deals are {verdict} for a precision of +-{s['precision']:g} cards "
-                 f"(that needs {s['deals_needed_for_precision']:,} deals); the interval's "
-                 f"half-width is {s['ci95_half_width']:.4f}")
+    if s["deals_needed_for_precision"] is None:  # one deal: no spread, no interval
+        lines.append(f"  score {s['mean']:.4f} cards (one deal: sd and interval undefined)")
+    else:
+        lines.append(f"  mean {s['mean']:.4f} cards, sd {s['sd']:.4f}; "
+                     f"95% interval of the mean [{low:.4f}, {high:.4f}]")
+        verdict = "enough" if s["enough_for_precision"] else "not enough"
+        lines.append(f"  {n:,} deals are {verdict} for a precision of +-{s['precision']:g} "
+                     f"cards (that needs {s['deals_needed_for_precision']:,} deals); the "
+                     f"interval's half-width is {s['ci95_half_width']:.4f}")
     wl, wh = s["win_rate_ci95"]
     lines.append(f"  wins (52 cards): {s['wins']:,} = {100 * s['win_rate']:.3f}% "
                  f"(Wilson 95% [{100 * wl:.3f}%, {100 * wh:.3f}%])")
     if s["mean_moves"] is not None:
         lines.append(f"  optimal line: {s['mean_moves']:.3f} moves, "
                      f"{s['mean_decisions']:.3f} decision points on average")
+    none = s["no_move_at_deal"]
+    lines.append(f"  no move at all right after the deal: {none['deals']:,} = "
+                 f"{100 * none['rate']:.3f}% (Wilson 95% [{100 * none['ci95'][0]:.3f}%, "
+                 f"{100 * none['ci95'][1]:.3f}%])")
+    fixed = s["score_fixed_by_deal"]
+    if fixed is not None:
+        lines.append(f"  score fixed by the deal (no decision point): {fixed['deals']:,} = "
+                     f"{100 * fixed['rate']:.3f}% (Wilson 95% [{100 * fixed['ci95'][0]:.3f}%, "
+                     f"{100 * fixed['ci95'][1]:.3f}%])")
     lines.append("  score distribution:")
     hist = s["histogram"]
     top = max(hist.values())
@@ -248,8 +258,9 @@ def format_summary(s: dict) -> str:
     lines[-1] += f"; compile/load {s['compile_seconds']:.2f} s (separate)"
     c = s["casino"]
     cl, ch = c["expected_net_ci95"]
+    interval = f" (95% [{cl:+.2f}, {ch:+.2f}])" if math.isfinite(cl) else ""
     lines.append(f"  casino: deck ${c['deck_price']} + ${c['start_fee']} to start, ${c['pay_per_card']} "
-                 f"a card: expected net ${c['expected_net']:+.2f} a game (95% [{cl:+.2f}, {ch:+.2f}]); "
+                 f"a card: expected net ${c['expected_net']:+.2f} a game{interval}; "
                  f"break-even at {c['break_even_score']} cards")
     return "\n".join(lines)
 
@@ -282,15 +293,86 @@ def _write_csv(path, first_column, blocks) -> None:
         raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+# ----------------------------------------------------------------------------- shuffles compared
+
+def _compare_shuffles(args) -> int:
+    """The study of N deals under each shuffle, side by side, and the difference of
+    the mean optimal scores with its 95% interval (the two samples are independent:
+    the interval's half-width is 1.96 sqrt(sd1^2 / n1 + sd2^2 / n2))."""
+    from .study import Z95
+
+    if args.out or args.plot:
+        raise CLIError("--out and --plot do not apply to --compare-shuffles")
+    summaries, interrupted = {}, False
+    with open_client(args.scheduler) as client, threads(args.threads):
+        _warm_up(make_scratch(1, args.table_capacity), args.score_only)
+        for shuffle in SHUFFLES:
+            one = replace_args(args, shuffle=shuffle)
+            checkpoint = f"{args.checkpoint}.{shuffle}" if args.checkpoint else None
+            begin = time.perf_counter()
+            run = run_chunks(study_job(one), client=client, checkpoint=checkpoint,
+                             quiet=args.quiet, desc=f"{shuffle} chunks")
+            partial = empty_partial(args.table_capacity, args.score_only)
+            for result in run.partials:
+                partial = merge(partial, StudyPartial.from_dict(result["partial"]))
+            summaries[shuffle] = summarise(partial, args.precision)
+            summaries[shuffle]["seconds"] = time.perf_counter() - begin
+            if run.interrupted:
+                interrupted = True
+                break
+    a, b = (summaries.get(k) for k in SHUFFLES)
+    difference = None
+    if a and b and a["deals"] > 1 and b["deals"] > 1:
+        diff = b["mean"] - a["mean"]
+        half = Z95 * math.sqrt(a["sd"] ** 2 / a["deals"] + b["sd"] ** 2 / b["deals"])
+        difference = {"naive_minus_fisher_yates": diff, "ci95": [diff - half, diff + half],
+                      "significant": not (diff - half <= 0 <= diff + half)}
+    report = {"seed": args.seed, "requested": args.deals, "shuffles": summaries,
+              "difference_of_means": difference}
+    return emit(args, report, format_comparison(report), not interrupted,
+                note=f"{display_name(PROG)}: interrupted")
+
+
+def replace_args(args, **changes):
+    """A copy of the ``argparse.Namespace`` ``args`` with ``changes``."""
+    return argparse.Namespace(**{**vars(args), **changes})
+
+
+def format_comparison(report: dict) -> str:
+    """The two studies of :func:`_compare_shuffles` side by side, as text."""
+    rows = [("deals", lambda s: f"{s['deals']:,}"),
+            ("mean score", lambda s: f"{s['mean']:.4f}"),
+            ("sd", lambda s: f"{s['sd']:.4f}"),
+            ("95% interval of the mean", lambda s: f"[{s['ci95'][0]:.4f}, {s['ci95'][1]:.4f}]"),
+            ("wins", lambda s: f"{100 * s['win_rate']:.3f}%"),
+            ("no move after the deal", lambda s: f"{100 * s['no_move_at_deal']['rate']:.3f}%"),
+            ("no decision point", lambda s: "-" if s["score_fixed_by_deal"] is None
+             else f"{100 * s['score_fixed_by_deal']['rate']:.3f}%"),
+            ("mean moves of the optimal line", lambda s: "-" if s["mean_moves"] is None
+             else f"{s['mean_moves']:.3f}")]
+    shuffles = report["shuffles"]
+    lines = [f"Optimal score under each shuffle, {report['requested']:,} deals each "
+             f"(seed {report['seed']}):",
+             f"  {'':32s}" + "".join(f"{k:>24s}" for k in shuffles)]
+    for label, cell in rows:
+        lines.append(f"  {label:32s}" + "".join(f"{cell(s):>24s}" for s in shuffles.values()
+                                                if s["deals"] > 1))
+    d = report["difference_of_means"]
+    if d is not None:
+        verdict = ("the shuffles differ measurably" if d["significant"]
+                   else "no measurable difference")
+        lines.append(f"  difference of the means (naive - fisher-yates): "
+                     f"{d['naive_minus_fisher_yates']:+.4f} cards, 95% interval "
+                     f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]: {verdict}")
+    return "\n".join(lines)
+
+
 # ----------------------------------------------------------------------------- deal files
 
 def _solve_file(args) -> int:
-    try:
-        decks = read_deal_file(args.deal_file)
-    except ValueError as exc:
-        raise CLIError(str(exc)) from None
+    decks = read_deal_file(args.deal_file)
     _check_outputs(args)
-    with _thread_scope(args.threads):
+    with threads(args.threads):
         scratch = make_scratch(thread_count(), args.table_capacity)
         begin = time.perf_counter()
         rows = solve_rows(decks, args.score_only, scratch)
@@ -299,14 +381,13 @@ def _solve_file(args) -> int:
     summary = summarise(partial_from_rows(rows, args.table_capacity, args.score_only))
     summary.update(file=str(args.deal_file), seconds=wall,
                    score=rows[:, 0], moves=rows[:, 1], decisions=rows[:, 2], positions=rows[:, 3])
-    if args.json:
-        print_json(summary)
-    else:
-        for number, row in zip(numbers, rows.tolist()):
-            figures = "" if args.score_only else f", {row[1]} moves, {row[2]} decision points"
-            print(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
-        print(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
-              f"{summary['wins']} won, {wall:.3f} s")
+    text = []
+    for number, row in zip(numbers, rows.tolist()):
+        figures = "" if args.score_only else f", {row[1]} moves, {row[2]} decision points"
+        text.append(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
+    text.append(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
+                f"{summary['wins']} won, {wall:.3f} s")
+    emit(args, summary, text)
     _write_outputs(args, summary, "deal", [csv_lines(numbers, rows)],
                    f"deals of {Path(args.deal_file).name}")
     return 0
@@ -321,26 +402,37 @@ def _show(args) -> int:
     deck = deals(seed, index, index + 1, args.shuffle)[0]
     line = optimal_line(deck, table_capacity=args.table_capacity)
     if args.json:
-        print_json({"seed": seed, "index": index, "deck": deck, "score": line.score,
-                    "moves": line.moves, "decisions": line.decisions,
-                    "line": [_step_text(step) for step in line.steps]})
-        return 0
+        return emit(args, {"seed": seed, "index": index, "deck": deck, "score": line.score,
+                           "moves": line.moves, "decisions": line.decisions,
+                           "line": [_step_text(step) for step in line.steps]})
     print(f"Deal {index} of seed {seed} ({args.shuffle} shuffle); face-down cards in brackets:")
-    for p, (down, cards) in enumerate(line.piles):
-        shown = [f"[{card_name(c)}]" if i < down else card_name(c) for i, c in enumerate(cards)]
-        print(f"  pile {p + 1}: {' '.join(shown) if shown else '(empty)'}")
-    print("  foundations: " + _foundations_text(line.foundations))
+    print(draw_position(line.piles, line.foundations))
     print(f"Optimal score {line.score} cards, reached in {line.moves} moves with "
           f"{line.decisions} decision points:")
+    if args.board:
+        return _show_boards(deck, line)
     for k, step in enumerate(line.steps, start=1):
         print(f"  {k:2d}. {_step_text(step)}")
     return 0
 
 
-def _foundations_text(heights) -> str:
-    from .rules import SUITS
-    parts = [card_name(suit * 13 + h - 1) if h else f"-{SUITS[suit]}" for suit, h in enumerate(heights)]
-    return " ".join(parts)
+def _show_boards(deck, line) -> int:
+    """Each step of ``line`` followed by the board it leaves (face-down cards in
+    brackets, colours on a terminal)."""
+    from .console import draw_board
+    from .rules import FOUNDATION, apply_move, new_position, piles_of
+
+    colour = sys.stdout.isatty()
+    pos = new_position(deck)
+    print()
+    print(draw_board(piles_of(pos), pos[FOUNDATION:FOUNDATION + 4].tolist(), colour, reveal=True))
+    for k, step in enumerate(line.steps, start=1):
+        apply_move(pos, step.card * 8 + step.pile)
+        print()
+        print(f"{k:2d}. {_step_text(step)}")
+        print(draw_board(piles_of(pos), pos[FOUNDATION:FOUNDATION + 4].tolist(), colour,
+                         reveal=True))
+    return 0
 
 
 def _step_text(step) -> str:
@@ -362,10 +454,9 @@ def _bias(args) -> int:
         raise CLIError(f"--bias needs 52 to {MAX_BIAS_SHUFFLES:,} shuffles, got {args.deals:,}")
     results = [shuffle_bias(args.deals, kind, args.seed) for kind in SHUFFLES]
     if args.json:
-        print_json({r.shuffle: {"deals": r.deals, "chi_square": r.statistic, "dof": r.dof,
-                                "p_value": r.p_value, "worst_cell": list(r.worst)}
-                    for r in results})
-        return 0
+        return emit(args, {r.shuffle: {"deals": r.deals, "chi_square": r.statistic,
+                                       "dof": r.dof, "p_value": r.p_value,
+                                       "worst_cell": list(r.worst)} for r in results})
     print(f"Chi-square test of card positions over {args.deals:,} shuffles "
           f"(52 x 52 cells, {results[0].dof} degrees of freedom):")
     for r in results:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit, prange
 from .._random import below, stream_key
 
@@ -74,14 +75,14 @@ def deals(seed: int, start: int, stop: int, shuffle: str = "fisher-yates") -> np
 
     Raises
     ------
-    ValueError
+    InputError
         On a seed or start outside 0..2**64 - 1, ``stop < start``, ``stop > 2**64`` or
         an unknown shuffle name.
     """
     if shuffle not in SHUFFLES:
-        raise ValueError(f"unknown shuffle {shuffle!r}; choose from {', '.join(SHUFFLES)}")
+        raise InputError(f"unknown shuffle {shuffle!r}; choose from {', '.join(SHUFFLES)}")
     if not (0 <= seed < 2**64 and 0 <= start <= stop <= 2**64):
-        raise ValueError(f"need 0 <= seed < 2**64 and 0 <= start <= stop <= 2**64; "
+        raise InputError(f"need 0 <= seed < 2**64 and 0 <= start <= stop <= 2**64; "
                          f"got {seed}, {start}, {stop}")
     out = np.empty((stop - start, 52), dtype=np.int64)
     deal_range(np.uint64(seed), np.uint64(start), shuffle == "naive", out)
@@ -93,7 +94,7 @@ def validate_deals(deals_in, what: str = "deal") -> np.ndarray:
 
     Raises
     ------
-    ValueError
+    InputError
         Naming the first bad row (``"{what} 3: ..."``, counting from 1) when a row is
         not a permutation of 0..51, or when the shape is wrong.
     """
@@ -101,14 +102,14 @@ def validate_deals(deals_in, what: str = "deal") -> np.ndarray:
     if array.ndim == 1 and array.size == 52:
         array = array.reshape(1, 52)
     if array.ndim != 2 or array.shape[1] != 52:
-        raise ValueError(f"deals must be an (n, 52) array, got shape {array.shape}")
+        raise InputError(f"deals must be an (n, 52) array, got shape {array.shape}")
     if array.size and not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"deals must be integers, got {array.dtype}")
+        raise InputError(f"deals must be integers, got {array.dtype}")
     array = np.ascontiguousarray(array, dtype=np.int64)
     for row, deck in enumerate(array, start=1):
         problem = _deck_problem(deck)
         if problem:
-            raise ValueError(f"{what} {row}: {problem}")
+            raise InputError(f"{what} {row}: {problem}")
     return array
 
 
@@ -131,13 +132,16 @@ def read_deal_file(path) -> np.ndarray:
 
     Raises
     ------
-    ValueError
+    InputError
         If the file cannot be read, or naming the line of the first bad deal.
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read deal file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read deal file {path}: not UTF-8 text (byte {exc.start})"
+                         ) from None
+    except OSError as exc:
+        raise InputError(f"cannot read deal file {path}: {exc.strerror or exc}") from None
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
@@ -147,13 +151,13 @@ def read_deal_file(path) -> np.ndarray:
         try:
             deck = [int(f) for f in fields]
         except ValueError:
-            raise ValueError(f"{path} line {number}: not a list of integers") from None
+            raise InputError(f"{path} line {number}: not a list of integers") from None
         problem = _deck_problem(deck)
         if problem:
-            raise ValueError(f"{path} line {number}: {problem}")
+            raise InputError(f"{path} line {number}: {problem}")
         rows.append(deck)
     if not rows:
-        raise ValueError(f"{path}: no deals found")
+        raise InputError(f"{path}: no deals found")
     return np.array(rows, dtype=np.int64)
 
 
@@ -206,11 +210,11 @@ def chi_square_tail(statistic: float, dof: int) -> float:
 def shuffle_bias(n: int, shuffle: str = "naive", seed: int = 0) -> ShuffleBias:
     """Chi-square test of the positions of the cards in ``n`` shuffles of ``seed``."""
     if shuffle not in SHUFFLES:
-        raise ValueError(f"unknown shuffle {shuffle!r}; choose from {', '.join(SHUFFLES)}")
+        raise InputError(f"unknown shuffle {shuffle!r}; choose from {', '.join(SHUFFLES)}")
     if n < 52:
-        raise ValueError(f"need at least 52 shuffles for the test, got {n}")
+        raise InputError(f"need at least 52 shuffles for the test, got {n}")
     if not 0 <= seed < 2**64:
-        raise ValueError(f"need 0 <= seed < 2**64, got {seed}")
+        raise InputError(f"need 0 <= seed < 2**64, got {seed}")
     counts = np.zeros((52, 52), dtype=np.int64)
     position_counts(np.uint64(seed), n, shuffle == "naive", counts)
     expected = n / 52

@@ -9,7 +9,8 @@ def check_plot_path(path) -> None:
     extension names a format matplotlib draws (``.png``, ``.pdf``, ``.svg``, ...)."""
     from matplotlib.backend_bases import FigureCanvasBase
 
-    from .._cli import CLIError, check_writable
+    from .._cli import CLIError
+    from .._store import check_writable
 
     formats = FigureCanvasBase.get_supported_filetypes()
     extension = Path(path).suffix.lstrip(".").lower()

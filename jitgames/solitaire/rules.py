@@ -1,6 +1,6 @@
 """Rules of the solitaire: one position in one flat int64 array, moves made and undone in place.
 
-The game (DESIGN.md, "Solitaire deals") is a Yukon-layout patience: seven piles,
+The game (docs/design.md, "Solitaire deals") is a Yukon-layout patience: seven piles,
 building down by suit, any face-up card may be moved together with every card
 covering it, kings (with their cover) into empty piles, and cards go to the
 foundations automatically.
@@ -179,7 +179,7 @@ def position_key(pos):
 def deal_position(deck, pos):
     """Fill ``pos`` with the position right after dealing ``deck`` (a permutation of 0..51).
 
-    Dealing follows DESIGN.md; cards that fit the foundations go there at once. The
+    Dealing follows docs/design.md; cards that fit the foundations go there at once. The
     undo log starts empty (the automatic plays after the deal are not undoable).
     """
     pos[:] = 0
@@ -363,3 +363,17 @@ def piles_of(pos: np.ndarray) -> list[tuple[int, list[int]]]:
     return [(int(pos[DOWN + p]),
              [int(c) for c in pos[PILES + p * PILE_STRIDE: PILES + p * PILE_STRIDE + pos[LENGTH + p]]])
             for p in range(N_PILES)]
+
+
+def draw_position(piles, foundations) -> str:
+    """The piles (face-down cards in brackets) and foundations as text, as
+    ``jitgames solitaire --show`` prints them; ``piles`` as from :func:`piles_of`,
+    ``foundations`` the four heights."""
+    lines = []
+    for p, (down, cards) in enumerate(piles):
+        shown = [f"[{card_name(c)}]" if i < down else card_name(c) for i, c in enumerate(cards)]
+        lines.append(f"  pile {p + 1}: {' '.join(shown) if shown else '(empty)'}")
+    tops = [card_name(suit * 13 + h - 1) if h else f"-{SUITS[suit]}"
+            for suit, h in enumerate(foundations)]
+    lines.append("  foundations: " + " ".join(tops))
+    return "\n".join(lines)

@@ -12,7 +12,7 @@ with the **fewest moves**, and among those the one with the **fewest decision
 points**, a decision point being a position on the line, before its last move,
 with more than one legal move. ``moves`` and ``decisions`` are those two minima;
 they are properties of the deal, not of the order in which moves are generated
-(only which of several equally good lines :func:`optimal_line` prints depends on
+(only which of several equally good lines :func:`optimal_steps` prints depends on
 that order). A deal whose optimal score is already on the foundations after the
 deal has 0 moves and 0 decisions. Moving a king into one empty pile or another
 gives the same position, so it counts as one legal move.
@@ -50,7 +50,8 @@ capacity; the deal's statistics (positions, lookups, probes, evictions) are summ
 over its attempts and depend on the deal and the two capacities alone.
 
 Statistics per deal: ``positions`` counts positions whose legal moves were
-generated (searched again after an eviction they count again).
+generated (searched again after an eviction they count again); ``opening_moves``
+is the number of legal moves right after the deal (0: the game is over at once).
 """
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 from .rules import (FOUNDATION, KEY, MAX_LINE, MAX_MOVES, N_CARDS, PILES, PILE_STRIDE, LENGTH,
                     POSITION_SIZE, RANK_OF, SCORE, SUIT_OF, WHERE, HEIGHT, apply_move,
@@ -79,7 +81,7 @@ GROWTH = 4                # a table that thrashes is replaced by one GROWTH time
 
 # columns of the per-deal result rows
 RESULT_FIELDS = ("score", "moves", "decisions", "positions", "lookups", "probes",
-                 "evictions", "occupancy", "capacity")
+                 "evictions", "occupancy", "capacity", "opening_moves")
 N_FIELDS = len(RESULT_FIELDS)
 
 
@@ -429,6 +431,7 @@ def _solve_one(deck, score_only, slots, meta, pos, stack, moves, max_capacity, r
     """Solve one deal into ``row``: on the worker's table, then on larger ones if it thrashes."""
     deal_position(deck, pos)
     row[:] = 0
+    row[9] = legal_moves(pos, moves, 0)  # the legal moves right after the deal
     capacity = slots.shape[0] // SLOT_WORDS
     while True:
         limit = capacity if capacity < max_capacity else NO_LIMIT
@@ -497,7 +500,7 @@ def make_scratch(workers: int, capacity: int = DEFAULT_CAPACITY,
     A deal may grow its table up to ``max(capacity, max_capacity)`` slots.
     """
     if workers < 1:
-        raise ValueError(f"need at least one worker, got {workers}")
+        raise InputError(f"need at least one worker, got {workers}")
     slots, _ = new_table(capacity)  # validates capacity
     max_capacity = max(validate_capacity(max_capacity), slots.size // SLOT_WORDS)
 
@@ -576,60 +579,119 @@ class Step:
     choices: int
 
 
-def line_figures(pos, slots, meta, stack, moves) -> tuple[int, int, int]:
-    """``(score, moves, decisions)`` of ``pos`` (:func:`solve_figures`)."""
-    figures = solve_figures(pos, slots, meta, stack, moves, False, NO_LIMIT)
-    return int(figures[0]), int(figures[1]), int(figures[2])
+class PositionSolver:
+    """Exact figures of the positions of one game, from any position reached in it.
 
+    The game's position is searched where it stands: the key of a position is exact
+    within its deal whatever moves led to it (:mod:`.rules`), so a mid-game position
+    is solved like a deal, by :func:`solve_figures` (its figures are those of the
+    module docstring, counted from that position). The searches share one table,
+    each on a fresh epoch; a search that thrashes it is run again on a table
+    ``GROWTH`` times larger (up to ``max_capacity`` slots), which is then kept for
+    the rest of the game. ``positions`` counts the positions expanded so far.
+    """
 
-def optimal_line(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY,
+    def __init__(self, capacity: int = DEFAULT_CAPACITY,
                  max_capacity: int = DEFAULT_MAX_CAPACITY):
+        self.slots, self.meta = new_table(capacity)
+        self.max_capacity = max(validate_capacity(max_capacity), self.capacity)
+        self.stack = np.zeros(MAX_DEPTH * FRAME, dtype=np.int64)
+        self.moves = np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+        self.positions = 0
+
+    @property
+    def capacity(self) -> int:
+        return self.slots.size // SLOT_WORDS
+
+    def _solve(self, pos, score_only):
+        while True:
+            limit = self.capacity if self.capacity < self.max_capacity else NO_LIMIT
+            score, n_moves, decisions, expanded = solve_figures(
+                pos, self.slots, self.meta, self.stack, self.moves, score_only, limit)
+            self.positions += int(expanded)
+            if score != ABORTED:
+                return int(score), int(n_moves), int(decisions)
+            self.slots, self.meta = new_table(min(self.capacity * GROWTH, self.max_capacity))
+
+    def score(self, pos) -> int:
+        """The optimal score still reachable from ``pos`` (cards on the foundations)."""
+        return self._solve(pos, True)[0]
+
+    def figures(self, pos) -> tuple[int, int, int]:
+        """``(score, moves, decisions)`` of ``pos``: its optimal score and the fewest
+        moves, then fewest decision points, of a line from it reaching that score."""
+        return self._solve(pos, False)
+
+    def best_move(self, pos) -> int:
+        """The first legal move of ``pos`` (in :func:`.rules.legal_moves` order) that
+        starts a best line from it (-1 when the position's optimal score is already
+        on the foundations: then no move can gain or lose a card).
+
+        ``pos`` is left as it was.
+        """
+        score, remaining, decisions = self.figures(pos)
+        if remaining == 0:
+            return -1
+        buffer = np.zeros(MAX_MOVES, dtype=np.int64)
+        n = legal_moves(pos, buffer, 0)
+        if n == 1:  # a forced move starts every line
+            return int(buffer[0])
+        wanted = (score, remaining - 1, decisions - 1)
+        for move in buffer[:n].tolist():
+            apply_move(pos, move)
+            child = self.figures(pos)
+            undo_move(pos)
+            if child == wanted:
+                return move
+        raise AssertionError("no move attains the position's figures")  # pragma: no cover
+
+
+def describe_move(pos, move: int) -> tuple[int, int | None, int, int, int]:
+    """``(card, onto, from_pile, pile, carried)`` of legal ``move`` in ``pos`` (see
+    :class:`Step`; ``onto`` None for an empty pile)."""
+    card, dest = move // 8, move % 8
+    src = int(pos[WHERE + card])
+    carried = int(pos[LENGTH + src] - pos[HEIGHT + card])
+    length = int(pos[LENGTH + dest])
+    onto = int(pos[PILES + dest * PILE_STRIDE + length - 1]) if length else None
+    return card, onto, src, dest, carried
+
+
+def optimal_steps(deck: np.ndarray, capacity: int = DEFAULT_CAPACITY,
+                  max_capacity: int = DEFAULT_MAX_CAPACITY):
     """The optimal line of one validated deck: ``(score, steps, start_position)``.
 
     ``steps`` is a list of :class:`Step` whose length is the deal's ``moves`` figure
     and which has the deal's ``decisions`` decision points. ``start_position`` is the
     position array right after the deal (automatic foundation plays done). At each
     position the first move (in :func:`.rules.legal_moves` order) that keeps the
-    best figures is taken. The searches use a table of the size the deal needed
-    (see "Table growth" above).
+    best figures is taken (:meth:`PositionSolver.best_move`). The searches use a
+    table of the size the deal needed (see "Table growth" above).
     """
     from .rules import new_position
 
     needed = solve_rows(deck[None, :], False, make_scratch(1, capacity, max_capacity))[0, 8]
     pos = new_position(deck)
     start = pos.copy()
-    slots, meta = new_table(needed)
-    stack = np.zeros(MAX_DEPTH * FRAME, dtype=np.int64)
-    moves = np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
-    score, remaining, decisions = line_figures(pos, slots, meta, stack, moves)
+    solver = PositionSolver(needed, max(needed, max_capacity))
+    score = solver.score(pos)
     steps = []
     buffer = np.zeros(MAX_MOVES, dtype=np.int64)
-    while remaining > 0:
+    while True:
+        move = solver.best_move(pos)
+        if move < 0:
+            break
         n = legal_moves(pos, buffer, 0)
-        wanted = (score, remaining - 1, decisions - (1 if n > 1 else 0))
-        for move in buffer[:n].tolist():
-            apply_move(pos, move)
-            child = line_figures(pos, slots, meta, stack, moves)
-            undo_move(pos)
-            if child == wanted:
-                break
-        else:  # pragma: no cover - would mean a search gave a wrong value
-            raise AssertionError("no move attains the position's figures")
-        card, dest = move // 8, move % 8
-        src = int(pos[WHERE + card])
-        carried = int(pos[LENGTH + src] - pos[HEIGHT + card])
-        length = int(pos[LENGTH + dest])
-        onto = int(pos[PILES + dest * PILE_STRIDE + length - 1]) if length else None
+        card, onto, src, dest, carried = describe_move(pos, move)
         before = int(pos[SCORE])
         apply_move(pos, move)
-        played = _foundation_plays(pos, int(pos[SCORE]) - before)
+        played = foundation_plays(pos, int(pos[SCORE]) - before)
         steps.append(Step(card, onto, src, dest, carried, played, n))
-        remaining, decisions = wanted[1], wanted[2]
     return int(score), steps, start
 
 
-def _foundation_plays(pos: np.ndarray, count: int) -> tuple[int, ...]:
-    """The last ``count`` foundation plays recorded in the undo log, in order."""
+def foundation_plays(pos: np.ndarray, count: int) -> tuple[int, ...]:
+    """The cards of the last ``count`` foundation plays recorded in the undo log, in order."""
     from .rules import LOG_LENGTH
 
     n = int(pos[LOG_LENGTH])

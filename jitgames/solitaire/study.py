@@ -22,9 +22,10 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from ..errors import InputError
 from .deal import deals as make_deals
 from .rules import N_CARDS
-from .search import Scratch, make_scratch, solve_rows
+from .search import N_FIELDS, Scratch, make_scratch, solve_rows
 from .table import DEFAULT_CAPACITY, table_bytes
 
 Z95 = 1.959963984540054
@@ -46,6 +47,9 @@ class StudyPartial:
     used; ``grown`` counts the deals that thrashed it and were solved on a larger
     table (see :mod:`.search`), ``largest_capacity`` is the largest table used.
     ``peak_occupancy`` and ``largest_capacity`` are maxima, every other figure a sum.
+    ``no_move_deals`` counts deals with no legal move right after the deal;
+    ``forced_deals`` (None in score-only mode) deals whose optimal line has no
+    decision point, so that every game of them ends with the optimal score.
     """
 
     deals: int
@@ -62,6 +66,8 @@ class StudyPartial:
     evictions: int
     grown: int
     largest_capacity: int
+    no_move_deals: int
+    forced_deals: int | None
     seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict:
@@ -76,11 +82,45 @@ class StudyPartial:
         data["histogram"] = tuple(int(h) for h in data["histogram"])
         return cls(**data)
 
+    def validate(self, deals: int, capacity: int, score_only: bool) -> None:
+        """Raise ValueError unless this is a possible result of ``deals`` deals solved
+        on tables of ``capacity`` slots: integers where integers belong, none negative,
+        53 histogram bins summing to ``deals``, score sums equal to the histogram's,
+        table figures within their bounds (a partial read from a checkpoint)."""
+        from .._chunked import check_count, check_counts
+
+        check_count(self.deals, "deals", deals, deals)
+        histogram = check_counts(list(self.histogram), "histogram", N_CARDS + 1)
+        if sum(histogram) != deals:
+            raise ValueError(f"histogram counts {sum(histogram)} deals, not {deals}")
+        if check_count(self.score_sum, "score_sum") != sum(s * h for s, h in enumerate(histogram)):
+            raise ValueError("score_sum differs from the histogram's")
+        if check_count(self.score_squares, "score_squares") != sum(
+                s * s * h for s, h in enumerate(histogram)):
+            raise ValueError("score_squares differs from the histogram's")
+        for name in ("moves_sum", "decisions_sum"):
+            if score_only:
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name} in a score-only partial")
+            else:
+                check_count(getattr(self, name), name)
+        check_count(self.capacity, "capacity", capacity, capacity)
+        check_count(self.peak_occupancy, "peak_occupancy", 0, capacity)
+        for name in ("positions", "lookups", "probes", "evictions"):
+            check_count(getattr(self, name), name)
+        check_count(self.grown, "grown", 0, deals)
+        largest = check_count(self.largest_capacity, "largest_capacity", capacity)
+        if largest & (largest - 1) or (largest == capacity) != (self.grown == 0):
+            raise ValueError("largest_capacity does not match the grown deals")
+        if not (isinstance(self.seconds, (int, float)) and 0 <= self.seconds < math.inf):
+            raise ValueError(f"seconds is {self.seconds!r}")
+
 
 def empty_partial(capacity: int = DEFAULT_CAPACITY, score_only: bool = False) -> StudyPartial:
     """The statistics of no deals (the identity of :func:`merge`)."""
     return StudyPartial(0, 0, 0, (0,) * (N_CARDS + 1), None if score_only else 0,
-                        None if score_only else 0, 0, capacity, 0, 0, 0, 0, 0, capacity)
+                        None if score_only else 0, 0, capacity, 0, 0, 0, 0, 0, capacity,
+                        0, None if score_only else 0)
 
 
 def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
@@ -104,6 +144,8 @@ def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
         evictions=int(rows[:, 6].sum()),
         grown=int((~on_thread_table).sum()),
         largest_capacity=int(rows[:, 8].max(initial=capacity)),
+        no_move_deals=int((rows[:, 9] == 0).sum()),
+        forced_deals=None if score_only else int((rows[:, 2] == 0).sum()),
         seconds=seconds,
     )
 
@@ -113,13 +155,14 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
 
     Raises
     ------
-    ValueError
+    InputError
         If one partial is score-only and the other is not, or capacities differ.
     """
-    if (a.moves_sum is None) != (b.moves_sum is None):
-        raise ValueError("cannot merge a score-only partial with a full one")
+    if (a.moves_sum is None) != (b.moves_sum is None) or \
+            (a.forced_deals is None) != (b.forced_deals is None):
+        raise InputError("cannot merge a score-only partial with a full one")
     if a.capacity != b.capacity:
-        raise ValueError(f"cannot merge partials of table capacity {a.capacity} and {b.capacity}")
+        raise InputError(f"cannot merge partials of table capacity {a.capacity} and {b.capacity}")
 
     def add(x, y):
         return None if x is None else x + y
@@ -139,6 +182,8 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
         evictions=a.evictions + b.evictions,
         grown=a.grown + b.grown,
         largest_capacity=max(a.largest_capacity, b.largest_capacity),
+        no_move_deals=a.no_move_deals + b.no_move_deals,
+        forced_deals=add(a.forced_deals, b.forced_deals),
         seconds=a.seconds + b.seconds,
     )
 
@@ -164,7 +209,7 @@ def study_chunk(seed: int, start: int, stop: int, *, shuffle: str = "fisher-yate
     if scratch is None:
         scratch = make_scratch(thread_count(), table_capacity)
     elif scratch.capacity != table_capacity:
-        raise ValueError(f"scratch tables have {scratch.capacity} slots, not {table_capacity}")
+        raise InputError(f"scratch tables have {scratch.capacity} slots, not {table_capacity}")
     begin = time.perf_counter()
     rows = solve_chunk_rows(seed, start, stop, shuffle=shuffle, score_only=score_only,
                             scratch=scratch)
@@ -176,28 +221,91 @@ _PROCESS_SCRATCH: dict = {}
 reused by every chunk a worker process solves."""
 
 
+STOP_BLOCK = 1024
+"""Deals per kernel call of a chunk, per thread: Ctrl-C is heard between calls (a
+fraction of a second) and the deals of the finished calls are kept."""
+
+
 def study_worker(params: dict, start: int, stop: int) -> dict:
     """Chunked-job worker (see :mod:`jitgames._chunked`) for deals ``[start, stop)``.
 
     ``params`` holds ``seed``, ``shuffle``, ``score_only``, ``table_capacity`` and
     ``rows`` (true: also return the deals' CSV lines, :func:`csv_lines` with the deal
     indices; some 20 bytes a deal, so 10**8 deals fit in memory). Returns
-    ``{"partial": StudyPartial.to_dict(), "rows": str or None}``.
+    ``{"partial": StudyPartial.to_dict(), "rows": str or None}``. The deals are solved
+    in blocks of :data:`STOP_BLOCK` a thread; Ctrl-C (the stop flag of
+    :mod:`jitgames._interrupt`) raises :class:`jitgames._chunked.PartialChunk` with the
+    result of the finished blocks.
     """
     import time
 
+    from .._chunked import PartialChunk
+    from .._interrupt import stop_flag
     from .._jit import thread_count
 
     key = (thread_count(), params["table_capacity"])
     if key not in _PROCESS_SCRATCH:
         _PROCESS_SCRATCH[key] = make_scratch(*key)
     begin = time.perf_counter()
-    rows = solve_chunk_rows(params["seed"], start, stop, shuffle=params["shuffle"],
-                            score_only=params["score_only"], scratch=_PROCESS_SCRATCH[key])
-    partial = partial_from_rows(rows, params["table_capacity"], params["score_only"],
-                                time.perf_counter() - begin)
-    lines = csv_lines(range(start, stop), rows) if params["rows"] else None
-    return {"partial": partial.to_dict(), "rows": lines}
+    blocks = []
+
+    def result():
+        rows = np.concatenate(blocks) if blocks else np.zeros((0, N_FIELDS), np.int64)
+        partial = partial_from_rows(rows, params["table_capacity"], params["score_only"],
+                                    time.perf_counter() - begin)
+        end = start + rows.shape[0]
+        lines = csv_lines(range(start, end), rows) if params["rows"] else None
+        return end, {"partial": partial.to_dict(), "rows": lines}
+
+    step = STOP_BLOCK * key[0]
+    flag = stop_flag()
+    try:
+        for a in range(start, stop, step):
+            if flag[0]:
+                raise KeyboardInterrupt
+            blocks.append(solve_chunk_rows(params["seed"], a, min(stop, a + step),
+                                           shuffle=params["shuffle"],
+                                           score_only=params["score_only"],
+                                           scratch=_PROCESS_SCRATCH[key]))
+        if flag[0]:
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        end, partial = result()
+        if end > start:
+            raise PartialChunk(end, partial) from None
+        raise
+    return result()[1]
+
+
+def study_validate(params: dict, start: int, stop: int, result) -> None:
+    """Raise ValueError unless ``result`` is a well-formed :func:`study_worker` result
+    for deals ``[start, stop)`` (a checkpoint's content): a valid partial, and CSV
+    lines (when ``params["rows"]``) of exactly those deals agreeing with it."""
+    if not isinstance(result, dict) or set(result) != {"partial", "rows"}:
+        raise ValueError("not a study result")
+    partial = StudyPartial.from_dict(result["partial"])
+    partial.validate(stop - start, params["table_capacity"], params["score_only"])
+    rows = result["rows"]
+    if not params["rows"]:
+        if rows is not None:
+            raise ValueError("per-deal rows where none were asked for")
+        return
+    if not isinstance(rows, str) or not all(c in "0123456789,\n" for c in set(rows)):
+        raise ValueError("per-deal rows are not lines of integers")
+    table = np.fromstring(rows.replace("\n", ","), dtype=np.int64, sep=",") if rows else \
+        np.zeros(0, np.int64)
+    if not rows.endswith("\n") or rows.count("\n") != stop - start \
+            or table.size != 5 * (stop - start) or ",," in rows or "\n," in rows:
+        raise ValueError("per-deal rows do not hold one line of 5 numbers a deal")
+    table = table.reshape(-1, 5)
+    if not np.array_equal(table[:, 0], np.arange(start, stop)):
+        raise ValueError("per-deal rows are not the deals of this range")
+    if tuple(np.bincount(table[:, 1], minlength=N_CARDS + 1)) != partial.histogram:
+        raise ValueError("per-deal scores disagree with the histogram")
+    sums = table[:, 2:].sum(axis=0).tolist()
+    if (not params["score_only"] and sums[:2] != [partial.moves_sum, partial.decisions_sum]) \
+            or sums[2] != partial.positions:
+        raise ValueError("per-deal moves, decisions or positions disagree with the sums")
 
 
 def csv_lines(labels, rows: np.ndarray) -> str:
@@ -221,6 +329,12 @@ def deals_needed(sd: float, precision: float, z: float = Z95) -> int:
     return max(2, math.ceil((z * sd / precision) ** 2))
 
 
+def _fraction(count: int, n: int) -> dict:
+    """``count`` of ``n`` deals as a JSON-ready dict with the Wilson 95% interval."""
+    return {"deals": count, "rate": count / n if n else None,
+            "ci95": list(wilson_interval(count, n)) if n else None}
+
+
 def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> dict:
     """Everything the study reports, as a JSON-ready dict (no timing; the CLI adds it)."""
     n = partial.deals
@@ -236,6 +350,7 @@ def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> di
     needed = deals_needed(sd, precision) if n > 1 else None
     net = PAY_PER_CARD * mean - DECK_PRICE - START_FEE
     full = partial.moves_sum is not None
+    forced = partial.forced_deals
     return {
         "deals": n,
         "mean": mean,
@@ -251,6 +366,8 @@ def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> di
         "histogram": {str(s): c for s, c in enumerate(partial.histogram)},
         "mean_moves": partial.moves_sum / n if full and n else None,
         "mean_decisions": partial.decisions_sum / n if full and n else None,
+        "no_move_at_deal": _fraction(partial.no_move_deals, n),
+        "score_fixed_by_deal": _fraction(forced, n) if forced is not None else None,
         "score_only": not full,
         "positions": partial.positions,
         "mean_positions": partial.positions / n if n else float("nan"),

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .._jit import jit
 from .._random import mix64
 
@@ -72,12 +73,12 @@ def validate_capacity(capacity: int) -> int:
 
     Raises
     ------
-    ValueError
+    InputError
         If ``capacity`` is not a power of two from ``BUCKET`` to ``MAX_CAPACITY``.
     """
     capacity = int(capacity)
     if capacity < BUCKET or capacity > MAX_CAPACITY or capacity & (capacity - 1):
-        raise ValueError(f"table capacity must be a power of two from {BUCKET} to "
+        raise InputError(f"table capacity must be a power of two from {BUCKET} to "
                          f"{MAX_CAPACITY:,} (2**{MAX_CAPACITY.bit_length() - 1}), got {capacity}")
     return capacity
 

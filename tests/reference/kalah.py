@@ -114,6 +114,11 @@ perft_copy = perft_undo
 
 def evaluate(board, weights):
     m = pits_per_side(board)
+    margin = final_margin(board)
+    if is_over(board) and len(weights) == len(board) + 1 and weights[-1] == 1 and margin:
+        # the win rule: the winner takes all, more than any unfinished position scores
+        score = max(abs(int(w)) for w in weights[:len(board)]) * sum(int(v) for v in board) + 1
+        return score if margin > 0 else -score
     if is_over(board):
         final = [0] * len(board)
         final[m] = int(board[m]) + side_stones(board, SOUTH)
@@ -259,3 +264,31 @@ def position_key(board, player, zobrist):
     for j in range(2 * m):
         key ^= int(zobrist[j, board[relative_pit(m, player, j)]])
     return key
+
+
+# ----- tournament ------------------------------------------------------------------
+
+def random_opening(board, plies, variant, key):
+    """``plies`` uniformly random legal plies in place, South first; the player to move."""
+    player, counter = SOUTH, 0
+    moves = np.zeros(pits_per_side(board), dtype=np.int64)
+    for _ in range(plies):
+        n = legal_moves(board, player, moves)
+        if n == 0:
+            break
+        pick, counter = below(int(key), counter, n)
+        player, _ = apply_move(board, player, int(moves[pick]), variant)
+    return player
+
+
+def play_games(openings, first, south, north, weights, depths, variant, margins):
+    """Each game played out by the twin's ``choose_move`` (lowest pit among equals)."""
+    for g in range(len(openings)):
+        board = openings[g].copy()
+        player = int(first[g])
+        while not is_over(board):
+            who = int(south[g] if player == SOUTH else north[g])
+            move, _, _ = choose_move(board, player, int(depths[who]), weights[who], variant,
+                                     0, False, False, 0, 0, None)
+            player, _ = apply_move(board, player, move, variant)
+        margins[g] = final_margin(board)

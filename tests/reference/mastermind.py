@@ -82,14 +82,16 @@ def _response(matrix, digits, counts, pegs, g, s):
     return feedback_digits(digits[g], counts[g], digits[s], counts[s], pegs)
 
 
-def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partition,
-             perfect_split_best, partition_only, first_guess, root_key, tracked, guesses,
-             lanes, perms, tree):
+def play_all(score, tables, rules, task, root_key, lanes, tree):
     """Recursive twin: the rule of the issue applied literally at every node.
 
-    Ignores ``perfect_split_best`` and ``partition_only`` (shortcuts of the kernel, so
-    the tests check them), ``lanes`` and ``perms``; fills ``tree`` in preorder.
+    Ignores ``rules.perfect_split_best`` and ``rules.partition_only`` (shortcuts of the
+    kernel, so the tests check them), ``lanes`` and ``task.perms``; fills ``tree`` in
+    preorder.
     """
+    matrix, digits, counts, pegs = tables
+    consistent_only, uses_partition = rules.consistent_only, rules.uses_partition
+    first_guess, tracked, guesses = task.first_guess, task.tracked, task.guesses
     n = len(digits)
     slots = (pegs + 1) ** 2
     solved = pegs * (pegs + 1)
@@ -135,7 +137,8 @@ def play_all(score, matrix, digits, counts, pegs, consistent_only, uses_partitio
     return len(rows)
 
 
-def walk_tree(tree, children, matrix, digits, counts, pegs, secrets, out):
+def walk_tree(tree, children, tables, secrets, out):
+    matrix, digits, counts, pegs = tables
     solved = pegs * (pegs + 1)
     for i, s in enumerate(secrets):
         node, out[i] = 0, -1
@@ -232,9 +235,10 @@ def first_splitting_code(matrix, members, start, end, marks):
     return -1
 
 
-def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level, root,
-          used, history, perms, lb, cap, buffers, sizes_table, order_keys, cache, choice):
-    """Brute force: every guess at every node, no pruning, no symmetry, exact."""
+def solve(tables, src, start, end, remaining, bound, level, root, used, search):
+    """Brute force: every guess at every node, no pruning, no symmetry, exact (reads
+    only ``tables``, the codes and ``remaining``)."""
+    matrix, digits, counts, pegs = tables
     n = len(digits)
     solved = pegs * (pegs + 1)
     memo = {}
@@ -260,3 +264,100 @@ def solve(matrix, digits, counts, pegs, src, start, end, remaining, bound, level
         return memo[key]
 
     return cost(tuple(int(s) for s in src[start:end]), remaining)
+
+
+# ----- Knuth's written tie rule ------------------------------------------------------
+
+def random_tie_breaker(sizes, guess, key):
+    """0 for a consistent candidate (its "solved" class is not empty), 1/2 for another,
+    plus a quarter of the decision's uniform draw."""
+    pegs = math.isqrt(len(sizes)) - 1
+    solved = pegs * (pegs + 1)
+    return (0.0 if sizes[solved] > 0 else 0.5) + 0.25 * unit_uniform(key, guess)
+
+
+def knuth_random_ties_score(sizes, guess, previous, key):
+    return knuth_score(sizes, guess, previous, key) + random_tie_breaker(sizes, guess, key)
+
+
+def expected_size_random_ties_score(sizes, guess, previous, key):
+    return expected_size_score(sizes, guess, previous, key) + random_tie_breaker(sizes, guess, key)
+
+
+def most_parts_random_ties_score(sizes, guess, previous, key):
+    return most_parts_score(sizes, guess, previous, key) + random_tie_breaker(sizes, guess, key)
+
+
+def as_adapter(score):
+    """A Python scoring function called the way :func:`play_all` calls an adapter."""
+    def adapter(sizes_pointer, n_slots, guess, previous, key):
+        data = sizes_pointer.data_as(ctypes.POINTER(ctypes.c_int64))
+        return score(np.ctypeslib.as_array(data, (n_slots,)).copy(), guess, previous, int(key))
+    return adapter
+
+
+# ----- the worst-case-optimal strategy -----------------------------------------------
+
+def minimax_values(digits, counts, pegs):
+    """``(least worst case, least total guesses among strategies with that worst case)``
+    by exhaustive recursion over every guess at every node (memoised on the set)."""
+    n = len(digits)
+    solved = pegs * (pegs + 1)
+
+    def fb(g, s):
+        return feedback_digits(digits[g], counts[g], digits[s], counts[s], pegs)
+
+    def classes(g, codes):
+        out = {}
+        for s in codes:
+            out.setdefault(fb(g, s), []).append(s)
+        return out
+
+    worst_memo = {}
+
+    def worst(codes):
+        if len(codes) == 1:
+            return 1
+        if codes not in worst_memo:
+            best = None
+            for g in range(n):
+                parts = classes(g, codes)
+                if len(parts) == 1 and g not in codes:
+                    continue   # learns nothing
+                w = max([1] + [1 + worst(tuple(c)) for f, c in parts.items() if f != solved])
+                best = w if best is None else min(best, w)
+            worst_memo[codes] = best
+        return worst_memo[codes]
+
+    total_memo = {}
+
+    def total(codes, left):
+        """Least total guesses for ``codes`` within ``left`` guesses (None: impossible)."""
+        if left <= 0:
+            return None
+        if len(codes) == 1:
+            return 1
+        key = (codes, left)
+        if key not in total_memo:
+            best = None
+            for g in range(n):
+                parts = classes(g, codes)
+                if len(parts) == 1 and g not in codes:
+                    continue
+                subtotal = len(codes)
+                for f, c in parts.items():
+                    if f == solved:
+                        continue
+                    t = total(tuple(c), left - 1)
+                    if t is None:
+                        subtotal = None
+                        break
+                    subtotal += t
+                if subtotal is not None and (best is None or subtotal < best):
+                    best = subtotal
+            total_memo[key] = best
+        return total_memo[key]
+
+    everything = tuple(range(n))
+    depth = worst(everything)
+    return depth, total(everything, depth)

@@ -77,3 +77,11 @@ def _count_tasks(full, task_cols, task_left, task_right, order, out):
 
 def _orbit_step(n, quarter, r, c):
     return (c, n - 1 - r) if quarter else (n - 1 - r, n - 1 - c)
+
+
+def fill_solutions(n, out):
+    """Every solution (lexicographic, as permutations come) into ``out`` while room."""
+    sols = all_solutions(n)
+    for i, sol in enumerate(sols[:out.shape[0]]):
+        out[i, :] = sol
+    return len(sols)

@@ -308,12 +308,14 @@ def _foundation_moves_first(pos, moves, start, n):
 
 
 def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, max_capacity, out):
-    """Rows ``score, moves, decisions`` of each deck (other columns left alone)."""
+    """Rows ``score, moves, decisions`` and ``opening_moves`` (column 9) of each deck
+    (the table's columns left alone)."""
     for d, deck in enumerate(decks):
         s, m, dec = reference_solve(deck, score_only, budget=10 ** 9)
         out[d, 0] = s
         out[d, 1] = -1 if score_only else m
         out[d, 2] = -1 if score_only else dec
+        out[d, 9] = len(game_moves(deal_game(deck)[0]))
 
 
 # ----------------------------------------------------------------------------- position table
@@ -485,3 +487,9 @@ def reachable_cards(pos):
 
 def card_count(cards):
     return bin(cards).count("1")
+
+
+def _must_leave(targets, x, below):
+    """Card ``x`` lying above the target ``below`` must leave first: it is not a target,
+    or it is a higher card of the same suit (its foundation needs ``below`` first)."""
+    return (not (targets >> x) & 1) or (x // 13 == below // 13 and x % 13 > below % 13)

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 ACES = (0, 13, 26, 39)
 KINGS = (12, 25, 38, 51)
-# deck slots dealt face up and not at the bottom of a pile (DESIGN.md dealing order)
+# deck slots dealt face up and not at the bottom of a pile (docs/design.md dealing order)
 FACE_UP_COVERING = tuple(range(28, 52))
 
 

@@ -1,0 +1,164 @@
+"""The ``play`` and ``stats`` sub-commands of ``python -m jitgames.solitaire``.
+
+    python -m jitgames.solitaire play                  a random deal (its seed and index shown)
+    python -m jitgames.solitaire play SEED INDEX       deal INDEX of SEED, as --show numbers them
+    python -m jitgames.solitaire play --deal-file FILE [--line K]   line K (default 1) of a deal file
+    python -m jitgames.solitaire stats [--json]        games, mean score, cards lost, wins
+
+Both take ``--db FILE`` (default ``solitaire.sqlite`` in the jitgames data
+directory); ``play`` checks the database before the game starts and stores the
+result when the game ends (no move left, ``quit``, end of input, or Ctrl-C, which
+exits with status 130). See docs/solitaire.md.
+"""
+from __future__ import annotations
+
+import getpass
+import secrets
+import sys
+
+from .._cli import (ArgumentParser, CLIError, add_db, add_json, display_name, int_in_range,
+                    positive_int, print_json)
+from .console import end_line, play_session, with_progress
+from .deal import SHUFFLES, deals, read_deal_file
+from .play import Game
+from .records import DB_FILE, GameRecord, open_db, player_table, record_game
+from .search import PositionSolver
+from .table import DEFAULT_CAPACITY
+
+PROG = "python -m jitgames.solitaire"
+uint64 = int_in_range(0, 2**64 - 1)
+RANDOM_SEEDS = 2**32
+"""A random deal's seed is drawn below this (short enough to type back), its index
+below ``RANDOM_INDICES``."""
+RANDOM_INDICES = 10**6
+
+
+def _player() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in the environment (e.g. a bare container)
+        return "player"
+
+
+MAX_NAME = 100
+"""Longest player name (characters)."""
+
+
+def player_name(text: str) -> str:
+    """argparse type of ``--name``: printable text of 1 to ``MAX_NAME`` characters."""
+    import argparse
+
+    name = text.strip()
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError("the name is not valid text") from None
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise argparse.ArgumentTypeError(f"expected a name of 1 to {MAX_NAME} printable "
+                                         f"characters, got {text!r}")
+    return name
+
+
+def _text(path) -> str:
+    """A file name as storable text (undecodable bytes of the name shown as U+FFFD)."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def play_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog=f"{display_name(PROG)} play", description=(
+        "Play one deal at the terminal, with the exact solver as coach: after every move "
+        "it shows the optimal score still reachable. See docs/solitaire.md."))
+    parser.add_argument("deal", nargs="*", type=uint64, metavar="SEED INDEX",
+                        help="deal INDEX of seed SEED (default: a random deal)")
+    parser.add_argument("--deal-file", "--deals", dest="deal_file", metavar="FILE",
+                        help="play a deal of FILE (52 card ids a line; docs/design.md)")
+    parser.add_argument("--line", type=positive_int, metavar="K",
+                        help="with --deal-file: the deal on line K (default 1)")
+    parser.add_argument("--shuffle", choices=SHUFFLES, default="fisher-yates",
+                        help="shuffle of SEED INDEX (default fisher-yates)")
+    parser.add_argument("--name", type=player_name, default=None,
+                        help="player name (default: the user's)")
+    add_db(parser, DB_FILE, "game results")
+    parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
+                        help="plain text even on a terminal")
+    return parser
+
+
+def _choose_deal(args):
+    """``(deck, title, record fields)`` of the deal ``args`` name."""
+    if args.deal_file is not None:
+        if args.deal:
+            raise CLIError("give either SEED INDEX or --deal-file FILE, not both")
+        try:
+            decks = read_deal_file(args.deal_file)
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
+        line = args.line or 1
+        if line > decks.shape[0]:
+            raise CLIError(f"--line {line}: {args.deal_file} has {decks.shape[0]} deal(s)")
+        return decks[line - 1], f"Deal on line {line} of {_text(args.deal_file)}", dict(
+            shuffle=None, seed=None, deal_index=None, deal_file=_text(args.deal_file),
+            deal_line=line)
+    if args.line is not None:
+        raise CLIError("--line applies to --deal-file FILE")
+    if len(args.deal) not in (0, 2):
+        raise CLIError("give a deal as SEED INDEX (two numbers), or nothing for a random deal")
+    if args.deal:
+        seed, index = args.deal
+        title = f"Deal {index} of seed {seed} ({args.shuffle} shuffle)"
+    else:
+        seed, index = secrets.randbelow(RANDOM_SEEDS), secrets.randbelow(RANDOM_INDICES)
+        shuffle = "" if args.shuffle == "fisher-yates" else f" --shuffle {args.shuffle}"
+        title = (f"Deal {index} of seed {seed} ({args.shuffle} shuffle); play it again with "
+                 f"`{display_name(PROG)} play {seed} {index}{shuffle}`")
+    deck = deals(seed, index, index + 1, args.shuffle)[0]
+    return deck, title, dict(shuffle=args.shuffle, seed=seed, deal_index=index, deal_file=None,
+                             deal_line=None)
+
+
+def play_command(argv) -> int:
+    """``play``: one game; 0 when it ended (by play, quit or end of input), 130 on Ctrl-C."""
+    args = play_parser().parse_args(argv)
+    deck, title, where = _choose_deal(args)
+    records = open_db(args.db)  # before any play: a bad file costs no game
+    try:
+        # the deal's optimum is solved here (a second or so for the hardest deals)
+        game = with_progress(lambda: Game(deck, PositionSolver(DEFAULT_CAPACITY)))
+        colour = args.colour and sys.stdout.isatty()
+        status = 0
+        try:
+            play_session(game, colour=colour, title=title)
+        except KeyboardInterrupt:
+            print()
+            status = 130
+        print(end_line(game))
+        record_game(records, GameRecord(player=args.name or _player(), score=game.score,
+                                    optimum=game.optimum, moves=len(game.history),
+                                    hints=game.hints, undos=game.undos, **where))
+    finally:
+        records.close()
+    return status
+
+
+def stats_command(argv) -> int:
+    """``stats``: the player table of the results database."""
+    parser = ArgumentParser(prog=f"{display_name(PROG)} stats", description=(
+        "Each player's games, mean score, mean cards lost against the deal's optimal "
+        "score, and wins (52 cards)."))
+    add_db(parser, DB_FILE, "game results")
+    add_json(parser)
+    args = parser.parse_args(argv)
+    with open_db(args.db) as records:
+        rows = player_table(records)
+    if args.json:
+        print_json({"players": rows, "complete": True})
+        return 0
+    if not rows:
+        print("no games recorded yet")
+        return 0
+    width = max(6, *(len(r["player"]) for r in rows))
+    print(f"{'player':<{width}}  games  mean score  mean lost  wins  perfect")
+    for r in rows:
+        print(f"{r['player']:<{width}}  {r['games']:5d}  {r['mean_score']:10.2f}  "
+              f"{r['mean_lost']:9.2f}  {r['wins']:4d}  {r['perfect']:7d}")
+    return 0
