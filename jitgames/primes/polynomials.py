@@ -34,7 +34,7 @@ from jitgames.errors import InputError
 __all__ = [
     "Quadratic", "Verdict", "classify", "bateman_horn_product", "bateman_horn_constant",
     "count_prime_values", "prime_value", "check_values_fit", "zero_share", "jacobi", "logarithmic_integral", "local_expectation", "PolyCount",
-    "poly_count", "DEFAULT_PRIME_LIMIT",
+    "poly_count", "PartialCount", "DEFAULT_PRIME_LIMIT",
 ]
 
 DEFAULT_PRIME_LIMIT = 10**7
@@ -316,18 +316,49 @@ class PolyCount:
 
 
 def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
-               var: str = "x") -> PolyCount:
+               var: str = "x", progress=None) -> PolyCount:
     """Count the prime values of ``f`` for ``0 <= x < upto`` and compare with C_f li(N).
 
-    Values are tested by Miller-Rabin one by one (they are sparse among the integers);
-    ``var`` names the variable in the verdict's text.
+    Quadratics with a positive leading coefficient (and ``d = 1``) are sieved on x
+    (:mod:`.polysieve`, ``upto`` up to 10^12, values beyond 2^64 included); the others
+    are tested value by value with Miller-Rabin (``upto`` up to 10^9, values in 63
+    bits). ``progress(x_done, count_so_far)`` is called after each finished block of
+    the sieve; a KeyboardInterrupt raised meanwhile propagates as
+    :class:`PartialCount` carrying the count of the finished blocks. ``var`` names the
+    variable in the verdict's text.
     """
+    from jitgames._jit import thread_count
+    from jitgames.primes import polysieve
+
+    verdict = classify(f, var)
+    constant = bateman_horn_constant(f, prime_limit) if verdict.kind == "irreducible" else 0.0
+    if f.d == 1 and f.a > 0:
+        polysieve.check_sieve_request(f.a, f.b, f.c, upto)
+        count, done = 0, 0
+        try:
+            for done_now, found in polysieve.sieve_blocks(f.a, f.b, f.c, upto, thread_count()):
+                count, done = count + found, done_now
+                if progress is not None:
+                    progress(done, count)
+        except KeyboardInterrupt:
+            raise PartialCount(_result(f, done, count, constant, verdict)) from None
+        return _result(f, upto, count, constant, verdict)
     if not 0 <= upto <= MAX_UPTO:
         raise InputError(f"upto must be between 0 and 10^9, got {upto}")
     check_values_fit(f, upto)
     lookup = np.zeros(0, dtype=np.uint8)
     count = int(count_prime_values(f.a, f.b, f.c, f.d, upto, lookup, 0)) if upto else 0
-    verdict = classify(f, var)
-    constant = bateman_horn_constant(f, prime_limit) if verdict.kind == "irreducible" else 0.0
+    return _result(f, upto, count, constant, verdict)
+
+
+def _result(f, upto, count, constant, verdict) -> PolyCount:
     predicted = constant * logarithmic_integral(upto) if upto >= 2 else 0.0
     return PolyCount(f, upto, count, constant, predicted, verdict)
+
+
+class PartialCount(KeyboardInterrupt):
+    """A count cut short: ``result`` holds the exact count for ``x < result.upto``."""
+
+    def __init__(self, result: PolyCount):
+        super().__init__(f"interrupted at x = {result.upto}")
+        self.result = result

@@ -56,7 +56,7 @@ __all__ = [
 U64_LIMIT = 2**64
 #: Largest b for which the full sieve is used (its primes up to sqrt(b) fit in memory).
 SIEVE_LIMIT = 10**18
-MAX_COUNT_WIDTH = 10**13
+MAX_COUNT_WIDTH = 10**12
 MAX_LIST_WIDTH = 10**9
 #: Widest interval for the methods that run Miller-Rabin on many numbers.
 MAX_TEST_WIDTH = 10**9

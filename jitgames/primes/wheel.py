@@ -35,7 +35,7 @@ __all__ = [
     "RESIDUES", "WHEEL_GAP", "WHEEL_INDEX", "CROSS_MASK", "CROSS_CORRECTION",
     "PRESIEVE_GROUPS", "PRESIEVE_LIMIT", "presieve_pattern", "presieve_tables",
     "first_multiple", "cross_off", "presieve", "count_bits", "byte_mask_from",
-    "byte_mask_below", "list_bits",
+    "byte_mask_below",
 ]
 
 #: The residues prime to 30, bit k of a byte stands for 30 j + RESIDUES[k].
@@ -238,18 +238,3 @@ def byte_mask_from(residue):
 def byte_mask_below(residue):
     """Bits of a byte that stand for numbers with ``n mod 30 < residue``."""
     return np.uint8(0xFF ^ byte_mask_from(residue))
-
-
-@jit
-def list_bits(segment, length, start_byte, out, cursor):
-    """Write ``30 (start_byte + j) + RESIDUES[k]`` for every set bit to ``out`` (uint64)
-    from ``cursor`` on, in increasing order; returns the new cursor."""
-    for j in range(length):
-        byte = segment[j]
-        if byte:
-            base = np.uint64(start_byte + j) * np.uint64(30)
-            for k in range(8):
-                if byte & (1 << k):
-                    out[cursor] = base + np.uint64(RESIDUES[k])
-                    cursor += 1
-    return cursor

@@ -403,3 +403,42 @@ def strong_lucas_probable_prime(n):
     if u == 0:
         return True
     return any(_lucas_uv(1, q, d << r, n)[1] == 0 for r in range(s))
+
+
+# --- the polynomial sieve ------------------------------------------------------------
+def sqrt_mod(a, p):
+    """A square root of a modulo p by trying every residue."""
+    return next(x for x in range(int(p)) if x * x % int(p) == int(a) % int(p))
+
+
+def quadratic_roots(a, b, c, primes):
+    """Roots of a x^2 + b x + c mod p by trying every residue (kind 3: all residues)."""
+    roots = np.zeros((len(primes), 2), dtype=np.uint64)
+    kinds = np.zeros(len(primes), dtype=np.int8)
+    for j, p in enumerate(int(q) for q in primes):
+        found = [x for x in range(p) if (a * x * x + b * x + c) % p == 0]
+        if len(found) == p:
+            kinds[j] = 3
+            continue
+        kinds[j] = len(found)
+        roots[j, :len(found)] = found
+    return roots, kinds
+
+
+def cross_off_roots(marks, x0, primes, roots, kinds, parts):
+    """marks[i] = 0 where some prime has a root congruent to x0 + i."""
+    for i in range(len(marks)):
+        x = int(x0) + i
+        for j, p in enumerate(int(q) for q in primes):
+            if kinds[j] == 3 or any(x % p == int(roots[j, k]) for k in range(kinds[j])):
+                marks[i] = 0
+
+
+def count_marks(marks, parts):
+    return int(np.count_nonzero(marks))
+
+
+def settle_small_values(a, b, c, x0, marks, n_small):
+    for i in range(int(n_small)):
+        value = a * (x0 + i) ** 2 + b * (x0 + i) + c
+        marks[i] = 1 if is_prime(value) else 0

@@ -1,0 +1,295 @@
+"""Sieve the values of a quadratic: how many ``0 <= x < N`` make ``A x^2 + B x + C`` prime.
+
+Testing ``f(x)`` for every x with Miller-Rabin costs a microsecond a value and stops
+at 64 bits. The sieve works on x instead: for each prime p, the roots of
+``f(x) = 0 (mod p)`` (none, one or two, from a square root mod p) cross off
+``x = root + k p``; a value survives when no prime up to ``sqrt(f(x))`` divides it,
+so sieving with every prime up to ``sqrt(max f)`` leaves exactly the x with f(x)
+prime -- except the few small x where ``f(x)`` is itself one of the sieving primes
+(or below 2), which are settled one by one. The values themselves are never formed
+beyond the start (they may pass 2^64; the sieve only needs x mod p).
+
+The x range is cut into blocks (each at most as long as everything before it, and
+at most ``MAX_BLOCK`` long; a block past that size recomputes the roots of all its
+primes, the main cost beyond N = 10^9) so a block needs only the primes up to the square root
+of its own largest value, and a long count can report progress and stop between
+blocks. Within a block, the sieving primes come in batches of ``PRIME_BATCH``
+consecutive integers (listed by the wheel sieve); their roots are found in parallel
+(:func:`quadratic_roots`), and the threads cross off disjoint parts of the block
+(:func:`cross_off_roots`): small primes segment by segment so their writes stay in
+cache, large primes straight through.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from jitgames._jit import jit, prange
+from jitgames.errors import InputError
+from jitgames.primes.primality import is_prime, jacobi_u64, mulmod
+
+__all__ = ["MAX_PRIME_BOUND", "check_sieve_request", "sqrt_mod", "quadratic_roots", "cross_off_roots", "count_marks", "settle_small_values",
+           "sieve_blocks", "MAX_BLOCK", "PRIME_BATCH", "MAX_COEFFICIENT", "MAX_SIEVE_UPTO"]
+
+MAX_BLOCK = 1 << 28  # x values per block: 256 MB of marks
+PRIME_BATCH = 10**8  # integers per batch of sieving primes (5.4 million primes near 1e9)
+MAX_COEFFICIENT = 2**40  # |A|, |B|, |C| (keeps every residue product exact)
+MAX_SIEVE_UPTO = 10**12
+#: Largest sieving prime (sqrt of the largest value): 4 x 10^9 primes, hours of work.
+MAX_PRIME_BOUND = 10**11
+_SMALL_PRIME = 1 << 16  # primes below this cross off segment by segment
+_SEGMENT = 1 << 16  # x values per segment for the small primes
+
+
+@jit
+def _mulmod(x, y, p):
+    """``x y mod p`` for ``x, y < p`` (uint64); exact for every odd p (and p = 2)."""
+    if p < np.uint64(1 << 32):
+        return (x * y) % p
+    return mulmod(x, y, p)
+
+
+@jit
+def _powmod(base, exponent, p):
+    result = np.uint64(1) % p
+    base = base % p
+    while exponent != np.uint64(0):
+        if exponent & np.uint64(1):
+            result = _mulmod(result, base, p)
+        base = _mulmod(base, base, p)
+        exponent = exponent >> np.uint64(1)
+    return result
+
+
+@jit
+def _inverse(x, p):
+    """``x^-1 mod p`` for ``0 < x < p``, p prime (extended Euclid on int64)."""
+    r0, r1 = np.int64(p), np.int64(x)
+    s0, s1 = np.int64(0), np.int64(1)
+    while r1 != 0:
+        q = r0 // r1
+        r0, r1 = r1, r0 - q * r1
+        s0, s1 = s1, s0 - q * s1
+    return np.uint64(s0 % np.int64(p))
+
+
+@jit
+def sqrt_mod(a, p):
+    """A square root of the quadratic residue ``a`` modulo the odd prime p (Tonelli-Shanks)."""
+    one = np.uint64(1)
+    if a == np.uint64(0):
+        return np.uint64(0)
+    if (p & np.uint64(3)) == np.uint64(3):
+        return _powmod(a, (p + one) >> np.uint64(2), p)
+    q = p - one
+    s = 0
+    while (q & one) == np.uint64(0):
+        q = q >> one
+        s += 1
+    z = np.uint64(2)
+    while jacobi_u64(z, p) != -1:
+        z += one
+    m = s
+    c = _powmod(z, q, p)
+    t = _powmod(a, q, p)
+    r = _powmod(a, (q + one) >> one, p)
+    while t != one:
+        i = 0
+        t2 = t
+        while t2 != one:
+            t2 = _mulmod(t2, t2, p)
+            i += 1
+        b = c
+        for _ in range(m - i - 1):
+            b = _mulmod(b, b, p)
+        m = i
+        c = _mulmod(b, b, p)
+        t = _mulmod(t, c, p)
+        r = _mulmod(r, b, p)
+    return r
+
+
+@jit
+def _residue(value, p):
+    """``value mod p`` (int64 value, uint64 p) in [0, p)."""
+    if value >= 0:
+        return np.uint64(value) % p
+    return (p - np.uint64(-value) % p) % p
+
+
+@jit(parallel=True)
+def quadratic_roots(a, b, c, primes):
+    """Roots of ``a x^2 + b x + c = 0 (mod p)`` for each prime (uint64 array).
+
+    Returns ``(roots, kinds)``: ``roots[j]`` holds ``kinds[j]`` roots in [0, p) for
+    kinds 0, 1, 2; kind 3 means p divides every value (all x are roots).
+    """
+    n = primes.size
+    roots = np.zeros((n, 2), dtype=np.uint64)
+    kinds = np.zeros(n, dtype=np.int8)
+    for j in prange(n):
+        p = primes[j]
+        am, bm, cm = _residue(a, p), _residue(b, p), _residue(c, p)
+        if p == 2:
+            found = 0
+            for x in range(2):
+                u = np.uint64(x)
+                if (am * u * u + bm * u + cm) % np.uint64(2) == np.uint64(0):
+                    roots[j, found] = u
+                    found += 1
+            if found == 2:  # both residues: every x (no roots listed, as for odd p)
+                roots[j, 0] = roots[j, 1] = 0
+                found = 3
+            kinds[j] = found
+            continue
+        if am == np.uint64(0):
+            if bm == np.uint64(0):
+                kinds[j] = 3 if cm == np.uint64(0) else 0
+            else:
+                roots[j, 0] = _mulmod((p - cm) % p, _inverse(bm, p), p)
+                kinds[j] = 1
+            continue
+        disc = (_mulmod(bm, bm, p) + p - _mulmod(_mulmod(np.uint64(4) % p, am, p), cm, p)) % p
+        inverse_2a = _inverse(_mulmod(np.uint64(2), am, p), p)
+        minus_b = (p - bm) % p
+        if disc == np.uint64(0):
+            roots[j, 0] = _mulmod(minus_b, inverse_2a, p)
+            kinds[j] = 1
+        elif jacobi_u64(disc, p) == 1:
+            s = sqrt_mod(disc, p)
+            r1 = _mulmod((minus_b + s) % p, inverse_2a, p)
+            r2 = _mulmod((minus_b + p - s) % p, inverse_2a, p)
+            roots[j, 0] = min(r1, r2)
+            roots[j, 1] = max(r1, r2)
+            kinds[j] = 2
+    return roots, kinds
+
+
+@jit(parallel=True)
+def cross_off_roots(marks, x0, primes, roots, kinds, parts):
+    """Set ``marks[i] = 0`` where some prime's root hits ``x = x0 + i`` (x0 >= 0).
+
+    Thread-parts own disjoint index ranges, so no two threads write the same byte.
+    Primes below 2^16 go segment by segment (their many writes stay in cache).
+    """
+    n = marks.size
+    n_small = np.searchsorted(primes, np.uint64(_SMALL_PRIME))
+    for t in prange(parts):
+        lo = t * n // parts
+        hi = (t + 1) * n // parts
+        base = np.uint64(x0 + lo)
+        following = np.zeros((n_small, 2), dtype=np.uint64)  # next index per root
+        for j in range(n_small):
+            p = primes[j]
+            for k in range(min(kinds[j], 2)):
+                following[j, k] = np.uint64(lo) + (roots[j, k] + p - base % p) % p
+        start = lo
+        while start < hi:
+            end = np.uint64(min(start + _SEGMENT, hi))
+            for j in range(n_small):
+                if kinds[j] == 3:
+                    marks[start:np.int64(end)] = 0
+                    continue
+                p = primes[j]
+                for k in range(kinds[j]):
+                    i = following[j, k]
+                    while i < end:
+                        marks[i] = 0
+                        i += p
+                    following[j, k] = i
+            start = np.int64(end)
+        top = np.uint64(hi)
+        for j in range(n_small, primes.size):
+            p = primes[j]
+            if kinds[j] == 3:
+                marks[lo:hi] = 0
+                continue
+            for k in range(kinds[j]):
+                i = np.uint64(lo) + (roots[j, k] + p - base % p) % p
+                while i < top:
+                    marks[i] = 0
+                    i += p
+
+
+@jit(parallel=True)
+def count_marks(marks, parts):
+    """Number of non-zero bytes of ``marks``."""
+    n = marks.size
+    counts = np.zeros(parts, dtype=np.int64)
+    for t in prange(parts):
+        total = 0
+        for i in range(t * n // parts, (t + 1) * n // parts):
+            total += marks[i] != 0
+        counts[t] = total
+    return counts.sum()
+
+
+@jit
+def settle_small_values(a, b, c, x0, marks, n_small):
+    """Decide ``marks[i]`` for ``i < n_small`` by testing ``f(x0 + i)`` itself (these
+    values are small enough to equal a sieving prime, or below 2)."""
+    for i in range(n_small):
+        x = x0 + i
+        value = a * x * x + b * x + c
+        marks[i] = 1 if value >= 2 and is_prime(np.uint64(value)) else 0
+
+
+def _block_prime_bound(a: int, b: int, c: int, x0: int, x1: int) -> int:
+    """isqrt of the largest |f(x)| on [x0, x1) (f convex for a > 0: an end point)."""
+    top = max(abs(a * x0 * x0 + b * x0 + c), abs(a * (x1 - 1) ** 2 + b * (x1 - 1) + c))
+    return math.isqrt(top)
+
+
+def _small_value_count(a: int, b: int, c: int, x0: int, x1: int, bound: int) -> int:
+    """How many x from x0 on must be settled directly: those with f(x) <= bound.
+
+    For a > 0, f(x) <= bound only below the larger root of f(x) = bound.
+    """
+    disc = b * b - 4 * a * (c - bound)
+    if disc < 0:
+        return 0
+    limit = (-b + math.isqrt(disc)) // (2 * a) + 2  # past the larger root
+    return max(0, min(x1, limit) - x0)
+
+
+def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0):
+    """Yield ``(x_end, primes_in_block)`` block by block for ``start <= x < upto``.
+
+    ``a > 0``; the caller validates. Each block is finished when yielded, so a
+    partial sum is exact for ``start <= x < x_end``.
+    """
+    from jitgames.primes.sieve import primes_between
+
+    x0 = start
+    parts = max(1, 2 * threads)
+    while x0 < upto:
+        x1 = min(upto, x0 + max(1 << 12, min(x0, MAX_BLOCK)))
+        bound = _block_prime_bound(a, b, c, x0, x1)
+        marks = np.ones(x1 - x0, dtype=np.uint8)
+        for p0 in range(2, bound + 1, PRIME_BATCH):
+            primes = primes_between(p0, min(p0 + PRIME_BATCH, bound + 1))
+            roots, kinds = quadratic_roots(a, b, c, primes)
+            cross_off_roots(marks, x0, primes, roots, kinds, parts)
+        n_small = _small_value_count(a, b, c, x0, x1, bound)
+        if n_small:
+            settle_small_values(a, b, c, x0, marks, n_small)
+        yield x1, int(count_marks(marks, parts))
+        x0 = x1
+
+
+def check_sieve_request(a: int, b: int, c: int, upto: int) -> None:
+    """Raise InputError unless the sieve handles ``a x^2 + b x + c`` up to ``upto``."""
+    if a <= 0:
+        raise InputError("the polynomial sieve needs a leading coefficient A > 0")
+    if max(abs(a), abs(b), abs(c)) > MAX_COEFFICIENT:
+        raise InputError(f"coefficients must be at most 2^40 in size for the sieve, "
+                         f"got {a}, {b}, {c}")
+    if not 0 <= upto <= MAX_SIEVE_UPTO:
+        raise InputError(f"upto must be between 0 and 10^12, got {upto}")
+    small_top = a * 4096**2 + abs(b) * 4096 + abs(c)
+    if small_top >= 2**63:
+        raise InputError("values near x = 0 must fit in 63 bits")
+    if upto and _block_prime_bound(a, b, c, 0, upto) > MAX_PRIME_BOUND:
+        raise InputError(f"the values up to x = {upto} need sieving primes beyond 10^11 "
+                         "(their square roots); use a smaller N")

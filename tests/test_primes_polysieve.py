@@ -1,0 +1,135 @@
+"""The polynomial sieve: kernels against brute force, counts against OEIS and testing."""
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitgames._jit import threads
+from jitgames.primes import polysieve
+from jitgames.primes.polynomials import PartialCount, Quadratic, poly_count
+from tests.reference import primes as ref
+
+DATA = Path(__file__).parent / "data"
+small_primes = st.sampled_from([2] + ref.plain_sieve(400).tolist())
+big_primes = st.sampled_from([4294967311, 1000000000039, 2**61 - 1, 18446744073709551557])
+
+
+@pytest.mark.kernel
+@given(small_primes, st.integers(0, 10**6))
+def test_sqrt_mod_matches_reference(p, x):
+    if p == 2:
+        p = 3
+    square = x * x % p
+    root = int(polysieve.sqrt_mod(np.uint64(square), np.uint64(p)))
+    assert root * root % p == square == ref.sqrt_mod(square, p) ** 2 % p
+
+
+@given(big_primes, st.integers(0, 2**64 - 1))
+def test_sqrt_mod_of_large_primes(p, x):
+    square = x * x % p
+    root = int(polysieve.sqrt_mod(np.uint64(square), np.uint64(p)))
+    assert root * root % p == square
+
+
+@pytest.mark.kernel
+@given(st.integers(-50, 50), st.integers(-300, 300), st.integers(-10**4, 10**4),
+       st.lists(small_primes, min_size=1, max_size=12, unique=True))
+def test_quadratic_roots_match_reference(a, b, c, primes):
+    primes = np.array(sorted(primes), dtype=np.uint64)
+    roots, kinds = polysieve.quadratic_roots(a, b, c, primes)
+    expected_roots, expected_kinds = ref.quadratic_roots(a, b, c, primes)
+    assert kinds.tolist() == expected_kinds.tolist()
+    assert roots.tolist() == expected_roots.tolist()
+
+
+@pytest.mark.kernel
+@given(st.integers(1, 20), st.integers(-100, 100), st.integers(-1000, 1000),
+       st.integers(0, 10**12), st.integers(0, 700), st.integers(1, 4))
+def test_cross_off_and_count_match_reference(a, b, c, x0, n, parts):
+    primes = np.array([2] + ref.plain_sieve(300).tolist() + [65537, 65539], dtype=np.uint64)
+    roots, kinds = ref.quadratic_roots(a, b, c, primes)
+    ours = np.ones(n, dtype=np.uint8)
+    theirs = ours.copy()
+    polysieve.cross_off_roots(ours, x0, primes, roots, kinds, parts)
+    ref.cross_off_roots(theirs, x0, primes, roots, kinds, parts)
+    assert ours.tolist() == theirs.tolist()
+    assert polysieve.count_marks(ours, parts) == ref.count_marks(theirs, parts)
+
+
+@pytest.mark.kernel
+@given(st.integers(1, 20), st.integers(-100, 100), st.integers(-1000, 1000),
+       st.integers(0, 10**4), st.integers(0, 300))
+def test_settle_small_values_matches_reference(a, b, c, x0, n):
+    ours = np.zeros(n, dtype=np.uint8)
+    theirs = ours.copy()
+    polysieve.settle_small_values(a, b, c, x0, ours, n)
+    ref.settle_small_values(a, b, c, x0, theirs, n)
+    assert ours.tolist() == theirs.tolist()
+
+
+@given(st.integers(1, 40), st.integers(-500, 500), st.integers(-10**5, 10**5),
+       st.integers(0, 3000))
+def test_sieved_counts_equal_one_by_one_testing(a, b, c, upto):
+    expected = sum(1 for x in range(upto) if ref.is_prime(a * x * x + b * x + c))
+    assert poly_count(Quadratic(a, b, c), upto, 1000).count == expected
+
+
+def _window_count(f, start, width):
+    return sum(found for _, found in polysieve.sieve_blocks(f.a, f.b, f.c, start + width, 2,
+                                                            start))
+
+
+@pytest.mark.parametrize("f,start", [(Quadratic(1, 1, 41), 10**7),
+                                     (Quadratic(3, -7, 2**40), 10**6),
+                                     (Quadratic(1, -10**4, 5), 0)])
+def test_sieved_windows_agree_with_miller_rabin(f, start):
+    expected = sum(1 for x in range(start, start + 3000) if ref.is_prime(f(x)))
+    assert _window_count(f, start, 3000) == expected
+
+
+@pytest.mark.slow
+def test_values_beyond_two_to_the_64_are_sieved():
+    """x^2 + 1 from x = 2^32 on: every value exceeds 2^64 (the sieving primes pass 2^32)."""
+    f, start = Quadratic(1, 0, 1), 2**32
+    expected = sum(1 for x in range(start, start + 300) if ref.is_prime(f(x)))
+    assert f(start) > 2**64 and expected > 0
+    assert _window_count(f, start, 300) == expected
+
+
+def test_euler_counts_from_oeis_up_to_ten_to_the_seven():
+    with open(DATA / "primes_euler.csv") as handle:
+        rows = [row for row in csv.DictReader(handle) if int(row["upto"]) <= 10**7]
+    assert len(rows) >= 6
+    for row in rows:
+        assert poly_count(Quadratic(1, 1, 41), int(row["upto"])).count == int(row["count"])
+
+
+@pytest.mark.slow
+def test_euler_counts_from_oeis_up_to_ten_to_the_nine():
+    with open(DATA / "primes_euler.csv") as handle:
+        rows = [row for row in csv.DictReader(handle) if 10**7 < int(row["upto"]) <= 10**9]
+    assert rows
+    for row in rows:
+        assert poly_count(Quadratic(1, 1, 41), int(row["upto"])).count == int(row["count"])
+
+
+def test_an_interrupted_count_keeps_the_finished_blocks():
+    def stop_after_a_few(done, count):
+        if done >= 10**5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(PartialCount) as cut:
+        poly_count(Quadratic(1, 1, 41), 10**7, progress=stop_after_a_few)
+    partial = cut.value.result
+    assert 10**5 <= partial.upto < 10**7
+    assert partial.count == poly_count(Quadratic(1, 1, 41), partial.upto).count
+
+
+@pytest.mark.parametrize("a,b,c,upto", [(1, 1, 41, 10**12 + 1), (1, 1, 2**41, 10),
+                                        (1, 1, 41, -1), (10**9, 1, 1, 10**7)])
+def test_bad_sieve_requests_are_refused(a, b, c, upto):
+    with pytest.raises(ValueError):
+        poly_count(Quadratic(a, b, c), upto)
