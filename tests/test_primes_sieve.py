@@ -68,19 +68,6 @@ def test_count_bits_matches_reference(values, n):
     assert wheel.count_bits(words, n) == ref.count_bits(words, n)
 
 
-@pytest.mark.kernel
-@given(st.lists(st.integers(0, 255), max_size=60), st.integers(0, 60),
-       st.one_of(st.integers(0, 10**6), st.integers(0, 2**64 // 30 - 100)), st.integers(0, 5))
-def test_list_bits_matches_reference(values, length, start_byte, cursor):
-    segment = np.array(values, dtype=np.uint8)
-    length = min(length, segment.size)
-    ours = np.zeros(cursor + 8 * length, dtype=np.uint64)
-    theirs = [0] * ours.size
-    end = wheel.list_bits(segment, length, start_byte, ours, cursor)
-    assert end == ref.list_bits(segment, length, start_byte, theirs, cursor)
-    assert [int(x) for x in ours] == theirs
-
-
 def _window(a, width, base_limit):
     """Arguments of sieve_chunks for [a, a + width) with the primes up to base_limit."""
     lo, hi = max(a, 7), max(a, 7) + width

@@ -128,17 +128,6 @@ def count_bits(words, n_words):
     return sum(bin(int(w)).count("1") for w in words[:n_words])
 
 
-def list_bits(segment, length, start_byte, out, cursor):
-    """Bit k of byte j stands for 30 (start_byte + j) + the k-th residue prime to 30."""
-    residues = [r for r in range(30) if math.gcd(r, 30) == 1]
-    for j in range(length):
-        for k, r in enumerate(residues):
-            if int(segment[j]) >> k & 1:
-                out[cursor] = 30 * (start_byte + j) + r
-                cursor += 1
-    return cursor
-
-
 def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, verify_from,
                  write, offsets, out):
     """Primes per chunk of bytes, found by testing every number of the chunk."""
