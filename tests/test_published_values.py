@@ -12,12 +12,10 @@ from pathlib import Path
 import pytest
 
 from jitgames.kalah import solver
-from jitgames.primes import sieve
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 KALAH = list(csv.DictReader(open(DATA / "kalah_solved.csv")))
-PI = list(csv.DictReader(open(DATA / "primes_pi.csv")))
 
 
 def test_every_kalah_value_names_an_existing_check():
@@ -33,13 +31,6 @@ def test_kalah_values_of_four_pit_boards(row):
     m, n, variant = int(row["pits"]), int(row["stones"]), row["variant"]
     result = solver.solve(m, n, variant, endgame_stones=min(12, 2 * m * n), table_bits=20)
     assert result.value == int(row["value"])
-
-
-@pytest.mark.slow
-def test_pi_of_ten_to_the_ninth():
-    row = next(r for r in PI if r["n"] == str(10**9))
-    assert row["source"] == "OEIS A006880"
-    assert sieve.count_primes(0, 10**9).count == int(row["pi"])
 
 
 def test_slow_published_values_name_their_benchmark():
