@@ -74,3 +74,13 @@ def machine() -> dict:
             "numpy": numpy.__version__, "numba": numba.__version__,
             "utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
             "load_average": list(os.getloadavg())}
+
+
+def save_result(path, result) -> None:
+    """Write ``result`` as indented JSON to ``path`` (directories made) and say so."""
+    import json
+    from pathlib import Path
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(result, indent=1) + "\n")
+    print(f"saved {path}")

@@ -16,7 +16,6 @@ machine it ran on.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -28,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _harness import machine  # noqa: E402
+from _harness import machine, save_result  # noqa: E402
 
 import gymnasium  # noqa: E402
 
@@ -194,9 +193,7 @@ def main(argv=None) -> int:
         print(f"OpenSpiel mancala skipped: {skipped}")
     for row in rows:
         print(f"{row['environment']:48s} {row['steps_per_second']:12,.0f}")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
-    print(f"saved {args.out}")
+    save_result(args.out, results)
     return 0
 
 

@@ -19,7 +19,6 @@ with the machine. Run ``python bench/kalah_depth.py`` (``--quick`` for a short r
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -30,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _harness import machine  # noqa: E402
+from _harness import machine, save_result  # noqa: E402
 from jitgames.kalah import evaluation, rules, search, tournament  # noqa: E402
 
 METHODS = [("minimax", search.MINIMAX, False),
@@ -145,9 +144,7 @@ def main(argv=None) -> int:
               "clock": "process CPU seconds", "table": table, "nodes_per_second": rates,
               "profiles": [{name: [list(r) for r in rows] for name, rows in p.items()}
                            for p in profiles]}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
-    print(f"saved {args.out}")
+    save_result(args.out, result)
     return 0
 
 

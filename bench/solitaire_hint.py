@@ -21,7 +21,6 @@ saves JSON with the machine to bench/results/solitaire_hint.json.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -32,7 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _harness import machine  # noqa: E402
+from _harness import machine, save_result  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames.solitaire import deals, solve_deals  # noqa: E402
 from jitgames.solitaire.play import Game  # noqa: E402
@@ -110,9 +109,7 @@ def main() -> int:
               f"{s['max_ms']:.1f} | {s['over_one_second']} |")
     print(f"slowest hint: {slowest[0] * 1e3:.1f} ms (deal {slowest[1][0]} after "
           f"{slowest[1][1]} moves)")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
-    print(f"saved {args.out}")
+    save_result(args.out, result)
     return 0
 
 
