@@ -102,9 +102,8 @@ def commands():
 def dispatched(game: str):
     """Sub-commands a game recognises by its first word before its own parser
     (``SUBCOMMANDS`` of its ``__main__``), as ``(path, parser)``; ``parser`` is the
-    sub-command's ``<name>_parser()`` from the module that runs it, or None when that
-    module builds its parser inside the command (then only its help and JSON are
-    checked)."""
+    sub-command's ``<name>_parser()`` from the module that runs it (every such
+    sub-command must have one, so the contract covers it)."""
     module = importlib.import_module(f"jitgames.{game}.__main__")
     found = []
     for name in getattr(module, "SUBCOMMANDS", ()):
@@ -114,13 +113,12 @@ def dispatched(game: str):
             builder = getattr(importlib.import_module(info.name), f"{name}_parser", None)
             if builder is not None:
                 break
-        found.append(((game, name), builder() if builder is not None else None))
+        assert builder is not None, f"{game} {name}: no {name}_parser() to check"
+        found.append(((game, name), builder()))
     return found
 
 
 def arguments(parser):
     """The arguments a user gives a leaf parser (``--help`` excluded)."""
-    if parser is None:
-        return []
     return [a for a in parser._actions if not isinstance(a, argparse._HelpAction)
             and a.help is not argparse.SUPPRESS]

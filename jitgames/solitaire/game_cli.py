@@ -140,14 +140,19 @@ def play_command(argv) -> int:
     return status
 
 
-def stats_command(argv) -> int:
-    """``stats``: the player table of the results database."""
+def stats_parser() -> ArgumentParser:
+    """The ``stats`` sub-command's parser."""
     parser = ArgumentParser(prog=f"{display_name(PROG)} stats", description=(
         "Each player's games, mean score, mean cards lost against the deal's optimal "
         "score, and wins (52 cards)."))
     add_db(parser, DB_FILE, "game results")
     add_json(parser)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def stats_command(argv) -> int:
+    """``stats``: the player table of the results database."""
+    args = stats_parser().parse_args(argv)
     with open_db(args.db) as records:
         rows = player_table(records)
     if args.json:
