@@ -131,11 +131,11 @@ def test_shared_flags_mean_the_same(path, parser):
             pytest.fail(f"{action.dest} reads numbers with {kind.__name__}, not _cli's parsers")
 
 
-def has_json(path, parser) -> bool:
+def has_json(parser) -> bool:
     return any("--json" in a.option_strings for a in arguments(parser))
 
 
-JSON_COMMANDS = [(path, parser) for path, parser in COMMANDS if has_json(path, parser)]
+JSON_COMMANDS = [(path, parser) for path, parser in COMMANDS if has_json(parser)]
 
 
 def refuse_constant(name):

@@ -1,7 +1,6 @@
 """Questions of the Mastermind text answered from the command line: contradictions in
 play, statistics per size, Cooley's rule, Knuth's tie rule, the minimax strategy,
 the opening guess and the shrinking of the consistent set."""
-import io
 import json
 from pathlib import Path
 
@@ -19,17 +18,10 @@ from jitgames.mastermind.minimax import counting_bound, minimax_guesses
 from jitgames.mastermind.shrink import shrink_sums
 from jitgames.mastermind.symmetry import position_permutations
 from tests.reference import mastermind as ref
+from tests.test_mastermind_cli import run
 
 KNOWN_WORST = json.loads((Path(__file__).parent / "data" / "mastermind_worst_case.json")
                          .read_text())
-
-
-def run(capsys, argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    status = main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def _words(black_white):
@@ -53,15 +45,23 @@ def _contradicting_guess(space, first, secret):
                 if _reference_feedback(space, first, c) != answer)
 
 
-def test_play_points_out_a_contradicting_guess_and_counts_it(capsys, monkeypatch, tmp_path):
+def _play_a_contradicting_guess(capsys, monkeypatch, tmp_path, option):
+    """A 3x4 game (secret of seed 11) whose second guess contradicts the first answer,
+    then the secret: ``(space, secret, first, bad, status, out)``."""
     space = code_space(3, 4)
     secret = _secret(space, 11)
     first = 0 if secret != 0 else 1
     bad = _contradicting_guess(space, first, secret)
     script = f"{space.format(first)}\n{space.format(bad)}\n{space.format(secret)}\n"
     status, out, _ = run(capsys, ["play", "-p", "3", "-k", "4", "--secret-seed", "11",
-                                  "--db", str(tmp_path / "s.sqlite"), "--no-colour"],
+                                  "--db", str(tmp_path / "s.sqlite"), option],
                          script, monkeypatch)
+    return space, secret, first, bad, status, out
+
+
+def test_play_points_out_a_contradicting_guess_and_counts_it(capsys, monkeypatch, tmp_path):
+    space, secret, first, bad, status, out = _play_a_contradicting_guess(
+        capsys, monkeypatch, tmp_path, "--no-colour")
     assert status == 0
     want = (f"note: {space.format(bad)} cannot be the code: guess 1 ({space.format(first)}) "
             f"got {_words(_reference_feedback(space, first, secret))}, but against "
@@ -72,14 +72,8 @@ def test_play_points_out_a_contradicting_guess_and_counts_it(capsys, monkeypatch
 
 
 def test_hard_mode_refuses_a_contradicting_guess(capsys, monkeypatch, tmp_path):
-    space = code_space(3, 4)
-    secret = _secret(space, 11)
-    first = 0 if secret != 0 else 1
-    bad = _contradicting_guess(space, first, secret)
-    script = f"{space.format(first)}\n{space.format(bad)}\n{space.format(secret)}\n"
-    status, out, _ = run(capsys, ["play", "-p", "3", "-k", "4", "--secret-seed", "11",
-                                  "--db", str(tmp_path / "s.sqlite"), "--hard"],
-                         script, monkeypatch)
+    space, _, _, bad, status, out = _play_a_contradicting_guess(
+        capsys, monkeypatch, tmp_path, "--hard")
     assert status == 0
     assert f"refused (--hard): {space.format(bad)} cannot be the code" in out
     assert "Solved in 2 guesses." in out
