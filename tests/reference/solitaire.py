@@ -417,7 +417,7 @@ def moves_bound(pos, targets, goal):
     for down, cards in piles:
         def must_leave(i, j):
             z, x = cards[i], cards[j]
-            return targets >> z & 1 and (not targets >> x & 1 or (x // 13 == z // 13 and x > z))
+            return targets >> z & 1 and _must_leave(targets, x, z)
 
         intervals = sorted(((i, j) for j in range(len(cards)) for i in range(j) if must_leave(i, j)),
                            key=lambda iv: iv[1])
