@@ -205,3 +205,93 @@ def test_grouped_record_kernels_equal_the_twin(size, monkeypatch):
                                 engine.new_scratch(space.size, space.pegs))
     _, rows = ref.play_all("knuth", *size, 0, np.ones(space.size, np.int8))
     assert guess == rows[0][0]   # Knuth's score does not depend on the decision key
+
+
+def _node(size, history, secret, with_matrix=True):
+    """The consistent set left by ``history`` for ``secret`` (indices reduced modulo
+    the space), with its used colours, on tables with or without the matrix."""
+    space, matrix = load_game(*size)
+    history = [h % space.size for h in history]
+    secret %= space.size
+    members = np.arange(space.size)
+    for h in history:
+        members = members[matrix[h, members] == matrix[h, secret]]
+    used = np.zeros(space.colours, np.bool_)
+    for h in history:
+        used[space.digits[h]] = True
+    if not with_matrix:
+        matrix = np.zeros((0, 0), np.uint8)
+    return space, matrix, history, members.astype(np.int32), used
+
+
+NODES = st.tuples(st.sampled_from([(3, 4, True), (2, 5, True), (3, 5, False)]),
+                  st.lists(st.integers(0, 10 ** 6), max_size=2), st.integers(0, 10 ** 6))
+
+
+@pytest.mark.kernel
+@given(NODES, st.sampled_from([2, 3, 62]), st.sampled_from([12, 40, optimal.INFEASIBLE + 1]),
+       st.booleans())
+@settings(max_examples=40)
+def test_candidate_lists_equal_the_twin(node, remaining, bound, with_matrix):
+    """Every candidate with its estimate, in code order: the bit-mask estimate (small
+    sets), the tally (larger ones) and the matrix-less one against the twin."""
+    space, matrix, history, src, used = _node(*node, with_matrix=with_matrix)
+    assume(src.size >= 2)
+    search = optimal.OptimalSearch(space, matrix, remaining)
+    state = search.states[0]
+    state.history[:len(history)] = history
+    tables = space.tables(matrix)
+    filters = optimal.node_filters(tables, src, 0, src.size, len(history), used,
+                                   state.history, state.perms)
+    slots = (space.pegs + 1) ** 2
+    scratch = optimal.new_node_scratch(space.pegs, space.colours, np.zeros(slots, np.int64))
+    expected = ref.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
+                                   used, None, filters, None, False)
+    n_cand = optimal.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
+                                     used, state, filters, scratch, False)
+    assert [tuple(r) for r in state.order_keys[len(history), :n_cand]] == expected
+    assert not state.tally.any()   # left zero for the next node
+    # the same after the fast cases left their answer masks
+    optimal.fast_case(tables, src, 0, src.size, remaining, search.lb, state.masks,
+                      np.zeros(slots, np.int64))
+    ready = bool(optimal.small_enough_for_masks(tables, search.lb, src.size))
+    n_cand = optimal.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
+                                     used, state, filters, scratch, ready)
+    assert [tuple(r) for r in state.order_keys[len(history), :n_cand]] == expected
+
+
+@pytest.mark.kernel
+@given(NODES, st.sampled_from([2, 3, 62]), st.booleans())
+@settings(max_examples=40)
+def test_fast_cases_equal_the_twin(node, remaining, with_matrix):
+    space, matrix, history, src, used = _node(*node, with_matrix=with_matrix)
+    assume(src.size >= 2)
+    search = optimal.OptimalSearch(space, matrix, remaining)
+    tables = space.tables(matrix)
+    seen = np.zeros((space.pegs + 1) ** 2, np.int64)
+    ours = optimal.fast_case(tables, src, 0, src.size, remaining, search.lb,
+                             search.states[0].masks, seen)
+    expected = ref.fast_case(tables, src, 0, src.size, remaining, None, None, None)
+    assert tuple(int(x) for x in ours) == expected
+
+
+@pytest.mark.kernel
+@given(st.sampled_from([(3, 4, True), (2, 5, True), (3, 5, False)]),
+       st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=40))
+@settings(max_examples=30)
+def test_tallies_and_answer_masks_equal_the_twin(size, picks):
+    space, matrix = load_game(*size)
+    src = np.unique(np.array(picks) % space.size).astype(np.int32)
+    search = optimal.OptimalSearch(space, matrix, None)
+    state = search.states[0]
+    tally, sums = state.tally.astype(np.int64), np.zeros(space.size, np.int64)
+    ref.tally_classes(matrix, src, 0, src.size, state.steps, tally, sums)
+    optimal.tally_classes(matrix, src, 0, src.size, state.steps, state.tally, state.sums)
+    assert (state.tally == tally).all() and (state.sums == sums).all()
+    optimal.clear_tally(matrix, src, 0, src.size, state.tally)
+    assert not state.tally.any()
+    masks = [0] * space.size
+    ref.answer_masks(matrix, src, 0, src.size, masks)
+    optimal.answer_masks(matrix, src, 0, src.size, state.masks)
+    assert [int(x) for x in state.masks] == masks
+    assert [optimal.bit_count(x) for x in state.masks] == [ref.bit_count(x) for x in masks]

@@ -19,13 +19,16 @@ Pruning, all exact:
   bound ``2m - 1``; else any guess splitting it apart, or a consistent guess leaving
   one pair and single codes, gives the bound ``2m``; when all fail the node costs at
   least ``2m + 1`` (its *floor*), and with two guesses left it is infeasible;
-- branch and bound: candidates are scanned in code order and estimated by
-  ``|C| + sum lb(|C_f|)``; the scan pauses at a candidate whose estimate reaches the
-  floor (nothing can beat it) to try it first. Before a candidate is tried its
+- branch and bound: every candidate is estimated by ``|C| + sum lb(|C_f|)``, all at
+  once (:func:`tally_classes`; up to ``b + 1`` codes, where ``lb(s) = 2s - 1``, from
+  one bit mask of answers per guess, :func:`answer_masks`, which also decides the
+  fast cases); candidates are tried by increasing ``(estimate, code)`` and cut as soon
+  as the estimate reaches the best total. Before a candidate is searched its
   estimate is sharpened with the fast case of its classes (a class that no member
-  splits apart costs at least ``2s``) and, if it grew, the candidate is queued again;
-  candidates are tried by increasing estimate and cut as soon as it reaches the best
-  total; each class is searched with the remaining budget, largest first;
+  splits apart costs at least ``2s``); its classes are then searched smallest first,
+  each with the remaining budget (the small ones raise the total cheaply, so the
+  large ones, which cost most, get the tightest budget); the search stops at a
+  candidate attaining the floor;
 - symmetry: only the smallest code of each orbit under the colour and position
   permutations fixing every guess so far is tried (never-guessed colours are
   interchangeable, so a candidate must use them smallest first; position
@@ -35,7 +38,8 @@ Pruning, all exact:
   combine);
 - a cache (64-bit hash of the consistent set and the depth left -> exact value and
   its guess, or a lower bound) shares sub-problems, and lets the tree be built from
-  the search without searching again. A hash collision could in principle corrupt a
+  the search without searching again (the recorded guess is the first candidate in
+  ``(estimate, code)`` order attaining the cost, whoever searched it). A hash collision could in principle corrupt a
   value; with 64-bit keys and at most millions of entries its probability is below
   1e-6, and the tests check the results against a cache-free brute force.
 
@@ -67,6 +71,11 @@ __all__ = ["optimal_cost", "optimal_tree", "INFEASIBLE"]
 
 INFEASIBLE = 1 << 40
 UNLIMITED = 62  # depth "limit" meaning none
+# A cache entry packs (guess + 1) << GUESS_SHIFT | value << 1 | exact; guess + 1 = 0
+# for a lower bound, or when the code does not fit (spaces of 2 ** 21 codes or more).
+GUESS_SHIFT = 42
+VALUE_MASK = (1 << (GUESS_SHIFT - 1)) - 1
+PARTS_SHIFT = 32  # in ``Search.sums``: the number of classes above this bit
 MERGE_AFTER_SECONDS = 0.5  # a node searched longer shares its workers' caches
 
 
@@ -80,8 +89,12 @@ class Search(NamedTuple):
     answers: np.ndarray  # int64: the answers other than "solved" that can occur
     buffers: np.ndarray  # int32 (levels, n): the classes of the guess tried at a level
     order_keys: np.ndarray  # int64 (levels, n, 2): (estimate, guess) of the candidates
-    cache: object  # numba typed Dict int64 -> int64: set hash -> value << 1 | exact
+    cache: object  # numba typed Dict int64 -> int64: set hash -> packed entry (see GUESS_SHIFT)
     stop: np.ndarray  # int64 (1,): set to 1 (by another thread) to stop the search
+    steps: np.ndarray  # int64 (n + 1,): lb[c + 1] - lb[c], plus 1 << PARTS_SHIFT for c = 0
+    tally: np.ndarray  # uint16 (n * slots,): class sizes of every guess (zero between uses)
+    sums: np.ndarray  # int64 (n,): per guess, the sum of ``steps`` over its members
+    masks: np.ndarray  # uint64 (n,): per guess, the answers it gets (bit f: answer f)
 
 
 @jit
@@ -306,32 +319,196 @@ def sharpen(tables, src, start, end, g, out, lb, scratch):
     return sharper
 
 
+@jit(leaf=True)
+def tally_classes(matrix, src, start, end, steps, tally, sums):
+    """Class sizes of every guess at once: ``tally[g * slots + f]`` += the members of
+    ``src[start:end]`` answering ``f`` to ``g``, and ``sums[g]`` += ``steps[size]`` per
+    member as its class grows (so ``sums`` collects ``sum_f lb(size_f)`` and, above
+    PARTS_SHIFT, the number of classes).
+
+    The response matrix is symmetric (feedback is), so row ``s`` holds the answers of
+    secret ``s`` to every guess: the members' rows are read in order, and the tally of
+    all guesses stays in cache, where reading one guess's row at the members'
+    columns would jump through the whole matrix. ``tally`` must be zero on entry;
+    :func:`clear_tally` zeroes it again.
+    """
+    n = matrix.shape[0]
+    slots = tally.shape[0] // n
+    for t in range(start, end):
+        row = matrix[src[t]]
+        for g in range(n):
+            i = g * slots + np.int64(row[g])
+            size = tally[i]
+            tally[i] = size + 1
+            sums[g] += steps[size]
+
+
+@jit(leaf=True)
+def answer_masks(matrix, src, start, end, masks):
+    """``masks[g]``: bit ``f`` set when some member of ``src[start:end]`` answers ``f`` to
+    guess ``g`` (feedback slots < 64). Reads the members' rows of the symmetric
+    response matrix in order, like :func:`tally_classes`."""
+    n = matrix.shape[0]
+    masks[:] = 0
+    one = np.uint64(1)
+    for t in range(start, end):
+        row = matrix[src[t]]
+        for g in range(n):
+            masks[g] |= one << np.uint64(row[g])
+
+
+@jit(leaf=True)
+def bit_count(x):
+    """Number of set bits of the uint64 ``x``."""
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@jit(leaf=True)
+def clear_tally(matrix, src, start, end, tally):
+    """Zero the entries of ``tally`` that :func:`tally_classes` set for these members."""
+    n = matrix.shape[0]
+    slots = tally.shape[0] // n
+    for t in range(start, end):
+        row = matrix[src[t]]
+        for g in range(n):
+            tally[g * slots + np.int64(row[g])] = 0
+
+
+@jit
+def list_candidates(tables, src, start, end, remaining, bound, level, used, search, filters,
+                    scratch, masks_ready):
+    """The candidates of the node ``src[start:end]`` whose estimate is below ``bound``,
+    as ``(estimate, guess)`` rows in code order into ``search.order_keys[level]``;
+    returns their number (``masks_ready``: :func:`fast_case` has left this node's
+    answer masks in ``search.masks``). Candidates are the codes no symmetry filter drops that
+    divide the set and leave no class too large for ``remaining - 1`` guesses; the
+    estimate is ``m + sum lb(class sizes)`` (see :func:`candidate_estimate`)."""
+    keys = search.order_keys[level]
+    cap_next = search.cap[remaining - 1]
+    n = tables.digits.shape[0]
+    n_cand = 0
+    if tables.matrix.shape[0] == 0:
+        bounds = (search.lb, search.answers)
+        for g in range(n):
+            estimate = candidate_estimate(tables, src, start, end, g, cap_next, filters, used,
+                                          bounds, scratch)
+            if 0 <= estimate < bound:
+                keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+                n_cand += 1
+        return n_cand
+    m = end - start
+    pegs = tables.pegs
+    solved = pegs * (pegs + 1)
+    colours = tables.counts.shape[1]
+    tally, sums, masks, answers = search.tally, search.sums, search.masks, search.answers
+    slots = tally.shape[0] // n
+    # Up to b + 1 codes (b: the answers other than "solved") every class of s codes has
+    # lb(s) = 2s - 1, so the estimate m + sum lb needs only the number of classes and
+    # whether g is a member: one bit mask per guess instead of a tally.
+    by_mask = small_enough_for_masks(tables, search.lb, m)
+    if by_mask:
+        if not masks_ready:
+            answer_masks(tables.matrix, src, start, end, masks)
+    else:
+        sums[:] = 0
+        tally_classes(tables.matrix, src, start, end, search.steps, tally, sums)
+    low = (np.int64(1) << PARTS_SHIFT) - 1
+    for g in range(n):
+        if by_mask:
+            parts = bit_count(masks[g])
+            member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
+            estimate = 3 * m - member - parts
+            # a class too large for one guess left: with m <= b + 1 only cap_next = 1
+            if m > cap_next and parts != m:
+                continue
+        else:
+            parts = sums[g] >> PARTS_SHIFT
+            # lb(1) = 1 was counted for the solved class of a member, which costs nothing
+            estimate = m + (sums[g] & low) - np.int64(tally[g * slots + solved])
+            if m > cap_next:
+                largest = 0
+                for i in range(answers.shape[0]):
+                    largest = max(largest, np.int64(tally[g * slots + answers[i]]))
+                if largest > cap_next:
+                    continue
+        if parts <= 1 or estimate >= bound:
+            continue
+        if filters.absent != 0 and not absent_canonical(tables.digits[g], filters.absent,
+                                                        filters.repeats):
+            continue
+        if not filters.all_used and not free_colours_canonical(tables.digits[g], used, colours):
+            continue
+        if filters.group.shape[0] > 1 and not orbit_minimal(
+                tables.digits, used, colours, filters.group, filters.maps, g, scratch.image,
+                scratch.relabel):
+            continue
+        keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+        n_cand += 1
+    if not by_mask:
+        clear_tally(tables.matrix, src, start, end, tally)
+    return n_cand
+
+
 @jit
 def root_candidates(tables, src, start, end, remaining, level, used, search):
     """All candidates of the node ``src[start:end]`` into ``search.order_keys[level]``
-    as ``(estimate, guess)`` rows sorted by estimate, then code; returns their number."""
+    as ``(estimate, guess)`` rows sorted by estimate, then code (the order in which
+    :func:`solve` tries them); returns their number."""
     scratch = new_node_scratch(tables.pegs, tables.counts.shape[1],
                                np.zeros((tables.pegs + 1) ** 2, dtype=np.int64))
     filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
+    n_cand = list_candidates(tables, src, start, end, remaining, INFEASIBLE + 1, level, used,
+                             search, filters, scratch, False)
     keys = search.order_keys[level]
-    n_cand = 0
-    for g in range(tables.digits.shape[0]):
-        estimate = candidate_estimate(tables, src, start, end, g, search.cap[remaining - 1],
-                                      filters, used, (search.lb, search.answers), scratch)
-        if estimate >= 0:
-            keys[n_cand, 0], keys[n_cand, 1] = estimate, g
-            n_cand += 1
     order = np.argsort(keys[:n_cand, 0] * tables.digits.shape[0] + keys[:n_cand, 1])
     keys[:n_cand] = keys[order].copy()
     return n_cand
 
 
 @jit(leaf=True)
-def fast_case(tables, src, start, end, remaining, seen):
+def small_enough_for_masks(tables, lb, m):
+    """Whether a node of ``m`` codes is estimated by answer masks (:func:`answer_masks`):
+    a response matrix, fewer than 64 feedback slots, and ``lb(m) = 2m - 1`` (m <= b + 1,
+    so that every class of s codes has the bound 2s - 1)."""
+    return tables.matrix.shape[0] > 0 and (tables.pegs + 1) ** 2 <= 64 and lb[m] == 2 * m - 1
+
+
+@jit(leaf=True)
+def fast_case_by_masks(masks, src, start, end, remaining):
+    """:func:`fast_case` read from the answer masks of every guess (same guesses: a
+    member gets its own answer "solved", so it splits the m codes apart when it gets m
+    answers, and leaves one pair when it gets m - 1)."""
+    m = end - start
+    for t in range(start, end):
+        if bit_count(masks[src[t]]) == m:
+            return 2 * m - 1, np.int64(src[t])
+    for g in range(masks.shape[0]):
+        if bit_count(masks[g]) == m:
+            return 2 * m, np.int64(g)
+    if remaining < 3:
+        return INFEASIBLE, np.int64(-1)
+    for t in range(start, end):
+        if bit_count(masks[src[t]]) == m - 1:
+            return 2 * m, np.int64(src[t])
+    return 2 * m + 1, np.int64(-1)
+
+
+@jit(leaf=True)
+def fast_case(tables, src, start, end, remaining, lb, masks, seen):
     """The fast exact cases of a node of ``m >= 2`` codes: ``(cost, guess)`` when one
     applies, else ``(floor, -1)`` with a lower bound ``floor`` of the cost
-    (INFEASIBLE when none fits the depth). ``seen`` is scratch of the slots."""
+    (INFEASIBLE when none fits the depth). ``seen`` is scratch of the slots.
+
+    When :func:`small_enough_for_masks` (``lb``: the bound table), leaves the answer
+    masks of the node in ``masks`` (for :func:`list_candidates`)."""
     m = end - start
+    if small_enough_for_masks(tables, lb, m):
+        answer_masks(tables.matrix, src, start, end, masks)
+        return fast_case_by_masks(masks, src, start, end, remaining)
     floor = 0
     if m <= seen.shape[0]:
         g = splits_apart_any(tables, src, start, end, True, seen)
@@ -361,19 +538,22 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     another thread) every call returns INFEASIBLE at its next step: the result and
     the cache are then meaningless and must be dropped.
 
+    Candidates are tried by increasing ``(estimate, code)``, so the guess recorded
+    with an exact value is the first candidate in that order attaining the cost: a
+    function of the node alone, whatever the bound, the cache or the thread.
+
     (The search of a candidate's classes is written here, not in a helper, because
     Numba's cache cannot reload mutually recursive kernels.)
     """
-    lb, cap, cache, stop = search.lb, search.cap, search.cache, search.stop
+    lb, cache, stop = search.lb, search.cache, search.stop
     if stop[0] != 0:
         return INFEASIBLE
     m = end - start
-    n = tables.digits.shape[0]
     pegs = tables.pegs
     n_slots = (pegs + 1) * (pegs + 1)
     solved = pegs * (pegs + 1)
     if only < 0:
-        if m > cap[remaining]:
+        if m > search.cap[remaining]:
             return INFEASIBLE
         if m == 1:
             return 1
@@ -385,70 +565,49 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     if only < 0:
         known = cache.get(key, -1)
         if known >= 0:
-            value = known >> 1
+            value = (known >> 1) & VALUE_MASK
             if known & 1 == 1 or value >= bound:
                 return value
             floor = max(floor, value)
-        cost, g = fast_case(tables, src, start, end, remaining, seen)
+        cost, g = fast_case(tables, src, start, end, remaining, lb, search.masks, seen)
         if g >= 0 or cost >= INFEASIBLE:
             return cost
         floor = max(floor, cost)
         if floor >= bound:
             return floor
-    # Candidates: orbit representatives of all codes, estimated by their lower bound.
     scratch = new_node_scratch(pegs, tables.counts.shape[1], seen)
-    filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
-    bounds = (lb, search.answers)
     keys = search.order_keys[level]
+    if only >= 0:
+        n_cand = 1
+        keys[0, 0], keys[0, 1] = 0, only
+    else:
+        filters = node_filters(tables, src, start, end, level, used, search.history,
+                               search.perms)
+        n_cand = list_candidates(tables, src, start, end, remaining, bound, level, used,
+                                 search, filters, scratch, True)
     out = search.buffers[level]
     row, class_end, class_lb, done = scratch.row, scratch.class_end, scratch.class_lb, scratch.done
     new_used = used.copy()
     best = bound
-    n_cand = 0
-    g_next = 0
-    tried_only = False
+    best_guess = -1
     while True:
         if stop[0] != 0:
             return INFEASIBLE
-        if only >= 0:
-            if tried_only:
-                break
-            tried_only = True
-            g = only
-            sharper = sharpen(tables, src, start, end, g, out, lb, scratch)
-            if sharper >= best:
-                break
-        else:
-            # Scan candidates in code order, pausing at one whose estimate reaches the
-            # floor: nothing can beat it, so it is tried before the scan goes on.
-            while g_next < n:
-                g = g_next
-                g_next += 1
-                estimate = candidate_estimate(tables, src, start, end, g, cap[remaining - 1],
-                                              filters, used, bounds, scratch)
-                if estimate >= 0:
-                    keys[n_cand, 0] = estimate
-                    keys[n_cand, 1] = g
-                    n_cand += 1
-                    if estimate <= floor:
-                        break
-            # Next candidate by (estimate, code order); most searches stop after a few.
-            j = -1
-            for i in range(n_cand):
-                if keys[i, 0] < INFEASIBLE and (j < 0 or keys[i, 0] < keys[j, 0]):
-                    j = i
-            if j < 0 or keys[j, 0] >= best:
-                if g_next < n:
-                    continue
-                break
-            estimate, g = keys[j, 0], keys[j, 1]
-            sharper = sharpen(tables, src, start, end, g, out, lb, scratch)
-            if sharper > estimate:  # queue it again by its sharper estimate
-                keys[j, 0] = sharper
-                continue
-            keys[j, 0] = INFEASIBLE
-        # Search the classes of g, largest first (they decide most of the cost); each
-        # searched class replaces its bound in the total by its cost.
+        # Next candidate by (estimate, code); most searches stop after a few.
+        j = -1
+        for i in range(n_cand):
+            if keys[i, 0] < INFEASIBLE and (j < 0 or keys[i, 0] < keys[j, 0]):
+                j = i
+        if j < 0 or keys[j, 0] >= best:
+            break
+        g = keys[j, 1]
+        keys[j, 0] = INFEASIBLE
+        sharper = sharpen(tables, src, start, end, g, out, lb, scratch)
+        if sharper >= best:
+            continue
+        # Search the classes of g, smallest first: their exact costs raise the total
+        # cheaply, so the large classes, which cost most to search, get the tightest
+        # budget (best total minus what the others are known to cost at least).
         search.history[level] = g
         new_used[:] = used
         for i in range(pegs):
@@ -457,30 +616,40 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         done[:] = False
         done[solved] = True
         while total < best:
-            f_big, size_big = -1, 0
+            f_small, size_small = -1, m + 1
             for f in range(n_slots):
-                if not done[f] and row[f] > size_big:
-                    f_big, size_big = f, row[f]
-            if f_big < 0:
+                if not done[f] and 0 < row[f] < size_small:
+                    f_small, size_small = f, row[f]
+            if f_small < 0:
                 break
-            done[f_big] = True
-            lo = class_end[f_big]
-            total -= class_lb[f_big]
+            done[f_small] = True
+            lo = class_end[f_small]
+            total -= class_lb[f_small]
             # np.int64(-1), not -1: a literal argument would make Numba compile a
             # second version and recurse between the two, which its cache cannot reload
-            total += solve(tables, out, lo, lo + size_big, remaining - 1, best - total,
+            total += solve(tables, out, lo, lo + size_small, remaining - 1, best - total,
                            level + 1, new_used, search, np.int64(-1))
         if total < best:
-            best = total
+            best, best_guess = total, g
             if best <= floor and only < 0:
                 break
     if only >= 0:
         return best
     if best < bound:
-        cache[key] = (best << 1) | 1
+        recorded = best_guess + 1 if best_guess + 1 < (1 << (62 - GUESS_SHIFT)) else 0
+        cache[key] = (recorded << GUESS_SHIFT) | (best << 1) | 1
     else:
         cache[key] = max(best, floor) << 1
     return best
+
+
+@jit
+def cached_choice(cache, key):
+    """``(value, guess)`` of an exact entry of ``cache`` with its guess, else ``(-1, -1)``."""
+    known = cache.get(key, -1)
+    if known < 0 or known & 1 == 0 or known >> GUESS_SHIFT == 0:
+        return -1, -1
+    return (known >> 1) & VALUE_MASK, (known >> GUESS_SHIFT) - 1
 
 
 @jit
@@ -524,10 +693,16 @@ class OptimalSearch:
         self.cap = capacities(_branches(pegs), n)
         perms, answers = position_permutations(pegs), _answer_slots(pegs)
         self.stop = np.zeros(1, dtype=np.int64)  # set to 1 to make the search stop
+        steps = np.zeros(n + 1, dtype=np.int64)
+        steps[:n] = self.lb[1:] - self.lb[:-1]
+        steps[0] += 1 << PARTS_SHIFT
+        tally_size = n * (pegs + 1) ** 2 if matrix.shape[0] > 0 else 0
         self.states = [
             Search(np.zeros(levels, dtype=np.int64), perms, self.lb, self.cap, answers,
                    np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
-                   Dict.empty(key_type=types.int64, value_type=types.int64), self.stop)
+                   Dict.empty(key_type=types.int64, value_type=types.int64), self.stop,
+                   steps, np.zeros(tally_size, dtype=np.uint16), np.zeros(n, dtype=np.int64),
+                   np.zeros(n, dtype=np.uint64))
             for _ in range(self.workers)]
 
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):
@@ -535,11 +710,13 @@ class OptimalSearch:
 
         The guess is a function of the node alone (never of the thread count or of
         what the caches hold): a fast case's guess, else the first candidate in the
-        order of :func:`root_candidates` that attains the cost. The candidates are
-        handed out in that order to the workers; candidate ``i`` is searched with the
-        bound ``best + 1`` if ``i`` precedes the best one found so far, else ``best``,
-        so the least ``(cost, i)`` is found exactly whatever the interleaving.
-        ``cost`` is INFEASIBLE or more when no strategy fits ``remaining`` guesses.
+        order of :func:`root_candidates` that attains the cost. A node some worker
+        has solved exactly is read from its cache (:func:`solve` records that same
+        guess). Otherwise the candidates are handed out in that order to the
+        workers; candidate ``i`` is searched with the bound ``best + 1`` if ``i``
+        precedes the best one found so far, else ``best``, so the least ``(cost, i)``
+        is found exactly whatever the interleaving. ``cost`` is INFEASIBLE or more
+        when no strategy fits ``remaining`` guesses.
 
         Raises KeyboardInterrupt when ``self.stop[0]`` was set (Ctrl-C, see
         :func:`jitgames._interrupt.run_interruptible`); the search object is then
@@ -555,10 +732,16 @@ class OptimalSearch:
         if m > self.cap[remaining]:
             return INFEASIBLE, -1
         seen = np.zeros((self.space.pegs + 1) ** 2, dtype=np.int64)
-        floor, guess = fast_case(self.tables, src, 0, m, remaining, seen)
+        floor, guess = fast_case(self.tables, src, 0, m, remaining, self.lb,
+                                 self.states[0].masks, seen)
         if guess >= 0 or floor >= INFEASIBLE:
             return int(floor), int(guess)
         floor = max(floor, int(self.lb[m]))
+        key = set_hash(src, 0, m, remaining)
+        for state in self.states:
+            value, guess = cached_choice(state.cache, key)
+            if value >= 0:
+                return int(value), int(guess)
         first = self.states[0]
         n_cand = root_candidates(self.tables, src, 0, m, remaining, level, used, first)
         keys = first.order_keys[level, :n_cand].copy()
@@ -571,11 +754,20 @@ class OptimalSearch:
         return cost, (int(keys[index, 1]) if cost < INFEASIBLE else -1)
 
     def _least(self, keys, src, remaining, level, used, floor):
-        """The least ``(cost, i)`` over the candidates ``keys`` (see :meth:`best`)."""
+        """The least ``(cost, i)`` over the candidates ``keys`` (see :meth:`best`).
+
+        With several workers the first candidate is searched class by class across
+        them: until some total is known nothing prunes its classes, so they are
+        independent (searching candidates side by side instead would leave the
+        others without a bound)."""
         lock = threading.Lock()
         n_cand = keys.shape[0]
         state = {"next": 0, "cost": INFEASIBLE, "index": n_cand}
-        errors = []
+        if self.workers > 1 and n_cand > 0:
+            total = self._cost_by_classes(int(keys[0, 1]), src, remaining, level, used)
+            if total < INFEASIBLE:
+                state["cost"], state["index"] = total, 0
+            state["next"] = 1
 
         def work(search):
             while True:
@@ -593,6 +785,44 @@ class OptimalSearch:
                     if total < bound and (total, i) < (state["cost"], state["index"]):
                         state["cost"], state["index"] = int(total), i
 
+        self._on_workers(work)
+        return state["cost"], state["index"]
+
+    def _cost_by_classes(self, guess, src, remaining, level, used):
+        """Exact cost of playing ``guess`` at the node ``src`` (INFEASIBLE or more when
+        it cannot fit the depth), its classes handed out to the workers largest first."""
+        space = self.space
+        if self.matrix.shape[0]:
+            answers = self.matrix[guess, src]
+        else:
+            answers = np.array([space.feedback(guess, s) for s in src])
+        classes = sorted((np.ascontiguousarray(src[answers == f]) for f in np.unique(answers)
+                          if f != space.solved), key=len, reverse=True)
+        new_used = used.copy()
+        new_used[space.digits[guess]] = True
+        lock = threading.Lock()
+        costs = []
+
+        def work(search):
+            search.history[level] = guess
+            while True:
+                with lock:
+                    if not classes:
+                        return
+                    part = classes.pop(0)
+                cost = solve(self.tables, part, 0, part.size, remaining - 1, INFEASIBLE + 1,
+                             level + 1, new_used, search, np.int64(-1))
+                with lock:
+                    costs.append(int(cost))
+
+        self._on_workers(work)
+        return min(src.size + sum(costs), INFEASIBLE)
+
+    def _on_workers(self, work):
+        """Run ``work(search)`` on every worker's state, the first in this thread;
+        an exception of any stops the others and is raised here."""
+        errors = []
+
         def guarded(search):
             try:
                 work(search)
@@ -609,7 +839,6 @@ class OptimalSearch:
             helper.join()
         if errors:
             raise errors[0]
-        return state["cost"], state["index"]
 
     def _share_caches(self):
         """Give every worker the sub-results all the others found."""

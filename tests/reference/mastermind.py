@@ -287,6 +287,114 @@ def first_splitting_code(matrix, members, start, end, marks):
     return -1
 
 
+def _classes(tables, g, codes):
+    """The codes of ``codes`` by their answer to ``g`` (answers computed from the digits)."""
+    matrix, digits, counts, pegs = tables
+    out = {}
+    for s in codes:
+        out.setdefault(_response(matrix, digits, counts, pegs, g, int(s)), []).append(int(s))
+    return out
+
+
+def _branches(pegs):
+    """Answers other than "solved" that can occur: (b, w) with b + w <= pegs, less
+    "solved" and (pegs - 1, 1)."""
+    return sum(1 for b in range(pegs + 1) for w in range(pegs + 1 - b)) - 2 if pegs > 1 else 1
+
+
+def tally_classes(matrix, src, start, end, steps, tally, sums):
+    n = matrix.shape[0]
+    slots = tally.shape[0] // n
+    for g in range(n):
+        sizes = {}
+        for s in src[start:end]:
+            f = int(matrix[g, s])
+            sizes[f] = sizes.get(f, 0) + 1
+        for f, size in sizes.items():
+            tally[g * slots + f] += size
+            sums[g] += sum(int(steps[c]) for c in range(size))
+
+
+def clear_tally(matrix, src, start, end, tally):
+    n = matrix.shape[0]
+    slots = tally.shape[0] // n
+    for g in range(n):
+        for s in src[start:end]:
+            tally[g * slots + int(matrix[g, s])] = 0
+
+
+def answer_masks(matrix, src, start, end, masks):
+    for g in range(matrix.shape[0]):
+        masks[g] = sum(1 << f for f in {int(matrix[g, s]) for s in src[start:end]})
+
+
+def bit_count(x):
+    return bin(int(x)).count("1")
+
+
+def fast_case(tables, src, start, end, remaining, lb, masks, seen):
+    """From the definitions: a member answered differently by every code costs
+    2m - 1; any such code 2m; with fewer than three guesses nothing else fits; a
+    member leaving one pair and single codes 2m; else at least 2m + 1 (when m fits the
+    answer slots, the only case these rules are checked in)."""
+    matrix, digits, counts, pegs = tables
+    codes = [int(s) for s in src[start:end]]
+    m = len(codes)
+    n = len(digits)
+    if m > (pegs + 1) ** 2:
+        return 0, -1
+
+    def sizes(g):
+        return sorted(len(c) for f, c in _classes(tables, g, codes).items())
+
+    for g in codes:
+        if len(sizes(g)) == m:
+            return 2 * m - 1, g
+    for g in range(n):
+        if len(sizes(g)) == m:
+            return 2 * m, g
+    if remaining < 3:
+        return INFEASIBLE, -1
+    for g in codes:
+        if sizes(g) == [1] * (m - 2) + [2]:
+            return 2 * m, g
+    return 2 * m + 1, -1
+
+
+def list_candidates(tables, src, start, end, remaining, bound, level, used, search, filters,
+                    scratch, masks_ready):
+    """``(estimate, guess)`` rows in code order: every code no symmetry filter drops
+    (:func:`mark_representatives`) that divides the set, leaves no class larger than
+    ``remaining - 1`` guesses can solve, and has ``m + sum lb(class size)`` (classes
+    other than "solved") below ``bound``. Reads only ``tables``, the codes, the
+    history's symmetries in ``filters`` and ``used``."""
+    matrix, digits, counts, pegs = tables
+    n = len(digits)
+    colours = counts.shape[1]
+    codes = [int(s) for s in src[start:end]]
+    solved = pegs * (pegs + 1)
+    b = _branches(pegs)
+    lb = lower_bounds(n, b)
+    cap = capacities(b, n)
+    absent = 0
+    for c in range(colours):
+        if all(c not in digits[s] for s in codes):
+            absent |= 1 << c
+    marks = np.zeros(n, dtype=np.int8)
+    mark_representatives(digits, used, colours, filters.group, filters.maps, absent,
+                         repeats_allowed(n, pegs, colours), marks)
+    rows = []
+    for g in range(n):
+        classes = _classes(tables, g, codes)
+        others = [len(c) for f, c in classes.items() if f != solved]
+        if len(classes) <= 1 or max(others) > cap[remaining - 1] or not marks[g]:
+            continue
+        estimate = len(codes) + sum(int(lb[s]) for s in others)
+        if estimate < bound:
+            rows.append((estimate, g))
+    return rows
+
+
 def solve(tables, src, start, end, remaining, bound, level, root, used, search):
     """Brute force: every guess at every node, no pruning, no symmetry, exact (reads
     only ``tables``, the codes and ``remaining``)."""
