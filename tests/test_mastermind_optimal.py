@@ -252,9 +252,9 @@ def test_candidate_lists_equal_the_twin(node, remaining, bound, with_matrix):
     assert [tuple(r) for r in state.order_keys[len(history), :n_cand]] == expected
     assert not state.tally.any()   # left zero for the next node
     # the same after the fast cases left their answer masks
-    optimal.fast_case(tables, src, 0, src.size, remaining, search.lb, state.masks,
+    optimal.fast_case(tables, src, 0, src.size, remaining, state.masks,
                       np.zeros(slots, np.int64))
-    ready = bool(optimal.small_enough_for_masks(tables, search.lb, src.size))
+    ready = bool(optimal.fast_case_by_masks_applies(tables, src.size))
     n_cand = optimal.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
                                      used, state, filters, scratch, ready)
     assert [tuple(r) for r in state.order_keys[len(history), :n_cand]] == expected
@@ -269,9 +269,8 @@ def test_fast_cases_equal_the_twin(node, remaining, with_matrix):
     search = optimal.OptimalSearch(space, matrix, remaining)
     tables = space.tables(matrix)
     seen = np.zeros((space.pegs + 1) ** 2, np.int64)
-    ours = optimal.fast_case(tables, src, 0, src.size, remaining, search.lb,
-                             search.states[0].masks, seen)
-    expected = ref.fast_case(tables, src, 0, src.size, remaining, None, None, None)
+    ours = optimal.fast_case(tables, src, 0, src.size, remaining, search.states[0].masks, seen)
+    expected = ref.fast_case(tables, src, 0, src.size, remaining, None, None)
     assert tuple(int(x) for x in ours) == expected
 
 
@@ -285,10 +284,12 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
     search = optimal.OptimalSearch(space, matrix, None)
     state = search.states[0]
     tally, sums = state.tally.astype(np.int64), np.zeros(space.size, np.int64)
-    ref.tally_classes(matrix, src, 0, src.size, state.steps, tally, sums)
-    optimal.tally_classes(matrix, src, 0, src.size, state.steps, state.tally, state.sums)
-    assert (state.tally == tally).all() and (state.sums == sums).all()
-    optimal.clear_tally(matrix, src, 0, src.size, state.tally)
+    guesses = np.unique(np.array(picks[::2]) % space.size)   # some guesses, in order
+    ref.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size, tally, sums)
+    optimal.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size,
+                          state.tally, state.sums)
+    assert (state.tally == tally).all() and (state.sums[guesses] == sums[guesses]).all()
+    optimal.clear_tally(matrix, src, 0, src.size, guesses, guesses.size, state.tally)
     assert not state.tally.any()
     masks = [0] * space.size
     ref.answer_masks(matrix, src, 0, src.size, masks)

@@ -95,6 +95,7 @@ class Search(NamedTuple):
     tally: np.ndarray  # uint16 (n * slots,): class sizes of every guess (zero between uses)
     sums: np.ndarray  # int64 (n,): per guess, the sum of ``steps`` over its members
     masks: np.ndarray  # uint64 (n,): per guess, the answers it gets (bit f: answer f)
+    guesses: np.ndarray  # int64 (n,): the guesses whose classes are tallied
 
 
 @jit
@@ -320,27 +321,66 @@ def sharpen(tables, src, start, end, g, out, lb, scratch):
 
 
 @jit(leaf=True)
-def tally_classes(matrix, src, start, end, steps, tally, sums):
-    """Class sizes of every guess at once: ``tally[g * slots + f]`` += the members of
-    ``src[start:end]`` answering ``f`` to ``g``, and ``sums[g]`` += ``steps[size]`` per
-    member as its class grows (so ``sums`` collects ``sum_f lb(size_f)`` and, above
-    PARTS_SHIFT, the number of classes).
+def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sums):
+    """Class sizes of the guesses ``guesses[:n_guesses]`` at once: ``tally[g * slots + f]``
+    += the members of ``src[start:end]`` answering ``f`` to ``g``, and ``sums[g]``
+    (zeroed first) += ``steps[size]`` per member as its class grows (so ``sums``
+    collects ``sum_f lb(size_f)`` and, above PARTS_SHIFT, the number of classes).
 
     The response matrix is symmetric (feedback is), so row ``s`` holds the answers of
-    secret ``s`` to every guess: the members' rows are read in order, and the tally of
-    all guesses stays in cache, where reading one guess's row at the members'
-    columns would jump through the whole matrix. ``tally`` must be zero on entry;
-    :func:`clear_tally` zeroes it again.
+    secret ``s`` to every guess: the members' rows are read in order, and the tally
+    stays in cache, where reading one guess's row at the members' columns would jump
+    through the whole matrix. ``tally`` must be zero on entry; :func:`clear_tally`
+    zeroes it again.
     """
     n = matrix.shape[0]
     slots = tally.shape[0] // n
+    for j in range(n_guesses):
+        sums[guesses[j]] = 0
     for t in range(start, end):
         row = matrix[src[t]]
-        for g in range(n):
+        for j in range(n_guesses):
+            g = guesses[j]
             i = g * slots + np.int64(row[g])
             size = tally[i]
             tally[i] = size + 1
             sums[g] += steps[size]
+
+
+@jit(leaf=True)
+def clear_tally(matrix, src, start, end, guesses, n_guesses, tally):
+    """Zero the entries of ``tally`` that :func:`tally_classes` set for these members."""
+    n = matrix.shape[0]
+    slots = tally.shape[0] // n
+    for t in range(start, end):
+        row = matrix[src[t]]
+        for j in range(n_guesses):
+            g = guesses[j]
+            tally[g * slots + np.int64(row[g])] = 0
+
+
+@jit(leaf=True)
+def balanced_bound(lb, total, parts):
+    """Least ``sum lb(s_i)`` over ``parts`` non-empty classes of ``total`` codes in all:
+    the classes as equal as possible (``lb`` is convex: its steps never shrink)."""
+    q, r = total // parts, total % parts
+    return r * lb[q + 1] + (parts - r) * lb[q]
+
+
+@jit(leaf=True)
+def canonical(tables, g, filters, used, scratch):
+    """Whether no symmetry filter of the node (:class:`Filters`) drops the code ``g``."""
+    digits = tables.digits
+    colours = tables.counts.shape[1]
+    if filters.absent != 0 and not absent_canonical(digits[g], filters.absent, filters.repeats):
+        return False
+    if not filters.all_used and not free_colours_canonical(digits[g], used, colours):
+        return False
+    if filters.group.shape[0] > 1 and not orbit_minimal(digits, used, colours, filters.group,
+                                                        filters.maps, g, scratch.image,
+                                                        scratch.relabel):
+        return False
+    return True
 
 
 @jit(leaf=True)
@@ -367,17 +407,6 @@ def bit_count(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@jit(leaf=True)
-def clear_tally(matrix, src, start, end, tally):
-    """Zero the entries of ``tally`` that :func:`tally_classes` set for these members."""
-    n = matrix.shape[0]
-    slots = tally.shape[0] // n
-    for t in range(start, end):
-        row = matrix[src[t]]
-        for g in range(n):
-            tally[g * slots + np.int64(row[g])] = 0
-
-
 @jit
 def list_candidates(tables, src, start, end, remaining, bound, level, used, search, filters,
                     scratch, masks_ready):
@@ -401,55 +430,59 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
                 n_cand += 1
         return n_cand
     m = end - start
-    pegs = tables.pegs
-    solved = pegs * (pegs + 1)
-    colours = tables.counts.shape[1]
-    tally, sums, masks, answers = search.tally, search.sums, search.masks, search.answers
+    solved = tables.pegs * (tables.pegs + 1)
+    lb, tally, sums, masks = search.lb, search.tally, search.sums, search.masks
     slots = tally.shape[0] // n
-    # Up to b + 1 codes (b: the answers other than "solved") every class of s codes has
-    # lb(s) = 2s - 1, so the estimate m + sum lb needs only the number of classes and
-    # whether g is a member: one bit mask per guess instead of a tally.
-    by_mask = small_enough_for_masks(tables, search.lb, m)
-    if by_mask:
-        if not masks_ready:
-            answer_masks(tables.matrix, src, start, end, masks)
-    else:
-        sums[:] = 0
-        tally_classes(tables.matrix, src, start, end, search.steps, tally, sums)
-    low = (np.int64(1) << PARTS_SHIFT) - 1
-    for g in range(n):
-        if by_mask:
+    with_masks = masks_apply(tables)
+    if with_masks and not masks_ready:
+        answer_masks(tables.matrix, src, start, end, masks)
+    if small_enough_for_masks(tables, lb, m):
+        # Up to b + 1 codes every class of s codes has lb(s) = 2s - 1, so the estimate
+        # m + sum lb is 3m - [g is a member] - (number of classes): the mask alone.
+        for g in range(n):
             parts = bit_count(masks[g])
             member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
             estimate = 3 * m - member - parts
-            # a class too large for one guess left: with m <= b + 1 only cap_next = 1
-            if m > cap_next and parts != m:
+            # a class too large for the guesses left: with m <= b + 1 only cap_next = 1
+            if parts <= 1 or estimate >= bound or (m > cap_next and parts != m):
                 continue
-        else:
-            parts = sums[g] >> PARTS_SHIFT
-            # lb(1) = 1 was counted for the solved class of a member, which costs nothing
-            estimate = m + (sums[g] & low) - np.int64(tally[g * slots + solved])
-            if m > cap_next:
-                largest = 0
-                for i in range(answers.shape[0]):
-                    largest = max(largest, np.int64(tally[g * slots + answers[i]]))
-                if largest > cap_next:
-                    continue
+            if canonical(tables, g, filters, used, scratch):
+                keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+                n_cand += 1
+        return n_cand
+    # Larger sets: the masks give each guess its number of classes, hence a lower
+    # bound of its estimate (classes as equal as possible); only the guesses it does
+    # not cut are tallied.
+    guesses = search.guesses
+    n_guesses = 0
+    for g in range(n):
+        if with_masks:
+            parts = bit_count(masks[g])
+            member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
+            if parts <= 1 or m + balanced_bound(lb, m - member, parts - member) >= bound:
+                continue
+        if canonical(tables, g, filters, used, scratch):
+            guesses[n_guesses] = g
+            n_guesses += 1
+    tally_classes(tables.matrix, src, start, end, search.steps, guesses, n_guesses, tally, sums)
+    low = (np.int64(1) << PARTS_SHIFT) - 1
+    answers = search.answers
+    for j in range(n_guesses):
+        g = guesses[j]
+        parts = sums[g] >> PARTS_SHIFT
+        # lb(1) = 1 was counted for the solved class of a member, which costs nothing
+        estimate = m + (sums[g] & low) - np.int64(tally[g * slots + solved])
         if parts <= 1 or estimate >= bound:
             continue
-        if filters.absent != 0 and not absent_canonical(tables.digits[g], filters.absent,
-                                                        filters.repeats):
-            continue
-        if not filters.all_used and not free_colours_canonical(tables.digits[g], used, colours):
-            continue
-        if filters.group.shape[0] > 1 and not orbit_minimal(
-                tables.digits, used, colours, filters.group, filters.maps, g, scratch.image,
-                scratch.relabel):
-            continue
+        if m > cap_next:
+            largest = 0
+            for i in range(answers.shape[0]):
+                largest = max(largest, np.int64(tally[g * slots + answers[i]]))
+            if largest > cap_next:
+                continue
         keys[n_cand, 0], keys[n_cand, 1] = estimate, g
         n_cand += 1
-    if not by_mask:
-        clear_tally(tables.matrix, src, start, end, tally)
+    clear_tally(tables.matrix, src, start, end, guesses, n_guesses, tally)
     return n_cand
 
 
@@ -470,11 +503,25 @@ def root_candidates(tables, src, start, end, remaining, level, used, search):
 
 
 @jit(leaf=True)
+def masks_apply(tables):
+    """Whether answer masks (:func:`answer_masks`) can be made: a response matrix and
+    at most 64 feedback slots."""
+    return tables.matrix.shape[0] > 0 and (tables.pegs + 1) ** 2 <= 64
+
+
+@jit(leaf=True)
+def fast_case_by_masks_applies(tables, m):
+    """Whether :func:`fast_case` reads a node of ``m`` codes from answer masks (and
+    leaves them for :func:`list_candidates`)."""
+    return masks_apply(tables) and m <= (tables.pegs + 1) ** 2
+
+
+@jit(leaf=True)
 def small_enough_for_masks(tables, lb, m):
-    """Whether a node of ``m`` codes is estimated by answer masks (:func:`answer_masks`):
-    a response matrix, fewer than 64 feedback slots, and ``lb(m) = 2m - 1`` (m <= b + 1,
-    so that every class of s codes has the bound 2s - 1)."""
-    return tables.matrix.shape[0] > 0 and (tables.pegs + 1) ** 2 <= 64 and lb[m] == 2 * m - 1
+    """Whether a node of ``m`` codes is estimated from its answer masks alone:
+    ``lb(m) = 2m - 1`` (m <= b + 1, so that every class of s codes has the bound
+    2s - 1)."""
+    return masks_apply(tables) and lb[m] == 2 * m - 1
 
 
 @jit(leaf=True)
@@ -498,15 +545,15 @@ def fast_case_by_masks(masks, src, start, end, remaining):
 
 
 @jit(leaf=True)
-def fast_case(tables, src, start, end, remaining, lb, masks, seen):
+def fast_case(tables, src, start, end, remaining, masks, seen):
     """The fast exact cases of a node of ``m >= 2`` codes: ``(cost, guess)`` when one
     applies, else ``(floor, -1)`` with a lower bound ``floor`` of the cost
     (INFEASIBLE when none fits the depth). ``seen`` is scratch of the slots.
 
-    When :func:`small_enough_for_masks` (``lb``: the bound table), leaves the answer
-    masks of the node in ``masks`` (for :func:`list_candidates`)."""
+    When :func:`fast_case_by_masks_applies`, leaves the answer masks of the node in
+    ``masks`` (for :func:`list_candidates`)."""
     m = end - start
-    if small_enough_for_masks(tables, lb, m):
+    if fast_case_by_masks_applies(tables, m):
         answer_masks(tables.matrix, src, start, end, masks)
         return fast_case_by_masks(masks, src, start, end, remaining)
     floor = 0
@@ -569,7 +616,7 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             if known & 1 == 1 or value >= bound:
                 return value
             floor = max(floor, value)
-        cost, g = fast_case(tables, src, start, end, remaining, lb, search.masks, seen)
+        cost, g = fast_case(tables, src, start, end, remaining, search.masks, seen)
         if g >= 0 or cost >= INFEASIBLE:
             return cost
         floor = max(floor, cost)
@@ -584,7 +631,8 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         filters = node_filters(tables, src, start, end, level, used, search.history,
                                search.perms)
         n_cand = list_candidates(tables, src, start, end, remaining, bound, level, used,
-                                 search, filters, scratch, True)
+                                 search, filters, scratch,
+                                 fast_case_by_masks_applies(tables, m))
     out = search.buffers[level]
     row, class_end, class_lb, done = scratch.row, scratch.class_end, scratch.class_lb, scratch.done
     new_used = used.copy()
@@ -702,7 +750,7 @@ class OptimalSearch:
                    np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
                    Dict.empty(key_type=types.int64, value_type=types.int64), self.stop,
                    steps, np.zeros(tally_size, dtype=np.uint16), np.zeros(n, dtype=np.int64),
-                   np.zeros(n, dtype=np.uint64))
+                   np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64))
             for _ in range(self.workers)]
 
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):
@@ -732,8 +780,8 @@ class OptimalSearch:
         if m > self.cap[remaining]:
             return INFEASIBLE, -1
         seen = np.zeros((self.space.pegs + 1) ** 2, dtype=np.int64)
-        floor, guess = fast_case(self.tables, src, 0, m, remaining, self.lb,
-                                 self.states[0].masks, seen)
+        floor, guess = fast_case(self.tables, src, 0, m, remaining, self.states[0].masks,
+                                 seen)
         if guess >= 0 or floor >= INFEASIBLE:
             return int(floor), int(guess)
         floor = max(floor, int(self.lb[m]))

@@ -302,10 +302,11 @@ def _branches(pegs):
     return sum(1 for b in range(pegs + 1) for w in range(pegs + 1 - b)) - 2 if pegs > 1 else 1
 
 
-def tally_classes(matrix, src, start, end, steps, tally, sums):
+def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sums):
     n = matrix.shape[0]
     slots = tally.shape[0] // n
-    for g in range(n):
+    for g in guesses[:n_guesses]:
+        sums[g] = 0
         sizes = {}
         for s in src[start:end]:
             f = int(matrix[g, s])
@@ -315,10 +316,10 @@ def tally_classes(matrix, src, start, end, steps, tally, sums):
             sums[g] += sum(int(steps[c]) for c in range(size))
 
 
-def clear_tally(matrix, src, start, end, tally):
+def clear_tally(matrix, src, start, end, guesses, n_guesses, tally):
     n = matrix.shape[0]
     slots = tally.shape[0] // n
-    for g in range(n):
+    for g in guesses[:n_guesses]:
         for s in src[start:end]:
             tally[g * slots + int(matrix[g, s])] = 0
 
@@ -332,7 +333,7 @@ def bit_count(x):
     return bin(int(x)).count("1")
 
 
-def fast_case(tables, src, start, end, remaining, lb, masks, seen):
+def fast_case(tables, src, start, end, remaining, masks, seen):
     """From the definitions: a member answered differently by every code costs
     2m - 1; any such code 2m; with fewer than three guesses nothing else fits; a
     member leaving one pair and single codes 2m; else at least 2m + 1 (when m fits the
