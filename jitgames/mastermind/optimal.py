@@ -413,9 +413,15 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     """The candidates of the node ``src[start:end]`` whose estimate is below ``bound``,
     as ``(estimate, guess)`` rows in code order into ``search.order_keys[level]``;
     returns their number (``masks_ready``: :func:`fast_case` has left this node's
-    answer masks in ``search.masks``). Candidates are the codes no symmetry filter drops that
-    divide the set and leave no class too large for ``remaining - 1`` guesses; the
-    estimate is ``m + sum lb(class sizes)`` (see :func:`candidate_estimate`)."""
+    answer masks in ``search.masks``). Candidates are the codes that divide the set
+    and leave no class too large for ``remaining - 1`` guesses; the estimate is
+    ``m + sum lb(class sizes)`` (see :func:`candidate_estimate`).
+
+    Codes that a symmetry filter drops (:func:`canonical`) may remain in the list when
+    the estimate came from the answer masks alone (checking each code would cost
+    more than the estimate): the caller skips them when they come up. Their
+    equivalent code is smaller and has the same estimate, so it comes first in
+    ``(estimate, code)`` order either way."""
     keys = search.order_keys[level]
     cap_next = search.cap[remaining - 1]
     n = tables.digits.shape[0]
@@ -446,9 +452,8 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
             # a class too large for the guesses left: with m <= b + 1 only cap_next = 1
             if parts <= 1 or estimate >= bound or (m > cap_next and parts != m):
                 continue
-            if canonical(tables, g, filters, used, scratch):
-                keys[n_cand, 0], keys[n_cand, 1] = estimate, g
-                n_cand += 1
+            keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+            n_cand += 1
         return n_cand
     # Larger sets: the masks give each guess its number of classes, hence a lower
     # bound of its estimate (classes as equal as possible); only the guesses it does
@@ -497,6 +502,12 @@ def root_candidates(tables, src, start, end, remaining, level, used, search):
     n_cand = list_candidates(tables, src, start, end, remaining, INFEASIBLE + 1, level, used,
                              search, filters, scratch, False)
     keys = search.order_keys[level]
+    kept = 0
+    for i in range(n_cand):
+        if canonical(tables, keys[i, 1], filters, used, scratch):
+            keys[kept] = keys[i]
+            kept += 1
+    n_cand = kept
     order = np.argsort(keys[:n_cand, 0] * tables.digits.shape[0] + keys[:n_cand, 1])
     keys[:n_cand] = keys[order].copy()
     return n_cand
@@ -550,10 +561,14 @@ def fast_case(tables, src, start, end, remaining, masks, seen):
     applies, else ``(floor, -1)`` with a lower bound ``floor`` of the cost
     (INFEASIBLE when none fits the depth). ``seen`` is scratch of the slots.
 
-    When :func:`fast_case_by_masks_applies`, leaves the answer masks of the node in
-    ``masks`` (for :func:`list_candidates`)."""
+    When :func:`fast_case_by_masks_applies` and no fast case does, leaves the answer
+    masks of the node in ``masks`` (for :func:`list_candidates`)."""
     m = end - start
     if fast_case_by_masks_applies(tables, m):
+        # most small sets are split apart by a member: m * m answers, not m * n
+        g = splits_apart_any(tables, src, start, end, True, seen)
+        if g >= 0:
+            return 2 * m - 1, g
         answer_masks(tables.matrix, src, start, end, masks)
         return fast_case_by_masks(masks, src, start, end, remaining)
     floor = 0
@@ -624,12 +639,11 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             return floor
     scratch = new_node_scratch(pegs, tables.counts.shape[1], seen)
     keys = search.order_keys[level]
+    filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
     if only >= 0:
         n_cand = 1
         keys[0, 0], keys[0, 1] = 0, only
     else:
-        filters = node_filters(tables, src, start, end, level, used, search.history,
-                               search.perms)
         n_cand = list_candidates(tables, src, start, end, remaining, bound, level, used,
                                  search, filters, scratch,
                                  fast_case_by_masks_applies(tables, m))
@@ -638,18 +652,28 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     new_used = used.copy()
     best = bound
     best_guess = -1
+    estimate = -1  # candidates are taken by (estimate, code): those of this estimate
+    j = n_cand  # from keys[j] on, then the next larger estimate from the start
     while True:
         if stop[0] != 0:
             return INFEASIBLE
-        # Next candidate by (estimate, code); most searches stop after a few.
-        j = -1
-        for i in range(n_cand):
-            if keys[i, 0] < INFEASIBLE and (j < 0 or keys[i, 0] < keys[j, 0]):
-                j = i
-        if j < 0 or keys[j, 0] >= best:
+        while j < n_cand and keys[j, 0] != estimate:
+            j += 1
+        if j == n_cand:
+            larger = INFEASIBLE
+            for i in range(n_cand):
+                if estimate < keys[i, 0] < larger:
+                    larger = keys[i, 0]
+            estimate, j = larger, 0
+            if estimate >= best or estimate == INFEASIBLE:  # none left
+                break
+            continue
+        if estimate >= best:
             break
         g = keys[j, 1]
-        keys[j, 0] = INFEASIBLE
+        j += 1
+        if only < 0 and not canonical(tables, g, filters, used, scratch):
+            continue
         sharper = sharpen(tables, src, start, end, g, out, lb, scratch)
         if sharper >= best:
             continue

@@ -365,7 +365,7 @@ def fast_case(tables, src, start, end, remaining, masks, seen):
 def list_candidates(tables, src, start, end, remaining, bound, level, used, search, filters,
                     scratch, masks_ready):
     """``(estimate, guess)`` rows in code order: every code no symmetry filter drops
-    (:func:`mark_representatives`) that divides the set, leaves no class larger than
+    (:func:`mark_representatives`; ``filters=None``: none) that divides the set, leaves no class larger than
     ``remaining - 1`` guesses can solve, and has ``m + sum lb(class size)`` (classes
     other than "solved") below ``bound``. Reads only ``tables``, the codes, the
     history's symmetries in ``filters`` and ``used``."""
@@ -381,9 +381,10 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     for c in range(colours):
         if all(c not in digits[s] for s in codes):
             absent |= 1 << c
-    marks = np.zeros(n, dtype=np.int8)
-    mark_representatives(digits, used, colours, filters.group, filters.maps, absent,
-                         repeats_allowed(n, pegs, colours), marks)
+    marks = np.ones(n, dtype=np.int8)
+    if filters is not None:   # None: no symmetry filter
+        mark_representatives(digits, used, colours, filters.group, filters.maps, absent,
+                             repeats_allowed(n, pegs, colours), marks)
     rows = []
     for g in range(n):
         classes = _classes(tables, g, codes)
