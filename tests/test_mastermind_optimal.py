@@ -307,3 +307,44 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
     optimal.answer_masks(matrix, src, 0, src.size, state.masks)
     assert [int(x) for x in state.masks] == masks
     assert [optimal.bit_count(x) for x in state.masks] == [ref.bit_count(x) for x in masks]
+
+
+@pytest.mark.kernel
+@given(st.lists(st.tuples(st.integers(1, 200), st.integers(0, 10 ** 6)), max_size=60),
+       st.lists(st.tuples(st.integers(1, 200), st.integers(0, 10 ** 6)), max_size=60),
+       st.sampled_from([32, 64]))
+@settings(max_examples=40)
+def test_cache_table_equals_the_twin(puts, others, slots):
+    """A small table, so that probes wrap around and full neighbourhoods forget."""
+    ours, twin = np.zeros((slots, 2), np.int64), [[0, 0] for _ in range(slots)]
+    for key, entry in puts:
+        optimal.cache_put(ours, key, entry)
+        ref.cache_put(twin, key, entry)
+    assert ours.tolist() == twin
+    for key in range(1, 201):
+        assert optimal.cache_get(ours, key) == ref.cache_get(twin, key)
+    other = np.zeros((slots, 2), np.int64)
+    for key, entry in others:
+        optimal.cache_put(other, key, entry)
+    optimal.merge_cache(ours, other)
+    ref.merge_cache(twin, other.tolist())
+    assert ours.tolist() == twin
+    for key in range(1, 201):
+        value, guess = optimal.cached_choice(ours, key)
+        entry = ref.cache_get(twin, key)
+        exact_with_guess = entry >= 0 and entry & 1 and entry >> optimal.GUESS_SHIFT
+        assert (value, guess) == (((entry >> 1) & optimal.VALUE_MASK,
+                                   (entry >> optimal.GUESS_SHIFT) - 1)
+                                  if exact_with_guess else (-1, -1))
+
+
+@pytest.mark.parametrize("size,limit", [((4, 4, True), None), ((3, 5, False), 4)])
+def test_a_tiny_cache_gives_the_same_tree(size, limit):
+    """A table of 32 slots forgets nearly everything: the search and the tree are the
+    same (only slower), on one worker and on two."""
+    space, matrix = load_game(*size)
+    expected = optimal._search_and_build(space, matrix, limit)
+    for workers in (1, 2):
+        search = optimal.OptimalSearch(space, matrix, limit, workers, cache_slots=32)
+        total, tree = optimal._search_and_build(space, matrix, limit, search)
+        assert (total, tree.table.tobytes()) == (expected[0], expected[1].table.tobytes())

@@ -39,9 +39,12 @@ Pruning, all exact:
 - a cache (64-bit hash of the consistent set and the depth left -> exact value and
   its guess, or a lower bound) shares sub-problems, and lets the tree be built from
   the search without searching again (the recorded guess is the first candidate in
-  ``(estimate, code)`` order attaining the cost, whoever searched it). A hash collision could in principle corrupt a
-  value; with 64-bit keys and at most millions of entries its probability is below
-  1e-6, and the tests check the results against a cache-free brute force.
+  ``(estimate, code)`` order attaining the cost, whoever searched it). It is an
+  open-addressing table of fixed size (:func:`cache_get`, :func:`cache_put`) that
+  may forget an entry when full: that costs only time. A hash collision could in
+  principle corrupt a value; with 63-bit keys and at most millions of entries its
+  probability is below 1e-6, and the tests check the results against a cache-free
+  brute force.
 
 The guess chosen at each node of the exported tree is the first candidate (in the
 search order) that attains the optimal cost, or the one a fast case names.
@@ -53,8 +56,6 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from ..errors import InputError
 from .._interrupt import run_interruptible
@@ -77,6 +78,9 @@ GUESS_SHIFT = 42
 VALUE_MASK = (1 << (GUESS_SHIFT - 1)) - 1
 PARTS_SHIFT = 32  # in ``Search.sums``: the number of classes above this bit
 MERGE_AFTER_SECONDS = 0.5  # a node searched longer shares its workers' caches
+CACHE_PROBES = 16  # slots looked at for a key before the table is taken as full there
+CACHE_SLOTS_PER_CODE = 256  # default table size (a power of two at least this * n) ...
+MAX_CACHE_SLOTS = 1 << 24  # ... up to 16 Mi slots (256 MiB) per worker
 
 
 class Search(NamedTuple):
@@ -89,7 +93,7 @@ class Search(NamedTuple):
     answers: np.ndarray  # int64: the answers other than "solved" that can occur
     buffers: np.ndarray  # int32 (levels, n): the classes of the guess tried at a level
     order_keys: np.ndarray  # int64 (levels, n, 2): (estimate, guess) of the candidates
-    cache: object  # numba typed Dict int64 -> int64: set hash -> packed entry (see GUESS_SHIFT)
+    cache: np.ndarray  # int64 (slots, 2): (set hash, packed entry) rows (see cache_put)
     stop: np.ndarray  # int64 (1,): set to 1 (by another thread) to stop the search
     steps: np.ndarray  # int64 (n + 1,): lb[c + 1] - lb[c], plus 1 << PARTS_SHIFT for c = 0
     tally: np.ndarray  # uint16 (n * slots,): class sizes of every guess (zero between uses)
@@ -127,11 +131,12 @@ def capacities(branches, n):
 
 @jit(leaf=True)
 def set_hash(members, start, end, remaining):
-    """64-bit key of a consistent set (its increasing members) and the depth left."""
+    """63-bit key (never 0) of a consistent set (its increasing members) and the depth
+    left."""
     h = mix64(np.uint64(remaining) + GOLDEN)
     for t in range(start, end):
         h = mix64(h ^ np.uint64(members[t]) + GOLDEN)
-    return np.int64(h >> np.uint64(1))
+    return max(np.int64(h >> np.uint64(1)), np.int64(1))  # 0 marks a free cache slot
 
 
 @jit(leaf=True)
@@ -625,7 +630,7 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     key = set_hash(src, start, end, remaining)
     floor = lb[m]  # a lower bound of the node's cost
     if only < 0:
-        known = cache.get(key, -1)
+        known = cache_get(cache, key)
         if known >= 0:
             value = (known >> 1) & VALUE_MASK
             if known & 1 == 1 or value >= bound:
@@ -709,30 +714,64 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         return best
     if best < bound:
         recorded = best_guess + 1 if best_guess + 1 < (1 << (62 - GUESS_SHIFT)) else 0
-        cache[key] = (recorded << GUESS_SHIFT) | (best << 1) | 1
+        cache_put(cache, key, (recorded << GUESS_SHIFT) | (best << 1) | 1)
     else:
-        cache[key] = max(best, floor) << 1
+        cache_put(cache, key, max(best, floor) << 1)
     return best
 
 
-@jit
+@jit(leaf=True)
 def cached_choice(cache, key):
     """``(value, guess)`` of an exact entry of ``cache`` with its guess, else ``(-1, -1)``."""
-    known = cache.get(key, -1)
+    known = cache_get(cache, key)
     if known < 0 or known & 1 == 0 or known >> GUESS_SHIFT == 0:
         return -1, -1
     return (known >> 1) & VALUE_MASK, (known >> GUESS_SHIFT) - 1
 
 
-@jit
+@jit(leaf=True)
+def cache_get(cache, key):
+    """The entry of ``key`` (> 0) in the table ``cache``, or -1."""
+    mask = cache.shape[0] - 1
+    i = key & mask
+    for _ in range(CACHE_PROBES):
+        if cache[i, 0] == key:
+            return cache[i, 1]
+        if cache[i, 0] == 0:
+            return np.int64(-1)
+        i = (i + 1) & mask
+    return np.int64(-1)
+
+
+@jit(leaf=True)
+def cache_put(cache, key, entry):
+    """Set the entry of ``key`` (> 0): in its slot or the first free one of the
+    CACHE_PROBES slots from ``key mod size``; when none is free, in the first slot,
+    forgetting the entry there (probes never stop at a taken slot, so the others
+    stay reachable)."""
+    mask = cache.shape[0] - 1
+    i = key & mask
+    for _ in range(CACHE_PROBES):
+        if cache[i, 0] == key or cache[i, 0] == 0:
+            cache[i, 0], cache[i, 1] = key, entry
+            return
+        i = (i + 1) & mask
+    i = key & mask
+    cache[i, 0], cache[i, 1] = key, entry
+
+
+@jit(leaf=True)
 def merge_cache(into, other):
     """Add the entries of cache ``other`` to ``into`` (exact values win, else the larger
     lower bound); both hold only true values, so any merge order gives a valid cache."""
-    for key, entry in other.items():
-        mine = into.get(key, -1)
+    for i in range(other.shape[0]):
+        key, entry = other[i, 0], other[i, 1]
+        if key == 0:
+            continue
+        mine = cache_get(into, key)
         if mine < 0 or (entry & 1 == 0 and mine & 1 == 0 and entry > mine) or (
                 entry & 1 == 1 and mine & 1 == 0):
-            into[key] = entry
+            cache_put(into, key, entry)
 
 
 def _branches(pegs: int) -> int:
@@ -751,10 +790,12 @@ class OptimalSearch:
     Each worker has its own :class:`Search` state (level buffers, cache); the lower
     bound tables and the stop flag are shared. :meth:`best` splits the candidates of
     its node across the workers with a shared best total (see there).
+    ``cache_slots``: size of each worker's table of solved sets (rounded up to a power
+    of two; default ``CACHE_SLOTS_PER_CODE`` per code, at most ``MAX_CACHE_SLOTS``).
     """
 
     def __init__(self, space: CodeSpace, matrix: np.ndarray, depth_limit: int | None,
-                 workers: int | None = None):
+                 workers: int | None = None, cache_slots: int | None = None):
         self.space, self.matrix = space, matrix
         self.tables = space.tables(matrix)
         self.remaining = UNLIMITED if depth_limit is None else int(depth_limit)
@@ -769,10 +810,13 @@ class OptimalSearch:
         steps[:n] = self.lb[1:] - self.lb[:-1]
         steps[0] += 1 << PARTS_SHIFT
         tally_size = n * (pegs + 1) ** 2 if matrix.shape[0] > 0 else 0
+        if cache_slots is None:
+            cache_slots = min(CACHE_SLOTS_PER_CODE * n, MAX_CACHE_SLOTS)
+        slots = 1 << max(int(cache_slots) - 1, CACHE_PROBES).bit_length()  # a power of two
         self.states = [
             Search(np.zeros(levels, dtype=np.int64), perms, self.lb, self.cap, answers,
                    np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
-                   Dict.empty(key_type=types.int64, value_type=types.int64), self.stop,
+                   np.zeros((slots, 2), dtype=np.int64), self.stop,
                    steps, np.zeros(tally_size, dtype=np.uint16), np.zeros(n, dtype=np.int64),
                    np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64))
             for _ in range(self.workers)]

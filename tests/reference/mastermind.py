@@ -397,6 +397,47 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     return rows
 
 
+CACHE_PROBES = 16
+
+
+def cache_get(cache, key):
+    """Linear probing from ``key mod size``: the entry of the first slot holding
+    ``key``, -1 at a free slot (key 0) or after CACHE_PROBES slots."""
+    size = len(cache)
+    for step in range(CACHE_PROBES):
+        slot = (key + step) % size
+        if cache[slot][0] == key:
+            return int(cache[slot][1])
+        if cache[slot][0] == 0:
+            return -1
+    return -1
+
+
+def cache_put(cache, key, entry):
+    """The first of the CACHE_PROBES slots from ``key mod size`` holding ``key`` or
+    free gets ``(key, entry)``; when there is none, slot ``key mod size`` does."""
+    size = len(cache)
+    for step in range(CACHE_PROBES):
+        slot = (key + step) % size
+        if cache[slot][0] in (key, 0):
+            cache[slot][0], cache[slot][1] = key, entry
+            return
+    cache[key % size][0], cache[key % size][1] = key, entry
+
+
+def merge_cache(into, other):
+    """Every entry of ``other``, slot by slot, goes into ``into`` unless ``into`` holds
+    an exact value (bit 0 set) or, for a lower bound, one at least as large."""
+    for key, entry in [(int(k), int(e)) for k, e in other]:
+        if key == 0:
+            continue
+        mine = cache_get(into, key)
+        exact, mine_exact = entry & 1, mine & 1
+        if mine < 0 or (not exact and not mine_exact and entry > mine) or (
+                exact and not mine_exact):
+            cache_put(into, key, entry)
+
+
 def solve(tables, src, start, end, remaining, bound, level, root, used, search):
     """Brute force: every guess at every node, no pruning, no symmetry, exact (reads
     only ``tables``, the codes and ``remaining``)."""
