@@ -1,7 +1,8 @@
 """Benchmark: the optimal Mastermind search against mmstrat, whole process, same run.
 
 Run ``python bench/mastermind_optimal.py`` (``--sizes 4x6,4x7,5x5,bc``, ``--repeats N``,
-``--timeout SECONDS``, ``--threads N`` for ours). Each repeat runs our command and the
+``--timeout SECONDS``, ``--threads N`` for ours, ``--peer-sizes`` the sizes the peer
+also runs, default all; ``--out FILE`` the result file). Each repeat runs our command and the
 peer's one after the other (alternating, so load on the shared machine hits both
 alike); the table shows median wall seconds of the whole process (start-up and
 compiled-code loading included, the Numba cache warmed first) and the ratio
@@ -88,7 +89,12 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=900, help="seconds per run")
     parser.add_argument("--threads", type=int, default=None, help="our threads (default all)")
+    parser.add_argument("--peer-sizes", default=None,
+                        help="sizes the peer runs too (default: all of --sizes)")
+    parser.add_argument("--out", default="mastermind_optimal.json",
+                        help="result file in bench/results")
     args = parser.parse_args()
+    peer_sizes = set((args.peer_sizes or args.sizes).split(","))
     peer = os.environ.get("MMSTRAT")
     if not peer or not os.access(peer, os.X_OK):
         print("peer skipped: set MMSTRAT to the mmstrat executable "
@@ -106,11 +112,13 @@ def main():
                                                     args.timeout))
             ours.append(seconds)
             totals.add(total)
-            if peer:
+            print(f"  {label}: ours {seconds} (wall, CPU s), total {total}", flush=True)
+            if peer and label.strip() in peer_sizes:
                 seconds, total = timed(lambda: run_peer(peer, pegs, colours, repeats,
                                                         args.timeout))
                 theirs.append(seconds)
                 totals.add(total)
+                print(f"  {label}: peer {seconds} (wall, CPU s), total {total}", flush=True)
         done_ours = [s for s in ours if s is not None]
         done_peer = [s for s in theirs if s is not None]
         med = lambda runs, k: statistics.median(r[k] for r in runs) if runs else None  # noqa: E731
@@ -129,7 +137,7 @@ def main():
         print(f"  {label}: total {row['totals']}, ours {row['ours_seconds']} s "
               f"({row['ours_cpu_seconds']} CPU s), peer {row['peer_seconds']} s "
               f"({row['peer_cpu_seconds']} CPU s)", flush=True)
-    out = ROOT / "bench" / "results" / "mastermind_optimal.json"
+    out = ROOT / "bench" / "results" / args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"machine": machine(), "threads": args.threads,
                                "repeats": args.repeats, "rows": rows}, indent=1) + "\n")
