@@ -254,26 +254,13 @@ def candidate_estimate(tables, src, start, end, g, largest_allowed, filters, use
     when ``g`` is skipped: a smaller code is equivalent to it, it divides nothing,
     or it leaves a class larger than ``largest_allowed`` (too large for the guesses
     left). ``bounds`` is ``(lb, answers)`` of the :class:`Search`."""
-    digits, pegs = tables.digits, tables.pegs
-    colours = tables.counts.shape[1]
-    if filters.absent != 0 and not absent_canonical(digits[g], filters.absent, filters.repeats):
-        return -1
-    if not filters.all_used and not free_colours_canonical(digits[g], used, colours):
-        return -1
-    if filters.group.shape[0] > 1 and not orbit_minimal(digits, used, colours, filters.group,
-                                                        filters.maps, g, scratch.image,
-                                                        scratch.relabel):
+    if not canonical(tables, g, filters, used, scratch):
         return -1
     count = scratch.count
     lb, answers = bounds
-    solved = pegs * (pegs + 1)
-    if tables.matrix.shape[0] > 0:
-        matrix_row = tables.matrix[g]
-        for t in range(start, end):
-            count[matrix_row[src[t]]] += 1
-    else:
-        for t in range(start, end):
-            count[response(tables, g, src[t])] += 1
+    solved = tables.pegs * (tables.pegs + 1)
+    for t in range(start, end):  # (used without a response matrix)
+        count[response(tables, g, src[t])] += 1
     parts = 1 if count[solved] > 0 else 0
     count[solved] = 0
     estimate = end - start
