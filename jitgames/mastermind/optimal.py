@@ -96,7 +96,8 @@ class Search(NamedTuple):
     cache: np.ndarray  # int64 (slots, 2): (set hash, packed entry) rows (see cache_put)
     stop: np.ndarray  # int64 (1,): set to 1 (by another thread) to stop the search
     steps: np.ndarray  # int64 (n + 1,): lb[c + 1] - lb[c], plus 1 << PARTS_SHIFT for c = 0
-    tally: np.ndarray  # uint16 (n * slots,): class sizes of every guess (zero between uses)
+    tally: np.ndarray  # uint16 (uint32 from 2**16 codes) (n * slots,): class sizes of
+    # every guess (zero between uses)
     sums: np.ndarray  # int64 (n,): per guess, the sum of ``steps`` over its members
     masks: np.ndarray  # uint64 (n,): per guess, the answers it gets (bit f: answer f)
     guesses: np.ndarray  # int64 (n,): the guesses whose classes are tallied
@@ -703,7 +704,8 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         recorded = best_guess + 1 if best_guess + 1 < (1 << (62 - GUESS_SHIFT)) else 0
         cache_put(cache, key, (recorded << GUESS_SHIFT) | (best << 1) | 1)
     else:
-        cache_put(cache, key, max(best, floor) << 1)
+        # (at most INFEASIBLE: the bound must fit below the guess bits of the entry)
+        cache_put(cache, key, min(max(best, floor), INFEASIBLE) << 1)
     return best
 
 
@@ -797,6 +799,7 @@ class OptimalSearch:
         steps[:n] = self.lb[1:] - self.lb[:-1]
         steps[0] += 1 << PARTS_SHIFT
         tally_size = n * (pegs + 1) ** 2 if matrix.shape[0] > 0 else 0
+        tally_type = np.uint16 if n < 1 << 16 else np.uint32  # a class holds up to n codes
         if cache_slots is None:
             cache_slots = min(CACHE_SLOTS_PER_CODE * n, MAX_CACHE_SLOTS)
         slots = 1 << max(int(cache_slots) - 1, CACHE_PROBES).bit_length()  # a power of two
@@ -804,7 +807,7 @@ class OptimalSearch:
             Search(np.zeros(levels, dtype=np.int64), perms, self.lb, self.cap, answers,
                    np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
                    np.zeros((slots, 2), dtype=np.int64), self.stop,
-                   steps, np.zeros(tally_size, dtype=np.uint16), np.zeros(n, dtype=np.int64),
+                   steps, np.zeros(tally_size, dtype=tally_type), np.zeros(n, dtype=np.int64),
                    np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64))
             for _ in range(self.workers)]
 
