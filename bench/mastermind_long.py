@@ -74,6 +74,8 @@ def main() -> int:
                              "directory, $XDG_DATA_HOME/jitgames/checkpoints)")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--scheduler", default=None)
+    parser.add_argument("--note", default=None,
+                        help="recorded with the session, e.g. which version of the search ran")
     args = parser.parse_args()
     pegs, colours = (int(x) for x in args.size.lower().split("x"))
     repeats = not args.no_repeats
@@ -88,7 +90,7 @@ def main() -> int:
     result, wall, cpu, status = session(argv, args.budget)
     record = {"command": "python -m jitgames.mastermind optimal " + " ".join(argv),
               "status": status, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
-              "result": result, "machine": machine()}
+              "result": result, "machine": machine(), "note": args.note}
     data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     entry = data.setdefault(name, {"known": known, "sessions": []})
     entry["known"] = known
