@@ -5,8 +5,8 @@ stops it with SIGINT (Ctrl-C) when ``--budget`` seconds are over (the finished j
 stay in the checkpoint; run the same command again to go on), and records each
 session -- wall and CPU seconds, the total or the bounds reached, the published
 value when ``tests/data/mastermind_optimal_larger.json`` has one -- in
-``bench/results/mastermind_long.json`` (one entry per game, sessions appended, the
-machine recorded with each).
+``bench/results/mastermind_long.json`` (one entry per game; a *run* is the sessions
+sharing one checkpoint, with their summed seconds; the machine recorded with each).
 
     python bench/mastermind_long.py 6x4 --budget 3600
     python bench/mastermind_long.py 4x10 --no-repeats --budget 900     # Bulls and Cows
@@ -92,11 +92,15 @@ def main() -> int:
               "status": status, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
               "result": result, "machine": machine(), "note": args.note}
     data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    entry = data.setdefault(name, {"known": known, "sessions": []})
+    entry = data.setdefault(name, {"known": known, "runs": []})
     entry["known"] = known
-    entry["sessions"].append(record)
-    entry["wall_seconds_total"] = round(sum(s["wall_seconds"] for s in entry["sessions"]), 1)
-    entry["cpu_seconds_total"] = round(sum(s["cpu_seconds"] for s in entry["sessions"]), 1)
+    run = next((r for r in entry["runs"] if r["checkpoint"] == checkpoint), None)
+    if run is None:  # a run is the sessions sharing one checkpoint
+        run = {"checkpoint": checkpoint, "sessions": []}
+        entry["runs"].append(run)
+    run["sessions"].append(record)
+    run["wall_seconds_total"] = round(sum(s["wall_seconds"] for s in run["sessions"]), 1)
+    run["cpu_seconds_total"] = round(sum(s["cpu_seconds"] for s in run["sessions"]), 1)
     save_result(RESULTS, data)
     if result is None:
         print(f"{name}: no result (exit status {status})")

@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from jitgames._chunked import run_chunks
 from jitgames._store import read_checked, write_checked
 from jitgames.mastermind import optimal_run as mr
 from jitgames.mastermind.__main__ import main as mastermind_main
 from jitgames.mastermind.evaluate import load_game
-from jitgames.mastermind.optimal import optimal_cost
+from jitgames.mastermind.optimal import INFEASIBLE, optimal_cost
 from tests.reference import mastermind as ref
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +42,22 @@ def test_total_equals_the_brute_force_twin(pegs, colours, repeats):
     src = np.arange(space.size, dtype=np.int32)
     expected = ref.solve(space.tables(matrix), src, 0, space.size, 62, None, 0, 0, None, None)
     assert mr.optimal_run(pegs, colours, repeats).total == expected
+
+
+@pytest.mark.parametrize("size", [(3, 4, True, None), (4, 4, True, 4), (3, 6, False, None)])
+def test_every_job_in_full_gives_the_same_optimum(size):
+    """No budgets, no cuts: every job searched exactly (the chunked job's plain worker
+    through run_chunks), the optimum n + min over guesses of the class sums."""
+    split = mr.root_split(*size)
+    run = run_chunks(mr.root_job(split), quiet=True)
+    # exact, or no strategy fits the guesses left (a class under a depth limit)
+    assert run.complete and all(p["exact"] or p["value"] >= INFEASIBLE for p in run.partials)
+    values = [p["value"] for p in run.partials]
+    totals = [split.space.size + sum(values[split.starts[c]:split.starts[c + 1]])
+              for c in range(split.guesses.size)]
+    assert min(totals) == mr.optimal_run(*size).total
+    best = int(np.argmin(totals))  # the first guess attaining it, as reported
+    assert split.space.format(split.guesses[best]) == mr.optimal_run(*size).guess
 
 
 def test_root_guesses_are_one_per_orbit():

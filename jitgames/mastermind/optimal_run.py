@@ -58,8 +58,8 @@ from .codes import DEFAULT_MATRIX_BYTES, CodeSpace
 from .evaluate import load_game
 from .optimal import INFEASIBLE, UNLIMITED, OptimalSearch, capacities, lower_bounds, solve
 
-__all__ = ["RootSplit", "root_split", "OptimalRun", "optimal_run", "job_params",
-           "validate_partial", "job_value", "JOB_NAME"]
+__all__ = ["RootSplit", "root_split", "root_job", "OptimalRun", "optimal_run", "job_params",
+           "validate_partial", "job_value", "exact_job_worker", "JOB_NAME"]
 
 JOB_NAME = "mastermind.optimal"
 SPLIT_SCHEME = 1
@@ -243,16 +243,28 @@ def validate_partial(params: dict, start: int, stop: int, partial) -> None:
     budget = check_count(partial["budget"], "budget", lb + 1, INFEASIBLE + 1)
     if partial["exact"]:
         high = size * (size + 1) // 2 if params["max_guesses"] is None else INFEASIBLE
-        value = check_count(partial["value"], "value", lb, min(high, budget - 1))
+        check_count(partial["value"], "value", lb, min(high, budget - 1))
     else:
-        value = check_count(partial["value"], "value", budget)
-    del value
+        check_count(partial["value"], "value", budget)
 
 
-def _job_worker(params: dict, start: int, stop: int) -> dict:
-    """Exact value of job ``start`` with no budget (the :class:`ChunkedJob` worker; a
-    run uses budgets through :func:`_dask_job` and the local threads instead)."""
+def exact_job_worker(params: dict, start: int, stop: int) -> dict:
+    """The partial of job ``start`` searched without a budget (always exact).
+
+    The worker of :func:`root_job` for :func:`jitgames._chunked.run_chunks`, which
+    runs every job in full: the plain, slower way to the same optimum (the tests
+    compare the two). :func:`optimal_run` gives each job a budget instead.
+    """
     return _dask_job(params, start, INFEASIBLE + 1)
+
+
+def root_job(split: RootSplit) -> ChunkedJob:
+    """The :class:`jitgames._chunked.ChunkedJob` of a game's jobs: one item per job,
+    the parameters of its checkpoints, :func:`validate_partial` as the check."""
+    space = split.space
+    params = job_params(space.pegs, space.colours, space.repeats, split.depth_limit, split)
+    return ChunkedJob(JOB_NAME, params, tuple((j, j + 1) for j in range(split.jobs)),
+                      exact_job_worker, validate_partial)
 
 
 # Searches of this process for Dask jobs, free ones per game (each used by one thread
@@ -504,9 +516,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     begin = time.perf_counter()
     split = root_split(pegs, colours, repeats, max_guesses, max_matrix_bytes)
     space = split.space
-    params = job_params(pegs, colours, repeats, max_guesses, split)
-    job = ChunkedJob(JOB_NAME, params, tuple((j, j + 1) for j in range(split.jobs)),
-                     _job_worker, validate_partial)
+    job = root_job(split)
+    params = job.params
     store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
     plan = RootBranchAndBound(split)
     resumed = 0
