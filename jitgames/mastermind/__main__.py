@@ -1,4 +1,4 @@
-"""Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,play,match,stats}``.
+"""Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,optimal,play,match,stats}``.
 
 ``evaluate`` prints total, mean, worst case and distribution of one strategy over all
 secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``;
@@ -6,7 +6,8 @@ secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distributio
 checks a strategy tree read from a file (``--tree FILE``); ``tournament`` runs several
 strategies over several sizes in one table; ``tree`` prints or exports a strategy's
 decision tree (``--out FILE``: the JSON document of ``docs/mastermind_optimal.md``);
-``play`` and ``match`` are the games
+``optimal`` computes the optimal total of a large game as a resumable run of
+independent jobs (``--checkpoint``, ``--scheduler``); ``play`` and ``match`` are the games
 for people; ``stats`` shows the player statistics kept in SQLite.
 """
 from __future__ import annotations
@@ -126,6 +127,17 @@ def build_parser() -> _cli.ArgumentParser:
                     help="write the tree as a JSON document to FILE "
                          "(format in docs/mastermind_optimal.md)")
     _common_arguments(tr)
+
+    op = sub.add_parser("optimal", help="the optimal total of a large game, as a resumable run "
+                                        "of independent jobs (docs/mastermind_optimal.md)")
+    _size_arguments(op)
+    _max_guesses_argument(op)
+    _common_arguments(op)
+    group = op.add_argument_group("long runs")
+    group.add_argument("--scheduler", type=_chunked.scheduler_address, metavar="ADDRESS",
+                       help="run the jobs on a Dask cluster: tcp://HOST:PORT of a running "
+                            "scheduler, or local:W for W worker processes on this machine")
+    _cli.add_checkpoint(group)
 
     from .play import add_play_arguments
     add_play_arguments(sub, _size_arguments, _strategy_argument)
@@ -354,11 +366,47 @@ def _cmd_tree(args):
     return 0
 
 
+def _cmd_optimal(args):
+    """``optimal``: the least total guesses, as jobs split at the root (resumable)."""
+    from .optimal_run import optimal_run
+
+    repeats = not args.no_repeats
+    with _cli.progress(0, f"optimal {args.pegs}x{args.colours}", args.quiet,
+                       unit="job") as bar, _chunked.open_client(args.scheduler) as client:
+        def show(plan):
+            bar.total = plan.split.jobs
+            bar.n = len(plan.known)
+            lower, upper = plan.bounds()
+            bar.set_postfix_str(f"{lower}..{upper if upper is not None else '?'}")
+
+        run = optimal_run(args.pegs, args.colours, repeats, args.max_guesses,
+                          checkpoint=args.checkpoint, client=client,
+                          max_matrix_bytes=args.max_matrix_bytes, progress=show)
+    out = run.to_dict()
+    out["scheduler"] = args.scheduler
+    rep = "" if repeats else ", no repeats"
+    limit = "" if args.max_guesses is None else f", at most {args.max_guesses} guesses"
+    head = f"optimal on {args.pegs} pegs x {args.colours} colours{rep}{limit}: {run.codes} codes"
+    if run.total is not None:
+        text = [head, f"total {run.total}  mean {run.total / run.codes:.4f}  "
+                      f"first guess {run.guess}"]
+    else:
+        upper = "?" if run.upper is None else run.upper
+        text = [head, f"not finished: the total lies in [{run.lower}, {upper}]"]
+    text.append(f"jobs: {run.jobs_exact} exact, {run.jobs_cut} cut at their budget, "
+                f"{run.jobs_resumed} from the checkpoint, of {run.jobs}; {run.seconds:.1f} s")
+    note = None if run.complete else (
+        f"{PROG}: interrupted; finished jobs are kept"
+        + ("" if args.checkpoint is None else f" in {args.checkpoint}; the same command resumes"))
+    return _cli.emit(args, out, text, run.complete, note=note)
+
+
 def _body(argv):
     args = build_parser().parse_args(argv)
     if hasattr(args, "pegs"):
         code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
-    commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree}
+    commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree,
+                "optimal": _cmd_optimal}
     from .play import COMMANDS
     commands.update(COMMANDS)
     with threads(getattr(args, "threads", None)):

@@ -1,0 +1,562 @@
+"""The optimal Mastermind total as a long, resumable run split at the root.
+
+The optimum of a game of ``n`` codes is
+
+    cost(all codes) = n + min over root guesses g of  sum over answers f  cost(C_f(g))
+
+(:mod:`.optimal`). Nothing has been guessed at the root, so the colour and position
+permutations are all symmetries there: one guess per orbit is enough, and the orbits
+are the partitions of the pegs into at most ``colours`` parts (``1111, 1112, 1122,
+1123, 1234`` for 4 pegs; without repeats ``1234`` alone). Each pair (root guess,
+answer class) is one *job*: the least total guesses for the codes of that class
+within the guesses left, searched by :func:`.optimal.solve` with history ``[g]``.
+Jobs are independent, so they run on several threads or on the workers of a Dask
+cluster, and a finished job is kept in a checkpoint.
+
+Branch and bound across jobs, every cut exact:
+
+- each job has a *budget*: its result is exact when below it, else a lower bound
+  at least the budget (the search stops as soon as it knows that much);
+- a root guess's total is bounded below by ``n`` plus, per class, its exact cost, a
+  lower bound found by a cut-off job, or ``lb(size)`` (:func:`.optimal.lower_bounds`);
+- the best total found so far, ``U``, gives the budget of a job of guess ``c``:
+  ``U`` minus what the other classes of ``c`` are known to cost at least (``U + 1``
+  for a guess before the best one in the order, so that the *first* guess attaining
+  the optimum is the one reported, whatever the scheduling);
+- a guess whose lower bound reaches its budget is cut: its other jobs never run;
+- guesses are tried in order of ``n + sum lb(class sizes)`` (then code), their
+  classes largest first; until the first guess has a total, only its jobs run.
+
+The total and the reported guess depend on nothing but the game (not on the number
+of threads or workers, nor on what a checkpoint holds); which jobs were cut, and
+the lower bounds they gave, depend on the order in which jobs finished.
+
+Checkpoints (``--checkpoint``) are :class:`jitgames._chunked.Checkpoint` files of
+the job ``mastermind.optimal``: item ``i`` is job ``i`` of the fixed list of the
+game, its partial ``{"value": v, "exact": e, "budget": b}``. They hold exact values
+and proven lower bounds only, which no change of the search code alters, so the
+parameters name the game and the job list (a digest of the guesses and class
+sizes), not the package version. A file is checked before use (checksum, game, job
+list, every partial by :func:`validate_partial`) and refused with one line otherwise.
+See ``docs/mastermind_optimal.md`` (section "Larger games and resumable runs").
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .._chunked import ChunkedJob, Checkpoint, check_count
+from .._interrupt import run_interruptible
+from .._jit import thread_count
+from ..errors import InputError
+from .codes import DEFAULT_MATRIX_BYTES, CodeSpace
+from .evaluate import load_game
+from .optimal import INFEASIBLE, UNLIMITED, OptimalSearch, capacities, lower_bounds, solve
+
+__all__ = ["RootSplit", "root_split", "root_job", "OptimalRun", "optimal_run", "job_params",
+           "validate_partial", "job_value", "exact_job_worker", "JOB_NAME"]
+
+JOB_NAME = "mastermind.optimal"
+SPLIT_SCHEME = 1
+"""Version of the job list (root guesses and class order); stored in checkpoints."""
+
+
+# ----------------------------------------------------------------------------- the jobs
+
+def root_guesses(pegs: int, colours: int, repeats: bool) -> list[tuple[int, ...]]:
+    """One root guess per orbit of the colour and position permutations, as 0-based
+    digits: the partitions of ``pegs`` into at most ``colours`` parts, written with
+    colour 0 taking the largest part (``(0, 0, 1, 2)`` for 2 + 1 + 1)."""
+    if not repeats:
+        return [tuple(range(pegs))] if pegs <= colours else []
+
+    def partitions(left, largest):
+        if left == 0:
+            yield ()
+            return
+        for part in range(min(left, largest), 0, -1):
+            for rest in partitions(left - part, part):
+                yield (part,) + rest
+
+    guesses = []
+    for parts in partitions(pegs, pegs):
+        if len(parts) <= colours:
+            guesses.append(tuple(c for c, size in enumerate(parts) for _ in range(size)))
+    return guesses
+
+
+@dataclass(frozen=True, eq=False)
+class RootSplit:
+    """The fixed job list of one game: its root guesses and their answer classes.
+
+    Attributes
+    ----------
+    space : CodeSpace
+    depth_limit : int or None
+        Most guesses per secret (None: no limit).
+    guesses : ndarray of int64
+        Code index of each root guess, in the order they are tried.
+    starts : ndarray of int64
+        Jobs of guess ``c`` are ``starts[c]:starts[c + 1]``.
+    job_guess, job_answer, job_size, job_lb : ndarray of int64
+        Per job: its guess (index into ``guesses``), the answer of its class, the
+        class size and the lower bound ``lb(size)`` of its cost.
+    members : ndarray of int32
+        Class codes of job ``j`` at ``members[member_starts[j]:member_starts[j + 1]]``
+        (increasing).
+    member_starts : ndarray of int64
+    """
+
+    space: CodeSpace
+    depth_limit: int | None
+    guesses: np.ndarray
+    starts: np.ndarray
+    job_guess: np.ndarray
+    job_answer: np.ndarray
+    job_size: np.ndarray
+    job_lb: np.ndarray
+    members: np.ndarray
+    member_starts: np.ndarray
+
+    @property
+    def jobs(self) -> int:
+        return int(self.job_size.shape[0])
+
+    def class_codes(self, job: int) -> np.ndarray:
+        """The codes of job ``job``'s class (int32, increasing)."""
+        return self.members[self.member_starts[job]:self.member_starts[job + 1]]
+
+    def digest(self) -> str:
+        """SHA-256 (hex, 16 digits) of the job list: guesses, answers and class sizes."""
+        h = hashlib.sha256()
+        for array in (self.guesses, self.starts, self.job_answer, self.job_size):
+            h.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+        return h.hexdigest()[:16]
+
+
+def _branches(pegs: int) -> int:
+    """Answers other than "solved" that can occur (the bound tables' branching)."""
+    return (pegs + 1) * (pegs + 2) // 2 - 2 if pegs > 1 else 1
+
+
+@lru_cache(maxsize=4)
+def root_split(pegs: int, colours: int, repeats: bool = True, depth_limit: int | None = None,
+               max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> RootSplit:
+    """The :class:`RootSplit` of a game (cached per process).
+
+    A root guess is left out when it answers every code alike (it divides nothing)
+    or leaves a class too large for the guesses left; the others are ordered by
+    ``n + sum lb(class sizes)``, then code.
+    """
+    space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
+    n = space.size
+    lb = lower_bounds(n, _branches(pegs))
+    cap = capacities(_branches(pegs), n)
+    remaining = UNLIMITED if depth_limit is None else depth_limit
+    every = np.arange(n, dtype=np.int64)
+    rows = []
+    for digits in root_guesses(pegs, colours, repeats):
+        value = 0
+        for d in digits:
+            value = value * colours + d
+        g = int(np.searchsorted(space.values, value))
+        answers = (matrix[g].astype(np.int64) if matrix.shape[0] else
+                   np.array([space.feedback(g, s) for s in range(n)], dtype=np.int64))
+        slots, sizes = np.unique(answers, return_counts=True)
+        if slots.size <= 1 or remaining < 2:  # it divides nothing, or no guess is left
+            continue
+        keep = slots != space.solved
+        slots, sizes = slots[keep], sizes[keep]
+        if sizes.max(initial=0) > cap[remaining - 1]:
+            continue
+        estimate = n + int(lb[sizes].sum())
+        order = np.lexsort((slots, -sizes))  # largest class first, then answer
+        classes = [every[answers == slots[i]].astype(np.int32) for i in order]
+        rows.append((estimate, g, slots[order], sizes[order], classes))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    starts = np.cumsum([0] + [len(r[2]) for r in rows]).astype(np.int64)
+    classes = [c for r in rows for c in r[4]]
+    sizes = np.array([s for r in rows for s in r[3]], dtype=np.int64)
+    return RootSplit(
+        space=space, depth_limit=depth_limit,
+        guesses=np.array([r[1] for r in rows], dtype=np.int64), starts=starts,
+        job_guess=np.repeat(np.arange(len(rows), dtype=np.int64), np.diff(starts)),
+        job_answer=np.array([a for r in rows for a in r[2]], dtype=np.int64),
+        job_size=sizes, job_lb=lb[sizes].astype(np.int64) if sizes.size else sizes,
+        members=np.concatenate(classes) if classes else np.zeros(0, dtype=np.int32),
+        member_starts=np.cumsum([0] + [c.size for c in classes]).astype(np.int64))
+
+
+def job_params(pegs: int, colours: int, repeats: bool, depth_limit: int | None,
+               split: RootSplit) -> dict:
+    """The checkpoint parameters: what determines every job's exact value."""
+    return {"pegs": pegs, "colours": colours, "repeats": repeats, "max_guesses": depth_limit,
+            "scheme": SPLIT_SCHEME, "jobs": split.jobs, "split": split.digest()}
+
+
+def job_value(search: OptimalSearch, worker: int, split: RootSplit, job: int,
+              budget: int) -> tuple[int, bool]:
+    """``(value, exact)`` of job ``job``: its class's least total within the guesses
+    left when below ``budget`` (``exact``), else a lower bound ``>= budget``.
+
+    Runs on ``search.states[worker]`` (one thread at a time per state). Raises
+    KeyboardInterrupt when ``search.stop`` was set during the search (the value is
+    then meaningless, and so are the search's caches).
+    """
+    space = split.space
+    guess = int(split.guesses[split.job_guess[job]])
+    state = search.states[worker]
+    state.history[0] = guess
+    used = np.zeros(space.colours, dtype=np.bool_)
+    used[space.digits[guess]] = True
+    codes = split.class_codes(job)
+    # np.int64(-1): the argument type solve() is compiled for (see optimal.solve)
+    value = int(solve(search.tables, codes, 0, codes.size, search.remaining - 1, int(budget),
+                      1, used, state, np.int64(-1)))
+    if search.stop[0] != 0:
+        raise KeyboardInterrupt
+    return value, value < budget
+
+
+def validate_partial(params: dict, start: int, stop: int, partial) -> None:
+    """Raise ValueError unless ``partial`` is a possible result of job ``start``.
+
+    A job's partial is ``{"value": v, "exact": e, "budget": b}``: ``b`` an integer
+    above the class's ``lb(size)``; exact (``e`` true) means ``lb <= v < b`` and, with
+    no depth limit, ``v <= s (s + 1) / 2`` (guessing the ``s`` codes one by one);
+    else ``v >= b`` (a lower bound the search proved).
+    """
+    if stop != start + 1:
+        raise ValueError("a job is one item")
+    split = root_split(params["pegs"], params["colours"], params["repeats"],
+                       params["max_guesses"])
+    if not isinstance(partial, dict) or set(partial) != {"value", "exact", "budget"}:
+        raise ValueError("not a job result {value, exact, budget}")
+    if type(partial["exact"]) is not bool:
+        raise ValueError("exact is not true or false")
+    size, lb = int(split.job_size[start]), int(split.job_lb[start])
+    budget = check_count(partial["budget"], "budget", lb + 1, INFEASIBLE + 1)
+    if partial["exact"]:
+        high = size * (size + 1) // 2 if params["max_guesses"] is None else INFEASIBLE
+        check_count(partial["value"], "value", lb, min(high, budget - 1))
+    else:
+        check_count(partial["value"], "value", budget)
+
+
+def exact_job_worker(params: dict, start: int, stop: int) -> dict:
+    """The partial of job ``start`` searched without a budget (always exact).
+
+    The worker of :func:`root_job` for :func:`jitgames._chunked.run_chunks`, which
+    runs every job in full: the plain, slower way to the same optimum (the tests
+    compare the two). :func:`optimal_run` gives each job a budget instead.
+    """
+    return _dask_job(params, start, INFEASIBLE + 1)
+
+
+def root_job(split: RootSplit) -> ChunkedJob:
+    """The :class:`jitgames._chunked.ChunkedJob` of a game's jobs: one item per job,
+    the parameters of its checkpoints, :func:`validate_partial` as the check."""
+    space = split.space
+    params = job_params(space.pegs, space.colours, space.repeats, split.depth_limit, split)
+    return ChunkedJob(JOB_NAME, params, tuple((j, j + 1) for j in range(split.jobs)),
+                      exact_job_worker, validate_partial)
+
+
+# Searches of this process for Dask jobs, free ones per game (each used by one thread
+# at a time): a worker process keeps its sub-results between jobs.
+_FREE_SEARCHES: dict = {}
+_FREE_LOCK = threading.Lock()
+
+
+def _dask_job(params: dict, job: int, budget: int) -> dict:
+    """One job on a Dask worker: the partial ``{value, exact, budget}``."""
+    split = root_split(params["pegs"], params["colours"], params["repeats"],
+                       params["max_guesses"])
+    key = (params["pegs"], params["colours"], params["repeats"], params["max_guesses"])
+    with _FREE_LOCK:
+        free = _FREE_SEARCHES.setdefault(key, [])
+        search = free.pop() if free else None
+    if search is None:
+        _, matrix = load_game(params["pegs"], params["colours"], params["repeats"])
+        search = OptimalSearch(split.space, matrix, params["max_guesses"], workers=1)
+    value, exact = job_value(search, 0, split, job, budget)
+    with _FREE_LOCK:
+        _FREE_SEARCHES[key].append(search)
+    return {"value": value, "exact": exact, "budget": int(budget)}
+
+
+# ----------------------------------------------------------------------------- the bound
+
+class RootBranchAndBound:
+    """What is known of the root: job results, the best total, which job runs next.
+
+    Not thread-safe: the drivers call it under their lock.
+    """
+
+    def __init__(self, split: RootSplit):
+        self.split = split
+        self.n = split.space.size
+        self.known: dict[int, tuple[int, bool]] = {}
+        self.running: set[int] = set()
+        self.best, self.best_guess = INFEASIBLE, split.guesses.size  # (U, its guess)
+
+    def _jobs(self, c: int) -> range:
+        return range(int(self.split.starts[c]), int(self.split.starts[c + 1]))
+
+    def lower(self, c: int) -> int:
+        """A lower bound of the total of root guess ``c`` (exact once all its jobs are)."""
+        total = self.n
+        for j in self._jobs(c):
+            total += self.known[j][0] if j in self.known else int(self.split.job_lb[j])
+        return total
+
+    def budget(self, c: int) -> int:
+        """Guess ``c`` matters only if its total is below this."""
+        return self.best + 1 if c < self.best_guess else self.best
+
+    def _exact(self, c: int) -> bool:
+        return all(j in self.known and self.known[j][1] for j in self._jobs(c))
+
+    def closed(self, c: int) -> bool:
+        """Guess ``c`` is settled: its total is known, or it cannot matter."""
+        return self._exact(c) or self.lower(c) >= self.budget(c)
+
+    def record(self, job: int, value: int, exact: bool) -> None:
+        """Add a job's result (replacing an earlier lower bound of it)."""
+        old = self.known.get(job)
+        if old is not None and (old[1] or (not exact and old[0] >= value)):
+            return  # what is known already says as much
+        self.known[job] = (int(value), bool(exact))
+        c = int(self.split.job_guess[job])
+        if self._exact(c):
+            total = self.lower(c)
+            if (total, c) < (self.best, self.best_guess) and total < INFEASIBLE:
+                self.best, self.best_guess = total, c
+
+    def next_job(self) -> tuple[int, int] | None:
+        """``(job, budget)`` to run now, or None (all settled, or waiting for results).
+
+        Until a total is known only the first open guess's jobs run (the others would
+        run without a budget).
+        """
+        for c in range(self.split.guesses.size):
+            if self.closed(c):
+                continue
+            lower = self.lower(c)
+            for j in self._jobs(c):
+                if j in self.running or (j in self.known and self.known[j][1]):
+                    continue
+                have = self.known[j][0] if j in self.known else int(self.split.job_lb[j])
+                budget = self.budget(c) - (lower - have)
+                if budget > have:
+                    return j, budget
+            if self.best >= INFEASIBLE:
+                return None
+        return None
+
+    @property
+    def finished(self) -> bool:
+        return not self.running and all(self.closed(c) for c in range(self.split.guesses.size))
+
+    def bounds(self) -> tuple[int, int | None]:
+        """``(lower, upper)``: the optimum lies between them (upper None: no total yet)."""
+        lows = [self.lower(c) for c in range(self.split.guesses.size) if not self.closed(c)]
+        upper = self.best if self.best < INFEASIBLE else None
+        return min(lows + ([self.best] if upper is not None else [INFEASIBLE])), upper
+
+
+# ----------------------------------------------------------------------------- runs
+
+@dataclass(frozen=True)
+class OptimalRun:
+    """The outcome of :func:`optimal_run`.
+
+    ``total`` (None until known) is the optimum; ``lower``/``upper`` bound it (equal
+    when complete); ``guess`` is the first root guess in the job order attaining it.
+    ``jobs_exact`` and ``jobs_cut`` count the jobs finished with an exact value or a
+    lower bound at their budget (``jobs_resumed`` of them read from the checkpoint);
+    ``seconds`` is the wall time of this call.
+    """
+
+    pegs: int
+    colours: int
+    repeats: bool
+    max_guesses: int | None
+    codes: int
+    total: int | None
+    guess: str | None
+    lower: int
+    upper: int | None
+    complete: bool
+    jobs: int
+    jobs_exact: int
+    jobs_cut: int
+    jobs_resumed: int
+    seconds: float
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``optimal --json`` (without ``complete``)."""
+        return {"pegs": self.pegs, "colours": self.colours, "repeats": self.repeats,
+                "max_guesses": self.max_guesses, "codes": self.codes, "total": self.total,
+                "mean": None if self.total is None else self.total / self.codes,
+                "first_guess": self.guess, "lower_bound": self.lower,
+                "upper_bound": self.upper, "jobs": self.jobs, "jobs_exact": self.jobs_exact,
+                "jobs_cut": self.jobs_cut, "jobs_resumed": self.jobs_resumed,
+                "seconds": round(self.seconds, 3)}
+
+
+def _run_here(plan: RootBranchAndBound, search: OptimalSearch, keep) -> None:
+    """Run the jobs on ``search.workers`` threads of this process (each its own search
+    state; ``solve`` releases the GIL), ``keep(job, partial)`` called under the lock."""
+    cond = threading.Condition()
+    errors = []
+
+    def work(worker):
+        while True:
+            with cond:
+                while True:
+                    if errors or search.stop[0] != 0 or plan.finished:
+                        cond.notify_all()
+                        return
+                    task = plan.next_job()
+                    if task is not None:
+                        break
+                    cond.wait(0.5)
+                job, budget = task
+                plan.running.add(job)
+            try:
+                value, exact = job_value(search, worker, plan.split, job, budget)
+            finally:
+                with cond:
+                    plan.running.discard(job)
+                    cond.notify_all()
+            with cond:
+                plan.record(job, value, exact)
+                keep(job, {"value": value, "exact": exact, "budget": int(budget)})
+                cond.notify_all()
+
+    def guarded(worker):
+        try:
+            work(worker)
+        except BaseException as exc:  # handed to the calling thread
+            errors.append(exc)
+            search.stop[0] = 1
+
+    helpers = [threading.Thread(target=guarded, args=(w,), daemon=True)
+               for w in range(1, search.workers)]
+    for helper in helpers:
+        helper.start()
+    guarded(0)
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
+
+
+def _run_on_dask(plan: RootBranchAndBound, client, params: dict, keep) -> None:
+    """Run the jobs on a Dask cluster, twice as many in flight as it has threads."""
+    from distributed import wait
+
+    slots = 2 * max(1, sum(client.nthreads().values()))
+    flying = {}
+    try:
+        while not plan.finished:
+            while len(flying) < slots:
+                task = plan.next_job()
+                if task is None:
+                    break
+                job, budget = task
+                plan.running.add(job)
+                flying[client.submit(_dask_job, params, job, budget, pure=False,
+                                     retries=3)] = job
+            if not flying:
+                break
+            done = wait(list(flying), return_when="FIRST_COMPLETED").done
+            for future in done:
+                job = flying.pop(future)
+                partial = future.result()
+                plan.running.discard(job)
+                plan.record(job, partial["value"], partial["exact"])
+                keep(job, partial)
+    except KeyboardInterrupt:
+        client.cancel(list(flying))
+        raise
+
+
+def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int | None = None,
+                *, checkpoint=None, client=None, workers: int | None = None,
+                max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None) -> OptimalRun:
+    """The optimal total of a game, run as independent jobs (see the module docs).
+
+    Parameters
+    ----------
+    checkpoint : path, optional
+        Resume from and record finished jobs in this file (refused with
+        :class:`jitgames._store.StoreError` if it fails its checks).
+    client : distributed.Client, optional
+        Run the jobs on this Dask cluster instead of threads of this process.
+    workers : int, optional
+        Threads of this process (default: the current Numba thread count).
+    progress : callable, optional
+        Called as ``progress(plan)`` after every finished job.
+
+    Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
+    bounds proved so far, and the checkpoint every finished job.
+
+    Raises
+    ------
+    InputError
+        If no strategy solves every code within ``max_guesses`` guesses.
+    """
+    begin = time.perf_counter()
+    split = root_split(pegs, colours, repeats, max_guesses, max_matrix_bytes)
+    space = split.space
+    job = root_job(split)
+    params = job.params
+    store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
+    plan = RootBranchAndBound(split)
+    resumed = 0
+    if store is not None:
+        for (j, _), partial in sorted(store.done.items()):
+            plan.record(j, partial["value"], partial["exact"])
+            resumed += 1
+
+    def keep(j, partial):
+        if store is not None:
+            store.record((j, j + 1), partial)
+        if progress is not None:
+            progress(plan)
+
+    complete = True
+    if space.size == 1:
+        plan.best, plan.best_guess, guess = 1, 0, space.format(0)
+    else:
+        try:
+            if client is not None:
+                _run_on_dask(plan, client, params, keep)
+            else:
+                _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
+                search = OptimalSearch(space, matrix, max_guesses,
+                                       workers=workers or thread_count())
+                run_interruptible(lambda: _run_here(plan, search, keep), stop=search.stop)
+        except KeyboardInterrupt:
+            complete = False
+        finally:
+            if store is not None:
+                store.flush()
+        if complete and plan.best >= INFEASIBLE:
+            raise InputError(f"no strategy solves every code within {max_guesses} guesses")
+        guess = (space.format(int(split.guesses[plan.best_guess]))
+                 if plan.best < INFEASIBLE else None)
+    lower, upper = plan.bounds() if space.size > 1 else (1, 1)
+    exact = sum(1 for value, ok in plan.known.values() if ok)
+    return OptimalRun(pegs, colours, repeats, max_guesses, space.size,
+                      upper if complete else (upper if lower == upper else None),
+                      guess if complete or lower == upper else None, lower, upper,
+                      complete, split.jobs, exact, len(plan.known) - exact, resumed,
+                      time.perf_counter() - begin)

@@ -1,0 +1,272 @@
+"""The optimal total as a resumable run of root jobs (jitgames/mastermind/optimal_run.py):
+equal to the whole search, independent of threads and workers, resumable, checked."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from jitgames._chunked import run_chunks
+from jitgames._store import read_checked, write_checked
+from jitgames.mastermind import optimal_run as mr
+from jitgames.mastermind.__main__ import main as mastermind_main
+from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.optimal import INFEASIBLE, optimal_cost
+from tests.reference import mastermind as ref
+
+ROOT = Path(__file__).resolve().parents[1]
+LARGER = json.loads((ROOT / "tests" / "data" / "mastermind_optimal_larger.json").read_text())
+
+SMALL = [(2, 3, True, None), (3, 4, True, None), (3, 5, True, None), (4, 4, True, None),
+         (4, 4, True, 4), (3, 6, False, None), (5, 3, True, None), (4, 5, True, 5)]
+
+
+@pytest.mark.parametrize("pegs,colours,repeats,limit", SMALL)
+def test_total_equals_the_whole_search(pegs, colours, repeats, limit):
+    space, matrix = load_game(pegs, colours, repeats)
+    run = mr.optimal_run(pegs, colours, repeats, limit)
+    assert run.complete and run.total == optimal_cost(space, matrix, limit)
+    assert run.lower == run.upper == run.total
+    assert run.jobs_exact + run.jobs_cut <= run.jobs
+
+
+@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (2, 4, True),
+                                                   (3, 4, False)])
+def test_total_equals_the_brute_force_twin(pegs, colours, repeats):
+    space, matrix = load_game(pegs, colours, repeats)
+    src = np.arange(space.size, dtype=np.int32)
+    expected = ref.solve(space.tables(matrix), src, 0, space.size, 62, None, 0, 0, None, None)
+    assert mr.optimal_run(pegs, colours, repeats).total == expected
+
+
+@pytest.mark.parametrize("size", [(3, 4, True, None), (4, 4, True, 4), (3, 6, False, None)])
+def test_every_job_in_full_gives_the_same_optimum(size):
+    """No budgets, no cuts: every job searched exactly (the chunked job's plain worker
+    through run_chunks), the optimum n + min over guesses of the class sums."""
+    split = mr.root_split(*size)
+    run = run_chunks(mr.root_job(split), quiet=True)
+    # exact, or no strategy fits the guesses left (a class under a depth limit)
+    assert run.complete and all(p["exact"] or p["value"] >= INFEASIBLE for p in run.partials)
+    values = [p["value"] for p in run.partials]
+    totals = [split.space.size + sum(values[split.starts[c]:split.starts[c + 1]])
+              for c in range(split.guesses.size)]
+    assert min(totals) == mr.optimal_run(*size).total
+    best = int(np.argmin(totals))  # the first guess attaining it, as reported
+    assert split.space.format(split.guesses[best]) == mr.optimal_run(*size).guess
+
+
+def test_root_guesses_are_one_per_orbit():
+    """The partitions of the pegs: every code's orbit under colour and position
+    permutations holds exactly one of them."""
+    assert mr.root_guesses(4, 6, True) == [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1),
+                                           (0, 0, 1, 2), (0, 1, 2, 3)]
+    assert mr.root_guesses(4, 2, True) == [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1)]
+    assert mr.root_guesses(3, 5, False) == [(0, 1, 2)]
+    assert mr.root_guesses(5, 4, False) == []
+    space, _ = load_game(4, 3)
+    seen = set()
+    for digits in space.digits:
+        counts = sorted((list(digits).count(c) for c in set(digits)), reverse=True)
+        seen.add(tuple(c for c, size in enumerate(counts) for _ in range(size)))
+    assert sorted(seen) == sorted(mr.root_guesses(4, 3, True))
+
+
+def test_split_covers_every_code_once_per_guess():
+    split = mr.root_split(4, 4)
+    n = split.space.size
+    for c in range(split.guesses.size):
+        jobs = range(split.starts[c], split.starts[c + 1])
+        codes = np.concatenate([split.class_codes(j) for j in jobs])
+        # every code but the guess itself (it answers "solved"), each in one class
+        assert np.array_equal(np.sort(codes), np.setdiff1d(np.arange(n), split.guesses[c]))
+        assert list(split.job_size[jobs.start:jobs.stop]) == sorted(
+            split.job_size[jobs.start:jobs.stop], reverse=True)
+
+
+@pytest.mark.parametrize("size", [(4, 4, True), (3, 6, False), (4, 5, True)])
+def test_result_does_not_depend_on_the_thread_count(size):
+    runs = [mr.optimal_run(*size, workers=w) for w in (1, 2, 3)]
+    assert len({(r.total, r.guess) for r in runs}) == 1
+
+
+def test_interrupted_run_resumes_to_the_same_total(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "4x5.ckpt"
+    argv = ["optimal", "-p", "4", "-k", "5", "--checkpoint", str(path), "--json", "-q",
+            "--threads", "1"]
+    real = mr.job_value
+    calls = []
+
+    def stop_after_five(*args):
+        calls.append(1)
+        if len(calls) > 5:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(mr, "job_value", stop_after_five)
+    assert mastermind_main(argv) == 130
+    cut = json.loads(capsys.readouterr().out)
+    assert cut["complete"] is False and cut["total"] is None
+    assert cut["jobs_exact"] + cut["jobs_cut"] == 5
+    assert cut["lower_bound"] <= 2463
+    kept = json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))["chunks"]
+    assert len(kept) == 5
+    monkeypatch.setattr(mr, "job_value", real)
+    assert mastermind_main(argv) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed["complete"] and resumed["jobs_resumed"] == 5
+    assert mastermind_main(argv[:5] + ["--json", "-q"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert (resumed["total"], resumed["first_guess"]) == (whole["total"], whole["first_guess"])
+    assert whole["total"] == 2463
+
+
+def _checkpoint(tmp_path, capsys):
+    path = tmp_path / "3x5.ckpt"
+    assert mastermind_main(["optimal", "-p", "3", "-k", "5", "--checkpoint", str(path),
+                            "-q"]) == 0
+    capsys.readouterr()
+    return path
+
+
+def _refused(path, capsys, *argv):
+    before = path.read_bytes()
+    status = mastermind_main(["optimal", "-p", "3", "-k", "5", "--checkpoint", str(path),
+                              "-q", *argv])
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and str(path) in captured.err
+    assert path.read_bytes() == before
+    return captured.err
+
+
+def test_tampered_checkpoint_is_refused_and_kept(tmp_path, capsys):
+    path = _checkpoint(tmp_path, capsys)
+    data = path.read_bytes()
+    at = data.index(b'"value": ') + len(b'"value": ')
+    path.write_bytes(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+    assert "checksum mismatch" in _refused(path, capsys)
+
+
+def test_checkpoint_with_an_impossible_value_is_refused(tmp_path, capsys):
+    """A well-formed file (right checksum) whose job claims an exact cost below the
+    class's lower bound."""
+    path = _checkpoint(tmp_path, capsys)
+    data = json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))
+    row = next(r for r in data["chunks"] if r[2]["exact"])
+    row[2]["value"] = 0
+    write_checked(path, "jitgames-checkpoint", 2, json.dumps(data).encode())
+    assert "value is 0" in _refused(path, capsys)
+
+
+def test_checkpoint_of_another_game_is_refused(tmp_path, capsys):
+    path = _checkpoint(tmp_path, capsys)
+    assert "belongs to a different run" in _refused(path, capsys, "--max-guesses", "5")
+
+
+@pytest.mark.parametrize("partial, reason", [
+    ({"value": 5, "exact": True}, "not a job result"),
+    ({"value": 5, "exact": 1, "budget": 9}, "exact is not"),
+    ({"value": 9, "exact": True, "budget": 9}, "value is 9"),
+    ({"value": 4, "exact": False, "budget": 9}, "value is 4"),
+    ({"value": 5.0, "exact": True, "budget": 9}, "not an integer"),
+])
+def test_validate_refuses_impossible_partials(partial, reason):
+    params = mr.job_params(3, 4, True, None, mr.root_split(3, 4))
+    split = mr.root_split(3, 4)
+    job = int(np.flatnonzero(split.job_size == 3)[0])  # lb(3) = 5, at most 6 exactly
+    with pytest.raises(ValueError, match=reason):
+        mr.validate_partial(params, job, job + 1, partial)
+    mr.validate_partial(params, job, job + 1, {"value": 5, "exact": True, "budget": 9})
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A cluster of two worker threads in this process (bounded start and stop)."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    with dask.config.set({"distributed.scheduler.http.routes": [],
+                          "distributed.worker.http.routes": []}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                               dashboard_address=None, timeout="30s")
+    with cluster, Client(cluster, timeout="30s") as client:
+        yield client
+
+
+@pytest.mark.parametrize("size", [(4, 4, True, None), (3, 6, False, None), (4, 5, True, 5)])
+def test_dask_run_equals_the_local_run(size, dask_client, tmp_path):
+    here = mr.optimal_run(*size)
+    there = mr.optimal_run(*size, client=dask_client, checkpoint=tmp_path / "d.ckpt")
+    assert there.complete and (there.total, there.guess) == (here.total, here.guess)
+    again = mr.optimal_run(*size, checkpoint=tmp_path / "d.ckpt")  # resumed locally
+    assert (again.total, again.guess) == (here.total, here.guess)
+
+
+def test_bad_input_is_one_line_and_status_2(capsys):
+    for argv in (["optimal", "-p", "3", "-k", "4", "--max-guesses", "3"],
+                 ["optimal", "-p", "2", "-k", "3", "--scheduler", "local:0"],
+                 ["optimal", "-p", "5", "-k", "4", "--no-repeats"]):
+        assert mastermind_main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+
+
+def test_published_totals_of_the_sizes_checked_here():
+    """The rows of tests/data/mastermind_optimal_larger.json small enough for CI."""
+    rows = [r for r in LARGER["values"] if r["checked_by"] == "tests/test_mastermind_optimal_run.py"]
+    assert rows
+    for row in rows:
+        run = mr.optimal_run(row["pegs"], row["colours"], row["repeats"])
+        assert run.total == row["total"], row
+
+
+@pytest.mark.slow
+def test_villes_4x7_total():
+    row = next(r for r in LARGER["values"] if (r["pegs"], r["colours"]) == (4, 7))
+    assert row["status"] == "published"
+    assert mr.optimal_run(4, 7).total == row["total"]
+
+
+def test_every_larger_value_names_its_source_and_status():
+    for row in LARGER["values"]:
+        assert row["status"] in ("published", "derived by this project")
+        assert row["source"] and row["checked_by"]
+        if row["status"] == "derived by this project":
+            assert "jitgames" in row["source"]
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_the_finished_jobs(tmp_path):
+    """A real SIGINT to a run of 4 x 7 (about a minute): status 130 within seconds,
+    "complete": false, and the checkpoint holds the finished jobs."""
+    path = tmp_path / "4x7.ckpt"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "jitgames.mastermind", "optimal", "-p",
+                             "4", "-k", "7", "--checkpoint", str(path), "--json", "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+        assert path.exists(), "no job finished within two minutes"
+        proc.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert time.monotonic() - stopped < 10
+    if proc.returncode == 0:  # the whole run finished first: nothing left to cut
+        assert json.loads(out)["total"] == 11228
+        return
+    assert proc.returncode == 130, err
+    cut = json.loads(out)
+    assert cut["complete"] is False and cut["jobs_exact"] + cut["jobs_cut"] >= 1
+    kept = json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))["chunks"]
+    assert len(kept) == cut["jobs_exact"] + cut["jobs_cut"]
