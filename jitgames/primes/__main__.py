@@ -15,7 +15,7 @@ import os
 import sys
 
 from jitgames._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, emit,
-                           int_in_range, integer, progress, run_cli)
+                           exit_process, int_in_range, integer, progress, run_cli)
 from jitgames._jit import threads
 
 PROG = "python -m jitgames.primes"
@@ -241,4 +241,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())

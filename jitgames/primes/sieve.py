@@ -60,7 +60,7 @@ MAX_COUNT_WIDTH = 10**12
 MAX_LIST_WIDTH = 10**9
 #: Widest interval for the methods that run Miller-Rabin on many numbers.
 MAX_TEST_WIDTH = 10**9
-SEGMENT_BYTES = 1 << 18
+SEGMENT_BYTES = 1 << 19
 BLOCK_BYTES = 1 << 15
 #: Sieving primes below this are "small": crossed off block by block.
 SMALL_PRIME_LIMIT = 4096
@@ -139,11 +139,13 @@ def _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos
     its first and last numbers (uint64); bits outside ``[lo, last]`` are cleared, and in the very first bytes
     1 is cleared and the pre-sieved primes restored.
     """
-    presieve(segment, length, start, pre.patterns, pre.starts, pre.periods)
     n_small = base.n_small
-    block_end = 0
-    while block_end < length:  # small primes: block by block, in L1
-        block_end = min(block_end + BLOCK_BYTES, length)
+    block_start = 0
+    while block_start < length:  # pre-sieve and small primes: block by block, in L1
+        block_end = min(block_start + BLOCK_BYTES, length)
+        presieve(segment[block_start:], block_end - block_start, start + block_start,
+                 pre.patterns, pre.starts, pre.periods)
+        block_start = block_end
         for j in range(n_small):
             at, w = cross_off(segment, block_end, np.int64(base.primes[j]),
                               np.int64(base.classes[j]), np.int64(pos[j]), np.int64(wheel[j]))
