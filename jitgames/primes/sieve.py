@@ -4,20 +4,27 @@ How the work is laid out
 ------------------------
 The bytes of the wheel (:mod:`.wheel`: 30 numbers a byte, 8 bits for the residues
 prime to 30) covering ``[a, b)`` are cut into *chunks* of whole segments; ``prange``
-runs over the chunks, and each chunk owns its segment buffer and the state of every
-sieving prime (4-byte offset of its next multiple + 1-byte wheel index, found by one
-division per prime per chunk), so memory per thread is the segment plus 5 bytes per
-sieving prime, and counts never depend on the number of threads.
+runs over the chunks, and each chunk owns its segment buffer and the state of its
+sieving primes (found by one division per prime per chunk), so counts never depend
+on the number of threads.
 
-Each segment (``SEGMENT_BYTES`` = 256 KiB, 7.9 million numbers, sized for the L2
-cache) is
+Each segment (``SEGMENT_BYTES`` = 512 KiB, 15.7 million numbers, half the L2 cache
+of a core) is
 
-1. filled from the pre-sieve patterns of the primes 7 .. 163 (:func:`.wheel.presieve`);
-2. crossed off by the *small* sieving primes (below ``BLOCK_BYTES``), one 32 KiB
-   block at a time so that their many writes stay in the L1 cache;
-3. crossed off by the *medium and large* sieving primes over the whole segment (a
-   prime far larger than the segment is looked at once per segment and mostly skips);
+1. filled from the pre-sieve patterns of the primes 7 .. 163 (:func:`.wheel.presieve`)
+   and crossed off by the *small* sieving primes (below ``SMALL_PRIME_LIMIT``), one
+   ``BLOCK_BYTES`` = 32 KiB block at a time, so that their many writes stay in the L1
+   cache;
+2. crossed off by the *medium* sieving primes over the whole segment: each keeps a
+   4-byte offset of its next multiple and a 1-byte wheel index, and is looked at
+   once per segment;
+3. crossed off by the *large* sieving primes (above ``LARGE_PRIME_FACTOR`` times the
+   segment's bytes, hitting it twice or less): they wait in bucket lists
+   (:mod:`.buckets`), so the segment touches only the primes that hit it;
 4. counted by popcount over 64-bit words, or listed bit by bit.
+
+Memory per thread: the segment, 5 bytes per small or medium sieving prime, 8 bytes
+per large one (:func:`memory_bytes`).
 
 Range
 -----
@@ -41,6 +48,7 @@ import numpy as np
 
 from jitgames._jit import jit, prange
 from jitgames.errors import InputError
+from jitgames.primes.buckets import bucket_bytes, empty_bucket, file_primes, new_buckets
 from jitgames.primes.primality import is_prime
 from jitgames.primes.wheel import (PRESIEVE_LIMIT, RESIDUES, WHEEL_INDEX, byte_mask_below,
                                    byte_mask_from, count_bits, cross_off, first_multiple,
@@ -64,6 +72,10 @@ SEGMENT_BYTES = 1 << 19
 BLOCK_BYTES = 1 << 15
 #: Sieving primes below this are "small": crossed off block by block.
 SMALL_PRIME_LIMIT = 4096
+#: Sieving primes above this many times the segment length (bytes) are "large": they
+#: hit a segment about 8 / LARGE_PRIME_FACTOR times or less, and wait in bucket lists
+#: (:mod:`.buckets`) for the segments they hit.
+LARGE_PRIME_FACTOR = 4
 _MAX_CHUNK_BYTES = 1 << 30  # chunk offsets stay below 2^31, so uint32 state never wraps
 _FAR = 0xFFFFFFFF  # "no multiple in this chunk"
 _CHEAP_BASE = 1 << 17  # the hybrid sieves with at least the primes up to this
@@ -153,7 +165,7 @@ def _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos
             wheel[j] = w
     for j in range(n_small):
         pos[j] -= length
-    for j in range(n_small, base.primes.size):
+    for j in range(n_small, pos.size):  # medium primes (the large ones are in buckets)
         at = np.int64(pos[j])
         if at < length:
             at, w = cross_off(segment, length, np.int64(base.primes[j]),
@@ -214,28 +226,39 @@ def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, v
     n_chunks = (stop - first + chunk_bytes - 1) // chunk_bytes
     counts = np.zeros(n_chunks, dtype=np.int64)
     n_base = base.primes.size
+    n_visited = max(base.n_small, np.searchsorted(
+        base.primes, np.uint32(min(LARGE_PRIME_FACTOR * segment_bytes, 0xFFFFFFFF))))
+    large = base.primes[n_visited:]
     for c in prange(n_chunks):
         segment = np.zeros((segment_bytes + 7) // 8 * 8, dtype=np.uint8)
-        pos = np.empty(n_base, dtype=np.uint32)
-        wheel = np.empty(n_base, dtype=np.uint8)
+        pos = np.empty(n_visited, dtype=np.uint32)
+        wheel = np.empty(n_visited, dtype=np.uint8)
         chunk_first = first + c * chunk_bytes
         chunk_stop = min(chunk_first + chunk_bytes, stop)
-        for j in range(n_base):
+        for j in range(n_visited):
             byte, w = first_multiple(np.int64(base.primes[j]), chunk_first)
             offset = byte - chunk_first
             pos[j] = _FAR if byte < 0 or offset > _FAR else offset
             wheel[j] = w
+        n_segments = (chunk_stop - chunk_first + segment_bytes - 1) // segment_bytes
+        buckets = new_buckets(large.size, n_segments if large.size else 0)
+        if large.size:
+            file_primes(buckets, large, chunk_first, chunk_stop - chunk_first, segment_bytes)
         total = 0
         cursor = offsets[c] if write else 0
         start = chunk_first
+        s = 0
         while start < chunk_stop:
             length = min(segment_bytes, chunk_stop - start)
             _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos,
                            wheel)
+            if large.size:
+                empty_bucket(buckets, segment, s, length, segment_bytes)
             found, cursor = _settle_segment(segment, length, start, verify_from, write,
                                             out, cursor)
             total += found
             start += length
+            s += 1
         counts[c] = total
     return counts
 
@@ -327,8 +350,9 @@ def sieve_plan(a: int, b: int, base_limit: int | None = None, threads: int | Non
 
 def memory_bytes(a: int, b: int, threads: int | None = None) -> int:
     """Bytes the sieve holds to count ``[a, b)`` (as :func:`count_primes` would): the
-    sieving primes (5 bytes each), per running thread a segment and 5 bytes of state
-    per sieving prime, and the pre-sieve patterns. The Python interpreter, NumPy and
+    sieving primes (5 bytes each), per running thread a segment, 5 bytes of state per
+    small or medium sieving prime and the buckets of the large ones (8 bytes a prime
+    plus a partial block per segment of a chunk), and the pre-sieve patterns. The Python interpreter, NumPy and
     Numba come on top."""
     a, b, method = check_count(a, b)
     if method == "test" or b <= 7:
@@ -336,11 +360,16 @@ def memory_bytes(a: int, b: int, threads: int | None = None) -> int:
     bound = None if method == "sieve" else hybrid_bound(a, b)
     threads = threads or numba.get_num_threads()
     plan = sieve_plan(max(a, 7), b, bound, threads)
-    n_base = _sieving_primes(plan.base_limit).primes.size
+    primes = _sieving_primes(plan.base_limit).primes
+    n_base = primes.size
+    n_large = n_base - max(int(np.searchsorted(primes, SMALL_PRIME_LIMIT)), int(
+        np.searchsorted(primes, min(LARGE_PRIME_FACTOR * plan.segment_bytes, 2**32 - 1))))
     n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
     running = min(threads, n_chunks)
-    return (5 * n_base + running * (plan.segment_bytes + 5 * n_base)
-            + _presieve().patterns.nbytes)
+    n_segments = -(-min(plan.chunk_bytes, plan.stop - plan.first) // plan.segment_bytes)
+    per_thread = (plan.segment_bytes + 5 * (n_base - n_large)
+                  + bucket_bytes(n_large, n_segments if n_large else 0))
+    return 5 * n_base + running * per_thread + _presieve().patterns.nbytes
 
 
 def _sieve(a: int, b: int, write: bool, limit_base: int | None):

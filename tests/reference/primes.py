@@ -108,6 +108,17 @@ def cross_off(segment, end, p, wheel_class, at, wheel):
     return at, wheel
 
 
+def bucket_sieve(sieve, first_byte, primes, segment_bytes):
+    """Clear the bit of every multiple p m (m >= p prime to 30) in the bytes, prime by
+    prime over the whole range (no segments, no buckets)."""
+    lo, hi = 30 * int(first_byte), 30 * (int(first_byte) + sieve.size)
+    for p in map(int, primes):
+        for m in range(max(p, -(-lo // p)), -(-hi // p)):
+            if math.gcd(m, 30) == 1:
+                n = p * m
+                sieve[n // 30 - int(first_byte)] &= 0xFF ^ (1 << WHEEL.index(n % 30))
+
+
 def _prime_factors(n):
     return [d for d in range(2, int(n) + 1) if n % d == 0 and trial_division_is_prime(d)]
 
