@@ -425,20 +425,29 @@ def quadratic_roots(a, b, c, primes):
     return roots, kinds
 
 
-def cross_off_roots(marks, x0, primes, roots, kinds, parts):
-    """marks[i] = 0 where some prime has a root congruent to x0 + i."""
-    for i in range(len(marks)):
+def _bit(words, i):
+    return int(words[i // 64]) >> (i % 64) & 1
+
+
+def _set_bit(words, i, value):
+    word = int(words[i // 64])
+    words[i // 64] = (word | 1 << (i % 64)) if value else (word & ~(1 << (i % 64)))
+
+
+def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts):
+    """Clear bit i (i < n) where some prime has a root congruent to x0 + i."""
+    for i in range(int(n)):
         x = int(x0) + i
         for j, p in enumerate(int(q) for q in primes):
             if kinds[j] == 3 or any(x % p == int(roots[j, k]) for k in range(kinds[j])):
-                marks[i] = 0
+                _set_bit(words, i, 0)
 
 
-def count_marks(marks, parts):
-    return int(np.count_nonzero(marks))
+def count_bits_between(words, i0, i1, parts):
+    return sum(_bit(words, i) for i in range(int(i0), int(i1)))
 
 
-def settle_small_values(a, b, c, x0, marks, n_small):
+def settle_small_values(a, b, c, x0, words, n_small):
     for i in range(int(n_small)):
         value = a * (x0 + i) ** 2 + b * (x0 + i) + c
-        marks[i] = 1 if is_prime(value) else 0
+        _set_bit(words, i, is_prime(value))
