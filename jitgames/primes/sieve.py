@@ -340,9 +340,11 @@ def sieve_plan(a: int, b: int, base_limit: int | None = None, threads: int | Non
     if n_bytes < threads * segment_bytes:  # a narrow window: one segment per thread
         segment_bytes = max(64, (-(-n_bytes // threads) + 7) // 8 * 8)
     segments = -(-n_bytes // segment_bytes)
-    # Each chunk pays one division per sieving prime: enough chunks to share the work
-    # (a few per thread) but no more than the segments can fill.
-    n_chunks = max(1, min(segments, 4 * threads))
+    # Each chunk pays one division per sieving prime: on several threads, enough chunks
+    # (8 a thread, handed out one at a time as threads free up) that a thread slowed
+    # by other processes, or given the chunks where the large primes start crossing
+    # off, does not hold the others up; no more than the segments can fill.
+    n_chunks = max(1, min(segments, 8 * threads if threads > 1 else 1))
     chunk = -(-segments // n_chunks) * segment_bytes
     chunk = min(chunk, _MAX_CHUNK_BYTES // segment_bytes * segment_bytes)
     return SievePlan(first, stop, limit, verify_from, chunk, segment_bytes)
@@ -383,14 +385,16 @@ def _sieve(a: int, b: int, write: bool, limit_base: int | None):
     n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
     args = (plan.first, plan.stop, np.uint64(lo), np.uint64(hi - 1), base, pre, plan.segment_bytes,
             plan.chunk_bytes, np.uint64(plan.verify_from))
-    counts = sieve_chunks(*args, False, np.zeros(n_chunks, dtype=np.int64),
-                          np.empty(0, dtype=np.uint64))
+    with numba.parallel_chunksize(1):  # chunks go to threads one at a time
+        counts = sieve_chunks(*args, False, np.zeros(n_chunks, dtype=np.int64),
+                              np.empty(0, dtype=np.uint64))
     if not write:
         return counts, None
     offsets = np.zeros(n_chunks, dtype=np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
     out = np.empty(int(counts.sum()), dtype=np.uint64)
-    sieve_chunks(*args, True, offsets, out)
+    with numba.parallel_chunksize(1):
+        sieve_chunks(*args, True, offsets, out)
     return counts, out
 
 
