@@ -133,9 +133,21 @@ def test_parse_evaluation():
     assert evaluation.parse_evaluation("sides", 2).tolist() == [1, 1, 1, -1, -1, -1]
     assert evaluation.parse_evaluation("1,2,3", 2).tolist() == [1, 2, 3, -1, -2, -3]
     assert evaluation.parse_evaluation("1,2,3,4,5,6", 2).tolist() == [1, 2, 3, 4, 5, 6]
-    for bad in ("1,2", "x,y,z", "magic"):
+    # the weights are integers of the shared contract (docs/cli.md), like every other
+    assert evaluation.parse_evaluation("1e1,-2^3,3_0", 2).tolist() == [10, -8, 30, -10, 8, -30]
+    for bad in ("1,2", "x,y,z", "magic", "1.5,2,3", "10^9+1,1,1"):
         with pytest.raises(ValueError):
             evaluation.parse_evaluation(bad, 2)
+
+
+def test_parse_player_reads_the_depth_as_a_contract_integer():
+    from jitgames.kalah.tournament import parse_player
+
+    weights, depth = parse_player("store@2^2", 2)
+    assert depth == 4 and weights.tolist() == [0, 0, 1, 0, 0, -1]
+    for bad in ("store", "store@x", "store@1.5", "store@15", "store@0"):
+        with pytest.raises(ValueError):
+            parse_player(bad, 2)
 
 
 def _exact_margin(board, player):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._cli import parse_int
 from ..errors import InputError
 from .._jit import jit
 from .rules import NORTH, SOUTH, is_over, pits_per_side, side_stones
@@ -124,8 +125,8 @@ def parse_evaluation(text: str, m: int) -> np.ndarray:
     if text in EVALUATIONS:
         return weights_for(text, m)
     try:
-        values = [int(x) for x in text.split(",")]
-    except ValueError:
+        values = [parse_int(x) for x in text.split(",")]
+    except InputError:
         raise InputError(f"evaluation must be {' or '.join(EVALUATIONS)} or comma-separated "
                          f"integers (optionally followed by {WIN_SUFFIX}), got {text!r}") from None
     if any(abs(v) > MAX_WEIGHT for v in values):

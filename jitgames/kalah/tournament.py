@@ -40,7 +40,7 @@ import numpy as np
 
 from ..errors import InputError
 from .._cli import (CLIError, add_db, add_json, add_quiet, add_seed, add_threads, emit,
-                     exit_status, int_in_range, progress)
+                     exit_status, int_in_range, parse_int, progress)
 from .._jit import jit, prange, threads
 from .._store import RecordSchema, open_records
 from .._random import below, stream_key
@@ -124,8 +124,8 @@ def parse_player(text: str, m: int):
     if not at:
         raise InputError(f"a player is EVAL@DEPTH (e.g. store@4), got {text!r}")
     try:
-        depth = int(depth)
-    except ValueError:
+        depth = parse_int(depth)
+    except InputError:
         raise InputError(f"depth of player {text!r} is not an integer") from None
     if not 1 <= depth <= 14:
         raise InputError(f"depth of player {text!r} must be from 1 to 14")
