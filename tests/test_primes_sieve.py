@@ -48,6 +48,21 @@ def test_cross_off_matches_reference(p, start, length):
 
 
 @pytest.mark.kernel
+@given(st.sampled_from(ref.plain_sieve(4096).tolist()[2:]), st.integers(0, 10**7),
+       st.integers(0, 3000))
+def test_cross_off_turns_matches_reference(p, start, length):
+    """Whole turns: the writes past ``length`` (up to p - 1 bytes) are compared too."""
+    at, w = wheel.first_multiple(p, start)
+    at -= start
+    ours = np.full(length + p, 0xFF, dtype=np.uint8)
+    theirs = ours.copy()
+    got = wheel.cross_off_turns(ours, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
+    expected = ref.cross_off_turns(theirs, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
+    assert tuple(int(x) for x in got) == expected
+    assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
 @given(st.one_of(st.integers(0, 10**6), st.integers(0, 2**64 // 30 - 5000)),
        st.integers(0, 400), st.lists(st.integers(0, 15), min_size=1, max_size=4, unique=True))
 def test_presieve_matches_reference(start_byte, length, groups):

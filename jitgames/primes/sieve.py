@@ -51,8 +51,8 @@ from jitgames.errors import InputError
 from jitgames.primes.buckets import bucket_bytes, empty_bucket, file_primes, new_buckets
 from jitgames.primes.primality import is_prime
 from jitgames.primes.wheel import (PRESIEVE_LIMIT, RESIDUES, WHEEL_INDEX, byte_mask_below,
-                                   byte_mask_from, count_bits, cross_off, first_multiple,
-                                   presieve, presieve_tables)
+                                   byte_mask_from, count_bits, cross_off, cross_off_turns,
+                                   first_multiple, presieve, presieve_tables)
 
 __all__ = [
     "count_primes", "check_count", "primes_between", "PrimeCount", "SIEVE_LIMIT",
@@ -152,17 +152,29 @@ def _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos
     1 is cleared and the pre-sieved primes restored.
     """
     n_small = base.n_small
+    presieve(segment, min(BLOCK_BYTES, length), start, pre.patterns, pre.starts, pre.periods)
     block_start = 0
     while block_start < length:  # pre-sieve and small primes: block by block, in L1
         block_end = min(block_start + BLOCK_BYTES, length)
-        presieve(segment[block_start:], block_end - block_start, start + block_start,
-                 pre.patterns, pre.starts, pre.periods)
-        block_start = block_end
+        next_end = min(block_end + BLOCK_BYTES, length)
+        if next_end > block_end:  # pre-sieved ahead: it takes the ends of the turns
+            presieve(segment[block_end:], next_end - block_end, start + block_end,
+                     pre.patterns, pre.starts, pre.periods)
+        # A small prime's turn spans p < SMALL_PRIME_LIMIT bytes: when the next block
+        # holds that many, each turn begun in this block is finished in one go.
+        whole_turns = next_end - block_end >= SMALL_PRIME_LIMIT
         for j in range(n_small):
-            at, w = cross_off(segment, block_end, np.int64(base.primes[j]),
-                              np.int64(base.classes[j]), np.int64(pos[j]), np.int64(wheel[j]))
+            if whole_turns:
+                at, w = cross_off_turns(segment, block_end, np.int64(base.primes[j]),
+                                        np.int64(base.classes[j]), np.int64(pos[j]),
+                                        np.int64(wheel[j]))
+            else:
+                at, w = cross_off(segment, block_end, np.int64(base.primes[j]),
+                                  np.int64(base.classes[j]), np.int64(pos[j]),
+                                  np.int64(wheel[j]))
             pos[j] = at
             wheel[j] = w
+        block_start = block_end
     for j in range(n_small):
         pos[j] -= length
     for j in range(n_small, pos.size):  # medium primes (the large ones are in buckets)

@@ -93,18 +93,36 @@ def first_multiple(p, start_byte):
     return p * m // 30, WHEEL.index(m % 30)
 
 
+def _cross_one(segment, p, at, wheel):
+    """Clear the multiple p m at byte ``at`` (m of wheel index ``wheel``); the next one."""
+    m = WHEEL[wheel]  # only m mod 30 matters for the bytes and bits
+    n = p * m
+    segment[at] &= 0xFF ^ (1 << WHEEL.index(n % 30))
+    gap = (WHEEL + (31,))[wheel + 1] - WHEEL[wheel]
+    return at + (n % 30 + p * gap) // 30, (wheel + 1) % 8  # (p m + p gap) // 30 - p m // 30
+
+
 def cross_off(segment, end, p, wheel_class, at, wheel):
     """Walk the multiples p m (m prime to 30) one at a time from byte ``at``."""
     p, at, wheel = int(p), int(at), int(wheel)
     assert WHEEL[int(wheel_class)] == p % 30
-    m = WHEEL[wheel]  # only m mod 30 matters for the bytes and bits
     while at < end:
-        n = p * m
-        segment[at] &= 0xFF ^ (1 << WHEEL.index(n % 30))
-        gap = (WHEEL + (31,))[wheel + 1] - WHEEL[wheel]
-        at += (n % 30 + p * gap) // 30  # (p m + p gap) // 30 - p m // 30
-        m += gap
-        wheel = (wheel + 1) % 8
+        at, wheel = _cross_one(segment, p, at, wheel)
+    return at, wheel
+
+
+def cross_off_turns(segment, end, p, wheel_class, at, wheel):
+    """Single multiples up to the start of a turn (while before ``end``), then whole
+    turns of eight multiples as long as a turn starts before ``end``."""
+    p, at, wheel = int(p), int(at), int(wheel)
+    assert WHEEL[int(wheel_class)] == p % 30
+    while wheel != 0:
+        if at >= end:
+            return at, wheel
+        at, wheel = _cross_one(segment, p, at, wheel)
+    while at < end:
+        for _ in range(8):
+            at, wheel = _cross_one(segment, p, at, wheel)
     return at, wheel
 
 
