@@ -10,7 +10,9 @@ their ratios, and the child's peak memory. Our process also reports the time spe
 in the count alone (``kernel s``: start-up, i.e. imports and loading the compiled
 kernels by a first tiny count, excluded) and the bytes the algorithm holds
 (segment buffers, sieving primes and their per-thread state, pre-sieve patterns).
-When primesieve is not installed the script says so and times ours alone.
+Where a run is short the command line itself (``python -m jitgames primes count``)
+is timed too, alternating with the others. When primesieve is not installed the
+script says so and times ours alone.
 """
 from __future__ import annotations
 
@@ -84,6 +86,14 @@ def ours(a: int, b: int, n_threads: int) -> dict:
     return {**run, **record}
 
 
+def cli(a: int, b: int, n_threads: int) -> dict:
+    """The command line itself, ``python -m jitgames primes count A B`` (no first
+    tiny count: the whole-process figure a user sees)."""
+    run = timed_child([sys.executable, "-m", "jitgames", "primes", "count", str(a), str(b),
+                       "--threads", str(n_threads), "--json"])
+    return {**run, "count": json.loads(run["out"])["count"]}
+
+
 def algorithm_bytes(a: int, b: int, n_threads: int) -> int:
     from jitgames.primes.sieve import memory_bytes
 
@@ -104,12 +114,15 @@ def median(runs, key):
 
 def compare(name, a, b, n_threads, repeats, peer_ok) -> dict:
     """Alternate ours and primesieve ``repeats`` times; medians and ratios."""
-    mine, theirs = [], []
+    mine, theirs, command = [], [], []
     for _ in range(repeats):
         mine.append(ours(a, b, n_threads))
         if peer_ok:
             theirs.append(primesieve(a, b, n_threads))
-    counts = {r["count"] for r in mine} | {r["count"] for r in theirs}
+        if b - a <= 10**10:  # the command line too, where a run is short
+            command.append(cli(a, b, n_threads))
+    counts = ({r["count"] for r in mine} | {r["count"] for r in theirs}
+              | {r["count"] for r in command})
     if len(counts) != 1:
         raise AssertionError(f"{name}: counts differ: {counts}")
     count = counts.pop()
@@ -122,12 +135,15 @@ def compare(name, a, b, n_threads, repeats, peer_ok) -> dict:
            "rss_mib": median(mine, "rss_mib"),
            "algorithm_mib": algorithm_bytes(a, b, n_threads) / 2**20,
            "primesieve_wall": median(theirs, "wall"), "primesieve_cpu": median(theirs, "cpu"),
-           "primesieve_rss_mib": median(theirs, "rss_mib")}
+           "primesieve_rss_mib": median(theirs, "rss_mib"),
+           "cli_wall": median(command, "wall"), "cli_cpu": median(command, "cpu")}
     if theirs:
         row["ratio_wall"] = row["wall"] / row["primesieve_wall"]
         row["ratio_cpu"] = row["cpu"] / row["primesieve_cpu"]
         row["ratio_kernel"] = row["kernel"] / row["primesieve_wall"]
         row["ratio_kernel_cpu"] = row["kernel_cpu"] / row["primesieve_cpu"]
+        if command:
+            row["ratio_cli_cpu"] = row["cli_cpu"] / row["primesieve_cpu"]
     return row
 
 
@@ -141,6 +157,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
     parser.add_argument("--no-big", action="store_true", help="skip pi(10^12)")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "primes.json"),
+                        help="JSON file to write (default bench/results/primes.json)")
     args = parser.parse_args()
     peer = shutil.which("primesieve")
     if peer:
@@ -179,6 +197,10 @@ def main() -> None:
               f"{f(row['primesieve_wall'], '9.3f')}{f(row['primesieve_cpu'], '8.3f')}"
               f"{f(row['primesieve_rss_mib'], '7.0f')}{f(row.get('ratio_wall'), '7.2f')}"
               f"{f(row.get('ratio_cpu'), '7.2f')}", flush=True)
+        if row.get("ratio_cli_cpu") is not None:
+            print(f"{'':<28}the command line: {row['cli_wall']:.3f} s wall, "
+                  f"{row['cli_cpu']:.3f} s CPU, {row['ratio_cli_cpu']:.2f}x primesieve's CPU",
+                  flush=True)
     scaling = {}
     for name in ("pi(10^10)", "window 10^6 at 10^18"):
         one = next(r for r in rows if r["case"] == name and r["threads"] == 1)
@@ -189,7 +211,7 @@ def main() -> None:
     compile_s = cold_compile_seconds(COLD)
     print(f"cold-cache compile + first calls: {compile_s:.1f} s")
     if not args.quick:
-        out = Path(__file__).parent / "results" / "primes.json"
+        out = Path(args.out)
         out.write_text(json.dumps({"peer": version, "rows": rows, "scaling": scaling,
                                    "cold_compile_seconds": compile_s,
                                    "repeats": args.repeats, "machine": machine()}, indent=2))

@@ -14,7 +14,8 @@ of a core) is
 1. filled from the pre-sieve patterns of the primes 7 .. 163 (:func:`.wheel.presieve`)
    and crossed off by the *small* sieving primes (below ``SMALL_PRIME_LIMIT``), one
    ``BLOCK_BYTES`` = 32 KiB block at a time, so that their many writes stay in the L1
-   cache;
+   cache; the next block is pre-sieved first, so each turn of the wheel begun in a
+   block is finished there (:func:`.wheel.cross_off_turns`);
 2. crossed off by the *medium* sieving primes over the whole segment: each keeps a
    4-byte offset of its next multiple and a 1-byte wheel index, and is looked at
    once per segment;
