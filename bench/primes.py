@@ -10,7 +10,9 @@ their ratios, and the child's peak memory. Our process also reports the time spe
 in the count alone (``kernel s``: start-up, i.e. imports and loading the compiled
 kernels by a first tiny count, excluded) and the bytes the algorithm holds
 (segment buffers, sieving primes and their per-thread state, pre-sieve patterns).
-When primesieve is not installed the script says so and times ours alone.
+Where a run is short the command line itself (``python -m jitgames primes count``)
+is timed too, alternating with the others. When primesieve is not installed the
+script says so and times ours alone.
 """
 from __future__ import annotations
 
@@ -28,19 +30,25 @@ from _harness import ROOT, cold_compile_seconds, machine
 
 KNOWN_PI = {10**10: 455052511, 10**12: 37607912018}
 
+# What `python -m jitgames primes count A B` does (the same imports, the same exit
+# without Python's teardown), plus a tiny first count so that the time of the count
+# itself ("kernel") excludes loading the compiled kernels.
 OURS = """
-import json, resource, sys, time
-start = time.perf_counter()
+import json, sys, time
+from jitgames._cli import exit_process
 from jitgames._jit import threads
-from jitgames.primes.sieve import count_primes, memory_bytes
+from jitgames.primes.sieve import count_primes
 a, b, n = (int(x) for x in sys.argv[1:4])
 with threads(n):
     count_primes(10**18, 10**18 + 1000)  # start-up: load the compiled kernels
     t = time.perf_counter()
+    c = time.process_time()
     result = count_primes(a, b)
     kernel = time.perf_counter() - t
+    kernel_cpu = time.process_time() - c
 print(json.dumps({"count": result.count, "method": result.method, "kernel": kernel,
-                  "algorithm_bytes": memory_bytes(a, b, n)}))
+                  "kernel_cpu": kernel_cpu}))
+exit_process(0)
 """
 
 
@@ -78,6 +86,20 @@ def ours(a: int, b: int, n_threads: int) -> dict:
     return {**run, **record}
 
 
+def cli(a: int, b: int, n_threads: int) -> dict:
+    """The command line itself, ``python -m jitgames primes count A B`` (no first
+    tiny count: the whole-process figure a user sees)."""
+    run = timed_child([sys.executable, "-m", "jitgames", "primes", "count", str(a), str(b),
+                       "--threads", str(n_threads), "--json"])
+    return {**run, "count": json.loads(run["out"])["count"]}
+
+
+def algorithm_bytes(a: int, b: int, n_threads: int) -> int:
+    from jitgames.primes.sieve import memory_bytes
+
+    return memory_bytes(a, b, n_threads)
+
+
 def primesieve(a: int, b: int, n_threads: int) -> dict:
     """primesieve counts [START, STOP] (STOP included): we ask for [a, b - 1]."""
     run = timed_child(["primesieve", str(a), str(b - 1), "-c", "-q", "--no-status",
@@ -92,12 +114,15 @@ def median(runs, key):
 
 def compare(name, a, b, n_threads, repeats, peer_ok) -> dict:
     """Alternate ours and primesieve ``repeats`` times; medians and ratios."""
-    mine, theirs = [], []
+    mine, theirs, command = [], [], []
     for _ in range(repeats):
         mine.append(ours(a, b, n_threads))
         if peer_ok:
             theirs.append(primesieve(a, b, n_threads))
-    counts = {r["count"] for r in mine} | {r["count"] for r in theirs}
+        if b - a <= 10**10:  # the command line too, where a run is short
+            command.append(cli(a, b, n_threads))
+    counts = ({r["count"] for r in mine} | {r["count"] for r in theirs}
+              | {r["count"] for r in command})
     if len(counts) != 1:
         raise AssertionError(f"{name}: counts differ: {counts}")
     count = counts.pop()
@@ -106,14 +131,19 @@ def compare(name, a, b, n_threads, repeats, peer_ok) -> dict:
     row = {"case": name, "a": a, "b": b, "threads": n_threads, "count": count,
            "method": mine[0]["method"], "repeats": repeats,
            "wall": median(mine, "wall"), "cpu": median(mine, "cpu"),
-           "kernel": median(mine, "kernel"), "rss_mib": median(mine, "rss_mib"),
-           "algorithm_mib": mine[0]["algorithm_bytes"] / 2**20,
+           "kernel": median(mine, "kernel"), "kernel_cpu": median(mine, "kernel_cpu"),
+           "rss_mib": median(mine, "rss_mib"),
+           "algorithm_mib": algorithm_bytes(a, b, n_threads) / 2**20,
            "primesieve_wall": median(theirs, "wall"), "primesieve_cpu": median(theirs, "cpu"),
-           "primesieve_rss_mib": median(theirs, "rss_mib")}
+           "primesieve_rss_mib": median(theirs, "rss_mib"),
+           "cli_wall": median(command, "wall"), "cli_cpu": median(command, "cpu")}
     if theirs:
         row["ratio_wall"] = row["wall"] / row["primesieve_wall"]
         row["ratio_cpu"] = row["cpu"] / row["primesieve_cpu"]
         row["ratio_kernel"] = row["kernel"] / row["primesieve_wall"]
+        row["ratio_kernel_cpu"] = row["kernel_cpu"] / row["primesieve_cpu"]
+        if command:
+            row["ratio_cli_cpu"] = row["cli_cpu"] / row["primesieve_cpu"]
     return row
 
 
@@ -127,6 +157,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
     parser.add_argument("--no-big", action="store_true", help="skip pi(10^12)")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "primes.json"),
+                        help="JSON file to write (default bench/results/primes.json)")
     args = parser.parse_args()
     peer = shutil.which("primesieve")
     if peer:
@@ -142,11 +174,13 @@ def main() -> None:
     cases = [("pi(10^10)", 0, 10**10 // scale, 1), ("pi(10^10)", 0, 10**10 // scale, 2),
              ("window 10^6 at 10^18", 10**18, 10**18 + 10**6, 1),
              ("window 10^6 at 10^18", 10**18, 10**18 + 10**6, 2),
-             ("window 10^6 below 2^64", 2**64 - 10**6, 2**64, 2)]
+             ("window 10^6 below 2^64", 2**64 - 10**6, 2**64, 2),
+             ("window 10^10 at 10^16", 10**16, 10**16 + 10**10 // scale, 2)]
     if not args.no_big and not args.quick:
         cases.append(("pi(10^12)", 0, 10**12, 2))
     rows = []
     header = (f"{'case':<24}{'thr':>4}{'count':>13}{'wall s':>9}{'cpu s':>8}{'kernel s':>9}"
+              f"{'k cpu':>8}"
               f"{'MiB':>7}{'alg MiB':>8}{'ps wall':>9}{'ps cpu':>8}{'ps MiB':>7}"
               f"{'x wall':>7}{'x cpu':>7}")
     print(header)
@@ -158,10 +192,15 @@ def main() -> None:
         def f(x, fmt):
             return format(x, fmt) if x is not None else format("-", fmt.split(".")[0].rstrip("f") + "s")
         print(f"{name:<24}{n_threads:>4}{row['count']:>13}{row['wall']:9.3f}{row['cpu']:8.3f}"
-              f"{row['kernel']:9.3f}{row['rss_mib']:7.0f}{row['algorithm_mib']:8.2f}"
+              f"{row['kernel']:9.3f}{row['kernel_cpu']:8.3f}{row['rss_mib']:7.0f}"
+              f"{row['algorithm_mib']:8.2f}"
               f"{f(row['primesieve_wall'], '9.3f')}{f(row['primesieve_cpu'], '8.3f')}"
               f"{f(row['primesieve_rss_mib'], '7.0f')}{f(row.get('ratio_wall'), '7.2f')}"
               f"{f(row.get('ratio_cpu'), '7.2f')}", flush=True)
+        if row.get("ratio_cli_cpu") is not None:
+            print(f"{'':<28}the command line: {row['cli_wall']:.3f} s wall, "
+                  f"{row['cli_cpu']:.3f} s CPU, {row['ratio_cli_cpu']:.2f}x primesieve's CPU",
+                  flush=True)
     scaling = {}
     for name in ("pi(10^10)", "window 10^6 at 10^18"):
         one = next(r for r in rows if r["case"] == name and r["threads"] == 1)
@@ -172,7 +211,7 @@ def main() -> None:
     compile_s = cold_compile_seconds(COLD)
     print(f"cold-cache compile + first calls: {compile_s:.1f} s")
     if not args.quick:
-        out = Path(__file__).parent / "results" / "primes.json"
+        out = Path(args.out)
         out.write_text(json.dumps({"peer": version, "rows": rows, "scaling": scaling,
                                    "cold_compile_seconds": compile_s,
                                    "repeats": args.repeats, "machine": machine()}, indent=2))

@@ -11,7 +11,7 @@ import importlib
 import sys
 
 from . import __version__
-from ._cli import ArgumentParser, command_name
+from ._cli import ArgumentParser, command_name, exit_process
 
 __all__ = ["GAMES", "main"]
 
@@ -61,4 +61,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())

@@ -57,6 +57,7 @@ __all__ = [
     "add_checkpoint",
     "emit",
     "exit_status",
+    "exit_process",
     "progress",
     "print_json",
     "strict_json",
@@ -334,6 +335,27 @@ def add_checkpoint(parser) -> None:
 def exit_status(complete: bool) -> int:
     """0 for a finished run, 130 for one cut short."""
     return EXIT_OK if complete else EXIT_CUT_SHORT
+
+
+def exit_process(status: int):
+    """End a command-line process with ``status`` now, its output flushed.
+
+    For ``if __name__ == "__main__"`` blocks only (never for ``main(argv)`` called
+    in-process). Python's orderly shutdown tears down every object of Numba's compiled
+    kernels one by one, 0.2-0.4 CPU seconds after the work is done; a command has
+    nothing left to release (files are closed, databases committed, by then), so it
+    skips that. ``atexit`` handlers still run.
+    """
+    import atexit
+
+    status = 1 if status is None else status
+    try:
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # output piped into `head`: nothing more to say
+        pass
+    os._exit(status if isinstance(status, int) else 1)
 
 
 def emit(args, record: dict, text=(), complete: bool = True,

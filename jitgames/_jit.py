@@ -36,11 +36,34 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402  (after the OpenMP setting)
 from numba import prange  # noqa: E402
+
+
+def _load_array_math_without_blas_probe():
+    """Import Numba's array-math registry while SciPy's BLAS module reads as absent.
+
+    On its first compilation or cache load Numba imports ``numba.np.arraymath``, which
+    probes for BLAS by importing ``scipy.linalg`` (a quarter of a second, a third of the
+    start-up of a short run). No kernel here calls BLAS (``np.dot`` of float arrays);
+    with the probe answered "absent" such a call would fall back to a plain loop. The
+    marker is removed at once, so SciPy itself stays importable.
+    """
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg.cython_blas"] = None  # an import of it raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg.cython_blas"]
+
+
+if not numba.config.DISABLE_JIT:
+    _load_array_math_without_blas_probe()
 
 from .errors import InputError  # noqa: E402
 

@@ -45,25 +45,32 @@ def test_quadratic_roots_match_reference(a, b, c, primes):
     assert roots.tolist() == expected_roots.tolist()
 
 
+def _random_words(n, seed):
+    return np.random.default_rng(seed).integers(0, 2**64, (n + 63) // 64 + 1, dtype=np.uint64)
+
+
 @pytest.mark.kernel
 @given(st.integers(1, 20), st.integers(-100, 100), st.integers(-1000, 1000),
-       st.integers(0, 10**12), st.integers(0, 700), st.integers(1, 4))
-def test_cross_off_and_count_match_reference(a, b, c, x0, n, parts):
+       st.integers(0, 10**12), st.integers(0, 700), st.integers(1, 4), st.integers(0, 2**32))
+def test_cross_off_and_count_match_reference(a, b, c, x0, n, parts, seed):
+    """Any bits to start from (so a clear that hits the wrong bit shows), any split."""
     primes = np.array([2] + ref.plain_sieve(300).tolist() + [65537, 65539], dtype=np.uint64)
     roots, kinds = ref.quadratic_roots(a, b, c, primes)
-    ours = np.ones(n, dtype=np.uint8)
+    ours = _random_words(n, seed)
     theirs = ours.copy()
-    polysieve.cross_off_roots(ours, x0, primes, roots, kinds, parts)
-    ref.cross_off_roots(theirs, x0, primes, roots, kinds, parts)
+    polysieve.cross_off_root_bits(ours, x0, n, primes, roots, kinds, parts)
+    ref.cross_off_root_bits(theirs, x0, n, primes, roots, kinds, parts)
     assert ours.tolist() == theirs.tolist()
-    assert polysieve.count_marks(ours, parts) == ref.count_marks(theirs, parts)
+    i0 = n // 3
+    assert polysieve.count_bits_between(ours, i0, n, parts) == \
+        ref.count_bits_between(theirs, i0, n, parts)
 
 
 @pytest.mark.kernel
 @given(st.integers(1, 20), st.integers(-100, 100), st.integers(-1000, 1000),
-       st.integers(0, 10**4), st.integers(0, 300))
-def test_settle_small_values_matches_reference(a, b, c, x0, n):
-    ours = np.zeros(n, dtype=np.uint8)
+       st.integers(0, 10**4), st.integers(0, 300), st.integers(0, 2**32))
+def test_settle_small_values_matches_reference(a, b, c, x0, n, seed):
+    ours = _random_words(n, seed)
     theirs = ours.copy()
     polysieve.settle_small_values(a, b, c, x0, ours, n)
     ref.settle_small_values(a, b, c, x0, theirs, n)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jitgames._jit import threads
-from jitgames.primes import sieve, wheel
+from jitgames.primes import buckets, sieve, wheel
 from tests.reference import primes as ref
 
 DATA = Path(__file__).parent / "data"
@@ -48,6 +48,21 @@ def test_cross_off_matches_reference(p, start, length):
 
 
 @pytest.mark.kernel
+@given(st.sampled_from(ref.plain_sieve(4096).tolist()[2:]), st.integers(0, 10**7),
+       st.integers(0, 3000))
+def test_cross_off_turns_matches_reference(p, start, length):
+    """Whole turns: the writes past ``length`` (up to p - 1 bytes) are compared too."""
+    at, w = wheel.first_multiple(p, start)
+    at -= start
+    ours = np.full(length + p, 0xFF, dtype=np.uint8)
+    theirs = ours.copy()
+    got = wheel.cross_off_turns(ours, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
+    expected = ref.cross_off_turns(theirs, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
+    assert tuple(int(x) for x in got) == expected
+    assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
 @given(st.one_of(st.integers(0, 10**6), st.integers(0, 2**64 // 30 - 5000)),
        st.integers(0, 400), st.lists(st.integers(0, 15), min_size=1, max_size=4, unique=True))
 def test_presieve_matches_reference(start_byte, length, groups):
@@ -58,6 +73,39 @@ def test_presieve_matches_reference(start_byte, length, groups):
     wheel.presieve(ours, length, start_byte, patterns, starts, periods)
     ref.presieve(theirs, length, start_byte, patterns, starts, periods)
     assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
+@given(st.one_of(st.integers(0, 10**4), st.integers(0, 2**64 // 30 - 5000)),
+       st.integers(0, 2000), st.integers(1, 300),
+       st.lists(st.sampled_from(ref.plain_sieve(3000).tolist()[2:]), max_size=30))
+def test_bucket_sieve_matches_reference(start_byte, n_bytes, segment_bytes, primes):
+    """Any primes, any segment length: many primes per bucket, many empty buckets,
+    multiples past 2^64 and primes whose square lies beyond the range."""
+    primes = np.array(sorted(set(primes)), dtype=np.uint32)
+    ours = np.full(n_bytes, 0xFF, dtype=np.uint8)
+    theirs = ours.copy()
+    buckets.bucket_sieve(ours, start_byte, primes, segment_bytes)
+    ref.bucket_sieve(theirs, start_byte, primes, segment_bytes)
+    assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.kernel
+@given(st.integers(0, 50000), st.integers(1, 40))
+def test_bucket_blocks_overflow_and_return(n_primes, n_segments):
+    """Filing as many primes as the pool is sized for into one bucket, then emptying it
+    into the others, never runs out of blocks and hands every block back."""
+    primes = ref.plain_sieve(600000)[3:][:n_primes].astype(np.uint32)
+    b = buckets.new_buckets(primes.size, n_segments)
+    n_blocks = b.fill.size
+    for p in primes:
+        buckets.file_prime(b, 0, int(p), 0, 0)
+    assert sum(int(b.fill[k]) for k in range(n_blocks) if k not in
+               set(b.free[1:b.free[0] + 1].tolist())) == primes.size
+    seg = np.full(1, 0xFF, dtype=np.uint8)
+    for s in range(n_segments):  # a 1-byte segment: each prime moves on to a later bucket
+        buckets.empty_bucket(b, seg, s, 1, 1)
+    assert int(b.free[0]) == n_blocks and (b.head == -1).all()
 
 
 @pytest.mark.kernel

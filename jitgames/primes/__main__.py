@@ -15,7 +15,7 @@ import os
 import sys
 
 from jitgames._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, emit,
-                           int_in_range, integer, progress, run_cli)
+                           exit_process, int_in_range, integer, progress, run_cli)
 from jitgames._jit import threads
 
 PROG = "python -m jitgames.primes"
@@ -53,9 +53,10 @@ def build_parser() -> ArgumentParser:
         "poly", help="prime values of A x^2 + B x + C for 0 <= x < N",
         description="Count the x in [0, N) with A x^2 + B x + C prime. With A > 0 the "
                     "values are sieved on x (values beyond 2^64 are fine; the sieving "
-                    "primes, up to the square root of the largest value, at most 10^11); "
-                    "otherwise each value is tested (N up to 10^9). Ctrl-C stops with the "
-                    "count of the finished blocks (exit 130). See docs/primes.md."))
+                    "primes, up to the square root of the largest value, at most 10^11, "
+                    "each with its roots found once; one bit per x); otherwise each value "
+                    "is tested (N up to 10^9). Ctrl-C stops with the exact count of the x "
+                    "decided so far, a prefix of [0, N) (exit 130). See docs/primes.md."))
     p.add_argument("coefficients", type=integer, nargs=3, metavar="A B C")
     p.add_argument("--upto", type=integer, required=True, metavar="N")
     p.add_argument("--prime-limit", type=int_in_range(3, 10**9), default=10**7,
@@ -241,4 +242,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())

@@ -9,15 +9,16 @@ prime -- except the few small x where ``f(x)`` is itself one of the sieving prim
 (or below 2), which are settled one by one. The values themselves are never formed
 beyond the start (they may pass 2^64; the sieve only needs x mod p).
 
-The x range is cut into blocks (each at most as long as everything before it, and
-at most ``MAX_BLOCK`` long; a block past that size recomputes the roots of all its
-primes, the main cost beyond N = 10^9) so a block needs only the primes up to the square root
-of its own largest value, and a long count can report progress and stop between
-blocks. Within a block, the sieving primes come in batches of ``PRIME_BATCH``
-consecutive integers (listed by the wheel sieve); their roots are found in parallel
-(:func:`quadratic_roots`), and the threads cross off disjoint parts of the block
-(:func:`cross_off_roots`): small primes segment by segment so their writes stay in
-cache, large primes straight through.
+The roots of each sieving prime are found once (per pass of up to ``MAX_PASS``
+values of x, held as one bit each: 1.25 GB for N = 10^10), not once per block of x.
+The sieving primes come in batches of consecutive integers (at most ``PRIME_BATCH``),
+in increasing order (listed by the wheel sieve); their roots are found in parallel
+(:func:`quadratic_roots`), and the threads cross off disjoint word ranges of the bits
+(:func:`cross_off_root_bits`): small primes segment by segment so their writes stay
+in cache, large primes straight through. Once every prime below ``P`` has crossed
+off, each x with ``|f(x)| < P^2`` is decided (a composite value has a prime factor
+below its square root), so the count of a prefix of x is final batch by batch: the
+count reports progress and keeps the decided prefix when stopped.
 """
 from __future__ import annotations
 
@@ -29,17 +30,19 @@ from jitgames._jit import jit, prange
 from jitgames.errors import InputError
 from jitgames.primes.primality import is_prime, jacobi_u64, mulmod
 
-__all__ = ["MAX_PRIME_BOUND", "check_sieve_request", "sqrt_mod", "quadratic_roots", "cross_off_roots", "count_marks", "settle_small_values",
-           "sieve_blocks", "MAX_BLOCK", "PRIME_BATCH", "MAX_COEFFICIENT", "MAX_SIEVE_UPTO"]
+__all__ = ["MAX_PRIME_BOUND", "check_sieve_request", "sqrt_mod", "quadratic_roots",
+           "cross_off_root_bits", "count_bits_between", "settle_small_values", "sieve_blocks",
+           "MAX_PASS", "PRIME_BATCH", "MAX_COEFFICIENT", "MAX_SIEVE_UPTO"]
 
-MAX_BLOCK = 1 << 28  # x values per block: 256 MB of marks
-PRIME_BATCH = 10**8  # integers per batch of sieving primes (5.4 million primes near 1e9)
+MAX_PASS = 1 << 34  # x values per pass: 2 GiB of marks, one bit each
+PRIME_BATCH = 10**8  # at most this many integers per batch of sieving primes
+_MIN_BATCHES = 16  # ... and at least this many batches (progress, a decided prefix)
 MAX_COEFFICIENT = 2**40  # |A|, |B|, |C| (keeps every residue product exact)
 MAX_SIEVE_UPTO = 10**12
 #: Largest sieving prime (sqrt of the largest value): 4 x 10^9 primes, hours of work.
 MAX_PRIME_BOUND = 10**11
 _SMALL_PRIME = 1 << 16  # primes below this cross off segment by segment
-_SEGMENT = 1 << 16  # x values per segment for the small primes
+_SEGMENT = 1 << 18  # x values per segment for the small primes (32 KiB of bits)
 
 
 @jit
@@ -166,20 +169,29 @@ def quadratic_roots(a, b, c, primes):
     return roots, kinds
 
 
-@jit(parallel=True)
-def cross_off_roots(marks, x0, primes, roots, kinds, parts):
-    """Set ``marks[i] = 0`` where some prime's root hits ``x = x0 + i`` (x0 >= 0).
+@jit
+def _clear_bit(words, i):
+    words[i >> np.uint64(6)] &= ~(np.uint64(1) << (i & np.uint64(63)))
 
-    Thread-parts own disjoint index ranges, so no two threads write the same byte.
-    Primes below 2^16 go segment by segment (their many writes stay in cache).
+
+@jit(parallel=True)
+def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts):
+    """Clear bit ``i`` of ``words`` (``i < n``, bit ``i & 63`` of word ``i >> 6``) where
+    some prime's root hits ``x = x0 + i`` (x0 >= 0).
+
+    Thread-parts own disjoint ranges of whole 64-bit words, so no two threads write
+    the same word. Primes below 2^16 go segment by segment (their many writes stay in
+    the L1 cache); larger ones straight through their part.
     """
-    n = marks.size
     n_small = np.searchsorted(primes, np.uint64(_SMALL_PRIME))
+    n_words = (n + 63) // 64
     for t in prange(parts):
-        lo = t * n // parts
-        hi = (t + 1) * n // parts
+        lo = min(n, (t * n_words // parts) * 64)
+        hi = min(n, ((t + 1) * n_words // parts) * 64)
+        if lo >= hi:
+            continue
         base = np.uint64(x0 + lo)
-        following = np.zeros((n_small, 2), dtype=np.uint64)  # next index per root
+        following = np.zeros((n_small, 2), dtype=np.uint64)  # next bit per root
         for j in range(n_small):
             p = primes[j]
             for k in range(min(kinds[j], 2)):
@@ -189,13 +201,14 @@ def cross_off_roots(marks, x0, primes, roots, kinds, parts):
             end = np.uint64(min(start + _SEGMENT, hi))
             for j in range(n_small):
                 if kinds[j] == 3:
-                    marks[start:np.int64(end)] = 0
+                    for i in range(start, np.int64(end)):
+                        _clear_bit(words, np.uint64(i))
                     continue
                 p = primes[j]
                 for k in range(kinds[j]):
                     i = following[j, k]
                     while i < end:
-                        marks[i] = 0
+                        _clear_bit(words, i)
                         i += p
                     following[j, k] = i
             start = np.int64(end)
@@ -203,36 +216,58 @@ def cross_off_roots(marks, x0, primes, roots, kinds, parts):
         for j in range(n_small, primes.size):
             p = primes[j]
             if kinds[j] == 3:
-                marks[lo:hi] = 0
+                for i in range(lo, hi):
+                    _clear_bit(words, np.uint64(i))
                 continue
             for k in range(kinds[j]):
                 i = np.uint64(lo) + (roots[j, k] + p - base % p) % p
                 while i < top:
-                    marks[i] = 0
+                    _clear_bit(words, i)
                     i += p
 
 
+@jit
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
 @jit(parallel=True)
-def count_marks(marks, parts):
-    """Number of non-zero bytes of ``marks``."""
-    n = marks.size
+def count_bits_between(words, i0, i1, parts):
+    """Number of set bits ``i0 <= i < i1`` of ``words`` (bit ``i & 63`` of word ``i >> 6``)."""
     counts = np.zeros(parts, dtype=np.int64)
     for t in prange(parts):
-        total = 0
-        for i in range(t * n // parts, (t + 1) * n // parts):
-            total += marks[i] != 0
-        counts[t] = total
+        lo = i0 + t * (i1 - i0) // parts
+        hi = i0 + (t + 1) * (i1 - i0) // parts
+        total = np.uint64(0)
+        i = lo
+        while i < hi and i & 63:  # the partial word at the start
+            total += (words[i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
+            i += 1
+        while i + 64 <= hi:
+            total += _popcount(words[i >> 6])
+            i += 64
+        while i < hi:
+            total += (words[i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
+            i += 1
+        counts[t] = np.int64(total)
     return counts.sum()
 
 
 @jit
-def settle_small_values(a, b, c, x0, marks, n_small):
-    """Decide ``marks[i]`` for ``i < n_small`` by testing ``f(x0 + i)`` itself (these
-    values are small enough to equal a sieving prime, or below 2)."""
+def settle_small_values(a, b, c, x0, words, n_small):
+    """Decide bits ``i < n_small`` by testing ``f(x0 + i)`` itself (these values are
+    small enough to equal a sieving prime, or below 2)."""
     for i in range(n_small):
         x = x0 + i
         value = a * x * x + b * x + c
-        marks[i] = 1 if value >= 2 and is_prime(np.uint64(value)) else 0
+        bit = np.uint64(1) << np.uint64(i & 63)
+        if value >= 2 and is_prime(np.uint64(value)):
+            words[i >> 6] |= bit
+        else:
+            words[i >> 6] &= ~bit
 
 
 def _block_prime_bound(a: int, b: int, c: int, x0: int, x1: int) -> int:
@@ -253,28 +288,68 @@ def _small_value_count(a: int, b: int, c: int, x0: int, x1: int, bound: int) -> 
     return max(0, min(x1, limit) - x0)
 
 
-def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0):
-    """Yield ``(x_end, primes_in_block)`` block by block for ``start <= x < upto``.
+def _settled_end(a: int, b: int, c: int, x0: int, x1: int, prime_end: int) -> int:
+    """The largest X in [x0, x1] with |f(x)| < prime_end^2 for all x0 <= x < X: once
+    every prime below ``prime_end`` has crossed off, those x are decided."""
+    square = prime_end * prime_end
 
-    ``a > 0``; the caller validates. Each block is finished when yielded, so a
-    partial sum is exact for ``start <= x < x_end``.
+    def small(x):  # |f| < square on [x0, x]; f convex: its ends and its minimum
+        lo = max(abs(a * x0 * x0 + b * x0 + c), abs(a * x * x + b * x + c))
+        if x0 * 2 * a < -b < x * 2 * a:
+            vertex = -b // (2 * a)
+            lo = max(lo, abs(a * vertex * vertex + b * vertex + c),
+                     abs(a * (vertex + 1) ** 2 + b * (vertex + 1) + c))
+        return lo < square
+
+    if not small(x0):
+        return x0
+    low, high = x0, x1 - 1  # small(low) holds; find the last x with small(x)
+    if small(high):
+        return x1
+    while high - low > 1:
+        middle = (low + high) // 2
+        if small(middle):
+            low = middle
+        else:
+            high = middle
+    return low + 1
+
+
+def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0):
+    """Yield ``(x_end, primes_found)`` as ``start <= x < upto`` gets decided, in order.
+
+    ``a > 0``; the caller validates. ``primes_found`` counts the x decided since the
+    previous yield, so a partial sum is exact for ``start <= x < x_end``. One pass
+    covers up to ``MAX_PASS`` values of x (one bit each): every sieving prime's roots
+    are found once per pass, and the x whose values are below the square of the next
+    batch's first prime are decided as soon as the batches below have crossed off.
     """
     from jitgames.primes.sieve import primes_between
 
     x0 = start
     parts = max(1, 2 * threads)
     while x0 < upto:
-        x1 = min(upto, x0 + max(1 << 12, min(x0, MAX_BLOCK)))
+        x1 = min(upto, x0 + MAX_PASS)
+        n = x1 - x0
         bound = _block_prime_bound(a, b, c, x0, x1)
-        marks = np.ones(x1 - x0, dtype=np.uint8)
-        for p0 in range(2, bound + 1, PRIME_BATCH):
-            primes = primes_between(p0, min(p0 + PRIME_BATCH, bound + 1))
-            roots, kinds = quadratic_roots(a, b, c, primes)
-            cross_off_roots(marks, x0, primes, roots, kinds, parts)
+        words = np.full((n + 63) // 64, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
         n_small = _small_value_count(a, b, c, x0, x1, bound)
-        if n_small:
-            settle_small_values(a, b, c, x0, marks, n_small)
-        yield x1, int(count_marks(marks, parts))
+        decided = x0
+        p0 = 2
+        batch = min(PRIME_BATCH, max(1 << 16, bound // _MIN_BATCHES))
+        while decided < x1:
+            p1 = min(p0 + batch, bound + 1)
+            if p0 < p1:
+                primes = primes_between(p0, p1)
+                roots, kinds = quadratic_roots(a, b, c, primes)
+                cross_off_root_bits(words, x0, n, primes, roots, kinds, parts)
+            done = x1 if p1 > bound else _settled_end(a, b, c, x0, x1, p1)
+            if done > decided:
+                if n_small:
+                    settle_small_values(a, b, c, x0, words, n_small)
+                yield done, int(count_bits_between(words, decided - x0, done - x0, parts))
+                decided = done
+            p0 = p1
         x0 = x1
 
 

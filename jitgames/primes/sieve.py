@@ -4,20 +4,28 @@ How the work is laid out
 ------------------------
 The bytes of the wheel (:mod:`.wheel`: 30 numbers a byte, 8 bits for the residues
 prime to 30) covering ``[a, b)`` are cut into *chunks* of whole segments; ``prange``
-runs over the chunks, and each chunk owns its segment buffer and the state of every
-sieving prime (4-byte offset of its next multiple + 1-byte wheel index, found by one
-division per prime per chunk), so memory per thread is the segment plus 5 bytes per
-sieving prime, and counts never depend on the number of threads.
+runs over the chunks, and each chunk owns its segment buffer and the state of its
+sieving primes (found by one division per prime per chunk), so counts never depend
+on the number of threads.
 
-Each segment (``SEGMENT_BYTES`` = 256 KiB, 7.9 million numbers, sized for the L2
-cache) is
+Each segment (``SEGMENT_BYTES`` = 512 KiB, 15.7 million numbers, half the L2 cache
+of a core) is
 
-1. filled from the pre-sieve patterns of the primes 7 .. 163 (:func:`.wheel.presieve`);
-2. crossed off by the *small* sieving primes (below ``BLOCK_BYTES``), one 32 KiB
-   block at a time so that their many writes stay in the L1 cache;
-3. crossed off by the *medium and large* sieving primes over the whole segment (a
-   prime far larger than the segment is looked at once per segment and mostly skips);
+1. filled from the pre-sieve patterns of the primes 7 .. 163 (:func:`.wheel.presieve`)
+   and crossed off by the *small* sieving primes (below ``SMALL_PRIME_LIMIT``), one
+   ``BLOCK_BYTES`` = 32 KiB block at a time, so that their many writes stay in the L1
+   cache; the next block is pre-sieved first, so each turn of the wheel begun in a
+   block is finished there (:func:`.wheel.cross_off_turns`);
+2. crossed off by the *medium* sieving primes over the whole segment: each keeps a
+   4-byte offset of its next multiple and a 1-byte wheel index, and is looked at
+   once per segment;
+3. crossed off by the *large* sieving primes (above ``LARGE_PRIME_FACTOR`` times the
+   segment's bytes, hitting it twice or less): they wait in bucket lists
+   (:mod:`.buckets`), so the segment touches only the primes that hit it;
 4. counted by popcount over 64-bit words, or listed bit by bit.
+
+Memory per thread: the segment, 5 bytes per small or medium sieving prime, 8 bytes
+per large one (:func:`memory_bytes`).
 
 Range
 -----
@@ -41,10 +49,11 @@ import numpy as np
 
 from jitgames._jit import jit, prange
 from jitgames.errors import InputError
+from jitgames.primes.buckets import bucket_bytes, empty_bucket, file_primes, new_buckets
 from jitgames.primes.primality import is_prime
 from jitgames.primes.wheel import (PRESIEVE_LIMIT, RESIDUES, WHEEL_INDEX, byte_mask_below,
-                                   byte_mask_from, count_bits, cross_off, first_multiple,
-                                   presieve, presieve_tables)
+                                   byte_mask_from, count_bits, cross_off, cross_off_turns,
+                                   first_multiple, presieve, presieve_tables)
 
 __all__ = [
     "count_primes", "check_count", "primes_between", "PrimeCount", "SIEVE_LIMIT",
@@ -60,10 +69,14 @@ MAX_COUNT_WIDTH = 10**12
 MAX_LIST_WIDTH = 10**9
 #: Widest interval for the methods that run Miller-Rabin on many numbers.
 MAX_TEST_WIDTH = 10**9
-SEGMENT_BYTES = 1 << 18
+SEGMENT_BYTES = 1 << 19
 BLOCK_BYTES = 1 << 15
 #: Sieving primes below this are "small": crossed off block by block.
 SMALL_PRIME_LIMIT = 4096
+#: Sieving primes above this many times the segment length (bytes) are "large": they
+#: hit a segment about 8 / LARGE_PRIME_FACTOR times or less, and wait in bucket lists
+#: (:mod:`.buckets`) for the segments they hit.
+LARGE_PRIME_FACTOR = 4
 _MAX_CHUNK_BYTES = 1 << 30  # chunk offsets stay below 2^31, so uint32 state never wraps
 _FAR = 0xFFFFFFFF  # "no multiple in this chunk"
 _CHEAP_BASE = 1 << 17  # the hybrid sieves with at least the primes up to this
@@ -139,19 +152,33 @@ def _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos
     its first and last numbers (uint64); bits outside ``[lo, last]`` are cleared, and in the very first bytes
     1 is cleared and the pre-sieved primes restored.
     """
-    presieve(segment, length, start, pre.patterns, pre.starts, pre.periods)
     n_small = base.n_small
-    block_end = 0
-    while block_end < length:  # small primes: block by block, in L1
-        block_end = min(block_end + BLOCK_BYTES, length)
+    presieve(segment, min(BLOCK_BYTES, length), start, pre.patterns, pre.starts, pre.periods)
+    block_start = 0
+    while block_start < length:  # pre-sieve and small primes: block by block, in L1
+        block_end = min(block_start + BLOCK_BYTES, length)
+        next_end = min(block_end + BLOCK_BYTES, length)
+        if next_end > block_end:  # pre-sieved ahead: it takes the ends of the turns
+            presieve(segment[block_end:], next_end - block_end, start + block_end,
+                     pre.patterns, pre.starts, pre.periods)
+        # A small prime's turn spans p < SMALL_PRIME_LIMIT bytes: when the next block
+        # holds that many, each turn begun in this block is finished in one go.
+        whole_turns = next_end - block_end >= SMALL_PRIME_LIMIT
         for j in range(n_small):
-            at, w = cross_off(segment, block_end, np.int64(base.primes[j]),
-                              np.int64(base.classes[j]), np.int64(pos[j]), np.int64(wheel[j]))
+            if whole_turns:
+                at, w = cross_off_turns(segment, block_end, np.int64(base.primes[j]),
+                                        np.int64(base.classes[j]), np.int64(pos[j]),
+                                        np.int64(wheel[j]))
+            else:
+                at, w = cross_off(segment, block_end, np.int64(base.primes[j]),
+                                  np.int64(base.classes[j]), np.int64(pos[j]),
+                                  np.int64(wheel[j]))
             pos[j] = at
             wheel[j] = w
+        block_start = block_end
     for j in range(n_small):
         pos[j] -= length
-    for j in range(n_small, base.primes.size):
+    for j in range(n_small, pos.size):  # medium primes (the large ones are in buckets)
         at = np.int64(pos[j])
         if at < length:
             at, w = cross_off(segment, length, np.int64(base.primes[j]),
@@ -212,28 +239,39 @@ def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, v
     n_chunks = (stop - first + chunk_bytes - 1) // chunk_bytes
     counts = np.zeros(n_chunks, dtype=np.int64)
     n_base = base.primes.size
+    n_visited = max(base.n_small, np.searchsorted(
+        base.primes, np.uint32(min(LARGE_PRIME_FACTOR * segment_bytes, 0xFFFFFFFF))))
+    large = base.primes[n_visited:]
     for c in prange(n_chunks):
         segment = np.zeros((segment_bytes + 7) // 8 * 8, dtype=np.uint8)
-        pos = np.empty(n_base, dtype=np.uint32)
-        wheel = np.empty(n_base, dtype=np.uint8)
+        pos = np.empty(n_visited, dtype=np.uint32)
+        wheel = np.empty(n_visited, dtype=np.uint8)
         chunk_first = first + c * chunk_bytes
         chunk_stop = min(chunk_first + chunk_bytes, stop)
-        for j in range(n_base):
+        for j in range(n_visited):
             byte, w = first_multiple(np.int64(base.primes[j]), chunk_first)
             offset = byte - chunk_first
             pos[j] = _FAR if byte < 0 or offset > _FAR else offset
             wheel[j] = w
+        n_segments = (chunk_stop - chunk_first + segment_bytes - 1) // segment_bytes
+        buckets = new_buckets(large.size, n_segments if large.size else 0)
+        if large.size:
+            file_primes(buckets, large, chunk_first, chunk_stop - chunk_first, segment_bytes)
         total = 0
         cursor = offsets[c] if write else 0
         start = chunk_first
+        s = 0
         while start < chunk_stop:
             length = min(segment_bytes, chunk_stop - start)
             _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos,
                            wheel)
+            if large.size:
+                empty_bucket(buckets, segment, s, length, segment_bytes)
             found, cursor = _settle_segment(segment, length, start, verify_from, write,
                                             out, cursor)
             total += found
             start += length
+            s += 1
         counts[c] = total
     return counts
 
@@ -315,9 +353,11 @@ def sieve_plan(a: int, b: int, base_limit: int | None = None, threads: int | Non
     if n_bytes < threads * segment_bytes:  # a narrow window: one segment per thread
         segment_bytes = max(64, (-(-n_bytes // threads) + 7) // 8 * 8)
     segments = -(-n_bytes // segment_bytes)
-    # Each chunk pays one division per sieving prime: enough chunks to share the work
-    # (a few per thread) but no more than the segments can fill.
-    n_chunks = max(1, min(segments, 4 * threads))
+    # Each chunk pays one division per sieving prime: on several threads, enough chunks
+    # (8 a thread, handed out one at a time as threads free up) that a thread slowed
+    # by other processes, or given the chunks where the large primes start crossing
+    # off, does not hold the others up; no more than the segments can fill.
+    n_chunks = max(1, min(segments, 8 * threads if threads > 1 else 1))
     chunk = -(-segments // n_chunks) * segment_bytes
     chunk = min(chunk, _MAX_CHUNK_BYTES // segment_bytes * segment_bytes)
     return SievePlan(first, stop, limit, verify_from, chunk, segment_bytes)
@@ -325,8 +365,9 @@ def sieve_plan(a: int, b: int, base_limit: int | None = None, threads: int | Non
 
 def memory_bytes(a: int, b: int, threads: int | None = None) -> int:
     """Bytes the sieve holds to count ``[a, b)`` (as :func:`count_primes` would): the
-    sieving primes (5 bytes each), per running thread a segment and 5 bytes of state
-    per sieving prime, and the pre-sieve patterns. The Python interpreter, NumPy and
+    sieving primes (5 bytes each), per running thread a segment, 5 bytes of state per
+    small or medium sieving prime and the buckets of the large ones (8 bytes a prime
+    plus a partial block per segment of a chunk), and the pre-sieve patterns. The Python interpreter, NumPy and
     Numba come on top."""
     a, b, method = check_count(a, b)
     if method == "test" or b <= 7:
@@ -334,11 +375,16 @@ def memory_bytes(a: int, b: int, threads: int | None = None) -> int:
     bound = None if method == "sieve" else hybrid_bound(a, b)
     threads = threads or numba.get_num_threads()
     plan = sieve_plan(max(a, 7), b, bound, threads)
-    n_base = _sieving_primes(plan.base_limit).primes.size
+    primes = _sieving_primes(plan.base_limit).primes
+    n_base = primes.size
+    n_large = n_base - max(int(np.searchsorted(primes, SMALL_PRIME_LIMIT)), int(
+        np.searchsorted(primes, min(LARGE_PRIME_FACTOR * plan.segment_bytes, 2**32 - 1))))
     n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
     running = min(threads, n_chunks)
-    return (5 * n_base + running * (plan.segment_bytes + 5 * n_base)
-            + _presieve().patterns.nbytes)
+    n_segments = -(-min(plan.chunk_bytes, plan.stop - plan.first) // plan.segment_bytes)
+    per_thread = (plan.segment_bytes + 5 * (n_base - n_large)
+                  + bucket_bytes(n_large, n_segments if n_large else 0))
+    return 5 * n_base + running * per_thread + _presieve().patterns.nbytes
 
 
 def _sieve(a: int, b: int, write: bool, limit_base: int | None):
@@ -352,14 +398,16 @@ def _sieve(a: int, b: int, write: bool, limit_base: int | None):
     n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
     args = (plan.first, plan.stop, np.uint64(lo), np.uint64(hi - 1), base, pre, plan.segment_bytes,
             plan.chunk_bytes, np.uint64(plan.verify_from))
-    counts = sieve_chunks(*args, False, np.zeros(n_chunks, dtype=np.int64),
-                          np.empty(0, dtype=np.uint64))
+    with numba.parallel_chunksize(1):  # chunks go to threads one at a time
+        counts = sieve_chunks(*args, False, np.zeros(n_chunks, dtype=np.int64),
+                              np.empty(0, dtype=np.uint64))
     if not write:
         return counts, None
     offsets = np.zeros(n_chunks, dtype=np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
     out = np.empty(int(counts.sum()), dtype=np.uint64)
-    sieve_chunks(*args, True, offsets, out)
+    with numba.parallel_chunksize(1):
+        sieve_chunks(*args, True, offsets, out)
     return counts, out
 
 

@@ -34,7 +34,7 @@ from jitgames._jit import jit
 __all__ = [
     "RESIDUES", "WHEEL_GAP", "WHEEL_INDEX", "CROSS_MASK", "CROSS_CORRECTION",
     "PRESIEVE_GROUPS", "PRESIEVE_LIMIT", "presieve_pattern", "presieve_tables",
-    "first_multiple", "cross_off", "presieve", "count_bits", "byte_mask_from",
+    "first_multiple", "cross_off", "cross_off_turns", "presieve", "count_bits", "byte_mask_from",
     "byte_mask_below",
 ]
 
@@ -166,6 +166,52 @@ def cross_off(segment, end, p, wheel_class, at, wheel):
         at += q * WHEEL_GAP[wheel] + CROSS_CORRECTION[wheel_class, wheel]
         wheel = (wheel + 1) & 7
     return at, wheel
+
+
+@jit
+def cross_off_turns(segment, end, p, wheel_class, at, wheel):
+    """Like :func:`cross_off`, but every turn of the wheel that starts before byte
+    ``end`` is completed: up to ``p - 1`` bytes past ``end`` are written, which the
+    caller guarantees ``segment`` holds (pre-sieved already). Finishing the turn
+    spares the single steps at both ends of a block. Returns ``(at, wheel)`` of the
+    first multiple not crossed (wheel index 0 unless it stopped before reaching the
+    start of a turn)."""
+    q = p // 30
+    while wheel != 0:  # single steps up to the start of a turn of the wheel
+        if at >= end:
+            return at, wheel
+        segment[np.uint64(at)] &= CROSS_MASK[wheel_class, wheel]
+        at += q * WHEEL_GAP[wheel] + CROSS_CORRECTION[wheel_class, wheel]
+        wheel = (wheel + 1) & 7
+    o1 = np.uint64(q * 6 + CROSS_CORRECTION[wheel_class, 0])
+    o2 = o1 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 1])
+    o3 = o2 + np.uint64(q * 2 + CROSS_CORRECTION[wheel_class, 2])
+    o4 = o3 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 3])
+    o5 = o4 + np.uint64(q * 2 + CROSS_CORRECTION[wheel_class, 4])
+    o6 = o5 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 5])
+    o7 = o6 + np.uint64(q * 6 + CROSS_CORRECTION[wheel_class, 6])
+    m0 = CROSS_MASK[wheel_class, 0]
+    m1 = CROSS_MASK[wheel_class, 1]
+    m2 = CROSS_MASK[wheel_class, 2]
+    m3 = CROSS_MASK[wheel_class, 3]
+    m4 = CROSS_MASK[wheel_class, 4]
+    m5 = CROSS_MASK[wheel_class, 5]
+    m6 = CROSS_MASK[wheel_class, 6]
+    m7 = CROSS_MASK[wheel_class, 7]
+    u = np.uint64(at)
+    step = np.uint64(p)
+    limit = np.uint64(end)
+    while u < limit:
+        segment[u] &= m0
+        segment[u + o1] &= m1
+        segment[u + o2] &= m2
+        segment[u + o3] &= m3
+        segment[u + o4] &= m4
+        segment[u + o5] &= m5
+        segment[u + o6] &= m6
+        segment[u + o7] &= m7
+        u += step
+    return np.int64(u), np.int64(0)
 
 
 @jit

@@ -93,19 +93,48 @@ def first_multiple(p, start_byte):
     return p * m // 30, WHEEL.index(m % 30)
 
 
+def _cross_one(segment, p, at, wheel):
+    """Clear the multiple p m at byte ``at`` (m of wheel index ``wheel``); the next one."""
+    m = WHEEL[wheel]  # only m mod 30 matters for the bytes and bits
+    n = p * m
+    segment[at] &= 0xFF ^ (1 << WHEEL.index(n % 30))
+    gap = (WHEEL + (31,))[wheel + 1] - WHEEL[wheel]
+    return at + (n % 30 + p * gap) // 30, (wheel + 1) % 8  # (p m + p gap) // 30 - p m // 30
+
+
 def cross_off(segment, end, p, wheel_class, at, wheel):
     """Walk the multiples p m (m prime to 30) one at a time from byte ``at``."""
     p, at, wheel = int(p), int(at), int(wheel)
     assert WHEEL[int(wheel_class)] == p % 30
-    m = WHEEL[wheel]  # only m mod 30 matters for the bytes and bits
     while at < end:
-        n = p * m
-        segment[at] &= 0xFF ^ (1 << WHEEL.index(n % 30))
-        gap = (WHEEL + (31,))[wheel + 1] - WHEEL[wheel]
-        at += (n % 30 + p * gap) // 30  # (p m + p gap) // 30 - p m // 30
-        m += gap
-        wheel = (wheel + 1) % 8
+        at, wheel = _cross_one(segment, p, at, wheel)
     return at, wheel
+
+
+def cross_off_turns(segment, end, p, wheel_class, at, wheel):
+    """Single multiples up to the start of a turn (while before ``end``), then whole
+    turns of eight multiples as long as a turn starts before ``end``."""
+    p, at, wheel = int(p), int(at), int(wheel)
+    assert WHEEL[int(wheel_class)] == p % 30
+    while wheel != 0:
+        if at >= end:
+            return at, wheel
+        at, wheel = _cross_one(segment, p, at, wheel)
+    while at < end:
+        for _ in range(8):
+            at, wheel = _cross_one(segment, p, at, wheel)
+    return at, wheel
+
+
+def bucket_sieve(sieve, first_byte, primes, segment_bytes):
+    """Clear the bit of every multiple p m (m >= p prime to 30) in the bytes, prime by
+    prime over the whole range (no segments, no buckets)."""
+    lo, hi = 30 * int(first_byte), 30 * (int(first_byte) + sieve.size)
+    for p in map(int, primes):
+        for m in range(max(p, -(-lo // p)), -(-hi // p)):
+            if math.gcd(m, 30) == 1:
+                n = p * m
+                sieve[n // 30 - int(first_byte)] &= 0xFF ^ (1 << WHEEL.index(n % 30))
 
 
 def _prime_factors(n):
@@ -414,20 +443,29 @@ def quadratic_roots(a, b, c, primes):
     return roots, kinds
 
 
-def cross_off_roots(marks, x0, primes, roots, kinds, parts):
-    """marks[i] = 0 where some prime has a root congruent to x0 + i."""
-    for i in range(len(marks)):
+def _bit(words, i):
+    return int(words[i // 64]) >> (i % 64) & 1
+
+
+def _set_bit(words, i, value):
+    word = int(words[i // 64])
+    words[i // 64] = (word | 1 << (i % 64)) if value else (word & ~(1 << (i % 64)))
+
+
+def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts):
+    """Clear bit i (i < n) where some prime has a root congruent to x0 + i."""
+    for i in range(int(n)):
         x = int(x0) + i
         for j, p in enumerate(int(q) for q in primes):
             if kinds[j] == 3 or any(x % p == int(roots[j, k]) for k in range(kinds[j])):
-                marks[i] = 0
+                _set_bit(words, i, 0)
 
 
-def count_marks(marks, parts):
-    return int(np.count_nonzero(marks))
+def count_bits_between(words, i0, i1, parts):
+    return sum(_bit(words, i) for i in range(int(i0), int(i1)))
 
 
-def settle_small_values(a, b, c, x0, marks, n_small):
+def settle_small_values(a, b, c, x0, words, n_small):
     for i in range(int(n_small)):
         value = a * (x0 + i) ** 2 + b * (x0 + i) + c
-        marks[i] = 1 if is_prime(value) else 0
+        _set_bit(words, i, is_prime(value))
