@@ -150,7 +150,7 @@ def main():
               f"{fmt(r['ours_cpu_seconds'], 12)}{fmt(r['peer_cpu_seconds'], 15)}"
               f"{fmt(r.get('peer_over_ours_cpu'), 7)}")
     print("ratio: mmstrat / ours (above 1: ours faster); CPU seconds count every thread")
-    print(f"written {out.relative_to(ROOT)}")
+    print(f"written {out}")
     return 0
 
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from _harness import ROOT, cold_compile_seconds, machine
 
+sys.path.insert(0, str(ROOT))
+
 KNOWN_PI = {10**10: 455052511, 10**12: 37607912018}
 
 # What `python -m jitgames primes count A B` does (the same imports, the same exit
