@@ -225,6 +225,18 @@ def test_published_totals_of_the_sizes_checked_here():
         assert run.total == row["total"], row
 
 
+GODDARD = json.loads((ROOT / "tests" / "data" / "mastermind_expected_small.json").read_text())
+
+
+@pytest.mark.parametrize("row", GODDARD["values"], ids=lambda r: f"{r['pegs']}x{r['colours']}")
+def test_goddards_table_of_least_averages(row):
+    """Every published r(n, k) of Goddard (2004) to its three decimals, halves up."""
+    codes = row["colours"] ** row["pegs"]
+    assert codes <= 1000  # so that three decimals pin the integer total
+    total = mr.optimal_run(row["pegs"], row["colours"]).total
+    assert abs(total - row["mean"] * codes) <= 0.0005 * codes + 1e-9, (total, codes)
+
+
 SLOW_ROWS = [r for r in LARGER["values"] if r["checked_by"].endswith("test_larger_total (slow)")]
 
 
