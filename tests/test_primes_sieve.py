@@ -48,7 +48,7 @@ def test_cross_off_matches_reference(p, start, length):
 
 
 @pytest.mark.kernel
-@given(st.sampled_from(ref.plain_sieve(4096).tolist()[2:]), st.integers(0, 10**7),
+@given(st.sampled_from(ref.plain_sieve(8192).tolist()[2:]), st.integers(0, 10**7),
        st.integers(0, 3000))
 def test_cross_off_turns_matches_reference(p, start, length):
     """Whole turns: the writes past ``length`` (up to p - 1 bytes) are compared too."""

@@ -72,7 +72,7 @@ MAX_TEST_WIDTH = 10**9
 SEGMENT_BYTES = 1 << 19
 BLOCK_BYTES = 1 << 15
 #: Sieving primes below this are "small": crossed off block by block.
-SMALL_PRIME_LIMIT = 4096
+SMALL_PRIME_LIMIT = 8192
 #: Sieving primes above this many times the segment length (bytes) are "large": they
 #: hit a segment about 8 / LARGE_PRIME_FACTOR times or less, and wait in bucket lists
 #: (:mod:`.buckets`) for the segments they hit.
