@@ -39,16 +39,16 @@ def test_cross_off_matches_reference(p, start, length):
     """From the prime's first multiple at or after a byte, over a segment of any length."""
     at, w = wheel.first_multiple(p, start)
     at -= start
-    ours = np.full(length + 1, 0xFF, dtype=np.uint8)
+    ours = np.full(length + 1, 0xFF, dtype=np.uint8)  # the last byte is scratch
     theirs = ours.copy()
     got = wheel.cross_off(ours, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
     expected = ref.cross_off(theirs, length, p, wheel.WHEEL_INDEX[p % 30], at, w)
     assert tuple(int(x) for x in got) == expected
-    assert ours.tolist() == theirs.tolist()
+    assert ours[:length].tolist() == theirs[:length].tolist()
 
 
 @pytest.mark.kernel
-@given(st.sampled_from(ref.plain_sieve(4096).tolist()[2:]), st.integers(0, 10**7),
+@given(st.sampled_from(ref.plain_sieve(8192).tolist()[2:]), st.integers(0, 10**7),
        st.integers(0, 3000))
 def test_cross_off_turns_matches_reference(p, start, length):
     """Whole turns: the writes past ``length`` (up to p - 1 bytes) are compared too."""
@@ -64,15 +64,30 @@ def test_cross_off_turns_matches_reference(p, start, length):
 
 @pytest.mark.kernel
 @given(st.one_of(st.integers(0, 10**6), st.integers(0, 2**64 // 30 - 5000)),
-       st.integers(0, 400), st.lists(st.integers(0, 15), min_size=1, max_size=4, unique=True))
+       st.integers(0, 12000), st.lists(st.integers(0, 15), min_size=1, max_size=6, unique=True))
 def test_presieve_matches_reference(start_byte, length, groups):
-    patterns, starts, periods = wheel.presieve_tables(
-        tuple(wheel.PRESIEVE_GROUPS[g] for g in sorted(groups)))
+    """Any groups (padded to four a pass), runs cut at the ends of the stored periods."""
+    chosen = tuple(wheel.PRESIEVE_GROUPS[g] for g in sorted(groups))
+    patterns, starts, periods = wheel.presieve_tables(chosen)
     ours = np.zeros(length, dtype=np.uint8)
     theirs = ours.copy()
     wheel.presieve(ours, length, start_byte, patterns, starts, periods)
-    ref.presieve(theirs, length, start_byte, patterns, starts, periods)
+    ref.presieve(theirs, length, start_byte, [p for g in chosen for p in g])
     assert ours.tolist() == theirs.tolist()
+
+
+def test_presieve_tables_cover_the_groups():
+    """Every stored pattern is a whole number of its group's periods, at least
+    PRESIEVE_MIN_RUN long; the padding is all ones."""
+    patterns, starts, periods = wheel.presieve_tables()
+    assert periods.size % 4 == 0 and periods.size >= len(wheel.PRESIEVE_GROUPS)
+    for g, group in enumerate(wheel.PRESIEVE_GROUPS):
+        product = int(np.prod(group))
+        assert periods[g] % product == 0 and periods[g] >= wheel.PRESIEVE_MIN_RUN
+        stored = patterns[starts[g]:starts[g] + periods[g]]
+        assert (stored == np.tile(wheel.presieve_pattern(group), periods[g] // product)).all()
+    for g in range(len(wheel.PRESIEVE_GROUPS), periods.size):
+        assert (patterns[starts[g]:starts[g] + periods[g]] == 0xFF).all()
 
 
 @pytest.mark.kernel

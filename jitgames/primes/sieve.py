@@ -72,7 +72,7 @@ MAX_TEST_WIDTH = 10**9
 SEGMENT_BYTES = 1 << 19
 BLOCK_BYTES = 1 << 15
 #: Sieving primes below this are "small": crossed off block by block.
-SMALL_PRIME_LIMIT = 4096
+SMALL_PRIME_LIMIT = 8192
 #: Sieving primes above this many times the segment length (bytes) are "large": they
 #: hit a segment about 8 / LARGE_PRIME_FACTOR times or less, and wait in bucket lists
 #: (:mod:`.buckets`) for the segments they hit.
@@ -243,7 +243,8 @@ def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, v
         base.primes, np.uint32(min(LARGE_PRIME_FACTOR * segment_bytes, 0xFFFFFFFF))))
     large = base.primes[n_visited:]
     for c in prange(n_chunks):
-        segment = np.zeros((segment_bytes + 7) // 8 * 8, dtype=np.uint8)
+        # a whole last word, plus one of scratch for wheel.cross_off
+        segment = np.zeros((segment_bytes + 7) // 8 * 8 + 8, dtype=np.uint8)
         pos = np.empty(n_visited, dtype=np.uint32)
         wheel = np.empty(n_visited, dtype=np.uint8)
         chunk_first = first + c * chunk_bytes

@@ -141,16 +141,16 @@ def _prime_factors(n):
     return [d for d in range(2, int(n) + 1) if n % d == 0 and trial_division_is_prime(d)]
 
 
-def presieve(segment, length, start_byte, patterns, starts, periods):
-    """Bits of numbers with no factor among the primes of the periods (from scratch)."""
-    primes = [q for period in periods for q in _prime_factors(int(period))]
-    for j in range(int(length)):
-        byte = 0
+def presieve(segment, length, start_byte, primes):
+    """Bits of the numbers with no factor among ``primes``, from scratch."""
+    j = np.arange(int(length), dtype=np.int64)
+    keep = np.ones((int(length), 8), dtype=bool)
+    for q in primes:
+        base = 30 * int(start_byte) % q  # n = 30 (start_byte + j) + r, taken mod q
         for k, r in enumerate(WHEEL):
-            n = 30 * (int(start_byte) + j) + r
-            if all(n % q for q in primes):
-                byte |= 1 << k
-        segment[j] = byte
+            keep[:, k] &= (base + 30 * j + r) % q != 0
+    for i in range(int(length)):
+        segment[i] = sum(1 << k for k in range(8) if keep[i, k])
 
 
 def count_bits(words, n_words):
