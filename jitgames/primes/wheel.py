@@ -233,13 +233,16 @@ def cross_off_turns(segment, end, p, wheel_class, at, wheel):
         segment[np.uint64(at)] &= CROSS_MASK[wheel_class, wheel]
         at += q * WHEEL_GAP[wheel] + CROSS_CORRECTION[wheel_class, wheel]
         wheel = (wheel + 1) & 7
-    o1 = np.uint64(q * 6 + CROSS_CORRECTION[wheel_class, 0])
-    o2 = o1 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 1])
-    o3 = o2 + np.uint64(q * 2 + CROSS_CORRECTION[wheel_class, 2])
-    o4 = o3 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 3])
-    o5 = o4 + np.uint64(q * 2 + CROSS_CORRECTION[wheel_class, 4])
-    o6 = o5 + np.uint64(q * 4 + CROSS_CORRECTION[wheel_class, 5])
-    o7 = o6 + np.uint64(q * 6 + CROSS_CORRECTION[wheel_class, 6])
+    # The turn's offsets from wheel index 0, as in cross_off.
+    qu = np.uint64(q)
+    c = np.uint64(wheel_class)
+    o1 = qu * TURN_GAP[0, 1] + TURN_CORRECTION[c, 0, 1]
+    o2 = qu * TURN_GAP[0, 2] + TURN_CORRECTION[c, 0, 2]
+    o3 = qu * TURN_GAP[0, 3] + TURN_CORRECTION[c, 0, 3]
+    o4 = qu * TURN_GAP[0, 4] + TURN_CORRECTION[c, 0, 4]
+    o5 = qu * TURN_GAP[0, 5] + TURN_CORRECTION[c, 0, 5]
+    o6 = qu * TURN_GAP[0, 6] + TURN_CORRECTION[c, 0, 6]
+    o7 = qu * TURN_GAP[0, 7] + TURN_CORRECTION[c, 0, 7]
     m0 = CROSS_MASK[wheel_class, 0]
     m1 = CROSS_MASK[wheel_class, 1]
     m2 = CROSS_MASK[wheel_class, 2]
