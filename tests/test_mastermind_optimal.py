@@ -55,21 +55,12 @@ def test_search_after_a_history_equals_brute_force(size, history, secret, remain
     """Deep nodes: the consistent set left by one or two guesses, with the history's
     symmetries, absent colours, fast cases and sharpened bounds all in play (sets of
     at most 10 codes keep the pure-Python brute force quick)."""
-    space, matrix = load_game(*size)
-    history = [h % space.size for h in history]
-    secret %= space.size
-    members = np.arange(space.size)
-    for h in history:
-        members = members[matrix[h, members] == matrix[h, secret]]
+    space, matrix, history, members, used = _node(size, history, secret)
     assume(2 <= members.size <= 10)
-    used = np.zeros(space.colours, np.bool_)
-    for h in history:
-        used[space.digits[h]] = True
     search = optimal.OptimalSearch(space, matrix, remaining)
     cost, guess = search.best(members, remaining, used, list(history))
-    src = members.astype(np.int32)
-    expected = ref.solve(space.tables(matrix), src, 0, src.size, remaining, None, 0, 0, None,
-                         None)
+    expected = ref.solve(space.tables(matrix), members, 0, members.size, remaining, None, 0,
+                         0, None, None)
     if expected >= ref.INFEASIBLE:
         assert cost >= optimal.INFEASIBLE
         return
