@@ -348,14 +348,13 @@ def exit_process(status: int):
     """
     import atexit
 
-    status = 1 if status is None else status
     try:
         atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
     except BrokenPipeError:  # output piped into `head`: nothing more to say
         pass
-    os._exit(status if isinstance(status, int) else 1)
+    os._exit(0 if status is None else status)  # None means success, as for sys.exit
 
 
 def emit(args, record: dict, text=(), complete: bool = True,

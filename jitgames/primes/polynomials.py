@@ -324,8 +324,8 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     are tested value by value with Miller-Rabin (``upto`` up to 10^9, values in 63
     bits). ``progress(x_done, count_so_far)`` is called each time the sieve has
     decided a longer prefix ``x < x_done``; a KeyboardInterrupt raised meanwhile
-    propagates as :class:`PartialCount` carrying the count of the decided prefix. ``var`` names the
-    variable in the verdict's text.
+    propagates as :class:`PartialCount` carrying the count of the decided prefix.
+    ``var`` names the variable in the verdict's text.
     """
     from jitgames._jit import thread_count
     from jitgames.primes import polysieve
