@@ -8,8 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from jitgames._bits import popcount
 from jitgames.puzzles import domination as dom
 from jitgames.puzzles.__main__ import main
+from tests.reference import bits as ref_bits
 from tests.reference import puzzles_domination as ref
 
 DATA = Path(__file__).parent / "data"
@@ -90,7 +92,7 @@ def test_kernel_matches_reference(n, k, independent):
 def test_bit_helpers_match_reference(words):
     arr = np.array(words, dtype=np.uint64)
     assert dom._lowest_bit(arr, len(words)) == ref._lowest_bit(arr, len(words))
-    assert dom._popcount(arr[0]) == ref._popcount(arr[0])
+    assert popcount(arr[0]) == ref_bits.popcount(arr[0])
 
 
 def test_cli(capsys):

@@ -58,6 +58,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import InputError
+from .._bits import popcount
 from .._interrupt import run_interruptible
 from .._jit import jit, thread_count
 from .._random import GOLDEN, mix64
@@ -390,16 +391,6 @@ def answer_masks(matrix, src, start, end, masks):
             masks[g] |= one << np.uint64(row[g])
 
 
-@jit(leaf=True)
-def bit_count(x):
-    """Number of set bits of the uint64 ``x``."""
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @jit
 def list_candidates(tables, src, start, end, remaining, bound, level, used, search, filters,
                     scratch, masks_ready):
@@ -439,7 +430,7 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
         # Up to b + 1 codes every class of s codes has lb(s) = 2s - 1, so the estimate
         # m + sum lb is 3m - [g is a member] - (number of classes): the mask alone.
         for g in range(n):
-            parts = bit_count(masks[g])
+            parts = popcount(masks[g])
             member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
             estimate = 3 * m - member - parts
             # a class too large for the guesses left: with m <= b + 1 only cap_next = 1
@@ -455,7 +446,7 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     n_guesses = 0
     for g in range(n):
         if with_masks:
-            parts = bit_count(masks[g])
+            parts = popcount(masks[g])
             member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
             if parts <= 1 or m + balanced_bound(lb, m - member, parts - member) >= bound:
                 continue
@@ -535,15 +526,15 @@ def fast_case_by_masks(masks, src, start, end, remaining):
     answers, and leaves one pair when it gets m - 1)."""
     m = end - start
     for t in range(start, end):
-        if bit_count(masks[src[t]]) == m:
+        if popcount(masks[src[t]]) == m:
             return 2 * m - 1, np.int64(src[t])
     for g in range(masks.shape[0]):
-        if bit_count(masks[g]) == m:
+        if popcount(masks[g]) == m:
             return 2 * m, np.int64(g)
     if remaining < 3:
         return INFEASIBLE, np.int64(-1)
     for t in range(start, end):
-        if bit_count(masks[src[t]]) == m - 1:
+        if popcount(masks[src[t]]) == m - 1:
             return 2 * m, np.int64(src[t])
     return 2 * m + 1, np.int64(-1)
 

@@ -26,6 +26,7 @@ import math
 
 import numpy as np
 
+from jitgames._bits import popcount
 from jitgames._jit import jit, prange
 from jitgames.errors import InputError
 from jitgames.primes.primality import is_prime, jacobi_u64, mulmod
@@ -226,14 +227,6 @@ def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts):
                     i += p
 
 
-@jit
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
 @jit(parallel=True)
 def count_bits_between(words, i0, i1, parts):
     """Number of set bits ``i0 <= i < i1`` of ``words`` (bit ``i & 63`` of word ``i >> 6``)."""
@@ -247,7 +240,7 @@ def count_bits_between(words, i0, i1, parts):
             total += (words[i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
             i += 1
         while i + 64 <= hi:
-            total += _popcount(words[i >> 6])
+            total += np.uint64(popcount(words[i >> 6]))
             i += 64
         while i < hi:
             total += (words[i >> 6] >> np.uint64(i & 63)) & np.uint64(1)

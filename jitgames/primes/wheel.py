@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jitgames._bits import popcount
 from jitgames._jit import jit
 
 __all__ = [
@@ -323,14 +324,10 @@ def _and_four(target, at, n, source, s0, s1, s2, s3, first):
 @jit
 def count_bits(words, n_words):
     """Number of set bits in ``words[:n_words]`` (uint64 array)."""
-    total = np.uint64(0)
+    total = 0
     for i in range(n_words):
-        x = words[i]
-        x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-        x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-        total += (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-    return np.int64(total)
+        total += popcount(words[i])
+    return total
 
 
 @jit

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from jitgames._bits import popcount
 from jitgames._jit import jit
 from jitgames.errors import InputError
 
@@ -67,15 +68,6 @@ def attack_masks(n: int) -> np.ndarray:
                         t = r2 * n + c2
                         masks[s, t // 64] |= np.uint64(1) << np.uint64(t % 64)
     return masks
-
-
-@jit
-def _popcount(x):
-    count = 0
-    while x:
-        x &= x - np.uint64(1)
-        count += 1
-    return count
 
 
 @jit
@@ -130,7 +122,7 @@ def count_dominating(n, k, independent, attack, out):
                 elif not independent:
                     free = squares - depth
                     for w in range(words):
-                        free -= _popcount(excluded[depth, w])
+                        free -= popcount(excluded[depth, w])
                     need = k - depth
                     ways = 1
                     for i in range(need):  # binomial(free, need), exact step by step
@@ -148,7 +140,7 @@ def count_dominating(n, k, independent, attack, out):
                 if uncovered[s // 64] >> np.uint64(s % 64) & np.uint64(1):
                     cnt = 0
                     for w in range(words):
-                        cnt += _popcount(attack[s, w] & ~excluded[depth, w])
+                        cnt += popcount(attack[s, w] & ~excluded[depth, w])
                     if cnt < best_count:
                         best_count = cnt
                         best = s

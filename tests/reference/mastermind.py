@@ -329,10 +329,6 @@ def answer_masks(matrix, src, start, end, masks):
         masks[g] = sum(1 << f for f in {int(matrix[g, s]) for s in src[start:end]})
 
 
-def bit_count(x):
-    return bin(int(x)).count("1")
-
-
 def fast_case(tables, src, start, end, remaining, masks, seen):
     """From the definitions: a member answered differently by every code costs
     2m - 1; any such code 2m; with fewer than three guesses nothing else fits; a

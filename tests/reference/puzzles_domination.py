@@ -22,10 +22,6 @@ def count_dominating(n, k, independent, attack, out):
     return total
 
 
-def _popcount(x):
-    return bin(int(x)).count("1")
-
-
 def _lowest_bit(words, w_count):
     value = sum(int(words[w]) << (64 * w) for w in range(w_count))
     return (value & -value).bit_length() - 1 if value else -1
