@@ -67,7 +67,7 @@ if not numba.config.DISABLE_JIT:
 
 from .errors import InputError  # noqa: E402
 
-__all__ = ["jit", "jit_callback", "prange", "thread_count", "threads", "KERNELS",
+__all__ = ["jit", "jit_callback", "prefetch", "prange", "thread_count", "threads", "KERNELS",
            "executed_kernels"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
@@ -133,6 +133,45 @@ def jit_callback(signature):
     """Compile a C callback of the given Numba ``signature`` (cached), for kernels that
     take a function argument of a fixed type."""
     return numba.cfunc(signature, cache=True)
+
+
+def _prefetch_intrinsic():
+    """``prefetch(array, index)`` for compiled kernels: LLVM's prefetch of the cache
+    line of ``array[index]`` (1-d array, integer index), for writing, kept in all
+    cache levels. A hint only: it reads nothing, changes nothing and cannot fault."""
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def prefetch(typingctx, array, index):
+        def codegen(context, builder, signature, args):
+            array_type = signature.args[0]
+            view = context.make_array(array_type)(context, builder, args[0])
+            address = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]],
+                                               wraparound=False)
+            byte_pointer = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            hint = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+                "llvm.prefetch.p0")
+            # write (1), highest locality (3), data cache (1)
+            builder.call(hint, [builder.bitcast(address, byte_pointer), i32(1), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(array, index), codegen
+
+    return prefetch
+
+
+def _no_prefetch(array, index):
+    """Plain-Python stand-in for :func:`prefetch` (a cache hint has nothing to do)."""
+
+
+prefetch = _no_prefetch if numba.config.DISABLE_JIT else _prefetch_intrinsic()
+"""``prefetch(array, index)``: ask for the cache line of ``array[index]`` ahead of a
+write to it, so that kernels walking scattered addresses overlap their cache misses.
+Callable from kernels only (plain Python under ``NUMBA_DISABLE_JIT=1``)."""
 
 
 def thread_count() -> int:

@@ -66,6 +66,39 @@ def test_cross_off_and_count_match_reference(a, b, c, x0, n, parts, seed):
         ref.count_bits_between(theirs, i0, n, parts)
 
 
+@st.composite
+def _sieving_primes(draw):
+    """Increasing primes from 2 to near 2^37, each with no, one or two roots anywhere
+    in [0, p) (often at the ends), and now and then one prime of kind 3 (every x)."""
+    pool = [2, 3, 5, 7, 61, 67, 127, 131, 257, 509, 1021, 2039, 4093, 4099, 65537,
+            10**6 + 3, 10**9 + 7, 2**37 - 25]
+    primes = sorted(draw(st.lists(st.sampled_from(pool), min_size=1, max_size=10, unique=True)))
+    roots = np.zeros((len(primes), 2), dtype=np.uint64)
+    kinds = np.zeros(len(primes), dtype=np.int8)
+    for j, p in enumerate(primes):
+        root = st.one_of(st.integers(0, p - 1), st.sampled_from([0, p - 1, max(0, p - 2)]))
+        found = sorted({draw(root), draw(root)})
+        kinds[j] = min(draw(st.sampled_from([0, 1, 2, 2])), len(found))
+        roots[j, :kinds[j]] = found[:kinds[j]]
+    if draw(st.integers(0, 15)) == 0:
+        kinds[draw(st.integers(0, len(primes) - 1))] = 3
+    return np.array(primes, dtype=np.uint64), roots, kinds
+
+
+@pytest.mark.kernel
+@given(_sieving_primes(), st.one_of(st.integers(0, 10**12), st.integers(0, 300)),
+       st.integers(0, 1500), st.integers(1, 5), st.integers(6, 12), st.integers(0, 2**32))
+def test_segments_and_buckets_match_reference(sieving, x0, n, parts, shift, seed):
+    """Segments of 64 to 4096 bits: primes below and above the segment size, several
+    segments per part, parts ending inside a segment, n not a multiple of 64."""
+    primes, roots, kinds = sieving
+    ours = _random_words(n, seed)
+    theirs = ours.copy()
+    polysieve.cross_off_root_bits(ours, x0, n, primes, roots, kinds, parts, shift)
+    ref.cross_off_root_bits(theirs, x0, n, primes, roots, kinds, parts, shift)
+    assert ours.tolist() == theirs.tolist()
+
+
 @pytest.mark.kernel
 @given(st.integers(1, 20), st.integers(-100, 100), st.integers(-1000, 1000),
        st.integers(0, 10**4), st.integers(0, 300), st.integers(0, 2**32))

@@ -23,11 +23,12 @@ count reports progress and keeps the decided prefix when stopped.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from jitgames._bits import popcount
-from jitgames._jit import jit, prange
+from jitgames._jit import jit, prange, prefetch
 from jitgames.errors import InputError
 from jitgames.primes.primality import is_prime, jacobi_u64, mulmod
 
@@ -42,8 +43,13 @@ MAX_COEFFICIENT = 2**40  # |A|, |B|, |C| (keeps every residue product exact)
 MAX_SIEVE_UPTO = 10**12
 #: Largest sieving prime (sqrt of the largest value): 4 x 10^9 primes, hours of work.
 MAX_PRIME_BOUND = 10**11
-_SMALL_PRIME = 1 << 16  # primes below this cross off segment by segment
-_SEGMENT = 1 << 18  # x values per segment for the small primes (32 KiB of bits)
+#: x values per segment of the crossing off: 2^21 bits (256 KiB, in the L2 cache).
+SEGMENT_SHIFT = 21
+#: Roots per block of a bucket (2 KiB): large enough that emptying a bucket reads
+#: memory in order, small enough that the partial blocks of all buckets stay small.
+BLOCK_ENTRIES = 256
+#: Entries of a bucket between the prefetch of a word and its crossing off.
+PREFETCH_AHEAD = 32
 
 
 @jit
@@ -170,61 +176,199 @@ def quadratic_roots(a, b, c, primes):
     return roots, kinds
 
 
-@jit
+@jit(leaf=True)
 def _clear_bit(words, i):
-    words[i >> np.uint64(6)] &= ~(np.uint64(1) << (i & np.uint64(63)))
+    """Clear bit ``i`` (int64) of ``words``."""
+    words[i >> 6] &= ~(np.uint64(1) << np.uint64(i & 63))
+
+
+@jit(leaf=True)
+def _clear_bits(words, lo, hi):
+    """Clear bits ``lo <= i < hi`` of ``words``."""
+    i = lo
+    while i < hi and i & 63:
+        _clear_bit(words, i)
+        i += 1
+    while i + 64 <= hi:
+        words[i >> 6] = np.uint64(0)
+        i += 64
+    while i < hi:
+        _clear_bit(words, i)
+        i += 1
+
+
+@jit(leaf=True)
+def _first_hit(root, p, start_mod_p):
+    """Distance from x to the first x' >= x with x' = root (mod p), given
+    ``start_mod_p = x mod p`` (all int64 in [0, p))."""
+    distance = root + p - start_mod_p
+    return distance - p if distance >= p else distance
+
+
+class RootBuckets(NamedTuple):
+    """The buckets of the segments of one thread part (see :func:`cross_off_root_bits`).
+
+    A bucket is a chain of blocks of ``BLOCK_ENTRIES`` entries, newest first; only the
+    newest is partly filled. ``entries`` (int64): ``p << shift | offset``, a root whose
+    next hit is bit ``offset`` of the bucket's segment (``2^shift`` bits), block ``b``
+    at ``[b * BLOCK_ENTRIES, ...)``; block 0 is never used, so that 0 can mean "none".
+    ``older``: the next older block of the same bucket (0: none); ``tail``: for each
+    segment, the index one past its bucket's newest entry (0: empty); ``free``:
+    ``free[0]`` free blocks, listed in ``free[1:free[0] + 1]``.
+    """
+
+    entries: np.ndarray
+    older: np.ndarray
+    tail: np.ndarray
+    free: np.ndarray
+
+
+@jit
+def _new_buckets(n_entries, n_segments):
+    """Empty buckets for ``n_segments`` segments with room for ``n_entries`` roots:
+    every root in a full block, one partial block per segment, and the block being
+    emptied (whose roots may be filed again before it is freed)."""
+    n_blocks = n_entries // BLOCK_ENTRIES + n_segments + 3
+    free = np.empty(n_blocks, dtype=np.int32)
+    free[0] = n_blocks - 1
+    for b in range(1, n_blocks):
+        free[b] = n_blocks - b
+    return RootBuckets(np.empty(n_blocks * BLOCK_ENTRIES, dtype=np.int64),
+                       np.zeros(n_blocks, dtype=np.int32),
+                       np.zeros(n_segments, dtype=np.int64), free)
+
+
+@jit(leaf=True)
+def _file_root(buckets, segment, entry):
+    """Put ``entry`` (``p << shift | offset``) into the bucket of ``segment``."""
+    t = buckets.tail[segment]
+    if t % BLOCK_ENTRIES == 0:  # the bucket is empty or its newest block full
+        top = buckets.free[0]
+        block = buckets.free[top]
+        buckets.free[0] = top - 1
+        buckets.older[block] = (t - 1) // BLOCK_ENTRIES if t else 0
+        t = np.int64(block) * BLOCK_ENTRIES
+    buckets.entries[t] = entry
+    buckets.tail[segment] = t + 1
+
+
+@jit(leaf=True)
+def _empty_bucket(words, buckets, segment, segment_lo, part_hi, shift):
+    """Clear the bit of each root in the bucket of ``segment`` (its bit 0 is bit
+    ``segment_lo`` of ``words``) and file the root under the segment of its next hit,
+    dropped at or past ``part_hi``. Every root's prime is at least the segment size,
+    so a root hits a segment once at most. The word of the entry ``PREFETCH_AHEAD``
+    places on is asked for ahead (the words are scattered over the segment: mostly
+    cache misses when the roots are few, which then overlap)."""
+    mask = (np.int64(1) << shift) - 1
+    stop = buckets.tail[segment]
+    buckets.tail[segment] = 0
+    block = (stop - 1) // BLOCK_ENTRIES if stop else 0
+    while block:
+        start = np.int64(block) * BLOCK_ENTRIES
+        for e in range(start, min(stop, start + PREFETCH_AHEAD)):
+            prefetch(words, (segment_lo + (buckets.entries[e] & mask)) >> 6)
+        for e in range(start, stop):
+            if e + PREFETCH_AHEAD < stop:
+                prefetch(words, (segment_lo + (buckets.entries[e + PREFETCH_AHEAD] & mask)) >> 6)
+            entry = buckets.entries[e]
+            p = entry >> shift
+            offset = entry & mask
+            _clear_bit(words, segment_lo + offset)
+            if segment_lo + offset + p < part_hi:
+                ahead = offset + p
+                _file_root(buckets, segment + (ahead >> shift), (p << shift) | (ahead & mask))
+        older = buckets.older[block]
+        top = buckets.free[0] + 1
+        buckets.free[top] = block
+        buckets.free[0] = top
+        block = older
+        stop = np.int64(block) * BLOCK_ENTRIES + BLOCK_ENTRIES
+
+
+@jit(leaf=True)
+def _part_start_mod(x0_mod_p, lo, p):
+    """``(x0 + lo) mod p`` from ``x0 mod p``: one division only when ``lo >= p``."""
+    if lo >= p:
+        return (x0_mod_p + lo % p) % p
+    start = x0_mod_p + lo
+    return start - p if start >= p else start
+
+
+@jit
+def _cross_off_part(words, lo, hi, primes, roots, kinds, x0_mod_p, shift):
+    """Clear bits ``lo <= i < hi`` of ``words`` where a root hits ``x = x0 + i``, given
+    ``x0_mod_p`` (x0 mod each prime): one thread part of :func:`cross_off_root_bits`,
+    in segments of ``2^shift`` bits."""
+    for j in range(primes.size):
+        if kinds[j] == 3:  # p divides every value
+            _clear_bits(words, lo, hi)
+            return
+    segment_bits = np.int64(1) << shift
+    n_segments = (hi - lo + segment_bits - 1) >> shift
+    n_medium = np.int64(np.searchsorted(primes, np.uint64(segment_bits)))
+    following = np.empty((n_medium, 2), dtype=np.int64)  # next hit of each medium root
+    for j in range(n_medium):
+        p = np.int64(primes[j])
+        start = _part_start_mod(x0_mod_p[j], lo, p)
+        for k in range(kinds[j]):
+            following[j, k] = lo + _first_hit(np.int64(roots[j, k]), p, start)
+    n_large = np.int64(0)
+    for j in range(n_medium, primes.size):
+        n_large += np.int64(kinds[j])
+    buckets = _new_buckets(n_large, n_segments)
+    for j in range(n_medium, primes.size):
+        if kinds[j] == 0:
+            continue
+        p = np.int64(primes[j])
+        start = _part_start_mod(x0_mod_p[j], lo, p)
+        for k in range(kinds[j]):
+            at = _first_hit(np.int64(roots[j, k]), p, start)
+            if lo + at < hi:
+                _file_root(buckets, at >> shift, (p << shift) | (at & (segment_bits - 1)))
+    for s in range(n_segments):
+        segment_lo = lo + (s << shift)
+        segment_hi = min(segment_lo + segment_bits, hi)
+        for j in range(n_medium):
+            p = np.int64(primes[j])
+            for k in range(kinds[j]):
+                i = following[j, k]
+                while i < segment_hi:
+                    _clear_bit(words, i)
+                    i += p
+                following[j, k] = i
+        _empty_bucket(words, buckets, s, segment_lo, hi, shift)
 
 
 @jit(parallel=True)
-def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts):
+def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts, segment_shift=SEGMENT_SHIFT):
     """Clear bit ``i`` of ``words`` (``i < n``, bit ``i & 63`` of word ``i >> 6``) where
     some prime's root hits ``x = x0 + i`` (x0 >= 0).
 
-    Thread-parts own disjoint ranges of whole 64-bit words, so no two threads write
-    the same word. Primes below 2^16 go segment by segment (their many writes stay in
-    the L1 cache); larger ones straight through their part.
+    ``primes`` (uint64, increasing, below 2^37) with ``roots``/``kinds`` as returned by
+    :func:`quadratic_roots`. Thread parts own disjoint ranges of whole 64-bit words, so
+    no two threads write one word and the result does not depend on ``parts``. A part
+    goes through its segments of ``2^segment_shift`` bits in order (6 <= shift <= 26;
+    the default fits the L2 cache): primes below the segment size keep each root's
+    next hit and cross off segment by segment; larger primes hit a segment once at
+    most and wait in bucket lists, each root in the bucket of the segment of its next
+    hit, so a segment touches only the roots that hit it (see :class:`RootBuckets`).
+
+    Memory: 8 bytes per prime (x0 mod p, found once for all parts), and per part 16
+    bytes per root of a prime below the segment size and ``8 * BLOCK_ENTRIES * (R //
+    BLOCK_ENTRIES + S + 2)`` bytes of buckets for R roots of the larger primes and S
+    segments (plus 8 bytes per block and 4 per segment).
     """
-    n_small = np.searchsorted(primes, np.uint64(_SMALL_PRIME))
+    x0_mod_p = np.empty(primes.size, dtype=np.int64)
+    for j in prange(primes.size):
+        x0_mod_p[j] = np.int64(x0 % np.int64(primes[j]))
     n_words = (n + 63) // 64
     for t in prange(parts):
         lo = min(n, (t * n_words // parts) * 64)
         hi = min(n, ((t + 1) * n_words // parts) * 64)
-        if lo >= hi:
-            continue
-        base = np.uint64(x0 + lo)
-        following = np.zeros((n_small, 2), dtype=np.uint64)  # next bit per root
-        for j in range(n_small):
-            p = primes[j]
-            for k in range(min(kinds[j], 2)):
-                following[j, k] = np.uint64(lo) + (roots[j, k] + p - base % p) % p
-        start = lo
-        while start < hi:
-            end = np.uint64(min(start + _SEGMENT, hi))
-            for j in range(n_small):
-                if kinds[j] == 3:
-                    for i in range(start, np.int64(end)):
-                        _clear_bit(words, np.uint64(i))
-                    continue
-                p = primes[j]
-                for k in range(kinds[j]):
-                    i = following[j, k]
-                    while i < end:
-                        _clear_bit(words, i)
-                        i += p
-                    following[j, k] = i
-            start = np.int64(end)
-        top = np.uint64(hi)
-        for j in range(n_small, primes.size):
-            p = primes[j]
-            if kinds[j] == 3:
-                for i in range(lo, hi):
-                    _clear_bit(words, np.uint64(i))
-                continue
-            for k in range(kinds[j]):
-                i = np.uint64(lo) + (roots[j, k] + p - base % p) % p
-                while i < top:
-                    _clear_bit(words, i)
-                    i += p
+        if lo < hi:
+            _cross_off_part(words, np.int64(lo), np.int64(hi), primes, roots, kinds, x0_mod_p,
+                            np.int64(segment_shift))
 
 
 @jit(parallel=True)

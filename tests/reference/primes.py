@@ -452,8 +452,9 @@ def _set_bit(words, i, value):
     words[i // 64] = (word | 1 << (i % 64)) if value else (word & ~(1 << (i % 64)))
 
 
-def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts):
-    """Clear bit i (i < n) where some prime has a root congruent to x0 + i."""
+def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts, segment_shift=None):
+    """Clear bit i (i < n) where some prime has a root congruent to x0 + i (or divides
+    every value: kind 3); the split into parts and segments changes nothing."""
     for i in range(int(n)):
         x = int(x0) + i
         for j, p in enumerate(int(q) for q in primes):
