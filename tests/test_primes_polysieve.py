@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jitgames._jit import threads
@@ -85,9 +85,20 @@ def _sieving_primes(draw):
     return np.array(primes, dtype=np.uint64), roots, kinds
 
 
+def _primes_with_roots(rows):
+    """``(primes, roots, kinds)`` from rows ``(p, kind, root, root)``."""
+    return (np.array([row[0] for row in rows], dtype=np.uint64),
+            np.array([row[2:] for row in rows], dtype=np.uint64),
+            np.array([row[1] for row in rows], dtype=np.int8))
+
+
 @pytest.mark.kernel
 @given(_sieving_primes(), st.one_of(st.integers(0, 10**12), st.integers(0, 300)),
        st.integers(0, 1500), st.integers(1, 5), st.integers(6, 12), st.integers(0, 2**32))
+@example(_primes_with_roots([(3, 1, 2, 0), (61, 2, 0, 60), (67, 1, 66, 0), (131, 2, 5, 77),
+                             (4099, 2, 4000, 4098), (10**9 + 7, 1, 10**9 + 6, 0)]),
+         10**9 + 7 - 5, 1459, 3, 6, 1)
+@example(_primes_with_roots([(5, 2, 1, 4), (127, 3, 0, 0)]), 10, 300, 2, 7, 2)
 def test_segments_and_buckets_match_reference(sieving, x0, n, parts, shift, seed):
     """Segments of 64 to 4096 bits: primes below and above the segment size, several
     segments per part, parts ending inside a segment, n not a multiple of 64."""

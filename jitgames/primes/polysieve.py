@@ -43,8 +43,10 @@ MAX_COEFFICIENT = 2**40  # |A|, |B|, |C| (keeps every residue product exact)
 MAX_SIEVE_UPTO = 10**12
 #: Largest sieving prime (sqrt of the largest value): 4 x 10^9 primes, hours of work.
 MAX_PRIME_BOUND = 10**11
-#: x values per segment of the crossing off: 2^21 bits (256 KiB, in the L2 cache).
-SEGMENT_SHIFT = 21
+#: x values per segment of the crossing off: 2^22 bits (512 KiB, half the L2 cache;
+#: 2^20 and 2^21 measured no faster for any prime size, slower for the medium primes).
+SEGMENT_SHIFT = 22
+_WINDOW_BITS = 1 << 18  # x values per window of the small primes (32 KiB: the L1 cache)
 #: Roots per block of a bucket (2 KiB): large enough that emptying a bucket reads
 #: memory in order, small enough that the partial blocks of all buckets stay small.
 BLOCK_ENTRIES = 256
@@ -178,8 +180,9 @@ def quadratic_roots(a, b, c, primes):
 
 @jit(leaf=True)
 def _clear_bit(words, i):
-    """Clear bit ``i`` (int64) of ``words``."""
-    words[i >> 6] &= ~(np.uint64(1) << np.uint64(i & 63))
+    """Clear bit ``i`` (int64, >= 0) of ``words``."""
+    i = np.uint64(i)  # an unsigned index: no check for a negative one
+    words[i >> np.uint64(6)] &= ~(np.uint64(1) << (i & np.uint64(63)))
 
 
 @jit(leaf=True)
@@ -242,7 +245,7 @@ def _new_buckets(n_entries, n_segments):
 def _file_root(buckets, segment, entry):
     """Put ``entry`` (``p << shift | offset``) into the bucket of ``segment``."""
     t = buckets.tail[segment]
-    if t % BLOCK_ENTRIES == 0:  # the bucket is empty or its newest block full
+    if t & (BLOCK_ENTRIES - 1) == 0:  # the bucket is empty or its newest block full
         top = buckets.free[0]
         block = buckets.free[top]
         buckets.free[0] = top - 1
@@ -286,58 +289,53 @@ def _empty_bucket(words, buckets, segment, segment_lo, part_hi, shift):
         stop = np.int64(block) * BLOCK_ENTRIES + BLOCK_ENTRIES
 
 
-@jit(leaf=True)
-def _part_start_mod(x0_mod_p, lo, p):
-    """``(x0 + lo) mod p`` from ``x0 mod p``: one division only when ``lo >= p``."""
-    if lo >= p:
-        return (x0_mod_p + lo % p) % p
-    start = x0_mod_p + lo
-    return start - p if start >= p else start
-
-
 @jit
-def _cross_off_part(words, lo, hi, primes, roots, kinds, x0_mod_p, shift):
-    """Clear bits ``lo <= i < hi`` of ``words`` where a root hits ``x = x0 + i``, given
-    ``x0_mod_p`` (x0 mod each prime): one thread part of :func:`cross_off_root_bits`,
-    in segments of ``2^shift`` bits."""
-    for j in range(primes.size):
-        if kinds[j] == 3:  # p divides every value
-            _clear_bits(words, lo, hi)
-            return
+def _cross_off_part(words, x0, lo, hi, primes, roots, kinds, n_large_roots, shift):
+    """Clear bits ``lo <= i < hi`` of ``words`` where a root hits ``x = x0 + i``: one
+    thread part of :func:`cross_off_root_bits` (no kind 3 here), given the number
+    of roots of the primes of at least ``2^shift``, the segment size."""
     segment_bits = np.int64(1) << shift
+    window_bits = min(np.int64(_WINDOW_BITS), max(np.int64(64), segment_bits >> 3))
     n_segments = (hi - lo + segment_bits - 1) >> shift
+    n_small = np.int64(np.searchsorted(primes, np.uint64(window_bits >> 2)))
     n_medium = np.int64(np.searchsorted(primes, np.uint64(segment_bits)))
-    following = np.empty((n_medium, 2), dtype=np.int64)  # next hit of each medium root
+    following = np.empty((n_medium, 2), dtype=np.int64)  # next hit of each root below
     for j in range(n_medium):
         p = np.int64(primes[j])
-        start = _part_start_mod(x0_mod_p[j], lo, p)
+        start = (x0 + lo) % p
         for k in range(kinds[j]):
             following[j, k] = lo + _first_hit(np.int64(roots[j, k]), p, start)
-    n_large = np.int64(0)
+    buckets = _new_buckets(n_large_roots, n_segments)
     for j in range(n_medium, primes.size):
-        n_large += np.int64(kinds[j])
-    buckets = _new_buckets(n_large, n_segments)
-    for j in range(n_medium, primes.size):
-        if kinds[j] == 0:
-            continue
+        # no branch on the kind (0 or 2 at random): computing a root of 0 costs less
         p = np.int64(primes[j])
-        start = _part_start_mod(x0_mod_p[j], lo, p)
-        for k in range(kinds[j]):
+        start = (x0 + lo) % p
+        for k in range(2):
             at = _first_hit(np.int64(roots[j, k]), p, start)
-            if lo + at < hi:
+            if (k < kinds[j]) & (at < hi - lo):
                 _file_root(buckets, at >> shift, (p << shift) | (at & (segment_bits - 1)))
     for s in range(n_segments):
         segment_lo = lo + (s << shift)
         segment_hi = min(segment_lo + segment_bits, hi)
-        for j in range(n_medium):
-            p = np.int64(primes[j])
-            for k in range(kinds[j]):
-                i = following[j, k]
-                while i < segment_hi:
-                    _clear_bit(words, i)
-                    i += p
-                following[j, k] = i
+        for window_lo in range(segment_lo, segment_hi, window_bits):
+            window_hi = min(window_lo + window_bits, segment_hi)
+            _cross_off_following(words, following, 0, n_small, primes, kinds, window_hi)
+        _cross_off_following(words, following, n_small, n_medium, primes, kinds, segment_hi)
         _empty_bucket(words, buckets, s, segment_lo, hi, shift)
+
+
+@jit(leaf=True)
+def _cross_off_following(words, following, j0, j1, primes, kinds, end):
+    """Cross off the hits below ``end`` of the roots of primes ``j0 <= j < j1``, from
+    their next hits ``following[j]``, and keep the next ones."""
+    for j in range(j0, j1):
+        p = np.int64(primes[j])
+        for k in range(kinds[j]):
+            i = following[j, k]
+            while i < end:
+                _clear_bit(words, i)
+                i += p
+            following[j, k] = i
 
 
 @jit(parallel=True)
@@ -348,27 +346,31 @@ def cross_off_root_bits(words, x0, n, primes, roots, kinds, parts, segment_shift
     ``primes`` (uint64, increasing, below 2^37) with ``roots``/``kinds`` as returned by
     :func:`quadratic_roots`. Thread parts own disjoint ranges of whole 64-bit words, so
     no two threads write one word and the result does not depend on ``parts``. A part
-    goes through its segments of ``2^segment_shift`` bits in order (6 <= shift <= 26;
-    the default fits the L2 cache): primes below the segment size keep each root's
-    next hit and cross off segment by segment; larger primes hit a segment once at
-    most and wait in bucket lists, each root in the bucket of the segment of its next
-    hit, so a segment touches only the roots that hit it (see :class:`RootBuckets`).
+    goes through its segments of ``S = 2^segment_shift`` bits in order (6 <= shift <=
+    26; the default fits the L2 cache). Primes below S keep each root's next hit and
+    cross off segment by segment, those below S / 8 in windows of S / 8 bits (the L1
+    cache). Larger primes hit a segment once at most and wait in bucket lists, each
+    root in the bucket of the segment of its next hit, so that a segment touches only
+    the roots that hit it (see :class:`RootBuckets`).
 
-    Memory: 8 bytes per prime (x0 mod p, found once for all parts), and per part 16
-    bytes per root of a prime below the segment size and ``8 * BLOCK_ENTRIES * (R //
-    BLOCK_ENTRIES + S + 2)`` bytes of buckets for R roots of the larger primes and S
-    segments (plus 8 bytes per block and 4 per segment).
+    Memory per part: 16 bytes per prime below S and
+    ``8 * BLOCK_ENTRIES * (R // BLOCK_ENTRIES + n_segments + 3)`` bytes of buckets (plus
+    4 per block and 8 per segment) for the R roots of the primes of at least S.
     """
-    x0_mod_p = np.empty(primes.size, dtype=np.int64)
-    for j in prange(primes.size):
-        x0_mod_p[j] = np.int64(x0 % np.int64(primes[j]))
+    for j in range(primes.size):
+        if kinds[j] == 3:  # p divides every value
+            _clear_bits(words, 0, n)
+            return
+    n_large_roots = np.int64(0)
+    for j in range(np.searchsorted(primes, np.uint64(1) << np.uint64(segment_shift)), primes.size):
+        n_large_roots += np.int64(kinds[j])
     n_words = (n + 63) // 64
     for t in prange(parts):
         lo = min(n, (t * n_words // parts) * 64)
         hi = min(n, ((t + 1) * n_words // parts) * 64)
         if lo < hi:
-            _cross_off_part(words, np.int64(lo), np.int64(hi), primes, roots, kinds, x0_mod_p,
-                            np.int64(segment_shift))
+            _cross_off_part(words, np.int64(x0), np.int64(lo), np.int64(hi), primes, roots,
+                            kinds, n_large_roots, np.int64(segment_shift))
 
 
 @jit(parallel=True)
