@@ -35,6 +35,19 @@ def test_sqrt_mod_of_large_primes(p, x):
 
 
 @pytest.mark.kernel
+@given(st.sampled_from([3, 65521, 4294967291, 4294967311, 2**33 - 9, 2**37 - 25,
+                        1000000000039, 2**50 - 27, 2**50 + 55, 2**61 - 1]),
+       st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_modular_product_is_exact_on_every_path(p, x, y):
+    """Integer (p < 2^32), floating-point quotient (p < 2^50), Montgomery (beyond)."""
+    x, y = x % p, y % p
+    for u, v in ((x, y), (p - 1, p - 1), (p - 1, y), (0, y)):
+        got = polysieve._mulmod(np.uint64(u), np.uint64(v), np.uint64(p),
+                                polysieve._reciprocal(np.uint64(p)))
+        assert int(got) == u * v % p
+
+
+@pytest.mark.kernel
 @given(st.integers(-50, 50), st.integers(-300, 300), st.integers(-10**4, 10**4),
        st.lists(small_primes, min_size=1, max_size=12, unique=True))
 def test_quadratic_roots_match_reference(a, b, c, primes):
@@ -84,9 +97,18 @@ def test_sieved_counts_equal_one_by_one_testing(a, b, c, upto):
     assert poly_count(Quadratic(a, b, c), upto, 1000).count == expected
 
 
-def _window_count(f, start, width):
+def _window_count(f, start, width, pass_size=polysieve.MAX_PASS):
     return sum(found for _, found in polysieve.sieve_blocks(f.a, f.b, f.c, start + width, 2,
-                                                            start))
+                                                            start, pass_size))
+
+
+@given(st.integers(1, 30), st.integers(-300, 300), st.integers(-10**4, 10**4),
+       st.integers(0, 10**6), st.integers(0, 2000), st.integers(1, 700))
+def test_passes_of_any_size_count_the_same(a, b, c, start, width, pass_size):
+    """Each pass finds its own roots and its own small values: the split must not show."""
+    f = Quadratic(a, b, c)
+    expected = sum(1 for x in range(start, start + width) if ref.is_prime(f(x)))
+    assert _window_count(f, start, width, pass_size) == expected
 
 
 @pytest.mark.parametrize("f,start", [(Quadratic(1, 1, 41), 10**7),

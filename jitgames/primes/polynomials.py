@@ -316,7 +316,7 @@ class PolyCount:
 
 
 def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
-               var: str = "x", progress=None) -> PolyCount:
+               var: str = "x", progress=None, pass_size: int | None = None) -> PolyCount:
     """Count the prime values of ``f`` for ``0 <= x < upto`` and compare with C_f li(N).
 
     Quadratics with a positive leading coefficient (and ``d = 1``) are sieved on x
@@ -325,7 +325,8 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     bits). ``progress(x_done, count_so_far)`` is called each time the sieve has
     decided a longer prefix ``x < x_done``; a KeyboardInterrupt raised meanwhile
     propagates as :class:`PartialCount` carrying the count of the decided prefix.
-    ``var`` names the variable in the verdict's text.
+    ``pass_size``: x values the sieve marks at once (one bit each; default
+    ``polysieve.MAX_PASS``, 2 GiB of marks). ``var`` names the variable in the verdict's text.
     """
     from jitgames._jit import thread_count
     from jitgames.primes import polysieve
@@ -335,8 +336,10 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     if f.d == 1 and f.a > 0:
         polysieve.check_sieve_request(f.a, f.b, f.c, upto)
         count, done = 0, 0
+        blocks = polysieve.sieve_blocks(f.a, f.b, f.c, upto, thread_count(),
+                                        pass_size=pass_size or polysieve.MAX_PASS)
         try:
-            for done_now, found in polysieve.sieve_blocks(f.a, f.b, f.c, upto, thread_count()):
+            for done_now, found in blocks:
                 count, done = count + found, done_now
                 if progress is not None:
                     progress(done, count)
