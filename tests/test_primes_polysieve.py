@@ -98,7 +98,7 @@ def test_sieved_counts_equal_one_by_one_testing(a, b, c, upto):
 
 
 def _window_count(f, start, width, pass_size=polysieve.MAX_PASS):
-    return sum(found for _, found in polysieve.sieve_blocks(f.a, f.b, f.c, start + width, 2,
+    return sum(found for _, found, _ in polysieve.sieve_blocks(f.a, f.b, f.c, start + width, 2,
                                                             start, pass_size))
 
 
@@ -109,6 +109,28 @@ def test_passes_of_any_size_count_the_same(a, b, c, start, width, pass_size):
     f = Quadratic(a, b, c)
     expected = sum(1 for x in range(start, start + width) if ref.is_prime(f(x)))
     assert _window_count(f, start, width, pass_size) == expected
+
+
+def test_sampled_checks_pass_on_the_sieve_and_catch_a_wrong_bit():
+    f, n = Quadratic(1, 1, 41), 300
+    words = np.zeros((n + 63) // 64, dtype=np.uint64)
+    for x in range(n):
+        if ref.is_prime(f(x)):
+            words[x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+    assert polysieve.check_samples(1, 1, 41, words, 0, 0, n, n) == n
+    words[40 >> 6] |= np.uint64(1) << np.uint64(40)  # f(40) = 41^2 marked prime
+    with pytest.raises(RuntimeError, match="f\\(40\\) = 1681"):
+        polysieve.check_samples(1, 1, 41, words, 0, 0, n, n)
+    assert polysieve.check_samples(1, 1, 41, words, 0, 41, n, n) == n - 41
+
+
+@given(st.integers(1, 30), st.integers(-300, 300), st.integers(-10**4, 10**4),
+       st.integers(0, 10**6), st.integers(1, 2000), st.integers(1, 50))
+def test_sieving_with_samples_checks_them_and_counts_the_same(a, b, c, start, width, samples):
+    f = Quadratic(a, b, c)
+    blocks = list(polysieve.sieve_blocks(a, b, c, start + width, 2, start, samples=samples))
+    assert sum(found for _, found, _ in blocks) == _window_count(f, start, width)
+    assert 1 <= sum(checked for _, _, checked in blocks) <= samples * len(blocks)
 
 
 @pytest.mark.parametrize("f,start", [(Quadratic(1, 1, 41), 10**7),

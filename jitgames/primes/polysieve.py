@@ -29,11 +29,12 @@ import numpy as np
 from jitgames._bits import popcount
 from jitgames._jit import jit, prange
 from jitgames.errors import InputError
-from jitgames.primes.primality import is_prime, jacobi_u64, mulmod
+from jitgames.primes.primality import (WIDE_PRIME_BOUND, is_prime, is_prime_wide, jacobi_u64,
+                                       mulmod)
 
 __all__ = ["MAX_PRIME_BOUND", "check_sieve_request", "sqrt_mod", "quadratic_roots",
-           "cross_off_root_bits", "count_bits_between", "settle_small_values", "sieve_blocks",
-           "MAX_PASS", "PRIME_BATCH", "MAX_COEFFICIENT", "MAX_SIEVE_UPTO"]
+           "cross_off_root_bits", "count_bits_between", "settle_small_values", "check_samples",
+           "sieve_blocks", "MAX_PASS", "PRIME_BATCH", "MAX_COEFFICIENT", "MAX_SIEVE_UPTO"]
 
 MAX_PASS = 1 << 34  # x values per pass by default: 2 GiB of marks, one bit each
 PRIME_BATCH = 10**8  # at most this many integers per batch of sieving primes
@@ -346,9 +347,37 @@ def _settled_end(a: int, b: int, c: int, x0: int, x1: int, prime_end: int) -> in
     return low + 1
 
 
+def check_samples(a: int, b: int, c: int, words: np.ndarray, x0: int, lo: int, hi: int,
+                  samples: int) -> int:
+    """Test ``samples`` x spread evenly over ``[lo, hi)`` one by one (Miller-Rabin on
+    the value, :func:`is_prime_wide`) against their decided bits (bit ``x - x0`` of
+    ``words``); values from ``WIDE_PRIME_BOUND`` on are skipped. Returns how many were
+    tested.
+
+    Raises
+    ------
+    RuntimeError
+        If a bit disagrees with the test: the sieve is wrong, and says where.
+    """
+    tested = 0
+    for k in range(min(samples, hi - lo)):
+        x = lo + k * (hi - lo) // min(samples, hi - lo)
+        value = a * x * x + b * x + c
+        if value >= WIDE_PRIME_BOUND:
+            continue
+        i = x - x0
+        marked = bool((int(words[i >> 6]) >> (i & 63)) & 1)
+        if marked != (value >= 2 and is_prime_wide(value)):
+            raise RuntimeError(f"the sieve says f({x}) = {value} is "
+                               f"{'prime' if marked else 'composite'}; Miller-Rabin disagrees")
+        tested += 1
+    return tested
+
+
 def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0,
-                 pass_size: int = MAX_PASS):
-    """Yield ``(x_end, primes_found)`` as ``start <= x < upto`` gets decided, in order.
+                 pass_size: int = MAX_PASS, samples: int = 0):
+    """Yield ``(x_end, primes_found, checked)`` as ``start <= x < upto`` gets decided,
+    in order.
 
     ``a > 0``; the caller validates. ``primes_found`` counts the x decided since the
     previous yield, so a partial sum is exact for ``start <= x < x_end``. One pass
@@ -356,6 +385,8 @@ def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0
     every sieving prime's roots are found once per pass (so a later pass finds the
     roots of every prime an earlier one did again: fewer, larger passes save time), and the x whose values are below the square of the next
     batch's first prime are decided as soon as the batches below have crossed off.
+    Each newly decided range has ``samples`` of its x checked one by one
+    (:func:`check_samples`; ``checked`` of them were, values below 3.3 x 10^24).
     """
     from jitgames.primes.sieve import primes_between
 
@@ -380,7 +411,9 @@ def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0
             if done > decided:
                 if n_small:
                     settle_small_values(a, b, c, x0, words, n_small)
-                yield done, int(count_bits_between(words, decided - x0, done - x0, parts))
+                found = int(count_bits_between(words, decided - x0, done - x0, parts))
+                checked = check_samples(a, b, c, words, x0, decided, done, samples)
+                yield done, found, checked
                 decided = done
             p0 = p1
         x0 = x1
