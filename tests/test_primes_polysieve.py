@@ -14,7 +14,12 @@ from tests.reference import primes as ref
 
 DATA = Path(__file__).parent / "data"
 small_primes = st.sampled_from([2] + ref.plain_sieve(400).tolist())
-big_primes = st.sampled_from([4294967311, 1000000000039, 2**61 - 1, 18446744073709551557])
+# every branch of sqrt_mod on each side of 2^32 and 2^50: p = 3 (mod 4), 5 (mod 8), and
+# 1 (mod 8) with p - 1 divisible by 2^33, 2^40, 2^56
+big_primes = st.sampled_from([4294967311, 1000000000039, 2**61 - 1, 18446744073709551557,
+                              1099511627917, 36028797018964429, 1099511627873,
+                              36028797018964073, 77309411329, 6597069766657,
+                              1945555039024054273])
 
 
 @pytest.mark.kernel
@@ -56,6 +61,24 @@ def test_quadratic_roots_match_reference(a, b, c, primes):
     expected_roots, expected_kinds = ref.quadratic_roots(a, b, c, primes)
     assert kinds.tolist() == expected_kinds.tolist()
     assert roots.tolist() == expected_roots.tolist()
+
+
+@given(st.integers(1, 2**40), st.integers(-2**40, 2**40), st.integers(-2**40, 2**40),
+       st.lists(big_primes, min_size=1, max_size=4, unique=True))
+def test_quadratic_roots_of_large_primes_solve_the_equation(a, b, c, primes):
+    """Too large to try every residue: the roots must solve f = 0 (mod p), and their
+    number follows Euler's criterion on the discriminant."""
+    primes = sorted(primes)
+    roots, kinds = polysieve.quadratic_roots(a, b, c, np.array(primes, dtype=np.uint64))
+    for j, p in enumerate(primes):
+        disc = (b * b - 4 * a * c) % p
+        if a % p == 0:
+            continue  # never: a < 2^40 < every p here
+        expected = 1 if disc == 0 else (2 if pow(disc, (p - 1) // 2, p) == 1 else 0)
+        assert kinds[j] == expected
+        found = [int(r) for r in roots[j, :expected]]
+        assert all((a * r * r + b * r + c) % p == 0 for r in found)
+        assert found == sorted(set(found)) and all(r < p for r in found)
 
 
 def _random_words(n, seed):

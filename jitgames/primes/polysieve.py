@@ -29,8 +29,8 @@ import numpy as np
 from jitgames._bits import popcount
 from jitgames._jit import jit, prange
 from jitgames.errors import InputError
-from jitgames.primes.primality import (WIDE_PRIME_BOUND, is_prime, is_prime_wide, jacobi_u64,
-                                       mulmod)
+from jitgames.primes.primality import (WIDE_PRIME_BOUND, addmod, is_prime, is_prime_wide,
+                                       jacobi_u64, mulmod, submod)
 
 __all__ = ["MAX_PRIME_BOUND", "check_sieve_request", "sqrt_mod", "quadratic_roots",
            "cross_off_root_bits", "count_bits_between", "settle_small_values", "check_samples",
@@ -100,7 +100,10 @@ def _powmod(base, exponent, p, reciprocal):
 
 @jit
 def _inverse(x, p):
-    """``x^-1 mod p`` for ``0 < x < p``, p prime (extended Euclid on int64)."""
+    """``x^-1 mod p`` for ``0 < x < p``, p prime (extended Euclid on int64 below 2^62,
+    else Fermat's ``x^(p-2)``)."""
+    if p >= np.uint64(1 << 62):
+        return _powmod(x, p - np.uint64(2), p, _reciprocal(p))
     r0, r1 = np.int64(p), np.int64(x)
     s0, s1 = np.int64(0), np.int64(1)
     while r1 != 0:
@@ -112,25 +115,42 @@ def _inverse(x, p):
 
 @jit
 def sqrt_mod(a, p):
-    """A square root of the quadratic residue ``a`` modulo the odd prime p (Tonelli-Shanks)."""
+    """A square root of the quadratic residue ``a`` (< p) modulo the odd prime p.
+
+    One modular power for three primes in four: ``a^((p+1)/4)`` when p = 3 (mod 4);
+    Atkin's formula when p = 5 (mod 8) (``v = (2a)^((p-5)/8)``, ``i = 2a v^2`` is a
+    square root of -1, and ``a v (i - 1)`` one of a). When p = 1 (mod 8),
+    Tonelli-Shanks with ``p - 1 = q 2^s``: ``w = a^((q-1)/2)`` gives both the first
+    guess ``a w`` and ``t = a w^2 = a^q``, and the power of a non-residue is only
+    taken when ``t != 1``.
+    """
     one = np.uint64(1)
     if a == np.uint64(0):
         return np.uint64(0)
     reciprocal = _reciprocal(p)
     if (p & np.uint64(3)) == np.uint64(3):
         return _powmod(a, (p + one) >> np.uint64(2), p, reciprocal)
+    if (p & np.uint64(7)) == np.uint64(5):
+        two_a = a + a if a < p - a else a - (p - a)  # no wrap near 2^64
+        v = _powmod(two_a, (p - np.uint64(5)) >> np.uint64(3), p, reciprocal)
+        i = _mulmod(two_a, _mulmod(v, v, p, reciprocal), p, reciprocal)
+        i_minus_1 = i - one if i != np.uint64(0) else p - one
+        return _mulmod(_mulmod(a, v, p, reciprocal), i_minus_1, p, reciprocal)
     q = p - one
     s = 0
     while (q & one) == np.uint64(0):
         q = q >> one
         s += 1
+    w = _powmod(a, (q - one) >> one, p, reciprocal)
+    r = _mulmod(a, w, p, reciprocal)
+    t = _mulmod(r, w, p, reciprocal)
+    if t == one:
+        return r
     z = np.uint64(2)
     while jacobi_u64(z, p) != -1:
         z += one
     m = s
     c = _powmod(z, q, p, reciprocal)
-    t = _powmod(a, q, p, reciprocal)
-    r = _powmod(a, (q + one) >> one, p, reciprocal)
     while t != one:
         i = 0
         t2 = t
@@ -189,7 +209,7 @@ def quadratic_roots(a, b, c, primes):
                 kinds[j] = 1
             continue
         four_a = _mulmod(np.uint64(4) % p, am, p, reciprocal)
-        disc = (_mulmod(bm, bm, p, reciprocal) + p - _mulmod(four_a, cm, p, reciprocal)) % p
+        disc = submod(_mulmod(bm, bm, p, reciprocal), _mulmod(four_a, cm, p, reciprocal), p)
         half = (p + np.uint64(1)) >> np.uint64(1)  # 2^-1 mod p
         if am == np.uint64(1):
             inverse_2a = half
@@ -201,8 +221,8 @@ def quadratic_roots(a, b, c, primes):
             kinds[j] = 1
         elif jacobi_u64(disc, p) == 1:
             s = sqrt_mod(disc, p)
-            r1 = _mulmod((minus_b + s) % p, inverse_2a, p, reciprocal)
-            r2 = _mulmod((minus_b + p - s) % p, inverse_2a, p, reciprocal)
+            r1 = _mulmod(addmod(minus_b, s, p), inverse_2a, p, reciprocal)
+            r2 = _mulmod(submod(minus_b, s, p), inverse_2a, p, reciprocal)
             roots[j, 0] = min(r1, r2)
             roots[j, 1] = max(r1, r2)
             kinds[j] = 2

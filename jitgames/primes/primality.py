@@ -27,7 +27,7 @@ from jitgames._jit import jit
 from jitgames.errors import InputError
 
 __all__ = [
-    "mul_high", "mul_wide", "is_square", "jacobi_u64", "selfridge_parameter",
+    "mul_high", "mul_wide", "addmod", "submod", "is_square", "jacobi_u64", "selfridge_parameter",
     "strong_lucas_probable_prime", "mulmod", "powmod", "strong_probable_prime", "is_prime", "isqrt",
     "is_prime_int", "is_prime_wide", "WIDE_PRIME_BOUND", "PRIME_BASES", "PSEUDOPRIME_BOUNDS",
 ]
@@ -111,7 +111,8 @@ def montgomery_reduce(high, low, m, neg_inv):
 
 
 @jit
-def _addmod(x, y, m):
+def addmod(x, y, m):
+    """``x + y mod m`` for ``x, y < m`` (no wrap, whatever m)."""
     total = x + y
     if total < x or total >= m:
         total = total - m
@@ -125,7 +126,7 @@ def _montgomery_setup(m):
     r1 = (_ZERO - m) % m
     r2 = r1
     for _ in range(64):
-        r2 = _addmod(r2, r2, m)
+        r2 = addmod(r2, r2, m)
     return neg_inv, r1, r2
 
 
@@ -202,7 +203,7 @@ def strong_probable_prime(n, base):
 
 
 @jit
-def _submod(x, y, m):
+def submod(x, y, m):
     """``x - y mod m`` for ``x, y < m``."""
     return x - y if x >= y else x + (m - y)
 
@@ -296,20 +297,20 @@ def strong_lucas_probable_prime(n):
         h, l_ = mul_wide(u, v)
         u = montgomery_reduce(h, l_, n, neg_inv)  # U_2k = U_k V_k
         h, l_ = mul_wide(v, v)
-        v = _submod(montgomery_reduce(h, l_, n, neg_inv), _addmod(qk, qk, n), n)
+        v = submod(montgomery_reduce(h, l_, n, neg_inv), addmod(qk, qk, n), n)
         h, l_ = mul_wide(qk, qk)
         qk = montgomery_reduce(h, l_, n, neg_inv)
         if (k >> np.uint64(bit)) & _ONE:
             h, l_ = mul_wide(d_m, u)
             du = montgomery_reduce(h, l_, n, neg_inv)
-            u, v = _halve(_addmod(u, v, n), n), _halve(_addmod(du, v, n), n)
+            u, v = _halve(addmod(u, v, n), n), _halve(addmod(du, v, n), n)
             h, l_ = mul_wide(qk, q_m)
             qk = montgomery_reduce(h, l_, n, neg_inv)
     if u == _ZERO or v == _ZERO:
         return True
     for _ in range(s - 1):
         h, l_ = mul_wide(v, v)
-        v = _submod(montgomery_reduce(h, l_, n, neg_inv), _addmod(qk, qk, n), n)
+        v = submod(montgomery_reduce(h, l_, n, neg_inv), addmod(qk, qk, n), n)
         if v == _ZERO:
             return True
         h, l_ = mul_wide(qk, qk)
