@@ -28,9 +28,16 @@ def test_count_text_and_test_method(capsys):
 def test_poly_json_contract(capsys):
     status, out, _ = run(capsys, "poly", "1", "1", "41", "--upto", "1000", "--json")
     record = json.loads(out)
-    assert status == 0 and record["count"] == 581
+    assert status == 0 and record["count"] == 581 and record["checked"] >= 64
     assert 3.31 < record["constant"] < 3.33
     assert record["predicted"] == pytest.approx(589.65, rel=1e-3)
+
+
+def test_poly_memory_sets_the_pass_and_not_the_count(capsys):
+    """--memory 1 marks 2^23 x a pass: 10^7 x take two passes, same count as one."""
+    status, out, _ = run(capsys, "poly", "1", "1", "41", "--upto", "10^7", "--memory", "1",
+                         "--json")
+    assert status == 0 and json.loads(out)["count"] == 2208197  # OEIS A319906(14)
 
 
 def test_poly_reducible_explains(capsys):
@@ -71,6 +78,7 @@ def test_pictures(capsys, tmp_path):
     ["count", "5", "3"], ["count", "0", "abc"], ["count", "0", "10^20"],
     ["count", "0", "10^13+1", "--method", "sieve"], ["poly", "1", "1", "41", "--upto", "-1"],
     ["poly", "1", "1", "41"], ["poly", "2^41", "1", "1", "--upto", "10^6"], ["poly", "10^9", "1", "1", "--upto", "10^7"],
+    ["poly", "1", "1", "41", "--upto", "10", "--memory", "0"],
     ["lines", "--size", "2"], ["lines", "--centre", "0"], ["isprime", "-3"],
     ["list", "0", "10^8"], ["spiral", "--out", "/nonexistent/dir/x.png", "--size", "11"],
     ["bogus"], [],

@@ -14,7 +14,12 @@ from tests.reference import primes as ref
 
 DATA = Path(__file__).parent / "data"
 small_primes = st.sampled_from([2] + ref.plain_sieve(400).tolist())
-big_primes = st.sampled_from([4294967311, 1000000000039, 2**61 - 1, 18446744073709551557])
+# every branch of sqrt_mod on each side of 2^32 and 2^50: p = 3 (mod 4), 5 (mod 8), and
+# 1 (mod 8) with p - 1 divisible by 2^33, 2^40, 2^56
+big_primes = st.sampled_from([4294967311, 1000000000039, 2**61 - 1, 18446744073709551557,
+                              1099511627917, 36028797018964429, 1099511627873,
+                              36028797018964073, 77309411329, 6597069766657,
+                              1945555039024054273])
 
 
 @pytest.mark.kernel
@@ -35,6 +40,19 @@ def test_sqrt_mod_of_large_primes(p, x):
 
 
 @pytest.mark.kernel
+@given(st.sampled_from([3, 65521, 4294967291, 4294967311, 2**33 - 9, 2**37 - 25,
+                        1000000000039, 2**50 - 27, 2**50 + 55, 2**61 - 1]),
+       st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_modular_product_is_exact_on_every_path(p, x, y):
+    """Integer (p < 2^32), floating-point quotient (p < 2^50), Montgomery (beyond)."""
+    x, y = x % p, y % p
+    for u, v in ((x, y), (p - 1, p - 1), (p - 1, y), (0, y)):
+        got = polysieve._mulmod(np.uint64(u), np.uint64(v), np.uint64(p),
+                                polysieve._reciprocal(np.uint64(p)))
+        assert int(got) == u * v % p
+
+
+@pytest.mark.kernel
 @given(st.integers(-50, 50), st.integers(-300, 300), st.integers(-10**4, 10**4),
        st.lists(small_primes, min_size=1, max_size=12, unique=True))
 def test_quadratic_roots_match_reference(a, b, c, primes):
@@ -43,6 +61,24 @@ def test_quadratic_roots_match_reference(a, b, c, primes):
     expected_roots, expected_kinds = ref.quadratic_roots(a, b, c, primes)
     assert kinds.tolist() == expected_kinds.tolist()
     assert roots.tolist() == expected_roots.tolist()
+
+
+@given(st.integers(1, 2**40), st.integers(-2**40, 2**40), st.integers(-2**40, 2**40),
+       st.lists(big_primes, min_size=1, max_size=4, unique=True))
+def test_quadratic_roots_of_large_primes_solve_the_equation(a, b, c, primes):
+    """Too large to try every residue: the roots must solve f = 0 (mod p), and their
+    number follows Euler's criterion on the discriminant."""
+    primes = sorted(primes)
+    roots, kinds = polysieve.quadratic_roots(a, b, c, np.array(primes, dtype=np.uint64))
+    for j, p in enumerate(primes):
+        disc = (b * b - 4 * a * c) % p
+        if a % p == 0:
+            continue  # never: a < 2^40 < every p here
+        expected = 1 if disc == 0 else (2 if pow(disc, (p - 1) // 2, p) == 1 else 0)
+        assert kinds[j] == expected
+        found = [int(r) for r in roots[j, :expected]]
+        assert all((a * r * r + b * r + c) % p == 0 for r in found)
+        assert found == sorted(set(found)) and all(r < p for r in found)
 
 
 def _random_words(n, seed):
@@ -128,9 +164,40 @@ def test_sieved_counts_equal_one_by_one_testing(a, b, c, upto):
     assert poly_count(Quadratic(a, b, c), upto, 1000).count == expected
 
 
-def _window_count(f, start, width):
-    return sum(found for _, found in polysieve.sieve_blocks(f.a, f.b, f.c, start + width, 2,
-                                                            start))
+def _window_count(f, start, width, pass_size=polysieve.MAX_PASS):
+    return sum(found for _, found, _ in polysieve.sieve_blocks(f.a, f.b, f.c, start + width, 2,
+                                                            start, pass_size))
+
+
+@given(st.integers(1, 30), st.integers(-300, 300), st.integers(-10**4, 10**4),
+       st.integers(0, 10**6), st.integers(0, 2000), st.integers(1, 700))
+def test_passes_of_any_size_count_the_same(a, b, c, start, width, pass_size):
+    """Each pass finds its own roots and its own small values: the split must not show."""
+    f = Quadratic(a, b, c)
+    expected = sum(1 for x in range(start, start + width) if ref.is_prime(f(x)))
+    assert _window_count(f, start, width, pass_size) == expected
+
+
+def test_sampled_checks_pass_on_the_sieve_and_catch_a_wrong_bit():
+    f, n = Quadratic(1, 1, 41), 300
+    words = np.zeros((n + 63) // 64, dtype=np.uint64)
+    for x in range(n):
+        if ref.is_prime(f(x)):
+            words[x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+    assert polysieve.check_samples(1, 1, 41, words, 0, 0, n, n) == n
+    words[40 >> 6] |= np.uint64(1) << np.uint64(40)  # f(40) = 41^2 marked prime
+    with pytest.raises(RuntimeError, match="f\\(40\\) = 1681"):
+        polysieve.check_samples(1, 1, 41, words, 0, 0, n, n)
+    assert polysieve.check_samples(1, 1, 41, words, 0, 41, n, n) == n - 41
+
+
+@given(st.integers(1, 30), st.integers(-300, 300), st.integers(-10**4, 10**4),
+       st.integers(0, 10**6), st.integers(1, 2000), st.integers(1, 50))
+def test_sieving_with_samples_checks_them_and_counts_the_same(a, b, c, start, width, samples):
+    f = Quadratic(a, b, c)
+    blocks = list(polysieve.sieve_blocks(a, b, c, start + width, 2, start, samples=samples))
+    assert sum(found for _, found, _ in blocks) == _window_count(f, start, width)
+    assert 1 <= sum(checked for _, _, checked in blocks) <= samples * len(blocks)
 
 
 @pytest.mark.parametrize("f,start", [(Quadratic(1, 1, 41), 10**7),

@@ -140,3 +140,31 @@ def test_baillie_psw_rejects_lucas_and_base_2_pseudoprimes():
               3825123056546413051):  # A014233: strong pseudoprimes to several bases
         assert primality.strong_probable_prime(np.uint64(n), np.uint64(2))
         assert not primality.is_prime_int(n)
+
+
+# The distinct values of A014233(k), k = 1..12 (OEIS): the smallest odd composite that
+# is a strong probable prime to all of the first k prime bases.
+STRONG_PSEUDOPRIMES = [2047, 1373653, 25326001, 3215031751, 2152302898747, 3474749660383,
+                       341550071728321, 3825123056546413051, 318665857834031151167461]
+
+
+@given(st.integers(0, 318665857834031151167460))
+def test_wide_primality_matches_twelve_bases_below_their_bound(n):
+    """Below A014233(12) the reference's twelve bases are exact too."""
+    assert primality.is_prime_wide(n) == ref.is_prime(n)
+
+
+@given(st.sampled_from([10**11 + 3, 2**61 - 1, 2**64 + 13, 2**79 - 67]), st.sampled_from(
+    [10**11 + 19, 2**61 - 1, 2**64 + 13, 1000000000039]))
+def test_wide_primality_of_products_and_primes(p, q):
+    """Products of two primes are composite however large; the primes are prime."""
+    assert primality.is_prime_wide(p) and primality.is_prime_wide(q)
+    if p * q < primality.WIDE_PRIME_BOUND:
+        assert not primality.is_prime_wide(p * q)
+
+
+def test_wide_primality_sees_through_the_strong_pseudoprimes():
+    for n in STRONG_PSEUDOPRIMES:
+        assert not primality.is_prime_wide(n), n
+    with pytest.raises(ValueError):
+        primality.is_prime_wide(primality.WIDE_PRIME_BOUND)

@@ -54,7 +54,8 @@ def build_parser() -> ArgumentParser:
         description="Count the x in [0, N) with A x^2 + B x + C prime. With A > 0 the "
                     "values are sieved on x (values beyond 2^64 are fine; the sieving "
                     "primes, up to the square root of the largest value, at most 10^11, "
-                    "each with its roots found once; one bit per x); otherwise each value "
+                    "each with its roots found once per pass; one bit per x, a pass "
+                    "marking as many x as --memory holds); otherwise each value "
                     "is tested (N up to 10^9). Ctrl-C stops with the exact count of the x "
                     "decided so far, a prefix of [0, N) (exit 130). See docs/primes.md."))
     p.add_argument("coefficients", type=integer, nargs=3, metavar="A B C")
@@ -62,6 +63,12 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--prime-limit", type=int_in_range(3, 10**9), default=10**7,
                    help="truncate the Bateman-Horn product at this prime (3..10^9, "
                         "default 10^7)")
+    p.add_argument("--memory", type=int_in_range(1, 1 << 20), default=2048, metavar="MIB",
+                   help="MiB of marks per pass of the sieve, 8 x 2^20 x each (default "
+                        "2048: 2^34 x; 10^11 x in one pass, each root found once: 11921)")
+    p.add_argument("--check", type=int_in_range(0, 10**6), default=64, metavar="K",
+                   help="test K x of each newly decided range one by one with Miller-Rabin "
+                        "(values below 3.3 x 10^24) against the sieve (default 64)")
 
     p = common(sub.add_parser("lines", help="the richest lines through a window"))
     _window_options(p, default_size=201)
@@ -134,7 +141,8 @@ def _poly(args) -> int:
 
         try:
             result = poly_count(Quadratic(a, b, c), args.upto, args.prime_limit,
-                                progress=advance)
+                                progress=advance, pass_size=args.memory << 23,
+                                samples=args.check)
         except PartialCount as cut:  # the finished blocks: exact for x < result.upto
             result, complete = cut.result, False
     text = [f"f(x) = {result.f.formula('x')}: {result.count} primes for 0 <= x < {result.upto}",
@@ -142,9 +150,13 @@ def _poly(args) -> int:
     if result.verdict.kind == "irreducible" and result.predicted:
         text.append(f"  Bateman-Horn: C_f = {result.constant:.6f}, predicted C_f li(N) = "
                     f"{result.predicted:.1f}, observed / predicted = {result.ratio:.4f}")
+    if result.checked:
+        text.append(f"  {result.checked} sieved values tested one by one (Miller-Rabin): "
+                    "all agree")
     # print_json writes an undefined ratio (NaN) as null
     return emit(args, {"polynomial": result.f.formula("x"), "upto": result.upto,
-                       "count": result.count, "predicted": result.predicted,
+                       "count": result.count, "checked": result.checked,
+                       "predicted": result.predicted,
                        "constant": result.constant, "ratio": result.ratio,
                        "kind": result.verdict.kind, "reason": result.verdict.reason}, text,
                 complete)

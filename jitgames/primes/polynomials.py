@@ -309,6 +309,7 @@ class PolyCount:
     constant: float
     predicted: float
     verdict: Verdict
+    checked: int = 0  # sieved values also tested one by one (all agreed)
 
     @property
     def ratio(self) -> float:
@@ -316,7 +317,8 @@ class PolyCount:
 
 
 def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
-               var: str = "x", progress=None) -> PolyCount:
+               var: str = "x", progress=None, pass_size: int | None = None,
+               samples: int = 0) -> PolyCount:
     """Count the prime values of ``f`` for ``0 <= x < upto`` and compare with C_f li(N).
 
     Quadratics with a positive leading coefficient (and ``d = 1``) are sieved on x
@@ -325,7 +327,10 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     bits). ``progress(x_done, count_so_far)`` is called each time the sieve has
     decided a longer prefix ``x < x_done``; a KeyboardInterrupt raised meanwhile
     propagates as :class:`PartialCount` carrying the count of the decided prefix.
-    ``var`` names the variable in the verdict's text.
+    ``pass_size``: x values the sieve marks at once (one bit each; default
+    ``polysieve.MAX_PASS``, 2 GiB of marks). ``samples``: x per decided range of the
+    sieve also tested one by one (values below 3.3 x 10^24; a disagreement raises
+    RuntimeError), counted in ``checked``. ``var`` names the variable in the verdict's text.
     """
     from jitgames._jit import thread_count
     from jitgames.primes import polysieve
@@ -334,15 +339,18 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     constant = bateman_horn_constant(f, prime_limit) if verdict.kind == "irreducible" else 0.0
     if f.d == 1 and f.a > 0:
         polysieve.check_sieve_request(f.a, f.b, f.c, upto)
-        count, done = 0, 0
+        count, done, checked = 0, 0, 0
+        blocks = polysieve.sieve_blocks(f.a, f.b, f.c, upto, thread_count(),
+                                        pass_size=pass_size or polysieve.MAX_PASS,
+                                        samples=samples)
         try:
-            for done_now, found in polysieve.sieve_blocks(f.a, f.b, f.c, upto, thread_count()):
-                count, done = count + found, done_now
+            for done_now, found, tested in blocks:
+                count, done, checked = count + found, done_now, checked + tested
                 if progress is not None:
                     progress(done, count)
         except KeyboardInterrupt:
-            raise PartialCount(_result(f, done, count, constant, verdict)) from None
-        return _result(f, upto, count, constant, verdict)
+            raise PartialCount(_result(f, done, count, constant, verdict, checked)) from None
+        return _result(f, upto, count, constant, verdict, checked)
     if not 0 <= upto <= MAX_UPTO:
         raise InputError(f"upto must be between 0 and 10^9, got {upto}")
     check_values_fit(f, upto)
@@ -351,9 +359,9 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     return _result(f, upto, count, constant, verdict)
 
 
-def _result(f, upto, count, constant, verdict) -> PolyCount:
+def _result(f, upto, count, constant, verdict, checked=0) -> PolyCount:
     predicted = constant * logarithmic_integral(upto) if upto >= 2 else 0.0
-    return PolyCount(f, upto, count, constant, predicted, verdict)
+    return PolyCount(f, upto, count, constant, predicted, verdict, checked)
 
 
 class PartialCount(KeyboardInterrupt):
