@@ -1,9 +1,11 @@
-"""The kernel wrapper: leaf kernels (compiled without array reference counting)."""
+"""The kernel wrapper: leaf kernels (compiled without array reference counting), the
+prefetch hint."""
+import numba
 import numpy as np
 from numba.core.errors import TypingError
 import pytest
 
-from jitgames._jit import jit
+from jitgames._jit import jit, prefetch
 
 
 @jit(leaf=True)
@@ -38,3 +40,35 @@ def test_leaf_kernel_cannot_allocate():
     with pytest.raises(TypingError):
         allocates(3)
 
+
+
+@jit(leaf=True)
+def _clear_scattered(words, indices, ahead):
+    for k in range(indices.size):
+        if k + ahead < indices.size:
+            prefetch(words, indices[k + ahead])
+        words[indices[k]] &= ~np.uint64(1)
+
+
+@pytest.mark.kernel
+def test_prefetch_is_only_a_hint():
+    """A kernel that prefetches the words it clears leaves what it would without."""
+    indices = np.random.default_rng(5).integers(0, 1000, 300)
+    words = np.full(1000, np.uint64(7))
+    _clear_scattered(words, indices, 8)
+    expected = np.full(1000, np.uint64(7))
+    expected[indices] = 6
+    assert words.tolist() == expected.tolist()
+
+
+def test_prefetch_compiles_to_the_llvm_intrinsic():
+    if numba.config.DISABLE_JIT:
+        pytest.skip("plain Python has nothing to compile")
+
+    def touch(words, i):
+        prefetch(words, i)
+        return words[i]
+
+    compiled = numba.njit(cache=False)(touch)  # uncached, so that its code can be read
+    assert compiled(np.arange(4, dtype=np.uint64), 2) == 2
+    assert "llvm.prefetch" in compiled.inspect_llvm(compiled.signatures[0])

@@ -14,8 +14,11 @@ values of x, held as one bit each: 1.25 GB for N = 10^10), not once per block of
 The sieving primes come in batches of consecutive integers (at most ``PRIME_BATCH``),
 in increasing order (listed by the wheel sieve); their roots are found in parallel
 (:func:`quadratic_roots`), and the threads cross off disjoint word ranges of the bits
-(:func:`cross_off_root_bits`): small primes segment by segment so their writes stay
-in cache, large primes straight through. Once every prime below ``P`` has crossed
+(:func:`cross_off_root_bits`), each range segment by segment (``2^SEGMENT_SHIFT``
+bits, in the L2 cache): primes below the segment size keep each root's next hit
+(the smallest ones in L1-sized windows), larger ones wait in bucket lists under the
+segment of their next hit, so that each segment is fetched from memory once per
+batch and touches only the roots that hit it. Once every prime below ``P`` has crossed
 off, each x with ``|f(x)| < P^2`` is decided (a composite value has a prime factor
 below its square root), so the count of a prefix of x is final batch by batch: the
 count reports progress and keeps the decided prefix when stopped.
