@@ -10,6 +10,9 @@ another checkout of the package (``git archive main | tar -x -C DIR``). Two part
   primes, finds their roots, loads the compiled kernel on a tiny bitmap, then times
   one call; reported per hit (the number of bits the roots hit, counted in closed
   form), wall and CPU. Both checkouts must leave the same bits (a digest is compared).
+- the roots alone (``polysieve.quadratic_roots``) of batches of 10^8 integers near
+  10^9 and 5 x 10^10 (``--roots``), per prime, in ``--threads`` threads: both
+  checkouts must find the same roots (a digest is compared);
 - the whole count ``python -m jitgames primes poly 1 1 41 --upto 10^9 --json``
   (``--upto``), whole processes, wall and CPU seconds (from the child's rusage) and
   peak memory.
@@ -58,6 +61,25 @@ print(json.dumps({"wall": wall, "cpu": cpu, "hits": hits, "primes": int(primes.s
                   "roots": int(np.minimum(kinds, 2).sum()), "digest": digest}))
 """
 
+# One timed search for the roots of a batch, in a fresh process of the checkout.
+ROOTS = """
+import hashlib, json, sys, time
+import numpy as np
+from jitgames._jit import threads
+from jitgames.primes import polysieve
+from jitgames.primes.sieve import primes_between
+p0, p1, n_threads = (int(v) for v in sys.argv[1:4])
+primes = primes_between(p0, p1)
+with threads(n_threads):
+    polysieve.quadratic_roots(1, 1, 41, primes[:10])
+    wall, cpu = time.perf_counter(), time.process_time()
+    roots, kinds = polysieve.quadratic_roots(1, 1, 41, primes)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+digest = hashlib.blake2b(roots.tobytes() + kinds.tobytes(), digest_size=16).hexdigest()
+print(json.dumps({"wall": wall, "cpu": cpu, "primes": int(primes.size), "digest": digest}))
+"""
+ROOT_CASES = [("1e9", 10**9, 10**9 + 10**8), ("5e10", 5 * 10**10, 5 * 10**10 + 10**8)]
+
 # Prime ranges: near 10^7 (a part of the first batch of a count), and batches of the
 # production width (10^8 integers) near 10^9 and 3 x 10^10.
 CASES = [("1e7", 10**7, 2 * 10**7), ("1e9", 10**9, 10**9 + 10**8),
@@ -72,6 +94,13 @@ def cross_off(tree: Path, n: int, p0: int, p1: int, n_threads: int) -> dict:
     out = subprocess.run([sys.executable, "-c", CROSS_OFF, str(n), str(p0), str(p1),
                           str(n_threads)], env=child_env(tree), cwd=tree, check=True,
                          capture_output=True, text=True, timeout=3600)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def find_roots(tree: Path, p0: int, p1: int, n_threads: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", ROOTS, str(p0), str(p1), str(n_threads)],
+                         env=child_env(tree), cwd=tree, check=True, capture_output=True,
+                         text=True, timeout=3600)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -109,6 +138,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cases", default=",".join(name for name, *_ in CASES),
                         help="comma-separated prime ranges to time: " +
                         ", ".join(f"{name} = [{a}, {b})" for name, a, b in CASES))
+    parser.add_argument("--roots", default=",".join(name for name, *_ in ROOT_CASES),
+                        help="comma-separated batches whose roots to time: " +
+                        ", ".join(f"{name} = [{a}, {b})" for name, a, b in ROOT_CASES))
     parser.add_argument("--out", type=Path,
                         default=ROOT / "bench" / "results" / "polysieve.json")
     args = parser.parse_args(argv)
@@ -116,10 +148,11 @@ def main(argv=None) -> int:
     n = parse_int(args.bits)
     chosen = args.cases.split(",")
     rows = []
-    print(f"crossing off on {n:,} bits, {args.threads} threads; median of {args.repeats} "
-          "alternating runs")
-    print(f"{'primes':>28}{'hits':>14}{'base ns/hit':>13}{'new ns/hit':>12}{'ratio':>8}"
-          f"{'base cpu':>10}{'new cpu':>9}")
+    if any(name in chosen for name, *_ in CASES):
+        print(f"crossing off on {n:,} bits, {args.threads} threads; median of "
+              f"{args.repeats} alternating runs")
+        print(f"{'primes':>28}{'hits':>14}{'base ns/hit':>13}{'new ns/hit':>12}{'ratio':>8}"
+              f"{'base cpu':>10}{'new cpu':>9}")
     for name, p0, p1 in CASES:
         if name not in chosen:
             continue
@@ -143,6 +176,28 @@ def main(argv=None) -> int:
         print(f"{f'[{p0:.0e}, {p1:.2e})':>28}{hits:>14,}{row['base_ns_per_hit']:13.2f}"
               f"{row['new_ns_per_hit']:12.2f}{row['new_over_base']:8.3f}"
               f"{row['base_cpu_ns_per_hit']:10.2f}{row['new_cpu_ns_per_hit']:9.2f}", flush=True)
+    root_rows = []
+    for name, p0, p1 in ROOT_CASES:
+        if name not in args.roots.split(","):
+            continue
+        runs = {tree: [] for tree in trees}
+        for _ in range(args.repeats):
+            for tree, path in trees.items():
+                runs[tree].append(find_roots(path, p0, p1, args.threads))
+        if len({r["digest"] for tree in runs for r in runs[tree]}) != 1:
+            raise AssertionError(f"roots {name}: the checkouts find different roots")
+        n_primes = runs["new"][0]["primes"]
+        row = {"case": name, "p0": p0, "p1": p1, "primes": n_primes,
+               "threads": args.threads, "runs": runs}
+        for tree in trees:
+            row[f"{tree}_cpu_ns_per_prime"] = statistics.median(
+                r["cpu"] for r in runs[tree]) / n_primes * 1e9
+            row[f"{tree}_wall_s"] = statistics.median(r["wall"] for r in runs[tree])
+        row["cpu_new_over_base"] = row["new_cpu_ns_per_prime"] / row["base_cpu_ns_per_prime"]
+        root_rows.append(row)
+        print(f"roots of the {n_primes:,} primes in [{p0:.0e}, {p1:.2e}): CPU ns a prime, "
+              f"base {row['base_cpu_ns_per_prime']:.0f}, new {row['new_cpu_ns_per_prime']:.0f}"
+              f", new/base {row['cpu_new_over_base']:.3f}", flush=True)
     whole = None
     if args.upto:
         runs = {tree: [] for tree in trees}
@@ -164,7 +219,7 @@ def main(argv=None) -> int:
               f"({whole['new_cpu']:.1f} CPU s, {whole['new_rss_mib']:.0f} MiB), new/base "
               f"{whole['new_over_base']:.3f} (CPU {whole['cpu_new_over_base']:.3f})")
     save_result(args.out, {"base": str(args.base), "repeats": args.repeats, "rows": rows,
-                           "whole_count": whole, "machine": machine()})
+                           "roots": root_rows, "whole_count": whole, "machine": machine()})
     return 0
 
 
