@@ -63,7 +63,8 @@ def test_quadratic_roots_match_reference(a, b, c, primes):
     assert roots.tolist() == expected_roots.tolist()
 
 
-@given(st.integers(1, 2**40), st.integers(-2**40, 2**40), st.integers(-2**40, 2**40),
+@given(st.one_of(st.integers(1, 2**40), st.integers(1, 256).map(lambda k: k * 4294967311)),
+       st.integers(-2**40, 2**40), st.integers(-2**40, 2**40),
        st.lists(big_primes, min_size=1, max_size=4, unique=True))
 def test_quadratic_roots_of_large_primes_solve_the_equation(a, b, c, primes):
     """Too large to try every residue: the roots must solve f = 0 (mod p), and their
@@ -72,11 +73,12 @@ def test_quadratic_roots_of_large_primes_solve_the_equation(a, b, c, primes):
     roots, kinds = polysieve.quadratic_roots(a, b, c, np.array(primes, dtype=np.uint64))
     for j, p in enumerate(primes):
         disc = (b * b - 4 * a * c) % p
-        if a % p == 0:
-            continue  # never: a < 2^40 < every p here
-        expected = 1 if disc == 0 else (2 if pow(disc, (p - 1) // 2, p) == 1 else 0)
+        if a % p == 0:  # linear: b x + c (a may be a multiple of the smallest p)
+            expected = 1 if b % p else (3 if c % p == 0 else 0)
+        else:
+            expected = 1 if disc == 0 else (2 if pow(disc, (p - 1) // 2, p) == 1 else 0)
         assert kinds[j] == expected
-        found = [int(r) for r in roots[j, :expected]]
+        found = [int(r) for r in roots[j, :expected if expected < 3 else 0]]
         assert all((a * r * r + b * r + c) % p == 0 for r in found)
         assert found == sorted(set(found)) and all(r < p for r in found)
 
@@ -148,12 +150,13 @@ def test_segments_and_buckets_match_reference(sieving, x0, n, parts, shift, seed
 
 @pytest.mark.kernel
 @given(st.integers(1, 20), st.integers(-100, 100), st.integers(-1000, 1000),
-       st.integers(0, 10**4), st.integers(0, 300), st.integers(0, 2**32))
-def test_settle_small_values_matches_reference(a, b, c, x0, n, seed):
+       st.integers(0, 10**4), st.integers(0, 300), st.integers(0, 300), st.integers(0, 2**32))
+def test_settle_small_values_matches_reference(a, b, c, x0, i0, n, seed):
+    """Only bits i0 <= i < n change (the random others must stay)."""
     ours = _random_words(n, seed)
     theirs = ours.copy()
-    polysieve.settle_small_values(a, b, c, x0, ours, n)
-    ref.settle_small_values(a, b, c, x0, theirs, n)
+    polysieve.settle_small_values(a, b, c, x0, ours, min(i0, n), n)
+    ref.settle_small_values(a, b, c, x0, theirs, min(i0, n), n)
     assert ours.tolist() == theirs.tolist()
 
 

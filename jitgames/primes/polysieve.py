@@ -222,10 +222,7 @@ def quadratic_roots(a, b, c, primes):
         four_a = _mulmod(np.uint64(4) % p, am, p, reciprocal)
         disc = submod(_mulmod(bm, bm, p, reciprocal), _mulmod(four_a, cm, p, reciprocal), p)
         half = (p + np.uint64(1)) >> np.uint64(1)  # 2^-1 mod p
-        if am == np.uint64(1):
-            inverse_2a = half
-        else:
-            inverse_2a = _mulmod(half, _inverse(am, p), p, reciprocal)
+        inverse_2a = _mulmod(half, _inverse(am, p), p, reciprocal)
         minus_b = (p - bm) % p
         if disc == np.uint64(0):
             roots[j, 0] = _mulmod(minus_b, inverse_2a, p, reciprocal)
@@ -458,10 +455,10 @@ def count_bits_between(words, i0, i1, parts):
 
 
 @jit
-def settle_small_values(a, b, c, x0, words, n_small):
-    """Decide bits ``i < n_small`` by testing ``f(x0 + i)`` itself (these values are
+def settle_small_values(a, b, c, x0, words, i0, i1):
+    """Decide bits ``i0 <= i < i1`` by testing ``f(x0 + i)`` itself (these values are
     small enough to equal a sieving prime, or below 2)."""
-    for i in range(n_small):
+    for i in range(i0, i1):
         x = x0 + i
         value = a * x * x + b * x + c
         bit = np.uint64(1) << np.uint64(i & 63)
@@ -529,8 +526,9 @@ def check_samples(a: int, b: int, c: int, words: np.ndarray, x0: int, lo: int, h
         If a bit disagrees with the test: the sieve is wrong, and says where.
     """
     tested = 0
-    for k in range(min(samples, hi - lo)):
-        x = lo + k * (hi - lo) // min(samples, hi - lo)
+    n = min(samples, hi - lo)
+    for k in range(n):
+        x = lo + k * (hi - lo) // n
         value = a * x * x + b * x + c
         if value >= WIDE_PRIME_BOUND:
             continue
@@ -552,8 +550,9 @@ def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0
     previous yield, so a partial sum is exact for ``start <= x < x_end``. One pass
     covers up to ``pass_size`` values of x (one bit each, ``pass_size / 8`` bytes):
     every sieving prime's roots are found once per pass (so a later pass finds the
-    roots of every prime an earlier one did again: fewer, larger passes save time), and the x whose values are below the square of the next
-    batch's first prime are decided as soon as the batches below have crossed off.
+    roots of every prime an earlier one did again: fewer, larger passes save time),
+    and the x whose values are below the square of the next batch's first prime are
+    decided as soon as the batches below have crossed off.
     Each newly decided range has ``samples`` of its x checked one by one
     (:func:`check_samples`; ``checked`` of them were, values below 3.3 x 10^24).
     """
@@ -578,8 +577,9 @@ def sieve_blocks(a: int, b: int, c: int, upto: int, threads: int, start: int = 0
                 cross_off_root_bits(words, x0, n, primes, roots, kinds, parts)
             done = x1 if p1 > bound else _settled_end(a, b, c, x0, x1, p1)
             if done > decided:
-                if n_small:
-                    settle_small_values(a, b, c, x0, words, n_small)
+                # once counted, a bit is not read again: each small value is tested once
+                settle_small_values(a, b, c, x0, words, min(decided - x0, n_small),
+                                    min(done - x0, n_small))
                 found = int(count_bits_between(words, decided - x0, done - x0, parts))
                 checked = check_samples(a, b, c, words, x0, decided, done, samples)
                 yield done, found, checked

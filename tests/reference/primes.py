@@ -466,7 +466,7 @@ def count_bits_between(words, i0, i1, parts):
     return sum(_bit(words, i) for i in range(int(i0), int(i1)))
 
 
-def settle_small_values(a, b, c, x0, words, n_small):
-    for i in range(int(n_small)):
+def settle_small_values(a, b, c, x0, words, i0, i1):
+    for i in range(int(i0), int(i1)):
         value = a * (x0 + i) ** 2 + b * (x0 + i) + c
         _set_bit(words, i, is_prime(value))
