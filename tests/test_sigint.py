@@ -160,3 +160,14 @@ def test_resuming_a_partly_done_chunk_gives_the_whole_answer(tmp_path, monkeypat
         return total, "".join(result["rows"] for result in run.partials)
 
     assert merged(resumed) == merged(whole)
+
+
+def test_poly_sieve_stops_with_its_decided_prefix():
+    """A real SIGINT while a sieve kernel runs (it once surfaced inside Numba's
+    dispatch as a SystemError and a traceback)."""
+    status, out, err, seconds = interrupt(
+        "jitgames.primes", ["poly", "1", "1", "41", "--upto", "3000000000", "--json"], 8)
+    assert status == 130 and seconds < LIMIT, (status, seconds, err)
+    result = json.loads(out)
+    assert result["complete"] is False and 0 <= result["upto"] < 3 * 10**9
+    assert "Traceback" not in err

@@ -332,6 +332,7 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     sieve also tested one by one (values below 3.3 x 10^24; a disagreement raises
     RuntimeError), counted in ``checked``. ``var`` names the variable in the verdict's text.
     """
+    from jitgames._interrupt import run_interruptible, stop_flag, stop_requested
     from jitgames._jit import thread_count
     from jitgames.primes import polysieve
 
@@ -339,17 +340,26 @@ def poly_count(f: Quadratic, upto: int, prime_limit: int = DEFAULT_PRIME_LIMIT,
     constant = bateman_horn_constant(f, prime_limit) if verdict.kind == "irreducible" else 0.0
     if f.d == 1 and f.a > 0:
         polysieve.check_sieve_request(f.a, f.b, f.c, upto)
-        count, done, checked = 0, 0, 0
-        blocks = polysieve.sieve_blocks(f.a, f.b, f.c, upto, thread_count(),
-                                        pass_size=pass_size or polysieve.MAX_PASS,
-                                        samples=samples)
-        try:
-            for done_now, found, tested in blocks:
-                count, done, checked = count + found, done_now, checked + tested
+        decided = [(0, 0, 0)]  # (x_end, count, checked) of the decided prefix
+
+        def sieve():  # in a helper thread: Ctrl-C is heard while a kernel runs
+            blocks = polysieve.sieve_blocks(f.a, f.b, f.c, upto, thread_count(),
+                                            pass_size=pass_size or polysieve.MAX_PASS,
+                                            samples=samples)
+            for done, found, tested in blocks:
+                _, count, checked = decided[0]
+                decided[0] = (done, count + found, checked + tested)
                 if progress is not None:
-                    progress(done, count)
+                    progress(done, count + found)
+                if stop_requested(stop_flag()):
+                    raise KeyboardInterrupt
+
+        try:
+            run_interruptible(sieve)
         except KeyboardInterrupt:
+            done, count, checked = decided[0]
             raise PartialCount(_result(f, done, count, constant, verdict, checked)) from None
+        _, count, checked = decided[0]
         return _result(f, upto, count, constant, verdict, checked)
     if not 0 <= upto <= MAX_UPTO:
         raise InputError(f"upto must be between 0 and 10^9, got {upto}")
