@@ -477,6 +477,11 @@ def open_client(spec: str | None):
         raise CLIError(f"--scheduler: {exc}") from None
     if spec.startswith("local:"):
         workers = parse_int(spec[len("local:"):])
+        try:  # the local cluster's temporary TLS certificates are made with it
+            import cryptography  # noqa: F401
+        except ImportError:
+            raise CLIError("--scheduler local:W needs the dask extra (its TLS certificates "
+                           "need cryptography): pip install 'jitgames[dask]'") from None
         with _secure_local_cluster(workers, LocalCluster) as cluster, Client(cluster) as client:
             yield client
         return

@@ -112,6 +112,12 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
 
 
+FIRST_USE_SECONDS = {"solitaire": 8, "mastermind": 15, "kalah": 10, "puzzles": 6,
+                     "primes": 6}
+"""Seconds a game's commands typically spend compiling their kernels on first use (an
+empty cache; measured by bench/compile.py and rounded up), for the compile notice."""
+
+
 def run_cli(body, argv=None, prog: str | None = None) -> int:
     """Run ``body(argv)`` and map errors to exit statuses.
 
@@ -121,8 +127,18 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
     status is returned, never raised, so ``main(argv)`` can be called in-process.
     """
     name = display_name(prog or os.path.basename(sys.argv[0]))
+    words = sys.argv[1:] if argv is None else list(argv)
+    # -q/--quiet means the same in every game; read here, before the game's parser, so
+    # that the compile notice stays silent for quiet runs.
+    quiet = "-q" in words or "--quiet" in words
+    from ._jit import compile_notice  # numba's import is paid only by commands that run
+
+    game = name.split()[-1].rpartition(".")[2]
+    estimate = (f"about {FIRST_USE_SECONDS[game]} s" if game in FIRST_USE_SECONDS
+                else "some seconds")
     try:
-        status = body(argv)
+        with compile_notice(name, estimate, quiet=quiet):
+            status = body(argv)
     except SystemExit as exc:  # argparse's --help (0) and errors (2), as a return value
         return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else 1
     except InputError as exc:

@@ -68,7 +68,7 @@ if not numba.config.DISABLE_JIT:
 from .errors import InputError  # noqa: E402
 
 __all__ = ["jit", "jit_callback", "prefetch", "prange", "thread_count", "threads", "KERNELS",
-           "executed_kernels"]
+           "executed_kernels", "compile_notice"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
@@ -98,11 +98,34 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False):
         if numba.config.DISABLE_JIT:
             kernel = _recording(f, name)
         else:
-            kernel = numba.njit(**options)(f)
+            kernel = _one_specialisation_per_type(numba.njit(**options)(f))
         KERNELS[name] = kernel
         return kernel
 
     return wrap if func is None else wrap(func)
+
+
+def _one_specialisation_per_type(kernel):
+    """Make calls from other kernels with constant arguments use the kernel compiled for
+    the constants' types.
+
+    Numba types a constant argument in a kernel-to-kernel call as a literal
+    (``Literal[int](0)``) and compiles the callee once more for it, and again for every
+    other constant: a second or third copy of the callee and everything it calls, which
+    costs compile time on first use and gains nothing here (LLVM inlines the small
+    callees and propagates the constants anyway). Typing each call with the constants'
+    plain types (``int64``, ``bool``) keeps one compiled copy per argument type.
+    """
+    from numba.core import types
+
+    typed_by_literals = kernel.get_call_template
+
+    def get_call_template(args, kws):
+        return typed_by_literals(tuple(types.unliteral(a) for a in args),
+                                 {k: types.unliteral(v) for k, v in kws.items()})
+
+    kernel.get_call_template = get_call_template
+    return kernel
 
 
 def _recording(f, name):
@@ -200,3 +223,107 @@ def threads(n: int | None):
         yield n
     finally:
         numba.set_num_threads(before)
+
+
+class _CompileNotice:
+    """Say on ``stream`` that kernels are being compiled, once, when the first one
+    misses the cache; on a terminal, tick the seconds spent compiling until the
+    compiling stops (then the line is cleared, so later progress bars stand alone)."""
+
+    def __init__(self, label: str, estimate: str, stream, tick: bool):
+        import threading
+
+        self.label, self.estimate, self.stream, self.tick = label, estimate, stream, tick
+        self.depth = 0
+        self.announced = False
+        self.started = 0.0
+        self.lock = threading.Lock()
+        self.compiling = threading.Event()
+        self.done = threading.Event()
+        self.ticker = None
+
+    def on_start(self, event) -> None:
+        import time
+
+        with self.lock:
+            self.depth += 1
+            if self.depth > 1:
+                return
+            self.started = time.perf_counter()
+            if not self.announced:
+                self.announced = True
+                print(f"{self.label}: compiling kernels for first use, {self.estimate}; "
+                      f"cached afterwards", file=self.stream, flush=True)
+            self.compiling.set()
+            if self.tick and self.ticker is None:
+                self._start_ticker()
+
+    def on_end(self, event) -> None:
+        with self.lock:
+            self.depth -= 1
+            if self.depth == 0:
+                self.compiling.clear()
+
+    def _start_ticker(self) -> None:
+        import threading
+        import time
+
+        def run():
+            shown = False
+            while not self.done.is_set():
+                if self.compiling.wait(0.25) and not self.done.is_set():
+                    seconds = time.perf_counter() - self.started
+                    self.stream.write(f"\r  compiling ... {seconds:4.0f} s")
+                    self.stream.flush()
+                    shown = True
+                    time.sleep(0.5)
+                elif shown:
+                    self.stream.write("\r" + " " * 30 + "\r")
+                    self.stream.flush()
+                    shown = False
+            if shown:
+                self.stream.write("\r" + " " * 30 + "\r")
+                self.stream.flush()
+
+        self.ticker = threading.Thread(target=run, name="compile-notice", daemon=True)
+        self.ticker.start()
+
+    def close(self) -> None:
+        self.done.set()
+        if self.ticker is not None:
+            self.ticker.join(2)
+
+
+@contextlib.contextmanager
+def compile_notice(label: str, estimate: str = "some seconds", quiet: bool = False,
+                   stream=None):
+    """Inside the block, announce on ``stream`` (stderr) the first kernel compiled for
+    first use ("LABEL: compiling kernels for first use, ESTIMATE; cached afterwards")
+    and, on a terminal, tick the seconds while compiling lasts.
+
+    Silent when ``quiet``, when kernels run as plain Python, and when ``stream`` is not
+    a terminal unless ``JITGAMES_COMPILE_NOTICE=1`` asks for the line anyway (as the
+    progress bars are: nothing is written into files and pipes by default).
+    """
+    from numba.core import event
+
+    stream = sys.stderr if stream is None else stream
+    terminal = hasattr(stream, "isatty") and stream.isatty()
+    wanted = terminal or os.environ.get("JITGAMES_COMPILE_NOTICE") == "1"
+    if quiet or not wanted or numba.config.DISABLE_JIT:
+        yield
+        return
+    notice = _CompileNotice(label, estimate, stream, tick=terminal)
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            notice.on_start(ev)
+
+        def on_end(self, ev):
+            notice.on_end(ev)
+
+    try:
+        with event.install_listener("numba:compile", Listener()):
+            yield
+    finally:
+        notice.close()

@@ -18,20 +18,14 @@ whoever writes the README:
    (``python block.py``) and must exit 0. Each block runs in a fresh interpreter in the
    scratch directory. Define ``@jit`` kernels in script blocks, not doctests (a kernel
    needs a real file for its cache).
-4. **Markers**, in a trailing comment of a command (``python -m ... # ci: ...``), alone
-   or after words for the reader (``jitgames ... # the study # ci: 100000->1000``):
-
-   - ``# ci: A->B`` runs the command with the word ``A`` replaced by ``B``
-     (e.g. ``# ci: 100000->1000`` for the long study: the README shows the real size,
-     the test runs a small one). Several replacements are separated by ``;``.
-   - ``# ci: skip REASON`` does not run it (a cluster address, a person at the keys,
-     hours of work). Use sparingly: every skip is a README example nobody checks.
-
-   Other comments are ignored. Input files a command needs are made by an earlier
-   command of the same block, or the command is marked.
-5. ``NOT_RUN`` below lists, with the reason, commands of the current README that are
-   neither runnable nor marked; an entry whose command is no longer in the README
-   fails the test, so the list only shrinks.
+4. **Smaller runs.** The README shows commands at the size a reader runs them; the
+   test runs some of them smaller, by the word replacements listed in ``RUN_SMALLER``
+   below (``{"jitgames solitaire 100000": {"100000": "2000"}}``), so the README
+   carries no test markers. Comments in commands are ignored. Input files a command
+   needs are made by an earlier command of the same block.
+5. ``NOT_RUN`` below lists, with the reason, commands of the README that are not run
+   here (a person at the keys, minutes of work). An entry of either list whose command
+   is no longer in the README fails the test, so neither list goes stale.
 
 A README example that fails, or whose output differs from the one shown, fails CI.
 """
@@ -53,10 +47,21 @@ TIMEOUT = 600
 """Seconds a README command may take here (the long ones are marked to run small)."""
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
-NOT_RUN: dict[str, str] = {
+RUN_SMALLER: dict[str, dict[str, str]] = {
+    "jitgames solitaire 100000": {"100000": "2000"},
+    "jitgames solitaire 100000 --seed 7 --json": {"100000": "500"},
+    "jitgames solitaire 20000 --score-only": {"20000": "500"},
+    "jitgames solitaire 2000 --compare-shuffles": {"2000": "200"},
+    "jitgames mastermind optimal -p 4 -k 10 --no-repeats --checkpoint bc.ckpt": {"10": "5"},
 }
-"""README command (as written, without its comment) -> why it is not run. Prefer a
-``# ci:`` marker in the README; this list is for commands the README cannot mark."""
+"""README command (as written, without its comment) -> word replacements that make the
+test's run of it small."""
+
+NOT_RUN: dict[str, str] = {
+    "jitgames mastermind play": "a person at the keys",
+    "jitgames kalah solve 6 4": "minutes of work and a 226 MB endgame database",
+}
+"""README command (as written, without its comment) -> why the test does not run it."""
 
 
 @dataclass
@@ -68,8 +73,7 @@ class Example:
     line: int  # line number in README.md, for messages
     text: str  # the command as written (no comment), or the Python source
     expected: str | None = None  # stdout shown under a session command
-    replacements: list = field(default_factory=list)
-    skip: str | None = None
+    replacements: dict = field(default_factory=dict)
 
     @property
     def name(self):
@@ -81,30 +85,16 @@ _FENCE = re.compile(r"^```(\w*)\s*$")
 _COMMAND = re.compile(r"^(python -m jitgames|jitgames)(\s|$|\.)")
 
 
-def _split_comment(line: str):
-    """``(command, marker)``: the command without its trailing comment, and the text
-    after ``# ci:`` if the comment is a marker (else None)."""
-    # A '#' that starts a word begins the comment, as in the shell.
+def _split_comment(line: str) -> str:
+    """The command of a line without its trailing comment (a ``#`` that starts a word
+    begins the comment, as in the shell)."""
     match = re.search(r"(^|\s)#", line)
-    if match is None:
-        return line.strip(), None
-    command, comment = line[:match.start()].strip(), line[match.end():].strip()
-    # The marker may follow words for the reader: "# the main job # ci: 100000->1000".
-    ci = re.search(r"(^|#)\s*ci:(.*)$", comment)
-    return command, (ci.group(2).strip() if ci else None)
+    return (line if match is None else line[:match.start()]).strip()
 
 
-def _apply_marker(example: Example, marker: str | None) -> None:
-    if marker is None:
-        return
-    if marker.startswith("skip"):
-        example.skip = marker[len("skip"):].strip() or "marked # ci: skip"
-        return
-    for part in marker.split(";"):
-        if "->" not in part:
-            raise ValueError(f"README.md:{example.line}: unreadable marker '# ci: {marker}'")
-        old, new = (x.strip() for x in part.split("->", 1))
-        example.replacements.append((old, new))
+def _example(line: int, command: str, expected: str | None = None) -> Example:
+    return Example("command", line, command, expected,
+                   dict(RUN_SMALLER.get(command, {})))
 
 
 def examples(text: str) -> list[Example]:
@@ -125,18 +115,15 @@ def examples(text: str) -> list[Example]:
         i = end + 1
         if lang in ("bash", "sh", "shell"):
             for k, line in enumerate(body):
-                command, marker = _split_comment(line)
+                command = _split_comment(line)
                 if _COMMAND.match(command):
-                    example = Example("command", start + k + 1, command)
-                    _apply_marker(example, marker)
-                    found.append(example)
+                    found.append(_example(start + k + 1, command))
         elif lang in ("text", "console", "") and body and body[0].startswith("$ "):
             current = None
             for k, line in enumerate(body):
                 if line.startswith("$ "):
-                    command, marker = _split_comment(line[2:])
-                    current = Example("command", start + k + 1, command, expected="")
-                    _apply_marker(current, marker)
+                    command = _split_comment(line[2:])
+                    current = _example(start + k + 1, command, expected="")
                     if _COMMAND.match(command):
                         found.append(current)
                 elif current is not None:
@@ -150,7 +137,7 @@ def examples(text: str) -> list[Example]:
 
 def _argv(example: Example) -> list[str]:
     words = shlex.split(example.text)
-    words = [dict(example.replacements).get(w, w) for w in words]
+    words = [example.replacements.get(w, w) for w in words]
     if words[:2] == ["python", "-m"]:
         return [sys.executable, "-m", *words[2:]]
     return [sys.executable, "-m", "jitgames", *words[1:]]  # the console script's code
@@ -180,13 +167,10 @@ def _check_output(expected: str, got: str) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.kind == "command"],
+@pytest.mark.parametrize("example", [e for e in EXAMPLES
+                                     if e.kind == "command" and e.text not in NOT_RUN],
                          ids=lambda e: e.name)
 def test_readme_command(example, scratch):
-    if example.skip is not None:
-        pytest.skip(f"marked in the README: {example.skip}")
-    if example.text in NOT_RUN:
-        pytest.skip(f"NOT_RUN: {NOT_RUN[example.text]}")
     argv = _argv(example)
     done = subprocess.run(argv, cwd=scratch, env=_environment(scratch), capture_output=True,
                           text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
@@ -217,30 +201,35 @@ def test_readme_python(example, scratch):
                                   f"{done.stdout[-3000:]}{done.stderr[-3000:]}")
 
 
-def test_not_run_entries_are_still_in_the_readme():
+def test_listed_commands_are_still_in_the_readme():
     commands = {e.text for e in EXAMPLES if e.kind == "command"}
-    stale = sorted(set(NOT_RUN) - commands)
-    assert not stale, f"NOT_RUN lists commands no longer in README.md: {stale}"
+    stale = sorted((set(NOT_RUN) | set(RUN_SMALLER)) - commands)
+    assert not stale, f"NOT_RUN or RUN_SMALLER list commands no longer in README.md: {stale}"
+
+
+def test_readme_shows_no_test_markers():
+    text = README.read_text(encoding="utf-8")
+    assert "# ci:" not in text, "README.md carries a test marker; use RUN_SMALLER or NOT_RUN"
 
 
 def test_the_rules_find_every_kind_of_example():
     """The extraction itself, on a small README written for the test."""
     text = "\n".join([
         "```bash", "pip install -e .", "python -m jitgames.primes count 0 100   # note",
-        "jitgames solitaire 100000 --json   # ci: 100000->10", "```",
+        "jitgames solitaire 100000   # the main job", "```",
         "```text", "$ python -m jitgames.primes isprime 7", "7 prime",
-        "$ jitgames puzzles queens 8  # ci: skip shown only", "...", "```",
+        "$ jitgames puzzles queens 8", "...", "```",
         "```python", ">>> 1 + 1", "2", "```",
         "```python", "x = 1", "```",
         "```text", "not a session", "```"])
     found = examples(text)
     assert [(e.kind, e.text) for e in found] == [
         ("command", "python -m jitgames.primes count 0 100"),
-        ("command", "jitgames solitaire 100000 --json"),
+        ("command", "jitgames solitaire 100000"),
         ("command", "python -m jitgames.primes isprime 7"),
         ("command", "jitgames puzzles queens 8"),
         ("doctest", ">>> 1 + 1\n2\n"), ("script", "x = 1\n")]
-    assert found[1].replacements == [("100000", "10")]
-    assert _argv(found[1])[-3:] == ["solitaire", "10", "--json"]
-    assert found[2].expected == "7 prime\n" and found[3].skip == "shown only"
+    assert found[1].replacements == {"100000": "2000"}  # from RUN_SMALLER
+    assert _argv(found[1])[-2:] == ["solitaire", "2000"]
+    assert found[2].expected == "7 prime\n" and found[3].expected == "...\n"
     assert _check_output("1 ... 3\n", "1 2 3\n") and not _check_output("1 2\n", "1 3\n")

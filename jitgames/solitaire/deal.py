@@ -59,15 +59,28 @@ def naive_deck(key, deck):
         deck[j] = t
 
 
-@jit(parallel=True)
-def deal_range(seed, start, naive, out):
-    """Fill row ``k`` of ``out`` (n x 52 int64) with deal ``start + k`` of ``seed``."""
-    for k in prange(out.shape[0]):
-        key = stream_key(seed, start + k)
-        if naive:
-            naive_deck(key, out[k])
-        else:
-            fisher_yates_deck(key, out[k])
+@jit
+def fisher_yates_range(seed, start, out):
+    """Fill row ``k`` of ``out`` (n x 52 int64) with Fisher-Yates deal ``start + k`` of
+    ``seed``. Serial: a deal takes about a microsecond, a thousandth of its solving,
+    and a parallel loop would cost seconds of compiling on first use."""
+    for k in range(out.shape[0]):
+        fisher_yates_deck(stream_key(seed, start + k), out[k])
+
+
+@jit
+def naive_range(seed, start, out):
+    """Fill row ``k`` of ``out`` (n x 52 int64) with deal ``start + k`` of ``seed`` under
+    the text's biased shuffle (:func:`naive_deck`)."""
+    for k in range(out.shape[0]):
+        naive_deck(stream_key(seed, start + k), out[k])
+
+
+def deal_range(seed, start, naive: bool, out) -> None:
+    """Fill row ``k`` of ``out`` (n x 52 int64) with deal ``start + k`` of ``seed``
+    (``seed``, ``start``: uint64), by the biased shuffle when ``naive``. Each shuffle
+    has its own kernel, so a run compiles only the one it uses."""
+    (naive_range if naive else fisher_yates_range)(seed, start, out)
 
 
 def deals(seed: int, start: int, stop: int, shuffle: str = "fisher-yates") -> np.ndarray:

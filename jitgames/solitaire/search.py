@@ -43,7 +43,7 @@ are searched again, and again, and the search degenerates towards a tree search
 (deal 347,269 of seed 0 takes 483,000 positions with 65,536 slots and 93,000 with
 2**18; before the score bound, another one took 41.6 million against 115,000). So
 each search is given an eviction limit: once a deal has evicted more entries than
-its table has slots, the search gives up (``ABORTED``) and :func:`_solve_one`
+its table has slots, the search gives up (``ABORTED``) and :func:`solve_decks`
 solves the deal again from the start with a table four times larger, up to
 ``max_capacity`` slots, where no limit applies. Answers never depend on the
 capacity; the deal's statistics (positions, lookups, probes, evictions) are summed
@@ -400,49 +400,6 @@ def solve_figures(pos, slots, meta, stack, moves, score_only, eviction_limit):
 
 
 @jit
-def _attempt(score_only, slots, meta, pos, stack, moves, eviction_limit, row):
-    """One try at the deal in ``pos`` on one table: True when it finished.
-
-    Adds the try's positions and table use to ``row`` (RESULT_FIELDS order) and, when
-    it finished, sets the score, line figures, peak occupancy and capacity.
-    """
-    lookups = meta[LOOKUPS]
-    probes = meta[PROBES]
-    evictions = meta[EVICTIONS]
-    score, n_moves, decisions, expanded = solve_figures(pos, slots, meta, stack, moves,
-                                                        score_only, eviction_limit)
-    finished = score != ABORTED
-    occupancy = meta[OCCUPANCY]
-    row[3] += expanded
-    row[4] += meta[LOOKUPS] - lookups
-    row[5] += meta[PROBES] - probes
-    row[6] += meta[EVICTIONS] - evictions
-    if finished:
-        row[0] = score
-        row[1] = n_moves
-        row[2] = decisions
-        row[7] = occupancy
-        row[8] = slots.shape[0] // SLOT_WORDS
-    return finished
-
-
-@jit
-def _solve_one(deck, score_only, slots, meta, pos, stack, moves, max_capacity, row):
-    """Solve one deal into ``row``: on the worker's table, then on larger ones if it thrashes."""
-    deal_position(deck, pos)
-    row[:] = 0
-    row[9] = legal_moves(pos, moves, 0)  # the legal moves right after the deal
-    capacity = slots.shape[0] // SLOT_WORDS
-    while True:
-        limit = capacity if capacity < max_capacity else NO_LIMIT
-        if _attempt(score_only, slots, meta, pos, stack, moves, limit, row):
-            return
-        capacity = min(capacity * GROWTH, max_capacity)
-        slots = np.zeros(capacity * SLOT_WORDS, dtype=np.int64)
-        meta = np.zeros(META_SIZE, dtype=np.int64)
-
-
-@jit
 def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity, out):
     """Solve every deck (rows of ``decks``) into the rows of ``out`` (n x N_FIELDS).
 
@@ -451,9 +408,41 @@ def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity,
     again on tables up to ``max_capacity`` slots allocated for it alone. Every figure
     of a deal depends on that deal (and the two capacities) alone (see :mod:`.table`),
     so the rows do not depend on which worker solves which deals.
+
+    Row fields (RESULT_FIELDS order): score, moves, decisions, then, summed over the
+    tries, positions expanded, lookups, probes, evictions; then the finishing try's
+    peak occupancy and capacity, and the legal moves right after the deal. The tries
+    are written out here rather than in helper kernels: every kernel level re-optimises
+    and re-emits the whole search below it, so each one costs seconds on first use.
     """
     for d in range(decks.shape[0]):
-        _solve_one(decks[d], score_only, slots, meta, pos, stack, moves, max_capacity, out[d])
+        row = out[d]
+        deal_position(decks[d], pos)
+        row[:] = 0
+        row[9] = legal_moves(pos, moves, 0)
+        table, table_meta = slots, meta
+        capacity = slots.shape[0] // SLOT_WORDS
+        while True:  # a try on a table of ``capacity`` slots; larger ones if it thrashes
+            limit = capacity if capacity < max_capacity else NO_LIMIT
+            lookups = table_meta[LOOKUPS]
+            probes = table_meta[PROBES]
+            evictions = table_meta[EVICTIONS]
+            score, n_moves, decisions, expanded = solve_figures(
+                pos, table, table_meta, stack, moves, score_only, limit)
+            row[3] += expanded
+            row[4] += table_meta[LOOKUPS] - lookups
+            row[5] += table_meta[PROBES] - probes
+            row[6] += table_meta[EVICTIONS] - evictions
+            if score != ABORTED:
+                row[0] = score
+                row[1] = n_moves
+                row[2] = decisions
+                row[7] = table_meta[OCCUPANCY]
+                row[8] = capacity
+                break
+            capacity = min(capacity * GROWTH, max_capacity)
+            table = np.zeros(capacity * SLOT_WORDS, dtype=np.int64)
+            table_meta = np.zeros(META_SIZE, dtype=np.int64)
 
 
 _PAD = 16
