@@ -109,7 +109,27 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message):  # noqa: D401 - argparse API
         message = " ".join(str(message).split())  # one line, whatever the message
+        required = "the following arguments are required: "
+        if message.startswith(required):
+            message = self._missing(message[len(required):].split(", "))
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
+
+    def _missing(self, names) -> str:
+        """What the missing arguments ``names`` (as argparse names them) are: the
+        commands to choose from, or each argument's help."""
+        parts = []
+        for name in names:
+            action = next((a for a in self._actions if name in (
+                a.dest, a.metavar if isinstance(a.metavar, str) else None,
+                " ".join(a.metavar) if isinstance(a.metavar, tuple) else None,
+                "/".join(a.option_strings))), None)
+            if isinstance(action, argparse._SubParsersAction):
+                parts.append(f"a command: {', '.join(action.choices)}")
+            elif action is not None and action.help and action.help != argparse.SUPPRESS:
+                parts.append(f"{name}: {action.help}")
+            else:
+                parts.append(name)
+        return "missing " + "; ".join(parts)
 
 
 FIRST_USE_SECONDS = {"solitaire": 8, "mastermind": 15, "kalah": 10, "puzzles": 6,

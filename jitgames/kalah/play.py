@@ -224,7 +224,9 @@ def add_parser(sub) -> None:
                    help="side the person takes; none: the computer plays itself")
     p.add_argument("--first", choices=["south", "north"], default="south",
                    help="who moves first (south)")
-    p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture")
+    p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture",
+                   help="capture rule (default: empty-capture, capture also from an "
+                        "empty opposite pit)")
     p.add_argument("--seed", type=int_in_range(0, 2**62), default=None,
                    help="seed of the random choice among equally good moves, 0..2^62 "
                         "(default: drawn from the system and printed, so that the game "

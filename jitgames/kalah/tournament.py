@@ -343,9 +343,11 @@ def add_parser(sub) -> None:
                    help="players EVAL@DEPTH, EVAL = store, sides or weights, optionally "
                         "with +win (won games score the maximum: the winner takes all; "
                         "docs/kalah.md) (default: store@2 store@4 sides@4)")
-    p.add_argument("--pits", type=int_in_range(1, 10), default=6)
-    p.add_argument("--stones", type=int_in_range(1, 10), default=4)
-    p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture")
+    p.add_argument("--pits", type=int_in_range(1, 10), default=6, help="pits a side (6)")
+    p.add_argument("--stones", type=int_in_range(1, 10), default=4, help="stones a pit (4)")
+    p.add_argument("--variant", choices=list(VARIANTS), default="empty-capture",
+                   help="capture rule (default: empty-capture, capture also from an "
+                        "empty opposite pit)")
     p.add_argument("--openings", type=int_in_range(1, MAX_OPENINGS), default=20,
                    help=f"openings (20; at most {MAX_OPENINGS:,})")
     p.add_argument("--random-plies", type=int_in_range(0, 20), default=4,

@@ -84,7 +84,10 @@ STRATEGY_NOTES = (
 
 
 def build_parser() -> _cli.ArgumentParser:
-    parser = _cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = _cli.ArgumentParser(
+        prog=PROG, description="Mastermind: evaluate codebreaking strategies over every "
+                               "secret, compute optimal strategies, play against the computer "
+                               "(docs/mastermind.md; shared options: docs/cli.md).")
     sub = parser.add_subparsers(dest="command", required=True)
 
     ev = sub.add_parser("evaluate", help="one strategy over all secrets", epilog=STRATEGY_NOTES)
@@ -110,9 +113,12 @@ def build_parser() -> _cli.ArgumentParser:
                     help="comma-separated PxK sizes, e.g. 4x6,5x8 (default 3x3,3x4,4x4,4x6)")
     to.add_argument("--strategies", default=None,
                     help="comma-separated names (default: all)")
-    to.add_argument("--no-repeats", action="store_true")
+    to.add_argument("--no-repeats", action="store_true",
+                    help="codes and guesses without repeated digits (Bulls and Cows)")
     _cli.add_seed(to, MAX_SEED, 0, "seed of the random strategies")
-    to.add_argument("--max-matrix-bytes", type=_cli.positive_int, default=DEFAULT_MATRIX_BYTES)
+    to.add_argument("--max-matrix-bytes", type=_cli.positive_int, default=DEFAULT_MATRIX_BYTES,
+                    help="largest response matrix to build; above it feedback is computed "
+                         "on the fly (default 2 GiB)")
     _common_arguments(to)
 
     tr = sub.add_parser("tree", help="print or export a strategy's decision tree",
@@ -177,8 +183,8 @@ def _evaluate_in_chunks(args, seed):
     result = Evaluation(args.strategy, args.pegs, args.colours, repeats, seed, secrets, guesses,
                         args.ties, first)
     if run.interrupted:
-        print(f"{PROG}: interrupted; partial result over {len(secrets)} of {space.size} secrets",
-              file=sys.stderr)
+        print(f"{_cli.display_name(PROG)}: interrupted; partial result over {len(secrets)} "
+              f"of {space.size} secrets", file=sys.stderr)
     return result, not run.interrupted
 
 
@@ -242,8 +248,8 @@ def _cmd_evaluate(args):
         except KeyboardInterrupt:
             if not results:
                 raise
-            print(f"{PROG}: interrupted; pooled result over the {len(results)} finished seeds",
-                  file=sys.stderr)
+            print(f"{_cli.display_name(PROG)}: interrupted; pooled result over the "
+                  f"{len(results)} finished seeds", file=sys.stderr)
             complete = False
             break
         results.append(result)
@@ -358,7 +364,8 @@ def _cmd_tree(args):
     if args.out is not None:
         _store.atomic_write_text(args.out, tree.to_json(args.strategy, args.max_guesses) + "\n")
         if not args.quiet:
-            print(f"{PROG}: tree of {tree.nodes} nodes written to {args.out}", file=sys.stderr)
+            print(f"{_cli.display_name(PROG)}: tree of {tree.nodes} nodes written to "
+                  f"{args.out}", file=sys.stderr)
     if args.json:
         return _cli.emit(args, tree.to_document(args.strategy, args.max_guesses))
     if args.out is None:
@@ -396,7 +403,7 @@ def _cmd_optimal(args):
     text.append(f"jobs: {run.jobs_exact} exact, {run.jobs_cut} cut at their budget, "
                 f"{run.jobs_resumed} from the checkpoint, of {run.jobs}; {run.seconds:.1f} s")
     note = None if run.complete else (
-        f"{PROG}: interrupted; finished jobs are kept"
+        f"{_cli.display_name(PROG)}: interrupted; finished jobs are kept"
         + ("" if args.checkpoint is None else f" in {args.checkpoint}; the same command resumes"))
     return _cli.emit(args, out, text, run.complete, note=note)
 

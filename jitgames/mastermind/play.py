@@ -354,7 +354,8 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
     size_arguments(ma)
     ma.add_argument("--players", nargs=2, required=True, metavar=("A", "B"),
                     help="human:NAME or a strategy name, twice")
-    ma.add_argument("--rounds", type=_cli.positive_int, default=2)
+    ma.add_argument("--rounds", type=_cli.positive_int, default=2,
+                    help="games in all, the players taking turns as codemaker (default 2)")
     _cli.add_seed(ma, MAX_SEED, None, "seed of the computer's secrets (default: random)")
     people(ma)
 

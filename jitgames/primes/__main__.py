@@ -34,20 +34,23 @@ def build_parser() -> ArgumentParser:
         add_threads(p)
         return p
 
-    p = common(sub.add_parser("count", help="number of primes in [A, B)"))
-    p.add_argument("a", type=integer, metavar="A")
-    p.add_argument("b", type=integer, metavar="B")
+    p = common(sub.add_parser("count", help="number of primes in [A, B)",
+                              description="Count the primes p with A <= p < B."))
+    p.add_argument("a", type=integer, metavar="A", help="lower end, counted (e.g. 0, 10^12)")
+    p.add_argument("b", type=integer, metavar="B", help="upper end, not counted (e.g. 10^9)")
     p.add_argument("--method", choices=("auto", "sieve", "hybrid", "test"), default="auto",
                    help="sieve: full wheel sieve (b <= 10^18); hybrid: sieve by small "
                         "primes, Baillie-PSW on survivors; test: every odd number tested; "
                         "auto: the cheaper (docs/primes.md)")
 
     p = common(sub.add_parser("isprime", help="primality of 64-bit integers"))
-    p.add_argument("numbers", type=integer, nargs="+", metavar="N")
+    p.add_argument("numbers", type=integer, nargs="+", metavar="N",
+                   help="integers to test, 0..2^64-1 (e.g. 2^61-1)")
 
-    p = common(sub.add_parser("list", help="the primes in [A, B) (width <= 10^7)"))
-    p.add_argument("a", type=integer, metavar="A")
-    p.add_argument("b", type=integer, metavar="B")
+    p = common(sub.add_parser("list", help="the primes in [A, B) (width <= 10^7)",
+                              description="List the primes p with A <= p < B."))
+    p.add_argument("a", type=integer, metavar="A", help="lower end, included")
+    p.add_argument("b", type=integer, metavar="B", help="upper end, excluded (B - A <= 10^7)")
 
     p = common(sub.add_parser(
         "poly", help="prime values of A x^2 + B x + C for 0 <= x < N",
@@ -58,8 +61,11 @@ def build_parser() -> ArgumentParser:
                     "marking as many x as --memory holds); otherwise each value "
                     "is tested (N up to 10^9). Ctrl-C stops with the exact count of the x "
                     "decided so far, a prefix of [0, N) (exit 130). See docs/primes.md."))
-    p.add_argument("coefficients", type=integer, nargs=3, metavar="A B C")
-    p.add_argument("--upto", type=integer, required=True, metavar="N")
+    for name, example in (("A", 1), ("B", 1), ("C", 41)):  # three names: clear usage
+        p.add_argument(f"coefficient_{name.lower()}", type=integer, metavar=name,
+                       help=f"coefficient {name} (e.g. {example} for x^2 + x + 41)")
+    p.add_argument("--upto", type=integer, required=True, metavar="N",
+                   help="count x from 0 to N - 1 (e.g. 10^9)")
     p.add_argument("--prime-limit", type=int_in_range(3, 10**9), default=10**7,
                    help="truncate the Bateman-Horn product at this prime (3..10^9, "
                         "default 10^7)")
@@ -74,7 +80,8 @@ def build_parser() -> ArgumentParser:
     _window_options(p, default_size=201)
     p.add_argument("--length", type=int_in_range(1, 10**7), default=None,
                    help="count every line over t < LENGTH (default: its length in the window)")
-    p.add_argument("--top", type=int_in_range(0, 1000), default=10)
+    p.add_argument("--top", type=int_in_range(0, 1000), default=10,
+                   help="how many of the richest lines to list (default 10)")
 
     for name in ("spiral", "triangle"):
         p = common(sub.add_parser(name, help=f"draw the primes of the {name} to a PNG"))
@@ -87,8 +94,10 @@ def build_parser() -> ArgumentParser:
 
 def _window_options(p, default_size, layout=None):
     if layout is None:
-        p.add_argument("--layout", choices=("spiral", "triangle"), default="spiral")
-    p.add_argument("--size", type=int_in_range(3, 10001), default=default_size)
+        p.add_argument("--layout", choices=("spiral", "triangle"), default="spiral",
+                       help="how the integers are laid out (default spiral)")
+    p.add_argument("--size", type=int_in_range(3, 10001), default=default_size,
+                   help=f"window side in cells (3..10001, default {default_size})")
     p.add_argument("--start", type=int_in_range(0, 2**60), default=1,
                    help="the integer at the layout's origin (0..2^60, default 1)")
     p.add_argument("--centre", "--center", type=integer, default=None,
@@ -133,7 +142,7 @@ def _list(args) -> int:
 def _poly(args) -> int:
     from jitgames.primes.polynomials import PartialCount, Quadratic, poly_count
 
-    a, b, c = args.coefficients
+    a, b, c = args.coefficient_a, args.coefficient_b, args.coefficient_c
     complete = True
     with progress(args.upto, "poly", args.quiet, unit="x") as bar:
         def advance(done, _count):

@@ -423,7 +423,10 @@ def _first_move_rows(prob, moves, board_name):
 
 
 def build_parser() -> _cli.ArgumentParser:
-    parser = _cli.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser = _cli.ArgumentParser(
+        prog=PROG, description="Classic puzzles solved exactly: n queens, queen domination, "
+                               "Hanoi, Chinese rings, frogs and toads, Tait's counters, "
+                               "Fibonacci nim, peg solitaire (docs/puzzles.md).")
     sub = parser.add_subparsers(dest="puzzle", required=True, metavar="PUZZLE",
                                 parser_class=_cli.ArgumentParser)
 
@@ -460,8 +463,9 @@ def build_parser() -> _cli.ArgumentParser:
                    help="draw one minimum set and one minimum independent set")
 
     p = add("hanoi", "towers of Hanoi (Frame-Stewart for more pegs)", _hanoi)
-    p.add_argument("n", type=_cli.int_in_range(0, 10_000))
-    p.add_argument("--pegs", type=_cli.int_in_range(3, 64), default=3)
+    p.add_argument("n", type=_cli.int_in_range(0, 10_000), help="disks (0..10,000)")
+    p.add_argument("--pegs", type=_cli.int_in_range(3, 64), default=3,
+                   help="pegs (3..64, default 3)")
     p.add_argument("--table", action="store_true", help="Frame-Stewart table up to n")
     p.add_argument("--bfs", action="store_true", help="confirm by breadth-first search")
     p.add_argument("--show", action="store_true", help="draw every move")
@@ -475,15 +479,17 @@ def build_parser() -> _cli.ArgumentParser:
                         "known iterative rule: docs/puzzles.md")
 
     p = add("rings", "Chinese rings: put on (or take off) n rings", _rings)
-    p.add_argument("n", type=_cli.int_in_range(1, 10_000))
-    p.add_argument("--take-off", action="store_true")
+    p.add_argument("n", type=_cli.int_in_range(1, 10_000), help="rings (1..10,000)")
+    p.add_argument("--take-off", action="store_true",
+                   help="take the rings off (start with all on) instead of putting them on")
     p.add_argument("--position", type=_cli.nonnegative_int, default=None,
                    help="show the position after this many moves")
     p.add_argument("--show", action="store_true", help="print every move")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-move limit")
 
     p = add("frogs", "frogs and toads: exchange n and n counters", _frogs)
-    p.add_argument("n", type=_cli.int_in_range(1, 10_000))
+    p.add_argument("n", type=_cli.int_in_range(1, 10_000),
+                   help="frogs, and as many toads (1..10,000)")
     p.add_argument("--show", action="store_true", help="print every position")
     p.add_argument("--all", action="store_true", help=f"no {SHOW_LIMIT}-move limit")
 
@@ -506,8 +512,10 @@ def build_parser() -> _cli.ArgumentParser:
 
     p = add("pegsolitaire", "peg solitaire: solve (or --count) a classic problem",
             _pegsolitaire)
-    p.add_argument("problem", choices=sorted(pegsolitaire.PROBLEMS))
-    p.add_argument("--board", choices=sorted(pegsolitaire.BOARDS), default="english")
+    p.add_argument("problem", choices=sorted(pegsolitaire.PROBLEMS),
+                   help="the problem: which holes start empty and where the last peg ends")
+    p.add_argument("--board", choices=sorted(pegsolitaire.BOARDS), default="english",
+                   help="the board's shape (default english)")
     p.add_argument("--count", action="store_true", help="count all winning sequences")
     p.add_argument("--first-moves", action="store_true",
                    help="each first move: can it still win, and in how many ways (each "
