@@ -25,6 +25,8 @@ from jitgames.web.server import MAX_BODY
 from .web_browser import serving
 
 ROOT = Path(__file__).resolve().parent.parent
+COMPILE_WAIT = 300
+"""Seconds a request may take: the first game compiles the solver on a cold cache."""
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,7 @@ def server(tmp_path_factory):
 def request(server, method, path, body=None, headers=None, raw_body=None):
     """``(status, headers, text)`` of one request on a new connection."""
     host, port = server.server_address[:2]
-    con = http.client.HTTPConnection(host, port, timeout=30)
+    con = http.client.HTTPConnection(host, port, timeout=COMPILE_WAIT)
     data = raw_body if raw_body is not None else (
         None if body is None else json.dumps(body).encode())
     try:
@@ -329,7 +331,7 @@ def test_serve_warns_off_loopback_and_refuses_bad_records(tmp_path):
         if process.poll() is None:
             process.kill()
             process.communicate()
-    assert err.startswith("warning: serving on 0.0.0.0") and process.returncode == 130
+    assert "warning: serving on 0.0.0.0" in err and process.returncode == 130
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "solitaire.sqlite").write_text("not a database")
     bad = start("--db", str(tmp_path / "bad"))

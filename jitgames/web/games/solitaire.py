@@ -276,9 +276,13 @@ def _stats(ctx) -> list:
     return [StatsSection("Solitaire", text)]
 
 
+def _warm_up() -> None:
+    _build("seed", (0, 0)).game.hint()
+
+
 PLUGIN = GamePlugin(
     name="solitaire", title="Solitaire", page=_page, new=_new, state=_state,
     actions={"move": _move, "hint": _hint, "best": _best, "undo": _undo,
              "restart": _restart},
-    check_records=_check_records, stats=_stats)
+    check_records=_check_records, stats=_stats, warm_up=_warm_up)
 """The solitaire page's plugin (see :mod:`jitgames.web`)."""
