@@ -257,18 +257,26 @@ def _stats(ctx) -> list:
         ["player", "games", "mean score", "mean cards lost", "wins", "perfect"],
         [[r["player"], r["games"], r["mean_score"], r["mean_lost"], r["wins"], r["perfect"]]
          for r in rows])
+    from matplotlib.ticker import MaxNLocator
+
     fig = new_figure()
     axes = fig.subplots(1, 2, width_ratios=(2, 1))
-    number = range(1, len(games) + 1)
-    axes[0].plot(number, [g[2] for g in games], "s", color="#999999", label="optimum",
-                 markersize=5)
-    axes[0].plot(number, [g[1] for g in games], "o", color="#1f5fbf", label="your score",
-                 markersize=4)
+    number = list(range(1, len(games) + 1))
+    scores, optima = [g[1] for g in games], [g[2] for g in games]
+    axes[0].vlines(number, scores, optima, color="#b3261e", linewidth=1.5,
+                   label="cards thrown away")
+    axes[0].plot(number, optima, "s", color="#999999", label="optimum", markersize=6)
+    axes[0].plot(number, scores, "o", color="#1f5fbf", label="your score", markersize=3.5)
     axes[0].set(xlabel="game (in the order played)", ylabel="cards on the foundations",
-                ylim=(0, 53), title="Score against the optimum")
-    axes[0].legend(loc="lower right", fontsize="small")
-    lost = [g[2] - g[1] for g in games]
-    axes[1].hist(lost, bins=range(0, max(lost) + 2), color="#b3261e", align="left")
+                ylim=(-1, 53), title="Score against the optimum")
+    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0].legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
+                   fontsize="small", frameon=False)
+    lost = [o - s for s, o in zip(scores, optima)]
+    axes[1].hist(lost, bins=[b - 0.5 for b in range(0, max(lost) + 2)], color="#b3261e",
+                 rwidth=0.8)
+    axes[1].set_xlim(-0.5, max(5, max(lost)) + 0.5)  # a few bins even when no card is lost
+    axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[1].set(xlabel="cards lost (optimum - score)", ylabel="games",
                 title="Cards thrown away")
     text = (f"<p>{len(games)} games recorded in {html.escape(str(path))}.</p>" + table
