@@ -160,6 +160,36 @@ def test_bad_actions(server):
     assert answer["state"]["moves"] == 0
 
 
+def test_coach_says_when_a_move_throws_cards_away(server):
+    """The answer to a move carries the exact figure still reachable, and says how many
+    cards the move threw away (a deal and a move found by the model)."""
+    for index in range(300):
+        game = Game(deals(2026, index, index + 1)[0])
+        before = game.reachable()
+        for move in game.legal_moves():
+            game.play(move)
+            after = game.reachable()
+            game.undo()
+            if after < before:
+                break
+        else:
+            continue
+        break
+    status, answer = api(server, "new", {"seed": 2026, "index": index})
+    gid = answer["id"]
+    assert answer["state"]["reachable"] == before
+    status, answer = api(server, "move", {"id": gid, "card": move // 8, "pile": move % 8})
+    state = answer["state"]
+    assert answer["ok"] and state["reachable"] == after and state["lost"] == before - after
+    assert f"threw away {before - after} card" in state["coach"]
+    assert state["coach"].startswith(f"Best score still reachable: {after} of 52")
+    status, answer = api(server, "undo", {"id": gid})
+    assert answer["state"]["reachable"] == before and answer["state"]["lost"] == 0
+    status, answer = api(server, "hint", {"id": gid})
+    hint = Game(deals(2026, index, index + 1)[0]).hint()
+    assert (answer["hint"]["card"], answer["hint"]["pile"]) == (hint.move // 8, hint.move % 8)
+
+
 def test_methods_and_lengths(server):
     assert request(server, "PUT", "/solitaire")[:1] == (405,)
     status, headers, _ = request(server, "DELETE", "/api/solitaire/new")

@@ -194,6 +194,19 @@ def _restart(web: WebGame, body: dict, ctx) -> dict:
     return _answer(web, ctx, "Back to the deal.")
 
 
+def _load(web: WebGame, body: dict, ctx) -> dict:
+    """Replace this tab's game by a pasted deal or position (a bad one is refused
+    with the reason, and the game stays as it was)."""
+    text = get_str(body, "text", MAX_TEXT).strip()
+    if not text:
+        raise IllegalMove("paste a deal (52 card ids, or 52 cards like Ah2s...) or a position")
+    # a position starts with the deal packed in 104 characters (then its moves)
+    kind = "position" if len(text.split()[0]) == 104 else "deal"
+    fresh = _build(kind, text)
+    web.__dict__.update(fresh.__dict__)
+    return _answer(web, ctx, "Deal loaded." if kind == "deal" else "Position loaded.")
+
+
 def _new(body: dict, ctx) -> WebGame:
     return _build(*_deal_request(body))
 
@@ -279,7 +292,7 @@ def _stats(ctx) -> list:
     axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[1].set(xlabel="cards lost (optimum - score)", ylabel="games",
                 title="Cards thrown away")
-    text = (f"<p>{len(games)} games recorded in {html.escape(str(path))}.</p>" + table
+    text = (f"<p>{len(games)} game{'s' if len(games) != 1 else ''} recorded in {html.escape(str(path))}.</p>" + table
             + figure_svg(fig))
     return [StatsSection("Solitaire", text)]
 
@@ -291,6 +304,6 @@ def _warm_up() -> None:
 PLUGIN = GamePlugin(
     name="solitaire", title="Solitaire", page=_page, new=_new, state=_state,
     actions={"move": _move, "hint": _hint, "best": _best, "undo": _undo,
-             "restart": _restart},
+             "restart": _restart, "load": _load},
     check_records=_check_records, stats=_stats, warm_up=_warm_up)
 """The solitaire page's plugin (see :mod:`jitgames.web`)."""
