@@ -389,7 +389,12 @@ def test_serve_stops_on_ctrl_c_keeping_finished_games(tmp_path):
 def test_serve_warns_off_loopback_and_refuses_bad_records(tmp_path):
     process = start("--host", "0.0.0.0", "--db", str(tmp_path))
     try:
-        url_of(process)
+        port = url_of(process).rstrip("/").rsplit(":", 1)[1]
+        taken = subprocess.run([sys.executable, "-m", "jitgames", "serve", "--host", "0.0.0.0",
+                                "--port", port, "--no-browser", "--db", str(tmp_path)],
+                               cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert taken.returncode == 2 and taken.stderr.count("\n") == 1
+        assert f"cannot listen on 0.0.0.0 port {port}" in taken.stderr
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
     finally:
