@@ -91,6 +91,25 @@ def test_pages_and_static_files(server):
     assert request(server, "GET", "/stats")[0] == 200
 
 
+def test_static_files_ship_as_package_data():
+    """Every file under jitgames/web/static/ matches a package-data pattern of
+    pyproject.toml (an installed jitgames serves its pages offline), and the server
+    serves exactly the kinds of file those patterns name."""
+    import fnmatch
+    import re
+
+    from jitgames.web.server import _STATIC_NAME, STATIC_DIR
+
+    text = (ROOT / "pyproject.toml").read_text()
+    match = re.search(r'^"jitgames\.web" = \[(.*?)\]', text, re.M | re.S)
+    assert match, "no package-data entry for jitgames.web in pyproject.toml"
+    patterns = re.findall(r'"([^"]+)"', match.group(1))
+    files = sorted(p.name for p in STATIC_DIR.iterdir())
+    assert files and all(_STATIC_NAME.match(name) for name in files), files
+    for name in files:
+        assert any(fnmatch.fnmatch(f"static/{name}", pattern) for pattern in patterns), name
+
+
 @pytest.mark.parametrize("path, expected, words", [
     ("/nowhere", 404, "no page"),
     ("/static/nope.js", 404, "no static file"),
