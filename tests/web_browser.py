@@ -25,7 +25,7 @@ import pytest
 
 from jitgames.web import Context, make_server
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("JITGAMES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
