@@ -30,6 +30,7 @@ from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
 from .._store import atomic_write_text, check_writable
+from .compare import compare, verdict_line
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
 from .rules import card_name, draw_position
 from .search import make_scratch, solve_rows
@@ -296,11 +297,10 @@ def _write_csv(path, first_column, blocks) -> None:
 # ----------------------------------------------------------------------------- shuffles compared
 
 def _compare_shuffles(args) -> int:
-    """The study of N deals under each shuffle, side by side, and the difference of
-    the mean optimal scores with its 95% interval (the two samples are independent:
-    the interval's half-width is 1.96 sqrt(sd1^2 / n1 + sd2^2 / n2))."""
-    from .study import Z95
-
+    """The study of N deals under each shuffle, side by side, the differences of the
+    compared figures with their 95% intervals, and a verdict that allows for the
+    number of figures compared (:mod:`.compare`)."""
+    
     if args.out or args.plot:
         raise CLIError("--out and --plot do not apply to --compare-shuffles")
     summaries, interrupted = {}, False
@@ -321,14 +321,14 @@ def _compare_shuffles(args) -> int:
                 interrupted = True
                 break
     a, b = (summaries.get(k) for k in SHUFFLES)
+    comparison = compare(a, b) if a and b else None
     difference = None
-    if a and b and a["deals"] > 1 and b["deals"] > 1:
-        diff = b["mean"] - a["mean"]
-        half = Z95 * math.sqrt(a["sd"] ** 2 / a["deals"] + b["sd"] ** 2 / b["deals"])
-        difference = {"naive_minus_fisher_yates": diff, "ci95": [diff - half, diff + half],
-                      "significant": not (diff - half <= 0 <= diff + half)}
+    if comparison is not None:
+        mean = comparison["tests"][0]
+        difference = {"naive_minus_fisher_yates": mean["difference"], "ci95": mean["ci95"],
+                      "p_value": mean["p_value"], "significant": mean["different"]}
     report = {"seed": args.seed, "requested": args.deals, "shuffles": summaries,
-              "difference_of_means": difference}
+              "difference_of_means": difference, "comparison": comparison}
     return emit(args, report, format_comparison(report), not interrupted,
                 note=f"{display_name(PROG)}: interrupted")
 
@@ -357,13 +357,18 @@ def format_comparison(report: dict) -> str:
     for label, cell in rows:
         lines.append(f"  {label:32s}" + "".join(f"{cell(s):>24s}" for s in shuffles.values()
                                                 if s["deals"] > 1))
-    d = report["difference_of_means"]
-    if d is not None:
-        verdict = ("the shuffles differ measurably" if d["significant"]
-                   else "no measurable difference")
-        lines.append(f"  difference of the means (naive - fisher-yates): "
-                     f"{d['naive_minus_fisher_yates']:+.4f} cards, 95% interval "
-                     f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]: {verdict}")
+    comparison = report.get("comparison")
+    if comparison is not None:
+        lines.append("  differences (naive - fisher-yates), 95% intervals, two-sided p:")
+        for t in comparison["tests"]:
+            if t["unit"] == "cards":
+                figures = (f"{t['difference']:+.4f} cards [{t['ci95'][0]:+.4f}, "
+                           f"{t['ci95'][1]:+.4f}]")
+            else:
+                figures = (f"{100 * t['difference']:+.3f} points [{100 * t['ci95'][0]:+.3f}, "
+                           f"{100 * t['ci95'][1]:+.3f}]")
+            lines.append(f"    {t['figure']:30s}{figures}  p = {t['p_value']:.3g}")
+        lines.append(f"  verdict: {verdict_line(comparison)}")
     return "\n".join(lines)
 
 
