@@ -41,7 +41,7 @@ from pathlib import Path
 
 from .errors import InputError
 
-__all__ = ["StoreError", "data_dir", "check_writable", "atomic_write_bytes",
+__all__ = ["StoreError", "NoRecords", "data_dir", "records_path", "check_writable", "atomic_write_bytes",
            "atomic_write_text", "write_checked", "read_checked", "RecordSchema", "Records",
            "open_records", "TEMP_SUFFIX"]
 
@@ -53,6 +53,15 @@ HEADER_LIMIT = 4096
 
 class StoreError(InputError):
     """A stored file or database that cannot be used; the message names it, in one line."""
+
+
+class NoRecords(StoreError):
+    """A command that only reads asked for a database that does not exist (nothing was
+    created); ``path`` is the file looked for."""
+
+    def __init__(self, path):
+        super().__init__(f"no database {path} (nothing recorded there yet)")
+        self.path = path
 
 
 # ----------------------------------------------------------------------------- places
@@ -73,6 +82,15 @@ def data_dir(override: str | os.PathLike | None = None) -> Path:
     except OSError as exc:
         raise StoreError(f"cannot use directory {path}: {_reason(exc)}") from None
     return path
+
+
+def records_path(path: str | os.PathLike | None, default_name: str) -> Path:
+    """The database file ``path`` (e.g. ``--db``) or ``default_name`` in the data
+    directory, without creating anything."""
+    if path is not None:
+        return Path(path)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "jitgames" / default_name
 
 
 def _reason(exc: OSError) -> str:
@@ -353,27 +371,31 @@ class Records:
     def __init__(self, con, path: Path, schema: RecordSchema, busy_timeout: float):
         self.con, self.path, self.schema, self.busy_timeout = con, path, schema, busy_timeout
 
-    def insert(self, table: str, columns, rows) -> bool:
+    def insert(self, table: str, columns, rows, skip_existing: bool = False) -> bool:
         """Insert ``rows`` (tuples of ``columns``' values) in one transaction.
 
-        A busy database is waited for up to ``busy_timeout`` seconds. If the rows still
-        cannot be stored they are written to a pending file beside the database (merged
-        by the next :func:`open_records`) and the user is told on stderr. Returns True
-        when the rows are in the database.
+        With ``skip_existing`` a row that a unique index of the table already holds is
+        left out (``INSERT OR IGNORE``: a record stored once however often it is
+        offered). A busy database is waited for up to ``busy_timeout`` seconds. If the
+        rows still cannot be stored they are written to a pending file beside the
+        database (merged by the next :func:`open_records`, the same way) and the user
+        is told on stderr. Returns True when the rows are in the database.
         """
-        return self.insert_many([(table, columns, rows)])
+        return self.insert_many([(table, columns, rows)], skip_existing)
 
-    def insert_many(self, operations) -> bool:
+    def insert_many(self, operations, skip_existing: bool = False) -> bool:
         """:meth:`insert` of several ``(table, columns, rows)`` in one transaction."""
         operations = [{"table": table, "columns": list(columns), "rows": [list(r) for r in rows]}
                       for table, columns, rows in operations]
-        operations = [op for op in operations if op["rows"]]
+        operations = [dict(op, skip_existing=True) if skip_existing else op
+                      for op in operations if op["rows"]]
         if not operations:
             return True
         try:
             with self.con:
                 for op in operations:
-                    self.con.executemany(_insert_sql(op["table"], op["columns"]), op["rows"])
+                    self.con.executemany(_insert_sql(op["table"], op["columns"],
+                                                     op.get("skip_existing", False)), op["rows"])
             return True
         except sqlite3.Error as exc:
             try:
@@ -395,9 +417,10 @@ class Records:
         self.close()
 
 
-def _insert_sql(table, columns) -> str:
+def _insert_sql(table, columns, skip_existing: bool = False) -> str:
     cols = ", ".join(f'"{c}"' for c in columns)
-    return f'INSERT INTO "{table}" ({cols}) VALUES ({", ".join("?" * len(columns))})'
+    verb = "INSERT OR IGNORE" if skip_existing else "INSERT"
+    return f'{verb} INTO "{table}" ({cols}) VALUES ({", ".join("?" * len(columns))})'
 
 
 PENDING_KIND = "jitgames-pending-records"
@@ -426,17 +449,22 @@ def open_records(path: str | os.PathLike | None, default_name: str, schema: Reco
     created if missing, identified by ``application_id``, migrated to
     ``schema.version``, compared table by table with the schema, probed for writing,
     and pending files of earlier runs are merged into it. With ``write=False`` (a
-    command that only reads) a database that needs no change is checked without the
-    write probe and its pending files are left for the next writer.
+    command that only reads) nothing is created: a missing file (or folder) raises
+    :class:`NoRecords`; a database that needs no change is checked without the write
+    probe and its pending files are left for the next writer (one of an older
+    version is still migrated in place, as a writer would).
 
     Raises
     ------
     StoreError
         One line naming the file: not an SQLite database, another program's or another
         kind of jitgames database, a newer schema version, tables that differ, not
-        writable, or busy for longer than ``busy_timeout`` seconds.
+        writable, or busy for longer than ``busy_timeout`` seconds; :class:`NoRecords`
+        (a StoreError) for a missing file with ``write=False``.
     """
-    if path is None:
+    if not write:
+        path = records_path(path, default_name)
+    elif path is None:
         path = data_dir() / default_name
     else:
         path = Path(path)
@@ -450,9 +478,23 @@ def open_records(path: str | os.PathLike | None, default_name: str, schema: Reco
 
     if path.is_dir():
         raise refuse("is a directory")
+    if not write and not path.exists():
+        above = path.absolute().parent
+        while not above.exists():
+            above = above.parent
+        if not above.is_dir():
+            raise StoreError(f"cannot open database {path}: a file stands where a directory "
+                             "is needed")
+        raise NoRecords(path)
     try:
-        con = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
+        if write:
+            con = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
+        else:  # mode=rw never creates the file, even if it vanished since the check
+            con = sqlite3.connect(f"{path.absolute().as_uri()}?mode=rw", uri=True,
+                                  timeout=busy_timeout, isolation_level=None)
     except sqlite3.Error as exc:
+        if not write and not path.exists():
+            raise NoRecords(path) from None
         raise StoreError(f"cannot open database {path}: {exc}") from None
     try:
         _prepare(con, schema, refuse, write)
@@ -543,7 +585,8 @@ def _merge_pending(con, path: Path, schema: RecordSchema) -> None:
             if data.get("application_id") != schema.application_id \
                     or data.get("version") != schema.version:
                 raise StoreError(f"pending records {pending}: made for another schema")
-            operations = [(op["table"], op["columns"], op["rows"]) for op in data["operations"]]
+            operations = [(op["table"], op["columns"], op["rows"], op.get("skip_existing", False))
+                          for op in data["operations"]]
         except (StoreError, ValueError, KeyError, TypeError, AttributeError) as exc:
             print(f"jitgames: {exc if isinstance(exc, StoreError) else f'{pending}: {exc}'}"
                   "; left as it is", file=sys.stderr)
@@ -553,10 +596,10 @@ def _merge_pending(con, path: Path, schema: RecordSchema) -> None:
             done = con.execute(f'SELECT 1 FROM "{PENDING_TABLE}" WHERE name = ?',
                                (pending.name,)).fetchone()
             if not done:
-                for table, columns, rows in operations:
+                for table, columns, rows, skip_existing in operations:
                     if table not in schema.tables():
                         raise sqlite3.IntegrityError(f"no table {table!r} in {schema.name}")
-                    con.executemany(_insert_sql(table, columns), rows)
+                    con.executemany(_insert_sql(table, columns, skip_existing is True), rows)
                 con.execute(f'INSERT INTO "{PENDING_TABLE}" VALUES (?)', (pending.name,))
             con.execute("COMMIT")
         except sqlite3.Error as exc:

@@ -139,24 +139,71 @@ def test_draw_board_and_moves():
         play.parse_move("1", np.array([0, 1, 0, 0, 1, 0], np.int8), rules.SOUTH)
 
 
-def test_tournament_stores_games_and_ratings_accumulate(tmp_path, capsys):
+def test_tournament_rates_its_own_games_and_a_rerun_adds_none(tmp_path, capsys):
     db = tmp_path / "k.sqlite"
     argv = ["tournament", "store@1", "store@3", "--pits", "4", "--stones", "3",
             "--openings", "6", "--db", str(db), "--json", "--quiet"]
     assert main(argv) == 0
     first = json.loads(capsys.readouterr().out)
-    assert first["games_this_run"] == 12 and first["games_stored"] == 12
+    assert first["games_this_run"] == 12 and first["games_rated"] == 12
+    assert first["games_new_in_database"] == 12 and first["pooled"] is False
     rows = {s["player"]: s for s in first["standings"]}
     assert rows["store@1"]["wins"] == rows["store@3"]["losses"]
     assert rows["store@1"]["games"] == 12
     assert abs(rows["store@1"]["elo"] + rows["store@3"]["elo"]) < 1e-6
     assert rows["store@3"]["low"] < rows["store@3"]["elo"] < rows["store@3"]["high"]
+    # The same tournament again: the same games, so the same ratings and intervals, and
+    # nothing new stored.
     assert main(argv) == 0
     second = json.loads(capsys.readouterr().out)
-    assert second["games_stored"] == 24
-    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM kalah_games").fetchone()[0] == 24
-    # Same seed, same games: the margins repeat exactly.
-    assert [s["margin"] for s in second["standings"]] == [s["margin"] for s in first["standings"]]
+    assert second["games_rated"] == 12 and second["games_new_in_database"] == 0
+    assert second["standings"] == first["standings"]
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM kalah_games").fetchone()[0] == 12
+    # --pool rates every distinct stored game once: a rerun adds no game to the pool ...
+    assert main(argv + ["--pool"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert pooled["pooled"] is True and pooled["games_rated"] == 12
+    assert pooled["games_new_in_database"] == 0 and pooled["standings"] == first["standings"]
+    # ... and another seed's openings (other games) do add to it
+    assert main(argv + ["--seed", "2"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert other["games_rated"] == 12 and other["games_new_in_database"] == 12
+    assert main(argv + ["--seed", "2", "--pool"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["games_rated"] == 24 and both["games_new_in_database"] == 0
+    games = {s["player"]: s["games"] for s in both["standings"]}
+    assert games == {"store@1": 24, "store@3": 24}
+    # other random plies make other openings: other games, not the same ones again
+    assert main(argv + ["--random-plies", "2", "--pool"]) == 0
+    assert json.loads(capsys.readouterr().out)["games_rated"] == 36
+    assert main(argv + ["--pool"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["games_rated"] == 36 and again["games_new_in_database"] == 0
+
+
+def test_tournament_migrates_version_1_and_pools_only_full_definitions(tmp_path, capsys):
+    """A database of schema version 1 (no random plies, the same games stored twice) is
+    migrated in place with its rows kept; its rows, which cannot be told apart, stay out
+    of pools."""
+    db = tmp_path / "old.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript(tournament.SCHEMA.migrations[0])
+    con.executemany("INSERT INTO kalah_games (created, pits, stones, variant, south, north, "
+                    "seed, opening, margin) VALUES (0, 4, 3, 'empty-capture', ?, ?, 1, 0, ?)",
+                    [("store@1", "store@3", -5), ("store@1", "store@3", -5)])
+    con.execute(f"PRAGMA application_id = {tournament.SCHEMA.application_id}")
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    assert main(["tournament", "store@1", "store@3", "--pits", "4", "--stones", "3",
+                 "--openings", "3", "--db", str(db), "--json", "--quiet", "--pool"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games_rated"] == 6 and out["games_new_in_database"] == 6
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == tournament.SCHEMA.version == 2
+    assert con.execute("SELECT COUNT(*) FROM kalah_games WHERE random_plies IS NULL"
+                       ).fetchone()[0] == 2
+    con.close()
 
 
 def test_tournament_text_weight_search_and_bad_input(tmp_path, capsys):
@@ -208,7 +255,14 @@ def test_ctrl_c_in_tournament_keeps_finished_games(tmp_path, capsys, monkeypatch
     assert main(["tournament", "store@1", "store@2", "--pits", "3", "--stones", "2",
                  "--openings", "3", "--db", str(db), "--json", "--quiet"]) == 130
     out = json.loads(capsys.readouterr().out)
-    assert out["complete"] is False and out["games_this_run"] == 3 and out["games_stored"] == 3
+    assert out["complete"] is False and out["games_this_run"] == 3 and out["games_rated"] == 3
+    assert out["games_new_in_database"] == 3
+    # the rest of the tournament, run again: the 3 stored games are not stored twice
+    monkeypatch.setattr(tournament, "play_games", real)
+    assert main(["tournament", "store@1", "store@2", "--pits", "3", "--stones", "2",
+                 "--openings", "3", "--db", str(db), "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games_this_run"] == 6 and out["games_new_in_database"] == 3
 
 
 def _computer_moves(out):

@@ -17,11 +17,16 @@ a run are played in parallel (``prange``) with results independent of the thread
 count.
 
 Ratings (choices docs/design.md leaves open): a Bradley-Terry model fitted by maximum
-likelihood to all games in the database among the listed players (a draw counts
-half a win for each side), on the Elo scale (400 log10), centred on mean 0;
-intervals are +/- 1.96 standard errors from the inverse observed information
-(a pseudo-inverse, since ratings are fixed only up to a constant). Games are stored
-in SQLite (table ``kalah_games``), so ratings accumulate across runs.
+likelihood to the games of this run (a draw counts half a win for each side), on the
+Elo scale (400 log10), centred on mean 0; intervals are +/- 1.96 standard errors from
+the inverse observed information (a pseudo-inverse, since ratings are fixed only up
+to a constant). Games are stored in SQLite (table ``kalah_games``), each once: a game
+is identified by its full definition (board, variant, players with their colours,
+seed, random plies, opening number), a unique index of the table, so rerunning a
+tournament adds nothing. ``--pool`` rates every distinct stored game among the listed
+players on this board and variant instead, this run's included; rows stored before
+schema version 2 lack their random plies, cannot be told apart, and are left out of
+pools.
 
 Weight search: a (1+1) evolution strategy over the ``m+1`` mirrored weights; each
 generation mutates one weight of the incumbent by a random step in ``[-3, 3]``
@@ -61,10 +66,17 @@ SCHEMA = RecordSchema("Kalah tournament games", 0x6A674B41, (
         margin INTEGER NOT NULL
     );
     """,
+    # version 2: the random plies complete a game's definition (NULL in older rows, which
+    # the unique index, where NULLs differ, leaves as they are); each game stored once
+    """
+    ALTER TABLE kalah_games ADD COLUMN random_plies INTEGER;
+    CREATE UNIQUE INDEX IF NOT EXISTS kalah_games_game ON kalah_games
+        (pits, stones, variant, south, north, seed, random_plies, opening);
+    """,
 ))
 """The games database: ``application_id`` 'jgKA', versions in ``docs/storage.md``."""
 GAME_COLUMNS = ("created", "pits", "stones", "variant", "south", "north", "seed", "opening",
-                "margin")
+                "margin", "random_plies")
 
 
 @jit
@@ -336,7 +348,8 @@ def add_parser(sub) -> None:
     """Register the ``tournament`` sub-command."""
     p = sub.add_parser("tournament", help="evaluations and depths against each other",
                        description="Every pair of players on every opening, both colours; "
-                                   "Elo ratings over all stored games, and each pair's "
+                                   "Elo ratings over this run's games (--pool: over every "
+                                   "distinct stored game of these players), and each pair's "
                                    "score this run with a 95% interval (e.g. store+win@6 "
                                    "store@6: does the win rule win more? docs/kalah.md).")
     p.add_argument("players", nargs="*", default=["store@2", "store@4", "sides@4"],
@@ -358,7 +371,11 @@ def add_parser(sub) -> None:
                    help="also run a weight search for this many generations")
     p.add_argument("--search-depth", type=int_in_range(1, 10), default=2,
                    help="depth of the players in the weight search (2)")
-    add_db(p, "kalah.sqlite", "the tournament's games")
+    p.add_argument("--pool", action="store_true",
+                   help="rate every distinct game stored in the database among these players "
+                        "on this board and variant, not only this run's (a game played "
+                        "again, same definition, counts once)")
+    add_db(p, "kalah.sqlite", "the tournament's games, each stored once")
     add_json(p)
     add_quiet(p)
     add_threads(p)
@@ -377,25 +394,38 @@ def _open_db(path):
     return open_records(path, "kalah.sqlite", SCHEMA)
 
 
-def _stored_games(db, m, n, variant, names, this_run, stored_now):
-    """``(south, north, margin)`` of every stored game among ``names`` on this board,
-    plus this run's games when they could only be saved to a pending file."""
+def _pooled_games(db, m, n, variant, names, seed, plies, this_run):
+    """``(south, north, margin)`` of every distinct game among ``names`` on this board:
+    the stored ones with a full definition and this run's (``(south, north, opening,
+    margin)`` rows), each game once, whether or not it is stored yet (a pending file)."""
     marks = ",".join("?" * len(names))
-    mine = [(s, t, mg) for s, t, _, mg in this_run]
+    games = {(s, t, seed, plies, i): mg for s, t, i, mg in this_run}
     try:
         rows = db.con.execute(
-            f"SELECT south, north, margin FROM kalah_games WHERE pits = ? AND stones = ? "
-            f"AND variant = ? AND south IN ({marks}) AND north IN ({marks})",
+            f"SELECT south, north, seed, random_plies, opening, margin FROM kalah_games "
+            f"WHERE pits = ? AND stones = ? AND variant = ? AND random_plies IS NOT NULL "
+            f"AND south IN ({marks}) AND north IN ({marks})",
             [m, n, variant, *names, *names]).fetchall()
     except sqlite3.Error as exc:  # busy beyond the timeout: rate this run's games alone
         print(f"jitgames: cannot read {db.path} ({exc}); the table shows this run's games",
               file=sys.stderr)
-        return mine
-    return rows if stored_now else rows + mine
+        rows = []
+    for south, north, game_seed, game_plies, opening, margin in rows:
+        games.setdefault((south, north, game_seed, game_plies, opening), margin)
+    return [(south, north, margin) for (south, north, *_), margin in games.items()]
+
+
+def _count_games(db) -> int | None:
+    """Rows of ``kalah_games`` (None if the database cannot be read now)."""
+    try:
+        return db.con.execute("SELECT COUNT(*) FROM kalah_games").fetchone()[0]
+    except sqlite3.Error:
+        return None
 
 
 def run_tournament(args) -> int:
-    """Play the round, store its games, print the standings over all stored games."""
+    """Play the round, store its new games, print the standings over this run's games
+    (``--pool``: over every distinct stored game of these players)."""
     m, n = args.pits, args.stones
     if 2 * m * n > 127:
         raise CLIError(f"{2 * m * n} stones do not fit an int8 board (at most 127)")
@@ -413,14 +443,19 @@ def run_tournament(args) -> int:
     seconds = time.perf_counter() - start
     now = time.time()
     with db:
+        before = _count_games(db)
         saved = db.insert("kalah_games", GAME_COLUMNS,
-                          [(now, m, n, args.variant, s, t, args.seed, i, mg)
-                           for s, t, i, mg in rows])
-        stored = _stored_games(db, m, n, args.variant, names, rows, saved)
-    table = standings(names, stored)
+                          [(now, m, n, args.variant, s, t, args.seed, i, mg, args.random_plies)
+                           for s, t, i, mg in rows], skip_existing=True)
+        after = _count_games(db) if saved else None
+        rated = (_pooled_games(db, m, n, args.variant, names, args.seed, args.random_plies,
+                               rows) if args.pool else [(s, t, mg) for s, t, _, mg in rows])
+    added = after - before if before is not None and after is not None else None
+    table = standings(names, rated)
     pairs = head_to_head(names, rows)
     result = {"pits": m, "stones": n, "variant": args.variant, "games_this_run": len(rows),
-              "games_stored": len(stored), "seconds": round(seconds, 3),
+              "games_new_in_database": added, "pooled": args.pool,
+              "games_rated": len(rated), "seconds": round(seconds, 3),
               "standings": [s.__dict__ for s in table],
               "head_to_head": [_finite(h.__dict__) for h in pairs]}
     if not interrupted and args.search_weights:
@@ -434,9 +469,12 @@ def run_tournament(args) -> int:
         return emit(args, result, complete=not interrupted)
     if interrupted:
         print("interrupted: the games finished so far are stored and rated below")
+    new = "" if added is None else f", {added} new in the database"
+    over = (f"{len(rated)} distinct stored games of these players (--pool)" if args.pool
+            else "this run's games")
     print(f"Kalah({m},{n}) {args.variant}: {len(rows)} games this run "
           f"({args.openings} openings x both colours x {len(names) * (len(names) - 1) // 2} "
-          f"pairs) in {seconds:.2f} s; table over {len(stored)} stored games")
+          f"pairs) in {seconds:.2f} s{new}; table over {over}")
     print(format_table(table))
     if pairs:
         print(format_head_to_head(pairs))

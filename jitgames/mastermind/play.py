@@ -32,6 +32,7 @@ from .._random import below, stream_key
 from .breaker import Breaker, InconsistentAnswer, consistent_codes
 from .codes import decode_feedback, encode_feedback
 from .evaluate import load_game
+from .._store import NoRecords
 from .stats import open_db, player_table, record_game, record_match
 
 __all__ = ["add_play_arguments", "COMMANDS", "Board"]
@@ -300,15 +301,20 @@ def _cmd_match(args):
 
 
 def _cmd_stats(args):
-    con = open_db(args.db)
+    missing = None
     try:
-        table = player_table(con)
-    finally:
-        con.close()
+        con = open_db(args.db, write=False)  # a read-only query: creates nothing
+    except NoRecords as exc:
+        table, missing = [], exc.path
+    else:
+        try:
+            table = player_table(con)
+        finally:
+            con.close()
     if args.json:
         return _cli.emit(args, {"players": table})
     if not table:
-        print("no games recorded yet")
+        print("no games recorded yet" + (f" ({missing} does not exist)" if missing else ""))
         return 0
     print(f"{'player':<16}{'size':>9}{'games':>6}{'solved':>7}{'mean':>7}"
           f"  distribution (guesses: games)")

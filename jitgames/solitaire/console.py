@@ -39,7 +39,7 @@ Commands:
   moves     the legal moves, numbered
   board     draw the board again
   help      this text
-  quit      end the game (so does the end of input)"""
+  quit      end the game (so does the end of input; at the deal: abandoned, not counted)"""
 
 
 def _card(card: int, colour: bool) -> str:

@@ -8,7 +8,9 @@
 Both take ``--db FILE`` (default ``solitaire.sqlite`` in the jitgames data
 directory); ``play`` checks the database before the game starts and stores the
 result when the game ends (no move left, ``quit``, end of input, or Ctrl-C, which
-exits with status 130). See docs/solitaire.md.
+exits with status 130; Ctrl-C, or quitting at the deal, stores it as abandoned and
+keeps it out of the statistics). ``stats`` only reads: it creates no file. See
+docs/solitaire.md.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import sys
 
 from .._cli import (ArgumentParser, CLIError, add_db, add_json, display_name, int_in_range,
                     positive_int, print_json)
+from .._store import NoRecords
 from .console import end_line, play_session, with_progress
 from .deal import SHUFFLES, deals, read_deal_file
 from .play import Game
@@ -125,17 +128,21 @@ def play_command(argv) -> int:
         # the deal's optimum is solved here (a second or so for the hardest deals)
         game = with_progress(lambda: Game(deck, PositionSolver(DEFAULT_CAPACITY)))
         colour = args.colour and sys.stdout.isatty()
-        status = 0
+        status, end = 0, None
         try:
-            play_session(game, colour=colour, title=title)
+            end = play_session(game, colour=colour, title=title)
         except KeyboardInterrupt:
             print()
             status = 130
         print(end_line(game))
         player = args.name or _player()
+        abandoned = is_abandoned(end, len(game.history))
+        if abandoned:
+            print("abandoned: stored, and not counted in your record")
         if record_game(records, GameRecord(player=player, score=game.score,
                                            optimum=game.optimum, moves=len(game.history),
-                                           hints=game.hints, undos=game.undos, **where)):
+                                           hints=game.hints, undos=game.undos,
+                                           abandoned=abandoned, **where)):
             line = record_line(records, player)  # the running record, as the web page shows
             if line:
                 print(line)
@@ -144,11 +151,21 @@ def play_command(argv) -> int:
     return status
 
 
+def is_abandoned(end, moves: int) -> bool:
+    """Whether a game is stored as abandoned (see :mod:`.records`): stopped by Ctrl-C
+    (``end`` None), or ended by ``quit`` or the end of input with no move on the board.
+    A game that reached its end (no move left) always counts."""
+    if end is None:
+        return True
+    return end.reason != "over" and moves == 0
+
+
 def stats_parser() -> ArgumentParser:
     """The ``stats`` sub-command's parser."""
     parser = ArgumentParser(prog=f"{display_name(PROG)} stats", description=(
         "Each player's games, mean score, mean cards lost against the deal's optimal "
-        "score, and wins (52 cards)."))
+        "score, and wins (52 cards); abandoned games (Ctrl-C, or quit at the deal) are "
+        "counted apart. Only reads: a missing database is an empty table, not created."))
     add_db(parser, DB_FILE, "game results")
     add_json(parser)
     return parser
@@ -157,17 +174,26 @@ def stats_parser() -> ArgumentParser:
 def stats_command(argv) -> int:
     """``stats``: the player table of the results database."""
     args = stats_parser().parse_args(argv)
-    with open_db(args.db) as records:
-        rows = player_table(records)
+    missing = None
+    try:
+        with open_db(args.db, write=False) as records:
+            rows = player_table(records)
+    except NoRecords as exc:  # a read-only query: nothing is created
+        rows, missing = [], exc.path
     if args.json:
         print_json({"players": rows, "complete": True})
         return 0
     if not rows:
-        print("no games recorded yet")
+        print("no games recorded yet" + (f" ({missing} does not exist)" if missing else ""))
         return 0
     width = max(6, *(len(r["player"]) for r in rows))
-    print(f"{'player':<{width}}  games  mean score  mean lost  wins  perfect")
+    print(f"{'player':<{width}}  games  mean score  mean lost  wins  perfect  abandoned")
+
+    def mean(value, width):
+        return f"{value:{width}.2f}" if value is not None else f"{'-':>{width}}"
+
     for r in rows:
-        print(f"{r['player']:<{width}}  {r['games']:5d}  {r['mean_score']:10.2f}  "
-              f"{r['mean_lost']:9.2f}  {r['wins']:4d}  {r['perfect']:7d}")
+        print(f"{r['player']:<{width}}  {r['games']:5d}  {mean(r['mean_score'], 10)}  "
+              f"{mean(r['mean_lost'], 9)}  {r['wins']:4d}  {r['perfect']:7d}  "
+              f"{r['abandoned']:9d}")
     return 0

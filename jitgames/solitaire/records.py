@@ -2,7 +2,12 @@
 
 One row per game in table ``solitaire_games``: the player, the deal (seed and index
 with the shuffle, or deal file and line), the score, the deal's optimal score, the
-moves on the board at the end, the hints and undos asked for, and the UTC date. The
+moves on the board at the end, the hints and undos asked for, whether the game was
+abandoned, and the UTC date. A game counts in the statistics when it reached its end
+(no move left) or the player ended it (``quit``, end of input) with a move on the
+board; one stopped by Ctrl-C, or left at the deal, is stored as *abandoned* and kept
+out of every figure but the count of abandoned games (a score it never played to
+would pull the player's mean down). The
 default file is ``solitaire.sqlite`` in the jitgames data directory
 (``$XDG_DATA_HOME/jitgames``); ``--db PATH`` overrides it.
 
@@ -35,15 +40,21 @@ SCHEMA = _store.RecordSchema("solitaire game results", 0x6A67534C, (
         moves INTEGER NOT NULL, hints INTEGER NOT NULL, undos INTEGER NOT NULL,
         played_at TEXT NOT NULL);
     """,
+    # version 2: abandoned games (rows of version 1 are counted: finished, as then stored)
+    """
+    ALTER TABLE solitaire_games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+    """,
 ))
 _COLUMNS = ("player", "shuffle", "seed", "deal_index", "deal_file", "deal_line", "score",
-            "optimum", "moves", "hints", "undos", "played_at")
+            "optimum", "moves", "hints", "undos", "abandoned", "played_at")
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished game. Seeds and indices are kept as text (they reach 2**64 - 1,
-    beyond SQLite's integers); a deal from a file has ``deal_file`` and ``deal_line``."""
+    """One game played. Seeds and indices are kept as text (they reach 2**64 - 1,
+    beyond SQLite's integers); a deal from a file has ``deal_file`` and ``deal_line``.
+    ``abandoned``: stopped before its end (see the module's docstring), stored but not
+    counted."""
 
     player: str
     shuffle: str | None
@@ -56,13 +67,15 @@ class GameRecord:
     moves: int
     hints: int
     undos: int
+    abandoned: bool = False
     played_at: str = ""
 
 
-def open_db(path=None) -> _store.Records:
+def open_db(path=None, write: bool = True) -> _store.Records:
     """Open (creating if needed) and check the results database; ``path`` overrides
-    the default file."""
-    return _store.open_records(path, DB_FILE, SCHEMA)
+    the default file. ``write=False`` (``stats``) creates nothing: a missing file
+    raises :class:`jitgames._store.NoRecords`."""
+    return _store.open_records(path, DB_FILE, SCHEMA, write=write)
 
 
 def _now() -> str:
@@ -75,21 +88,28 @@ def record_game(records: _store.Records, record: GameRecord) -> bool:
     row = list(astuple(record))
     row[2] = None if record.seed is None else str(record.seed)
     row[3] = None if record.deal_index is None else str(record.deal_index)
+    row[-2] = int(record.abandoned)
     row[-1] = record.played_at or _now()
     return records.insert("solitaire_games", _COLUMNS, [row])
 
 
 def player_table(records: _store.Records) -> list[dict]:
-    """Per player: games, mean score, mean cards lost against the optimum, wins (52
-    cards), games played perfectly (score = optimum), hints and undos per game."""
+    """Per player, over the games that count (not abandoned): games, mean score, mean
+    cards lost against the optimum, wins (52 cards), games played perfectly (score =
+    optimum), hints and undos per game; and the games abandoned. The means are None
+    for a player whose every game was abandoned."""
     rows = []
-    for player, games, mean, lost, wins, perfect, hints, undos in records.con.execute(
-            "SELECT player, COUNT(*), AVG(score), AVG(optimum - score), SUM(score = 52), "
-            "SUM(score = optimum), AVG(hints), AVG(undos) FROM solitaire_games "
-            "GROUP BY player ORDER BY player"):
+    counted = "CASE WHEN abandoned = 0 THEN {} END"
+    for player, games, mean, lost, wins, perfect, hints, undos, abandoned in records.con.execute(
+            f"SELECT player, COUNT({counted.format(1)}), AVG({counted.format('score')}), "
+            f"AVG({counted.format('optimum - score')}), "
+            f"COUNT({counted.format('CASE WHEN score = 52 THEN 1 END')}), "
+            f"COUNT({counted.format('CASE WHEN score = optimum THEN 1 END')}), "
+            f"AVG({counted.format('hints')}), AVG({counted.format('undos')}), "
+            "SUM(abandoned != 0) FROM solitaire_games GROUP BY player ORDER BY player"):
         rows.append({"player": player, "games": games, "mean_score": mean,
                      "mean_lost": lost, "wins": wins, "perfect": perfect,
-                     "mean_hints": hints, "mean_undos": undos})
+                     "mean_hints": hints, "mean_undos": undos, "abandoned": abandoned})
     return rows
 
 
@@ -97,7 +117,7 @@ def record_line(records: _store.Records, player: str) -> str:
     """``Your record: N games, mean score M, P played perfectly, W won.`` for ``player``
     (shown after each game, at the terminal and in the browser); empty if none."""
     for row in player_table(records):
-        if row["player"] == player:
+        if row["player"] == player and row["games"]:
             games = row["games"]
             return (f"Your record: {games} game{'s' if games != 1 else ''}, mean score "
                     f"{row['mean_score']:.1f}, {row['perfect']} played perfectly, "

@@ -261,11 +261,15 @@ def _page(query: dict, ctx) -> Page:
 
 def _stats(ctx) -> list:
     path = ctx.db_path(DB_FILE)
-    with _store.open_records(path, DB_FILE, SCHEMA, write=False) as records:
-        rows = player_table(records)
-        games = records.con.execute(
-            "SELECT player, score, optimum FROM solitaire_games ORDER BY played_at, rowid"
-        ).fetchall()
+    try:
+        with _store.open_records(path, DB_FILE, SCHEMA, write=False) as records:
+            rows = [r for r in player_table(records) if r["games"]]  # abandoned: not counted
+            games = records.con.execute(
+                "SELECT player, score, optimum FROM solitaire_games WHERE abandoned = 0 "
+                "ORDER BY played_at, rowid"
+            ).fetchall()
+    except _store.NoRecords:
+        games = []
     if not games:
         return [StatsSection("Solitaire", "<p>No solitaire game recorded yet.</p>")]
     table = html_table(
