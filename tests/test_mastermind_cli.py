@@ -276,3 +276,13 @@ def test_matrix_too_big_for_the_machine_is_a_one_line_error(capsys, monkeypatch)
         load_game.cache_clear()
     assert status == 2 and out == "" and err.count("\n") == 1
     assert "more than this machine can allocate" in err
+
+
+def test_stats_of_a_missing_database_creates_nothing(capsys, tmp_path):
+    missing = tmp_path / "new" / "s.sqlite"
+    status, out, err = run(capsys, ["stats", "--db", str(missing)])
+    assert status == 0 and err == ""
+    assert out == f"no games recorded yet ({missing} does not exist)\n"
+    status, out, _ = run(capsys, ["stats", "--db", str(missing), "--json"])
+    assert status == 0 and json.loads(out)["players"] == []
+    assert list(tmp_path.iterdir()) == []

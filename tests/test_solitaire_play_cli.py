@@ -174,17 +174,92 @@ def test_deal_files_and_lines(capsys, monkeypatch, tmp_path):
 
 def test_stats_per_player(capsys, monkeypatch, tmp_path):
     db = tmp_path / "r.sqlite"
-    for name, script in (("ann", "best\nbest\nquit\n"), ("ann", "quit\n"), ("bob", "")):
+    # deal 7 of seed 2026 starts with 3 cards up; optimum 5
+    for name, script in (("ann", "best\nbest\nquit\n"),   # 5 cards: counts
+                         ("ann", "quit\n"),                  # quit at the deal: abandoned
+                         ("ann", "9c\nquit\n"),             # one move, quit: 3 cards, counts
+                         ("bob", "")):                        # end of input at the deal
         play(capsys, monkeypatch, script, "2026", "7", "--db", str(db), "--name", name)
     assert cli.main(["stats", "--db", str(db), "--json"]) == 0
     table = json.loads(capsys.readouterr().out)["players"]
     ann, bob = table
-    assert (ann["player"], ann["games"], bob["games"]) == ("ann", 2, 1)
+    assert (ann["player"], ann["games"], ann["abandoned"]) == ("ann", 2, 1)
     assert ann["mean_score"] == pytest.approx(4.0)      # 5 and 3 cards, optimum 5
     assert ann["mean_lost"] == pytest.approx(1.0) and ann["wins"] == 0
+    assert (bob["games"], bob["abandoned"], bob["mean_score"]) == (0, 1, None)
     assert cli.main(["stats", "--db", str(db)]) == 0
     text = capsys.readouterr().out
-    assert "mean lost" in text and re.search(r"^ann\s+2\s+4\.00\s+1\.00\s+0", text, re.M)
+    assert "mean lost" in text and re.search(r"^ann\s+2\s+4\.00\s+1\.00\s+0\s+1\s+1$", text, re.M)
+    assert re.search(r"^bob\s+0\s+-\s+-\s+0\s+0\s+1$", text, re.M)
+
+
+def test_ctrl_c_at_the_deal_is_stored_abandoned_and_not_counted(capsys, monkeypatch, tmp_path):
+    """The issue's case: a mean of 5.00, then a game stopped by Ctrl-C at move 0 (score
+    3 of 5) stored as finished pulled it down. Stored as abandoned, it counts nowhere."""
+    from jitgames.solitaire import game_cli
+
+    db = tmp_path / "r.sqlite"
+    play(capsys, monkeypatch, "best\nbest\nquit\n", "2026", "7", "--db", str(db), "--name", "ann")
+
+    def interrupted(game, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(game_cli, "play_session", interrupted)
+    status, out, _ = play(capsys, monkeypatch, "", "2026", "7", "--db", str(db), "--name", "ann")
+    assert status == 130 and "abandoned: stored, and not counted in your record" in out
+    assert "Your record: 1 game, mean score 5.0" in out
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT score, moves, abandoned FROM solitaire_games").fetchall() == [
+        (5, 2, 0), (3, 0, 1)]
+    con.close()
+    assert cli.main(["stats", "--db", str(db), "--json"]) == 0
+    (ann,) = json.loads(capsys.readouterr().out)["players"]
+    assert (ann["games"], ann["mean_score"], ann["abandoned"]) == (1, 5.0, 1)
+
+
+def test_is_abandoned_by_how_the_game_ended():
+    from jitgames.solitaire.console import SessionEnd
+    from jitgames.solitaire.game_cli import is_abandoned
+
+    assert is_abandoned(None, 0) and is_abandoned(None, 7)            # Ctrl-C
+    for reason in ("quit", "end of input"):
+        assert is_abandoned(SessionEnd(reason), 0) and not is_abandoned(SessionEnd(reason), 1)
+    assert not is_abandoned(SessionEnd("over"), 0)                    # a deal with no move
+
+
+def test_stats_creates_no_file_and_no_folder(capsys, tmp_path, monkeypatch):
+    missing = tmp_path / "new" / "folder" / "r.sqlite"
+    for argv in (["stats", "--db", str(missing)], ["stats", "--db", str(missing), "--json"]):
+        assert cli.main(argv) == 0
+        out, err = capsys.readouterr()
+        assert err == "" and not (tmp_path / "new").exists()
+        if "--json" in argv:
+            assert json.loads(out) == {"players": [], "complete": True}
+        else:
+            assert out == f"no games recorded yet ({missing} does not exist)\n"
+    # the default database in an empty data directory: nothing made there either
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert cli.main(["stats"]) == 0
+    assert "does not exist" in capsys.readouterr().out and not (tmp_path / "data").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_version_1_database_is_migrated_with_its_games_counted(capsys, tmp_path):
+    db = tmp_path / "old.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript(SCHEMA.migrations[0])
+    con.execute("INSERT INTO solitaire_games VALUES ('ann', 'fisher-yates', '2026', '7', NULL, "
+                "NULL, 4, 5, 3, 0, 0, '2026-11-20T10:00:00+00:00')")
+    con.execute(f"PRAGMA application_id = {SCHEMA.application_id}")
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    assert cli.main(["stats", "--db", str(db), "--json"]) == 0
+    (ann,) = json.loads(capsys.readouterr().out)["players"]
+    assert (ann["games"], ann["mean_score"], ann["abandoned"]) == (1, 4.0, 0)
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA.version == 2
+    con.close()
 
 
 def bad_databases(tmp_path):
@@ -235,7 +310,7 @@ def test_a_bad_database_is_one_line_before_any_play_and_nothing_is_lost(capsys, 
             assert (bad.read_bytes() if bad.exists() else None) == before
     assert good.read_bytes() == kept
     assert cli.main(["stats", "--db", str(good), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["players"][0]["games"] == 1
+    assert json.loads(capsys.readouterr().out)["players"][0]["abandoned"] == 1  # quit at the deal
 
 
 @pytest.mark.slow  # a fresh interpreter loads the kernels: ~10 s on a loaded machine
@@ -342,6 +417,9 @@ def test_ctrl_c_ends_the_game_with_status_130_and_keeps_the_result(tmp_path):
     assert END.findall((output + rest).decode()) == [("3", "5", "1", "0", "0")]
     db = tmp_path / "jitgames" / "solitaire.sqlite"
     assert rows(db)[0][0] == "cat" and rows(db)[0][6:] == (3, 5, 1, 0, 0)
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT abandoned FROM solitaire_games").fetchall() == [(1,)]
+    con.close()
 
 
 class FakeTerminal(io.StringIO):

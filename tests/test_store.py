@@ -347,3 +347,59 @@ def test_damaged_pending_file_is_left_alone(tmp_path, capsys):
         pass
     assert "checksum mismatch" in capsys.readouterr().err
     assert bad.read_bytes() == data and _rows(path) == []
+
+
+def test_a_read_only_open_creates_nothing(tmp_path, monkeypatch):
+    missing = tmp_path / "new" / "folder" / "r.sqlite"
+    with pytest.raises(_store.NoRecords, match="no database .*r.sqlite") as caught:
+        _store.open_records(missing, "unused", SCHEMA, write=False)
+    assert caught.value.path == missing and isinstance(caught.value, StoreError)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    with pytest.raises(_store.NoRecords):
+        _store.open_records(None, "default.sqlite", SCHEMA, write=False)
+    assert list(tmp_path.iterdir()) == []
+    # a file where a folder should be is an error, not "nothing recorded"
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(StoreError, match="a file stands where a directory is needed") as caught:
+        _store.open_records(tmp_path / "a_file" / "r.sqlite", "unused", SCHEMA, write=False)
+    assert not isinstance(caught.value, _store.NoRecords)
+    # an existing database is read as before
+    path = tmp_path / "r.sqlite"
+    with _store.open_records(path, "unused", SCHEMA) as records:
+        records.insert("games", ("player", "score"), [("ann", 3)])
+    with _store.open_records(path, "unused", SCHEMA, write=False) as records:
+        assert records.con.execute("SELECT player, score FROM games").fetchall() == [("ann", 3)]
+
+
+UNIQUE = _store.RecordSchema("test records", 0x6A670002, (
+    "CREATE TABLE IF NOT EXISTS games (player TEXT NOT NULL, score INTEGER NOT NULL);\n"
+    "CREATE UNIQUE INDEX IF NOT EXISTS games_once ON games (player, score);",
+))
+
+
+def test_skip_existing_stores_a_record_once_directly_and_through_a_pending_file(tmp_path,
+                                                                                capsys):
+    path = tmp_path / "r.sqlite"
+    with _store.open_records(path, "unused", UNIQUE) as records:
+        assert records.insert("games", ("player", "score"), [("ann", 3), ("bob", 4)],
+                              skip_existing=True)
+        assert records.insert("games", ("player", "score"), [("ann", 3), ("eve", 5)],
+                              skip_existing=True)
+        with pytest.raises(sqlite3.IntegrityError):   # without it, a duplicate is an error
+            with records.con:
+                records.con.execute("INSERT INTO games VALUES ('ann', 3)")
+    assert _rows(path) == [("ann", 3), ("bob", 4), ("eve", 5)]
+    records = _store.open_records(path, "unused", UNIQUE, busy_timeout=0.2)
+    holder = _locked(path)
+    try:  # busy: the rows go to a pending file, which keeps skip_existing
+        assert not records.insert("games", ("player", "score"), [("bob", 4), ("fay", 6)],
+                                  skip_existing=True)
+    finally:
+        holder.close()
+        records.close()
+    capsys.readouterr()
+    with _store.open_records(path, "unused", UNIQUE):
+        pass
+    assert "merged" in capsys.readouterr().err
+    assert _rows(path) == [("ann", 3), ("bob", 4), ("eve", 5), ("fay", 6)]
+    assert list(tmp_path.glob("r.sqlite.pending-*.json")) == []
