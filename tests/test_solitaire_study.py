@@ -2,6 +2,7 @@
 import dataclasses
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -145,7 +146,10 @@ def test_compare_shuffles_reports_both_studies_and_the_difference(capsys):
     half = 1.959963984540054 * math.sqrt((means["naive"][1] ** 2 + means["fisher-yates"][1] ** 2) / 300)
     assert d["ci95"][1] - d["ci95"][0] == pytest.approx(2 * half)
     assert cli.main(["300", "--seed", "9", "--compare-shuffles", "--quiet"]) == 0
-    assert "difference of the means (naive - fisher-yates)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "differences (naive - fisher-yates), 95% intervals, two-sided p:" in text
+    assert re.search(r"^    mean optimal score\s+[+-]\d+\.\d{4} cards \[", text, re.M)
+    assert "  verdict: " in text
 
 
 def test_compare_shuffles_keeps_one_checkpoint_per_shuffle_and_resumes(capsys, tmp_path):
