@@ -11,6 +11,12 @@ from jitgames.kalah import evaluation, play, rules, search, tournament
 from jitgames.kalah.__main__ import main
 
 
+@pytest.fixture(autouse=True)
+def _records_in_tmp(tmp_path, monkeypatch):
+    """Games a test plays are recorded under its own data directory."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 def _run(argv, stdin, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     status = main(argv)
@@ -273,7 +279,7 @@ def test_hint_names_every_equally_good_pit_and_prints_the_tree(monkeypatch, caps
         ties = sorted(p for p, v in values.items() if v == best)
         line = next(x for x in out.splitlines() if "hint:" in x)
         assert line.split("hint: ")[1].startswith(
-            f"pit{'s' if len(ties) > 1 else ''} {', '.join(map(str, ties))} [value {best},")
+            f"pit{'s' if len(ties) > 1 else ''} {', '.join(map(str, ties))} [value {best} for South,")
         assert "search tree (values from South's view):" in out.split("hint:")[1]
         assert "South resigns." in out
 
@@ -292,6 +298,7 @@ def test_move_ordering_switch_changes_nodes_not_moves(monkeypatch, capsys):
             if "plays pit" in line:
                 move, rest = line.split("  [value ")
                 value, nodes = rest.rstrip("]").split(", ")
+                value = value.split(" for ")[0]   # "3 for North": the mover's side
                 rows.append((move, int(value), int(nodes.split()[0])))
         return rows
 
