@@ -66,6 +66,7 @@
       text(g, x + STORE_W / 2, 96, "store", {class: "store-label"});
       text(g, x + STORE_W / 2, HEIGHT / 2 + 18, board[index], {class: "store-count"});
       if (marks.at === index) g.classList.add("landing");
+      g.addEventListener("click", () => move({pit: index}));   // refused with the reason
     }
     const values = marks.values || {};
     for (let i = 0; i < 2 * m + 1; i++) {
