@@ -63,6 +63,7 @@ from .records import DB_FILE, KalahRecord, open_db, record_game
 from .rules import NORTH, SOUTH, VARIANTS, apply_move, is_over, legal_moves, undo_move
 from .search import ALPHABETA, INF, choose_move, order_moves, root_values
 
+MAX_NAME = 100  # longest player name, as in the solitaire records
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
 _SIDE_COLOURS = ("\x1b[36m", "\x1b[33m")   # South cyan, North yellow
@@ -302,12 +303,6 @@ def _ask_move(game: Game, out, on_hint=None, on_values=None, on_undo=None):
             print(f"refused: {exc}", file=out)
 
 
-def _player_name(text: str) -> str:
-    from ..solitaire.game_cli import player_name
-
-    return player_name(text)
-
-
 def add_parser(sub) -> None:
     """Register the ``play`` and ``stats`` sub-commands."""
     p = sub.add_parser("play", help="play Kalah at the terminal")
@@ -346,7 +341,7 @@ def add_parser(sub) -> None:
     p.add_argument("--tree", type=int_in_range(0, 20), default=0, metavar="D",
                    help="print the search tree of each computer decision to D plies; "
                         "type ? at your turn for a hint with the tree of your move")
-    p.add_argument("--name", type=_player_name, default=None,
+    p.add_argument("--name", default=None,
                    help="player name in the records (default: the user's)")
     add_db(p, DB_FILE, "Kalah game results")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
@@ -361,8 +356,20 @@ def _user() -> str:
         return "player"
 
 
+def _checked_name(text: str | None) -> str:
+    """The player's name for the records: ``--name`` checked, or the user's."""
+    if text is None:
+        return _user()
+    name = text.strip()
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise CLIError(f"--name: expected a name of 1 to {MAX_NAME} printable characters, "
+                       f"got {text!r}")
+    return name
+
+
 def run_play(args) -> int:
     """Play one game; returns 0 (also when the person resigns or input ends)."""
+    args.name = _checked_name(args.name)
     if args.position is not None:
         game = Game(position=args.position)
     else:
@@ -491,7 +498,7 @@ def _record(records, args, game: Game, human: int, opponent: Opponent, finished:
     name = opponent.name if opponent.kind != "alpha-beta" or args.evaluation == "store" else \
         f"{opponent.name} ({args.evaluation})"
     record_game(records, KalahRecord(
-        player=args.name or _user(), opponent=name, pits=game.pits, stones=game.stones,
+        player=args.name, opponent=name, pits=game.pits, stones=game.stones,
         variant=game.variant, side=NAMES[human].lower(), first=NAMES[game.first].lower(),
         start=game.start, margin=margin, finished=finished, moves=len(game.history),
         hints=hints, undos=undos, place="terminal"))
