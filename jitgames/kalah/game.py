@@ -28,7 +28,7 @@ Values (choices docs/design.md leaves open):
   given when the position has at most :data:`PERFECT_STONES` ``[m]`` stones in play
   (pits, stores excluded); those limits were measured so that every move's value comes
   within about a second on a 2-core machine (``bench/kalah_coach.py``): every position
-  of Kalah(1, n <= 63), Kalah(2, n <= 31), Kalah(3, n <= 10), Kalah(4, n <= 5),
+  of Kalah(1, n <= 63), Kalah(2, n <= 31), Kalah(3, n <= 10), Kalah(4, n <= 4),
   Kalah(5, n <= 3), Kalah(6, n <= 2); and positions of larger games once enough stones
   have reached the stores.
 - ``alpha-beta``: otherwise, the store difference at the horizon of a ``depth``-ply
@@ -59,7 +59,7 @@ SIDE_LETTERS = ("s", "n")
 MAX_PITS = 20
 MAX_STONES = 127  # an int8 board
 # Stones in play (pits only) up to which the exact solver advises, by pits a side.
-PERFECT_STONES = {1: 126, 2: 124, 3: 60, 4: 40, 5: 30, 6: 28}
+PERFECT_STONES = {1: 126, 2: 124, 3: 60, 4: 38, 5: 30, 6: 28}
 DEFAULT_DEPTH = 8
 COACH_TABLE_BITS = 20        # 2**20 entries of 16 bytes: 16 MB a board size
 COACH_ENDGAME_ENTRIES = 1_000_000  # endgame database: built in well under a second
