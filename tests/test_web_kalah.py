@@ -5,6 +5,7 @@ statistics page; no console error, no outside request."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import sqlite3
 import urllib.error
@@ -184,3 +185,41 @@ def test_bad_queries_are_400_pages(web_server):  # noqa: F811
             assert exc.code == 400 and reason in exc.read().decode()
         else:
             raise AssertionError(f"{query} was accepted")
+
+
+def _api(server, action, body):
+    request = urllib.request.Request(
+        f"{server.url}api/kalah/{action}", data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_who_moves_first_and_values_from_the_movers_side(web_server):  # noqa: F811
+    # the person plays North, South (the computer, random) moves first: the new game's
+    # state already holds South's move(s), and it is North's turn
+    answer = _api(web_server, "new", {"pits": 3, "stones": 2, "opponent": "random",
+                                      "side": "north", "first": "south", "seed": 4})
+    state = answer["state"]
+    assert answer["ok"] and state["player"] == "north" and state["people"] == ["north"]
+    assert state["events"] and all(e["player"] == "south" for e in state["events"])
+    game = Game(3, 2)
+    for event in state["events"]:
+        game.apply(event["pit"])
+    assert state["board"] == game.board.tolist() and state["text"] == game.text()
+    # the values of North's moves are North's: the coach's on the same position
+    values = _api(web_server, "values", {"id": answer["id"]})["values"]
+    advice = Coach().advise(game)
+    assert values["player"] == "north"
+    assert [(m["pit"], m["value"]) for m in values["moves"]] == list(zip(advice.moves,
+                                                                          advice.values))
+    # two people at one board: nobody answers, the side to move alternates
+    answer = _api(web_server, "new", {"pits": 3, "stones": 3, "opponent": "none",
+                                      "first": "north"})
+    assert answer["state"]["player"] == "north" and answer["state"]["events"] == []
+    answer = _api(web_server, "move", {"id": answer["id"], "pit": 6})   # North's pit 3
+    assert answer["ok"] and answer["state"]["player"] == "south"
+    # a refused move: 200, ok false, the reason and the unchanged state
+    refused = _api(web_server, "move", {"id": answer["id"], "pit": 6})
+    assert refused["ok"] is False and "North's" in refused["error"]
+    assert refused["state"]["board"] == answer["state"]["board"]

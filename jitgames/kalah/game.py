@@ -197,8 +197,9 @@ class Game:
         if position is not None:
             board, first, variant = parse_position(position)
             pits = (len(board) - 2) // 2
-            stones = int(board[0]) if (board[[pits, 2 * pits + 1]] == 0).all() and (
-                np.delete(board, [pits, 2 * pits + 1]) == board[0]).all() else None
+            in_pits = np.delete(board, [pits, 2 * pits + 1])
+            opening = board[pits] == board[2 * pits + 1] == 0 and (in_pits == in_pits[0]).all()
+            stones = int(in_pits[0]) if opening else None
         else:
             if variant not in VARIANTS:
                 raise InputError(f"variant must be one of {', '.join(VARIANTS)}, got "
@@ -559,7 +560,9 @@ class Computer:
         self._key = np.uint64(stream_key(seed, stream))
         self._counter = 0
 
-    def _pick(self, choices, always: bool = False) -> int:
+    def pick(self, choices, always: bool = False) -> int:
+        """One of ``choices`` (ascending pits): drawn from the stream when random choice
+        is on (or ``always``), else the first."""
         if len(choices) == 1 or not (self.randomize or always):
             return int(choices[0])
         index, self._counter = below(self._key, self._counter, len(choices))
@@ -572,9 +575,9 @@ class Computer:
         if not moves:
             raise IllegalMove("the game is over")
         if self.opponent.kind == "random":
-            return self._pick(moves, always=True), None
+            return self.pick(moves, always=True), None
         if self.opponent.kind == "perfect":
             advice = self.coach.advise(game, "perfect")
         else:
             advice = self.coach.advise(game, "alpha-beta", self.opponent.depth)
-        return self._pick(advice.best), advice
+        return self.pick(advice.best), advice

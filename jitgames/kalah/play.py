@@ -261,9 +261,14 @@ def _help_text(game: Game) -> str:
     return HELP.format(m=game.pits, pits=f"1..{game.pits}", rule=rule)
 
 
+RESIGNED, ABANDONED, UNDONE = "resigned", "abandoned", "undone"
+"""What :func:`_ask_move` returns instead of a move."""
+
+
 def _ask_move(game: Game, out, on_hint=None, on_values=None, on_undo=None):
-    """Read the person's command from stdin until a legal move; returns the move's
-    board index, or None on resignation (a message printed) or end of input ("eof")."""
+    """Read the person's commands from stdin until a legal move; returns the move's
+    board index, :data:`RESIGNED`, :data:`ABANDONED` (end of input) or :data:`UNDONE`
+    (``on_undo()`` took moves back)."""
     m = game.pits
     player = game.player
     while True:
@@ -276,11 +281,11 @@ def _ask_move(game: Game, out, on_hint=None, on_values=None, on_undo=None):
             continue
         if line == "":
             print("\nend of input: game abandoned. It is not recorded.", file=out)
-            return "eof"
+            return ABANDONED
         command = line.strip().lower()
         if command in ("q", "quit", "resign"):
             print(f"{NAMES[player]} resigns.", file=out)
-            return None
+            return RESIGNED
         if command in ("help", "h"):
             print(_help_text(game), file=out)
             continue
@@ -295,7 +300,7 @@ def _ask_move(game: Game, out, on_hint=None, on_values=None, on_undo=None):
             continue
         if command in ("undo", "u") and on_undo is not None:
             if on_undo():
-                return "undo"
+                return UNDONE
             continue
         try:
             return parse_move(line, game.board, player)
@@ -449,10 +454,10 @@ def run_play(args) -> int:
                     print_values(game, coach, out)
 
                 move = _ask_move(game, out, on_hint, on_values, undo)
-                if move == "undo":
+                if move == UNDONE:
                     continue
-                if move is None or move == "eof":
-                    if move is None and records is not None:
+                if move in (RESIGNED, ABANDONED):
+                    if move == RESIGNED and records is not None:
                         _record(records, args, game, human, opponent, False, hints, undos)
                     return 0
                 report = game.apply(move)

@@ -307,7 +307,7 @@ def _values(web: WebKalah, body: dict, ctx) -> dict:
 def _best(web: WebKalah, body: dict, ctx) -> dict:
     advice = _advice(web)
     web.hints += 1
-    pit = web.helper._pick(advice.best)
+    pit = web.helper.pick(advice.best)
     return _play(web, pit, ctx, f"Best move ({advice.describe()}): ")
 
 
