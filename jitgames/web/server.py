@@ -209,6 +209,13 @@ class Handler(BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"
     default_request_version = "HTTP/1.0"  # a garbled request line still gets a status line
+    # Headers and body leave in one write (flushed after each request), and without
+    # Nagle's delay: two small writes would wait out the client's delayed ACK (40 ms).
+    wbufsize = 1 << 16
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     timeout = TIMEOUT
     server_version = "jitgames"
     sys_version = ""
