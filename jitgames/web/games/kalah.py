@@ -441,9 +441,17 @@ def _stats(ctx) -> list:
     return [StatsSection("Kalah", text)]
 
 
+def _warm_up() -> None:
+    """Compile (first run) or load the search and solver kernels on a one-pit board:
+    the kernels are the same for every board size, and its solver is tiny."""
+    game = Game(1, 1)
+    _coach().advise(game, "perfect")
+    _coach().advise(game, "alpha-beta", 2)
+
+
 PLUGIN = GamePlugin(
     name="kalah", title="Kalah", page=_page, new=_new, state=_state,
     actions={"move": _move, "hint": _hint, "best": _best, "undo": _undo,
              "values": _values},
-    check_records=_check_records, stats=_stats)
+    check_records=_check_records, stats=_stats, warm_up=_warm_up)
 """The Kalah page's plugin (see :mod:`jitgames.web`)."""
