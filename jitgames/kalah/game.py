@@ -93,6 +93,8 @@ class MoveReport:
         The game ended with this move.
     next_player : int
         Who moves next (meaningless when ``over``).
+    record : int
+        The rules kernel's undo record (:func:`.rules.apply_move`).
     """
 
     player: int
