@@ -10,6 +10,11 @@ exact solver at every position whose stones in play are within
 stones in play. This is how the limits were chosen (every position answered within
 about a second). The first position of a board also pays the endgame database build,
 reported apart.
+
+``--answers G`` also times what the page's Best move costs on Kalah(6,4): the
+coach's advice for the person (perfect where available, 8-ply alpha-beta otherwise)
+plus the 6-ply alpha-beta computer's reply, at every turn of G games; median, 99th
+percentile and maximum (the database build of the first perfect position included).
 """
 from __future__ import annotations
 
@@ -49,10 +54,32 @@ def measure(m: int, n: int, games: int) -> dict:
             "worst_by_stones": {str(k): round(v, 4) for k, v in sorted(worst.items())}}
 
 
+def answers(games: int) -> dict:
+    """Seconds of the server's work for one Best move on Kalah(6,4), turn by turn."""
+    coach = Coach(depth=8)
+    seconds = []
+    for seed in range(games):
+        game = Game(6, 4)
+        person = Computer(Opponent("perfect"), coach, True, seed, 1)
+        computer = Computer(Opponent("alpha-beta", 6), coach, True, seed, 0)
+        while not game.over:
+            start = time.perf_counter()
+            game.apply(person.pick(coach.advise(game).best))
+            while not game.over and game.player == 1:
+                game.apply(computer.choose(game)[0])
+            seconds.append(time.perf_counter() - start)
+    seconds.sort()
+    return {"board": "Kalah(6,4)", "games": games, "answers": len(seconds),
+            "median_seconds": seconds[len(seconds) // 2],
+            "p99_seconds": seconds[min(len(seconds) - 1, int(0.99 * len(seconds)))],
+            "max_seconds": seconds[-1]}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", default="3x10,2x31,4x5,5x4,6x4")
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--answers", type=int, default=10, metavar="G")
     parser.add_argument("--out", default="bench/results/kalah_coach.json")
     args = parser.parse_args(argv)
     result = {"machine": machine(), "command": " ".join(sys.argv), "boards": []}
@@ -62,6 +89,11 @@ def main(argv=None) -> int:
         result["boards"].append(row)
         print(f"{row['board']}: limit {row['limit']} in play, database {row['build_seconds']:.2f}"
               f" s, worst advise {row['worst_seconds']:.3f} s", flush=True)
+    if args.answers:
+        result["answers"] = row = answers(args.answers)
+        print(f"Best move with the reply on {row['board']}, {row['answers']} answers: median "
+              f"{row['median_seconds'] * 1000:.1f} ms, p99 {row['p99_seconds'] * 1000:.0f} ms,"
+              f" max {row['max_seconds'] * 1000:.0f} ms", flush=True)
     result["machine_end"] = machine()
     save_result(args.out, result)
     return 0
