@@ -15,7 +15,9 @@ among equally good moves, the default; ``0``: the lowest pit), ``seed`` (of that
 choice; drawn when missing), ``position`` (a position's one-line text form, which
 replaces the board fields), ``animate`` (``0`` turns the sowing animation off).
 
-Every answer's state carries ``events``: the moves the last request made (the
+``board`` is the model's board (a finished game keeps the stones left in the pits,
+as the rules module does); ``final`` is what the page draws once the game is over:
+those stones swept into their owners' stores. Every answer's state carries ``events``: the moves the last request made (the
 person's and the computer's replies, extra turns included), each with the board
 before it and the pits its stones fell into one by one, so the page animates them and
 announces captures and extra turns. A game against the computer is stored in the same
@@ -186,15 +188,20 @@ def _state(web: WebKalah, ctx) -> dict:
         if web.opponent is not None:
             margin = game.margin() if web.human == SOUTH else -game.margin()
             result += (" -- you win" if margin > 0 else " -- you lose" if margin < 0 else "")
-        coach = f"Game over: {result}." + (" " + web.record_line if web.record_line else "")
+        coach = (f"Game over: {result}. The stones left in a row went to its owner's "
+                 "store." + (" " + web.record_line if web.record_line else ""))
     else:
         status = game.status()
         mover = NAMES[game.player]
         yours = game.player in web.people()
         coach = (f"{mover} to move: click one of {mover}'s pits or type its number "
                  f"(1..{m})." if yours else f"{mover} (computer) is thinking...")
+    board = [int(x) for x in game.board]
+    final = board
+    if game.over:   # each side's stones left in its pits go to its store
+        final = [0] * m + [south] + [0] * m + [north]
     return {"pits": m, "stones": game.stones, "variant": game.variant,
-            "board": [int(x) for x in game.board], "player": NAMES[game.player].lower(),
+            "board": board, "final": final, "player": NAMES[game.player].lower(),
             "over": game.over, "scores": [south, north], "status": status, "coach": coach,
             "people": [NAMES[p].lower() for p in web.people()],
             "opponent": web.opponent.name if web.opponent else "none",

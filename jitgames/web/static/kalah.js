@@ -149,12 +149,14 @@
     const events = state.events || [];
     const last = events[events.length - 1];
     marks = {};
-    if (last && last.capture && !$("animate").checked) {
+    if (state.over) {
+      marks.banner = "Game over";
+    } else if (last && last.capture && !$("animate").checked) {
       marks.banner = `Capture! ${last.capture} to ${last.player === "south" ? "South" : "North"}'s store`;
     } else if (last && last.extra_turn && !$("animate").checked) {
       marks.banner = `${last.player === "south" ? "South" : "North"} moves again`;
     }
-    draw(state.board);
+    draw(state.final);
   }
 
   function render(newState, answer, action) {
@@ -174,7 +176,7 @@
         marks.values = {};
         for (const mv of answer.values.moves) marks.values[mv.pit] = mv.value;
       }
-      draw(state.board);
+      draw(state.final);
       return;
     }
     animation += 1;
