@@ -224,3 +224,25 @@ def test_who_moves_first_and_values_from_the_movers_side(web_server):  # noqa: F
     refused = _api(web_server, "move", {"id": answer["id"], "pit": 6})
     assert refused["ok"] is False and "North's" in refused["error"]
     assert refused["state"]["board"] == answer["state"]["board"]
+
+
+def test_parallel_games_share_the_coach_without_interfering(web_server):  # noqa: F811
+    from concurrent.futures import ThreadPoolExecutor
+
+    value = solve(3, 3, table_bits=16).value
+
+    def best_to_the_end(seed):
+        answer = _api(web_server, "new", {"pits": 3, "stones": 3, "opponent": "none",
+                                          "seed": seed})
+        for _ in range(60):
+            if answer["state"]["over"]:
+                break
+            answer = _api(web_server, "best", {"id": answer["id"]})
+            assert answer["ok"], answer
+        south, north = answer["state"]["scores"]
+        return south - north, answer["state"]["status"]
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(best_to_the_end, range(8)))
+    assert all(margin == value for margin, _ in results)
+    assert all(re.fullmatch(r"South \d+, North \d+", status) for _, status in results)
