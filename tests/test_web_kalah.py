@@ -13,6 +13,8 @@ import urllib.request
 
 import numpy as np
 from PIL import Image
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playwright.sync_api import expect
 
 from jitgames.kalah.game import Coach, Game
@@ -246,3 +248,39 @@ def test_parallel_games_share_the_coach_without_interfering(web_server):  # noqa
         results = list(pool.map(best_to_the_end, range(8)))
     assert all(margin == value for margin, _ in results)
     assert all(re.fullmatch(r"South \d+, North \d+", status) for _, status in results)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=60),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=3),
+    max_leaves=8)
+_FIELDS = st.fixed_dictionaries({}, optional={
+    key: _JSON | st.integers(-1, 12) | st.sampled_from(
+        ["", "0", "1", "perfect", "random", "none", "alpha-beta-3", "north", "south",
+         "standard", "3,3,3/0/3,3,3/0 n", "1,0/0/0,1/0 s"])
+    for key in ("pits", "stones", "variant", "opponent", "side", "first", "random", "seed",
+                "position", "pit", "number")})
+_GAME = {}
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(action=st.sampled_from(["new", "move", "hint", "best", "undo", "values", "nope"]),
+       fields=_FIELDS, use_id=st.booleans())
+def test_any_json_gets_an_answer_never_a_500(web_server, action, fields, use_id):  # noqa: F811
+    """Whatever JSON a Kalah action gets, the answer is 200 (played or refused) or a 4xx
+    with a message; the fixture fails the module on any 500."""
+    if use_id:
+        if "id" not in _GAME:
+            _GAME["id"] = _api(web_server, "new", {"pits": 3, "stones": 2,
+                                                   "opponent": "random"})["id"]
+        fields = dict(fields, id=_GAME["id"])
+    try:
+        answer = _api(web_server, action, fields)
+        status = 200
+    except urllib.error.HTTPError as exc:
+        status, answer = exc.code, json.loads(exc.read())
+    assert status in (200, 400, 404), (status, answer)
+    assert isinstance(answer["ok"], bool) and (answer["ok"] or answer["error"])
