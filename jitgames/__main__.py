@@ -21,8 +21,12 @@ GAMES = {
     "kalah": "exact game values of Kalah(m, n), alpha-beta play, tournaments",
     "puzzles": "queens, domination, Hanoi, rings, frogs, Tait, Fibonacci nim, pegs",
     "primes": "prime counts, primality, prime-rich polynomials, lines, pictures",
+    "serve": "play the games in a local web page, the exact solvers as coach",
 }
-"""Sub-command name -> one line of what it does; each is the package ``jitgames.<name>``."""
+"""Sub-command name -> one line of what it does; each is the package ``jitgames.<name>``
+(``serve`` is :mod:`jitgames.web`)."""
+PACKAGES = {"serve": "web"}
+"""Sub-commands whose package has another name."""
 
 
 def build_parser() -> ArgumentParser:
@@ -54,7 +58,8 @@ def main(argv=None) -> int:
         except SystemExit as exc:
             return 0 if exc.code is None else int(exc.code)
         return 2  # not reached: a lone valid game name is handled below
-    game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}.{argv[0]}"
+    package = PACKAGES.get(argv[0], argv[0])
+    game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}.{package}"
                                    f".__main__")
     with command_name("jitgames"):
         return game.main(argv[1:])

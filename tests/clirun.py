@@ -15,7 +15,7 @@ import pkgutil
 import sys
 from dataclasses import dataclass
 
-from jitgames.__main__ import GAMES
+from jitgames.__main__ import GAMES, PACKAGES
 
 
 VALID = {
@@ -49,8 +49,13 @@ VALID = {
     ("primes", "lines"): ["--size", "11", "--top", "1"],
     ("primes", "spiral"): ["--size", "11", "--out", "{tmp}/spiral.png"],
     ("primes", "triangle"): ["--size", "11", "--out", "{tmp}/triangle.png"],
+    ("serve",): ["--port", "0", "--no-browser", "--db", "{tmp}/db"],
 }
 """A small valid command line of each leaf command (``{tmp}``: a scratch directory)."""
+
+SERVERS = {("serve",)}
+"""Commands that run until Ctrl-C (their valid line serves for ever): the fuzz test
+leaves them out; tests/test_web_http.py runs the server and stops it."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ def run(argv, stdin: str = "") -> Outcome:
 
 def game_parser(game: str) -> argparse.ArgumentParser:
     """The parser of ``jitgames <game>`` (each game's ``build_parser()``)."""
-    return importlib.import_module(f"jitgames.{game}.__main__").build_parser()
+    return importlib.import_module(f"jitgames.{PACKAGES.get(game, game)}.__main__").build_parser()
 
 
 def commands():
@@ -105,6 +110,7 @@ def dispatched(game: str):
     (``SUBCOMMANDS`` of its ``__main__``), as ``(path, parser)``; ``parser`` is the
     sub-command's ``<name>_parser()`` from the module that runs it (every such
     sub-command must have one, so the contract covers it)."""
+    game = PACKAGES.get(game, game)
     module = importlib.import_module(f"jitgames.{game}.__main__")
     found = []
     for name in getattr(module, "SUBCOMMANDS", ()):

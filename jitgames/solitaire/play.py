@@ -9,7 +9,16 @@ Moves are read the way a player names them (:meth:`Game.parse_move`): by card
 (``9c``, ``9♣``, ``10h``, ``Td``, ``K♠``: the card goes with everything on it to its
 one possible destination, a king into an empty pile) or by piles (``3 5``: the
 movable run of pile 3 onto pile 5; piles are numbered 1 to 7). A move that cannot be
-made raises :class:`IllegalMove` whose message says why in one line.
+made raises :class:`IllegalMove` whose message says why in one line; so does a card
+dropped on a pile it cannot go to (:meth:`Game.move_to`, the web page's drag and click).
+
+The one-line text form of a game (:meth:`Game.text`, read back by
+:meth:`Game.from_text`) is the deal as 52 two-character cards (rank ``A23456789TJQK``,
+suit ``shdc``: ``Ah2s...``), then the moves played, each as the card and the pile it
+went to (``9c>3``), separated by spaces. As this game's position is fixed by the deal
+and the moves (every card moves at most once), the text gives the exact position,
+and the deal with it (face-down cards included): it is a game record, like PGN, and
+pasting it continues the game where it stood.
 
 This module does no input or output; :mod:`.console` is the terminal around it.
 """
@@ -27,7 +36,7 @@ from .rules import (DOWN, FOUNDATION, HEIGHT, LENGTH, MAX_MOVES, N_PILES, ON_FOU
                     legal_moves, new_position, piles_of, undo_move)
 from .search import PositionSolver, describe_move, foundation_plays
 
-__all__ = ["Game", "Hint", "IllegalMove", "parse_card"]
+__all__ = ["Game", "Hint", "IllegalMove", "parse_card", "card_code", "parse_deal"]
 
 _RANKS = {"a": 1, "t": 10, "10": 10, "j": 11, "q": 12, "k": 13,
           **{str(r): r for r in range(2, 10)}}
@@ -48,6 +57,50 @@ def parse_card(text: str) -> int | None:
         return None
     rank = _RANKS[match.group(1).lower()]
     return _SUITS[match.group(2).lower()] * 13 + rank - 1
+
+
+_CODE_RANKS = "A23456789TJQK"
+_CODE_SUITS = "shdc"
+_MOVE = re.compile(r"^([A2-9TJQK][shdc])>([1-7])$")
+
+
+def card_code(card: int) -> str:
+    """Two ASCII characters of card id ``card``: ``As``, ``Th``, ``Kc``."""
+    return _CODE_RANKS[card % 13] + _CODE_SUITS[card // 13]
+
+
+def _card_of_code(code: str) -> int | None:
+    if len(code) != 2 or code[0] not in _CODE_RANKS or code[1] not in _CODE_SUITS:
+        return None
+    return _CODE_SUITS.index(code[1]) * 13 + _CODE_RANKS.index(code[0])
+
+
+def parse_deal(text: str) -> np.ndarray:
+    """A deal written as 52 card ids (``0..51`` separated by spaces or commas, the deal
+    file format) or as 52 two-character cards (``Ah2s...``, spaces allowed).
+
+    Raises
+    ------
+    InputError
+        Saying what is wrong: not 52 cards, an unreadable card, a card twice.
+    """
+    words = text.replace(",", " ").split()
+    if words and all(w.isdigit() for w in words):
+        if len(words) != 52:
+            raise InputError(f"a deal has 52 card ids, got {len(words)}")
+        return validate_deals(np.array([int(w) for w in words], dtype=np.int64))[0]
+    packed = "".join(words)
+    if len(packed) != 104:
+        raise InputError(f"a deal is 52 card ids (0..51) or 52 cards like Ah2sTd (104 "
+                         f"characters), got {len(words)} words, {len(packed)} characters")
+    cards = []
+    for i in range(0, 104, 2):
+        card = _card_of_code(packed[i:i + 2])
+        if card is None:
+            raise InputError(f"card {i // 2 + 1} of the deal, {packed[i:i + 2]!r}, is not a "
+                             "card (rank A23456789TJQK, suit shdc)")
+        cards.append(card)
+    return validate_deals(np.array(cards, dtype=np.int64))[0]
 
 
 @dataclass(frozen=True)
@@ -135,7 +188,65 @@ class Game:
         cover = f" (and {carried - 1} card{'s' if carried > 2 else ''} on it)" if carried > 1 else ""
         return f"{card_name(card)}{cover} from pile {src + 1} {where}"
 
+    def text(self) -> str:
+        """The game in one line (the deal, then the moves played): see the module
+        docstring; :meth:`from_text` reads it back."""
+        moves = " ".join(f"{card_code(m // 8)}>{m % 8 + 1}" for m in self.history)
+        deal = "".join(card_code(int(c)) for c in self.deck)
+        return f"{deal} {moves}" if moves else deal
+
+    @classmethod
+    def from_text(cls, text: str, solver: PositionSolver | None = None) -> "Game":
+        """The game of a :meth:`text` line (its deal, its moves replayed).
+
+        Raises :class:`~jitgames.errors.InputError` saying what is wrong: a bad deal, an
+        unreadable move, or a move that is not legal where it stands.
+        """
+        words = text.split()
+        if not words:
+            raise InputError("an empty position; expected the deal (52 cards) and moves")
+        deal = words[0] if len(words[0]) == 104 else None
+        if deal is None:
+            raise InputError("a position starts with the deal as 104 characters (Ah2s...), "
+                             f"got {words[0][:20]!r}")
+        game = cls(parse_deal(deal), solver)
+        for number, word in enumerate(words[1:], start=1):
+            match = _MOVE.match(word)
+            if not match:
+                raise InputError(f"move {number}, {word[:20]!r}, is not a card and a pile "
+                                 "like 9c>3")
+            card = _card_of_code(match.group(1))
+            try:
+                move = game.move_to(card, int(match.group(2)) - 1)
+            except IllegalMove as exc:
+                raise InputError(f"move {number} ({word}): {exc}") from None
+            game.play(move)
+        game.moves_made = 0
+        return game
+
     # ------------------------------------------------------------------ moves
+
+    def move_to(self, card: int, pile: int) -> int:
+        """The legal move taking ``card`` (with the cards on it) to pile ``pile``
+        (0-based), as the player dropped it there. A king may go into any empty pile
+        (all give the same position). Raises :class:`IllegalMove` saying why not."""
+        if not 0 <= card < 52:
+            raise IllegalMove(f"there is no card {card}")
+        if not 0 <= pile < N_PILES:
+            raise IllegalMove(f"piles are numbered 1 to {N_PILES}")
+        name = card_name(card)
+        move = self._move_of_card(card)  # raises when the card cannot move at all
+        if int(self.pos[WHERE + card]) == pile:
+            raise IllegalMove(f"{name} is already in pile {pile + 1}")
+        if card % 13 == 12:
+            if self.pos[LENGTH + pile] != 0:
+                raise IllegalMove(f"{name} can go only into an empty pile; pile {pile + 1} "
+                                  "is not empty")
+            return card * 8 + pile
+        if move % 8 != pile:
+            raise IllegalMove(f"{name} can go only onto {card_name(card + 1)} "
+                              f"(pile {move % 8 + 1}), not onto pile {pile + 1}")
+        return move
 
     def play(self, move: int) -> list[int]:
         """Make ``move`` (legal, see :meth:`parse_move`); return the cards it sent to

@@ -1,0 +1,284 @@
+"""The solitaire page: ``/solitaire?seed=S&index=I`` (or ``?deal=...``, ``?position=...``).
+
+The game is :class:`jitgames.solitaire.play.Game`, the one the terminal console
+plays; this module only turns its state into JSON and requests into its calls.
+After every change the answer carries the coach's figures: the optimal score still
+reachable from the position (exact) and the cards the last move threw away. A game
+that ends (no move left) is stored at once in the same SQLite records as
+``jitgames solitaire play`` (``solitaire.sqlite``).
+"""
+from __future__ import annotations
+
+import html
+import secrets
+
+from ..plugin import GamePlugin, Page, StatsSection, get_int, get_str
+from ..stats import figure_svg, html_table, new_figure
+from ... import _store
+from ...solitaire.deal import deals
+from ...solitaire.play import Game, IllegalMove, parse_deal
+from ...solitaire.records import DB_FILE, SCHEMA, GameRecord, open_db, player_table, record_game
+from ...solitaire.rules import card_name
+from ...solitaire.search import PositionSolver
+from ...solitaire.table import DEFAULT_CAPACITY
+
+__all__ = ["PLUGIN", "WebGame"]
+
+U64 = 2**64 - 1
+RANDOM_SEEDS = 2**32
+"""A random deal's seed is drawn below this and its index below ``RANDOM_INDICES``
+(as at the terminal: short enough to type back)."""
+RANDOM_INDICES = 10**6
+MAX_TEXT = 2048
+"""Longest deal or position text accepted (a position is at most ~400 characters)."""
+
+
+class WebGame:
+    """A :class:`Game` in a browser tab: where its deal came from, what the last
+    change did, and whether its end is stored."""
+
+    def __init__(self, game: Game, where: dict):
+        self.game = game
+        self.where = where
+        self.lost = 0
+        self.recorded = False
+        self.record_line = ""
+
+
+# ----------------------------------------------------------------------------- input
+
+def _deal_request(fields: dict) -> tuple[str, object]:
+    """What a query or body names: ("position", text), ("deal", text), ("seed",
+    (seed, index)) or ("random", None); InputError when malformed."""
+    if fields.get("position"):
+        return "position", get_str(fields, "position", MAX_TEXT)
+    if fields.get("deal"):
+        return "deal", get_str(fields, "deal", MAX_TEXT)
+    if fields.get("seed") not in (None, "") or fields.get("index") not in (None, ""):
+        return "seed", (get_int(fields, "seed", 0, U64), get_int(fields, "index", 0, U64))
+    return "random", None
+
+
+def _build(kind: str, value) -> WebGame:
+    solver = PositionSolver(DEFAULT_CAPACITY)
+    empty = dict(shuffle=None, seed=None, deal_index=None, deal_file=None, deal_line=None)
+    if kind == "position":
+        return WebGame(Game.from_text(value, solver), empty)
+    if kind == "deal":
+        return WebGame(Game(parse_deal(value), solver), empty)
+    if kind == "seed":
+        seed, index = value
+    else:
+        seed, index = secrets.randbelow(RANDOM_SEEDS), secrets.randbelow(RANDOM_INDICES)
+    deck = deals(seed, index, index + 1)[0]
+    return WebGame(Game(deck, solver), dict(empty, shuffle="fisher-yates", seed=seed,
+                                            deal_index=index))
+
+
+# ----------------------------------------------------------------------------- records
+
+def _check_records(ctx) -> None:
+    open_db(ctx.db_path(DB_FILE)).close()
+
+
+def _store_end(web: WebGame, ctx) -> None:
+    """Store a game that has just ended (once), and read the player's record back."""
+    game = web.game
+    if web.recorded or not game.over:
+        return
+    with ctx.record_lock, open_db(ctx.db_path(DB_FILE)) as records:
+        record_game(records, GameRecord(player=ctx.player, score=game.score,
+                                        optimum=game.optimum, moves=len(game.history),
+                                        hints=game.hints, undos=game.undos, **web.where))
+        mine = [row for row in player_table(records) if row["player"] == ctx.player]
+    web.recorded = True
+    if mine:
+        row = mine[0]
+        web.record_line = (f"Your record: {row['games']} game{'s' if row['games'] > 1 else ''}, "
+                           f"mean score {row['mean_score']:.1f}, {row['perfect']} played "
+                           f"perfectly, {row['wins']} won.")
+
+
+# ----------------------------------------------------------------------------- state
+
+def _state(web: WebGame, ctx) -> dict:
+    game = web.game
+    piles = []
+    for down, cards in game.piles():
+        piles.append({"down": down, "cards": [-1 if i < down else int(c)
+                                              for i, c in enumerate(cards)]})
+    reachable = game.reachable()
+    over = game.over
+    if over:
+        status = f"Game over: score {game.score} of optimal {game.optimum}."
+        if web.record_line:
+            status += " " + web.record_line
+    else:
+        status = (f"Your move: {game.score} card{'s' if game.score != 1 else ''} on the "
+                  f"foundations.")
+    coach = (f"Best score still reachable: {reachable} of 52 (this deal's optimum: "
+             f"{game.optimum}).")
+    if web.lost:
+        coach += (f" That move threw away {web.lost} card{'s' if web.lost > 1 else ''}.")
+    deal = None
+    if web.where["seed"] is not None:
+        deal = {"seed": str(web.where["seed"]), "index": str(web.where["deal_index"])}
+    return {"piles": piles, "foundations": game.foundations(), "score": game.score,
+            "reachable": reachable, "optimum": game.optimum, "over": over,
+            "moves": len(game.history), "hints": game.hints, "undos": game.undos,
+            "lost": web.lost, "status": status, "coach": coach, "deal": deal,
+            "text": game.text(),
+            "legal": [[m // 8, m % 8] for m in game.legal_moves()]}
+
+
+def _answer(web: WebGame, ctx, message: str = "", **extra) -> dict:
+    _store_end(web, ctx)
+    return {"state": _state(web, ctx), "message": message, **extra}
+
+
+# ----------------------------------------------------------------------------- actions
+
+def _play(web: WebGame, move: int, ctx, prefix: str = "") -> dict:
+    game = web.game
+    before = game.reachable()
+    text = game.describe(move)
+    played = game.play(move)
+    web.lost = before - game.reachable()
+    if played:
+        text += "; to the foundations: " + " ".join(card_name(c) for c in played)
+    return _answer(web, ctx, prefix + text + ".")
+
+
+def _move(web: WebGame, body: dict, ctx) -> dict:
+    game = web.game
+    if "text" in body:
+        move = game.parse_move(get_str(body, "text", 40))
+    else:
+        move = game.move_to(get_int(body, "card", 0, 51), get_int(body, "pile", 0, 6))
+    return _play(web, move, ctx)
+
+
+def _hint_or_refuse(game: Game):
+    if game.over:
+        raise IllegalMove("no move is left: the game is over")
+    return game.hint()
+
+
+def _hint(web: WebGame, body: dict, ctx) -> dict:
+    hint = _hint_or_refuse(web.game)
+    text = web.game.describe(hint.move)
+    keeps = (f"it keeps {hint.score} cards reachable" if hint.gains else
+             f"the {hint.score} reachable cards are already on the foundations; any move "
+             "keeps them")
+    return _answer(web, ctx, f"Hint: {text} ({keeps}).",
+                   hint={"card": hint.move // 8, "pile": hint.move % 8, "text": text})
+
+
+def _best(web: WebGame, body: dict, ctx) -> dict:
+    hint = _hint_or_refuse(web.game)
+    return _play(web, hint.move, ctx, "Best move: ")
+
+
+def _undo(web: WebGame, body: dict, ctx) -> dict:
+    if not web.game.undo():
+        raise IllegalMove("nothing to undo: this is the deal")
+    web.lost = 0
+    return _answer(web, ctx, "Move taken back.")
+
+
+def _restart(web: WebGame, body: dict, ctx) -> dict:
+    web.game.restart()
+    web.lost = 0
+    web.recorded = False
+    web.record_line = ""
+    return _answer(web, ctx, "Back to the deal.")
+
+
+def _new(body: dict, ctx) -> WebGame:
+    return _build(*_deal_request(body))
+
+
+# ----------------------------------------------------------------------------- page
+
+RULES = """
+<p>Seven piles dealt Yukon style: pile 1 has one card, pile <i>k</i> has <i>k</i>&minus;1
+cards face down and five face up. <b>Move</b> any face-up card, with every card on it,
+onto the exposed card of another pile that is <b>one rank higher of the same suit</b>
+(9&clubs; onto 10&clubs;). Only a <b>king</b> (with its cards) goes into an empty pile.
+A face-down card left exposed is turned up. Cards go to the <b>foundations</b> (built up
+by suit from the ace) by themselves. The game ends when no move is left; the
+<b>score</b> is the number of cards on the foundations.</p>
+<p>Move by dragging a card onto its pile, or click the card and then the pile; or type
+a card (<kbd>9c</kbd>, <kbd>Kh</kbd>) or two pile numbers (<kbd>3 5</kbd>) in the move
+box. The <b>coach</b> under the board is exact: the best score still reachable from
+here, with perfect play. A move that lowers it has thrown cards away.</p>
+"""
+
+CONTROLS = ('<button type="button" id="restart">Restart</button>'
+            '<label>Move <input id="move-text" size="7" placeholder="9c or 3 5" '
+            'autocomplete="off"></label>'
+            '<label>Deal or position <input id="deal-text" size="16" '
+            'placeholder="paste 52 cards" autocomplete="off"></label>'
+            '<button type="button" id="load">Load</button>')
+
+
+def _page(query: dict, ctx) -> Page:
+    kind, value = _deal_request(query)
+    data = {}
+    if kind == "seed":
+        data = {"seed": str(value[0]), "index": str(value[1])}
+        title = f"Solitaire: deal {value[1]} of seed {value[0]}"
+    else:
+        if kind == "deal":
+            parse_deal(value)  # a bad deal is a 400 page with the reason
+        elif kind == "position":
+            Game.from_text(value)
+        if kind != "random":
+            data = {kind: value}
+        title = "Solitaire"
+    board = ('<svg id="table" role="img" aria-label="The seven piles and the four '
+             'foundations" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 620 400"></svg>')
+    return Page(title=title, board=board, rules=RULES, controls=CONTROLS, data=data,
+                keys=(("r", "Restart"), ("m", "type a move"), ("Escape", "drop the selection")))
+
+
+# ----------------------------------------------------------------------------- stats
+
+def _stats(ctx) -> list:
+    path = ctx.db_path(DB_FILE)
+    with _store.open_records(path, DB_FILE, SCHEMA, write=False) as records:
+        rows = player_table(records)
+        games = records.con.execute(
+            "SELECT player, score, optimum FROM solitaire_games ORDER BY played_at, rowid"
+        ).fetchall()
+    if not games:
+        return [StatsSection("Solitaire", "<p>No solitaire game recorded yet.</p>")]
+    table = html_table(
+        ["player", "games", "mean score", "mean cards lost", "wins", "perfect"],
+        [[r["player"], r["games"], r["mean_score"], r["mean_lost"], r["wins"], r["perfect"]]
+         for r in rows])
+    fig = new_figure()
+    axes = fig.subplots(1, 2, width_ratios=(2, 1))
+    number = range(1, len(games) + 1)
+    axes[0].plot(number, [g[2] for g in games], "s", color="#999999", label="optimum",
+                 markersize=5)
+    axes[0].plot(number, [g[1] for g in games], "o", color="#1f5fbf", label="your score",
+                 markersize=4)
+    axes[0].set(xlabel="game (in the order played)", ylabel="cards on the foundations",
+                ylim=(0, 53), title="Score against the optimum")
+    axes[0].legend(loc="lower right", fontsize="small")
+    lost = [g[2] - g[1] for g in games]
+    axes[1].hist(lost, bins=range(0, max(lost) + 2), color="#b3261e", align="left")
+    axes[1].set(xlabel="cards lost (optimum - score)", ylabel="games",
+                title="Cards thrown away")
+    text = (f"<p>{len(games)} games recorded in {html.escape(str(path))}.</p>" + table
+            + figure_svg(fig))
+    return [StatsSection("Solitaire", text)]
+
+
+PLUGIN = GamePlugin(
+    name="solitaire", title="Solitaire", page=_page, new=_new, state=_state,
+    actions={"move": _move, "hint": _hint, "best": _best, "undo": _undo,
+             "restart": _restart},
+    check_records=_check_records, stats=_stats)
+"""The solitaire page's plugin (see :mod:`jitgames.web`)."""
