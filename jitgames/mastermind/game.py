@@ -395,6 +395,15 @@ class Game:
                 f"{format_code(last.guess)}); one of them is wrong: take it back")
 
     # --- both -------------------------------------------------------------------------
+    def set_strategy(self, name: str) -> None:
+        """Change the coach (breaker, any time) or the computer's strategy (maker,
+        before its first answer: the text form replays one strategy)."""
+        if self.role == "maker" and self.turns:
+            raise InputError("the computer's strategy is chosen before the first answer "
+                             "(start a new game)")
+        self.strategy = advice.check_strategy(name, self.pegs, self.colours)
+        self._pending = None
+
     def undo(self, steps: int = 1) -> int:
         """Take back the last ``steps`` turns (fewer if there are fewer); returns how
         many were taken back. A game given up stays over."""
