@@ -239,8 +239,9 @@ class Game:
 
     @property
     def solved(self) -> bool:
-        """Whether the last answer was all blacks."""
-        return bool(self.turns) and self.turns[-1].black == self.pegs
+        """Whether the last answer was all blacks (and, as maker, fits the earlier ones)."""
+        return bool(self.turns) and self.turns[-1].black == self.pegs and (
+            self.turns[-1].remaining > 0)
 
     @property
     def contradicted(self) -> bool:
@@ -387,7 +388,7 @@ class Game:
         n = len(self.turns) + 1
         said = f"{turn.black} black {turn.white} white to guess {n} ({format_code(turn.guess)})"
         if j == 0:
-            return f"{said} cannot be: {format_code(turn.guess)} would be the code"
+            return f"no code of this game gets {said}; take it back"
         which = "guess 1" if j == 1 else f"guesses 1 to {j}"
         last = self.turns[j - 1]
         return (f"no code fits {said} together with your answers to {which} (the last of "
