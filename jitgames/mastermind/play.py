@@ -208,7 +208,8 @@ def person_makes(game: Game, board) -> int | None:
     guesses it used, or None if the person quit. An answer that contradicts the
     earlier ones is shown and taken back at once; ``undo`` takes back earlier ones."""
     print(f"Think of a code of {game.pegs} colours from 1 to {format_code([game.colours - 1])}"
-          f"; answer each guess with blacks and whites. 'help' lists the commands.")
+          f"; answer each guess with blacks and whites. 'help' lists the commands.",
+          flush=True)  # shown before the computer thinks (a Ctrl-C then still leaves it)
     while not game.solved:
         guess = run_interruptible(game.pending)  # Ctrl-C heard while it thinks
         number = len(game.turns) + 1
