@@ -22,7 +22,7 @@ from tests.web_browser import CHROMIUM, CHROMIUM_ARGS, serving  # noqa: E402
 
 SHOTS = {
     # page: (url, actions before the shot)
-    "solitaire": ("solitaire?seed=2026&index=11", ("best", "best", "best", "hint")),
+    "solitaire": ("solitaire?seed=2026&index=64", ("best",) * 8 + ("hint",)),
     "mastermind": ("mastermind?pegs=4&colours=6&seed=17&role=breaker", ("best", "best", "hint")),
 }
 

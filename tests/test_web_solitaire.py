@@ -4,7 +4,9 @@ the keys, the drawn board, the statistics page; no console error, no outside req
 from __future__ import annotations
 
 import contextlib
+import http.client
 import io
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -15,7 +17,7 @@ from playwright.sync_api import expect
 from jitgames.solitaire.deal import deals
 from jitgames.solitaire.play import Game
 
-from .web_browser import browser, chromium, web_server  # noqa: F401 - fixtures
+from .web_browser import browser, chromium, serving, web_server  # noqa: F401 - fixtures
 
 SEED = 2026
 """Deals of this seed are used below; each test picks one by what it needs."""
@@ -172,6 +174,39 @@ def test_keys_hint_and_best_move(browser, web_server):  # noqa: F811
     assert pile_of(page, hint.move // 8) == hint.move % 8 or game.score < 52
 
 
+def test_keyboard_move_and_pasted_positions(browser, web_server):  # noqa: F811
+    index, game = first_index(lambda g: len(plain_moves(g)) > 1)
+    watched, page = open_deal(browser, web_server, index)
+    # a card focused and chosen with Enter, then its pile's number
+    move = plain_moves(game)[0]
+    card, dest = move // 8, move % 8
+    page.locator(f'g.card.up[data-card="{card}"]').focus()
+    page.keyboard.press("Enter")
+    assert page.locator("g.card.selected").count() >= 1
+    with answered(page, "move"):
+        page.keyboard.press(str(dest + 1))
+    assert pile_of(page, card) == dest
+    game.play(move)
+    # the game's text pasted into another tab continues it there
+    other = browser.open(f"{web_server.url}solitaire?seed=1&index=1").page
+    expect(other.locator("#status")).to_have_text(STARTED)
+    box = other.get_by_label("Deal or position")
+    box.fill(game.text())
+    with answered(other, "load"):
+        other.get_by_role("button", name="Load").click()
+    assert other.locator("#message").text_content() == "Position loaded."
+    for p, (down, cards) in enumerate(game.piles()):
+        for c in cards[down:]:
+            assert pile_of(other, c) == p
+    expect(other).to_have_url(re.compile(r"position="))
+    # a deal that is not a permutation is refused with the reason; the game stays
+    box.fill(" ".join(["0"] * 52))
+    with answered(other, "load"):
+        box.press("Enter")
+    assert "card 0 appears 52 times" in other.locator("#message").text_content()
+    assert pile_of(other, card) == dest
+
+
 def test_board_is_drawn(browser, web_server):  # noqa: F811
     index, game = first_index(lambda g: g.score == 0)
     watched, page = open_deal(browser, web_server, index)
@@ -195,7 +230,24 @@ def test_board_is_drawn(browser, web_server):  # noqa: F811
     assert felt > 0.2 and white > 0.1 and backs > 0.02 and red > 0.0005, (felt, white, backs, red)
 
 
-def test_new_game_and_stats_page(browser, web_server):  # noqa: F811
+def test_new_game_and_stats_page(browser, tmp_path):  # noqa: F811
+    with serving(tmp_path) as server:
+        check_new_game_and_stats(browser, server)
+
+
+def check_new_game_and_stats(browser, web_server):  # noqa: F811
+    # one finished game in the records, played through the API
+    con = http.client.HTTPConnection(*web_server.server_address[:2], timeout=300)
+
+    def post(action, body):
+        con.request("POST", f"/api/solitaire/{action}", json.dumps(body),
+                    {"Content-Type": "application/json"})
+        return json.loads(con.getresponse().read())
+
+    answer = post("new", {"seed": SEED, "index": 64})
+    while not answer["state"]["over"]:
+        answer = post("best", {"id": answer["id"]})
+    con.close()
     watched = browser.open(f"{web_server.url}solitaire")
     page = watched.page
     expect(page).to_have_url(re.compile(r"seed=\d+&index=\d+$"))
@@ -204,5 +256,9 @@ def test_new_game_and_stats_page(browser, web_server):  # noqa: F811
     expect(page).not_to_have_url(first)
     expect(page.locator("#status")).to_have_text(STARTED)
     stats = browser.open(f"{web_server.url}stats").page
-    assert stats.locator("h2").first.text_content() == "Solitaire"
+    section = stats.locator("#stats-solitaire")
+    assert section.locator("h2").text_content() == "Solitaire"
+    assert "1 game recorded" in section.text_content()
+    assert section.locator(".plot svg").count() == 1
+    assert section.locator("td", has_text="tester").count() == 1
     assert stats.locator("nav a", has_text="Solitaire").count() == 1

@@ -29,9 +29,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
-WAIT_MS = 30_000
+WAIT_MS = 300_000
 """Longest wait for anything in the page (ms): a cold Numba cache compiles the solver
-on the first request."""
+on the first request (a minute or more on a busy machine)."""
 
 
 @contextlib.contextmanager
@@ -113,8 +113,9 @@ def chromium():
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"the browser tests need Debian's Chromium at {CHROMIUM} "
                     "(apt-get install -y chromium); it is missing", pytrace=False)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=WAIT_MS)
     profile = tempfile.mkdtemp(prefix="jitgames-chromium-")
     try:
         with sync_playwright() as playwright:

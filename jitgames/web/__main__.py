@@ -69,6 +69,12 @@ def _main(argv) -> int:
         for plugin in ctx.games:  # a bad records file is refused before any play
             if plugin.check_records is not None:
                 plugin.check_records(ctx)
+        warm = [p.warm_up for p in ctx.games if p.warm_up is not None]
+        if warm:
+            print("jitgames serve: loading the solvers (a first run compiles them: up to "
+                  "a few minutes)", file=sys.stderr, flush=True)
+            for call in warm:
+                call()
         if not is_loopback(args.host):
             print(f"warning: serving on {args.host}: anyone who can reach this machine can "
                   "use these pages and write your records", file=sys.stderr)

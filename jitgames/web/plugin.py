@@ -92,6 +92,9 @@ class GamePlugin:
     check_records : callable(ctx) -> None, optional
         Opens and checks the game's records before serving (raises StoreError).
     stats : callable(ctx) -> list[StatsSection], optional
+    warm_up : callable() -> None, optional
+        Loads (on a first run: compiles) the game's kernels before serving, so the
+        first page does not wait for them.
     """
 
     name: str
@@ -102,6 +105,7 @@ class GamePlugin:
     actions: dict
     check_records: Callable[[Context], None] | None = None
     stats: Callable[[Context], list] | None = None
+    warm_up: Callable[[], None] | None = None
 
 
 # ----------------------------------------------------------------------------- body fields

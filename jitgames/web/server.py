@@ -208,6 +208,14 @@ class Handler(BaseHTTPRequestHandler):
     """One connection: requests read with a timeout, answered by the server's App."""
 
     protocol_version = "HTTP/1.1"
+    default_request_version = "HTTP/1.0"  # a garbled request line still gets a status line
+    # Headers and body leave in one write (flushed after each request), and without
+    # Nagle's delay: two small writes would wait out the client's delayed ACK (40 ms).
+    wbufsize = 1 << 16
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     timeout = TIMEOUT
     server_version = "jitgames"
     sys_version = ""
@@ -218,14 +226,21 @@ class Handler(BaseHTTPRequestHandler):
         if self.server.app.verbose:
             sys.stderr.write("%s - %s\n" % (self.address_string(), format % args))
 
+    def version_string(self):
+        return self.server_version
+
     def send_error(self, code, message=None, explain=None):
-        """http.server's own errors (bad request line, headers too long) in our format."""
+        """http.server's own errors (bad request line, headers too long) in our format;
+        an unknown method (its 501) is a 405 here, as for the known ones."""
+        headers = None
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            code, headers = 405, {"Allow": "GET, HEAD, POST"}
         try:
             text = message or HTTPStatus(code).phrase
         except ValueError:
             text = message or "error"
         self.close_connection = True
-        self._answer(code, "text/plain; charset=utf-8", (text + "\n").encode(),
+        self._answer(code, "text/plain; charset=utf-8", (text + "\n").encode(), headers,
                      head=self.command == "HEAD")
 
     def _answer(self, status, ctype, data: bytes, headers=None, head=False):

@@ -194,6 +194,19 @@ def _restart(web: WebGame, body: dict, ctx) -> dict:
     return _answer(web, ctx, "Back to the deal.")
 
 
+def _load(web: WebGame, body: dict, ctx) -> dict:
+    """Replace this tab's game by a pasted deal or position (a bad one is refused
+    with the reason, and the game stays as it was)."""
+    text = get_str(body, "text", MAX_TEXT).strip()
+    if not text:
+        raise IllegalMove("paste a deal (52 card ids, or 52 cards like Ah2s...) or a position")
+    # a position starts with the deal packed in 104 characters (then its moves)
+    kind = "position" if len(text.split()[0]) == 104 else "deal"
+    fresh = _build(kind, text)
+    web.__dict__.update(fresh.__dict__)
+    return _answer(web, ctx, "Deal loaded." if kind == "deal" else "Position loaded.")
+
+
 def _new(body: dict, ctx) -> WebGame:
     return _build(*_deal_request(body))
 
@@ -257,28 +270,40 @@ def _stats(ctx) -> list:
         ["player", "games", "mean score", "mean cards lost", "wins", "perfect"],
         [[r["player"], r["games"], r["mean_score"], r["mean_lost"], r["wins"], r["perfect"]]
          for r in rows])
+    from matplotlib.ticker import MaxNLocator
+
     fig = new_figure()
     axes = fig.subplots(1, 2, width_ratios=(2, 1))
-    number = range(1, len(games) + 1)
-    axes[0].plot(number, [g[2] for g in games], "s", color="#999999", label="optimum",
-                 markersize=5)
-    axes[0].plot(number, [g[1] for g in games], "o", color="#1f5fbf", label="your score",
-                 markersize=4)
+    number = list(range(1, len(games) + 1))
+    scores, optima = [g[1] for g in games], [g[2] for g in games]
+    axes[0].vlines(number, scores, optima, color="#b3261e", linewidth=1.5,
+                   label="cards thrown away")
+    axes[0].plot(number, optima, "s", color="#999999", label="optimum", markersize=6)
+    axes[0].plot(number, scores, "o", color="#1f5fbf", label="your score", markersize=3.5)
     axes[0].set(xlabel="game (in the order played)", ylabel="cards on the foundations",
-                ylim=(0, 53), title="Score against the optimum")
-    axes[0].legend(loc="lower right", fontsize="small")
-    lost = [g[2] - g[1] for g in games]
-    axes[1].hist(lost, bins=range(0, max(lost) + 2), color="#b3261e", align="left")
+                ylim=(-1, 53), title="Score against the optimum")
+    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0].legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
+                   fontsize="small", frameon=False)
+    lost = [o - s for s, o in zip(scores, optima)]
+    axes[1].hist(lost, bins=[b - 0.5 for b in range(0, max(lost) + 2)], color="#b3261e",
+                 rwidth=0.8)
+    axes[1].set_xlim(-0.5, max(5, max(lost)) + 0.5)  # a few bins even when no card is lost
+    axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[1].set(xlabel="cards lost (optimum - score)", ylabel="games",
                 title="Cards thrown away")
-    text = (f"<p>{len(games)} games recorded in {html.escape(str(path))}.</p>" + table
+    text = (f"<p>{len(games)} game{'s' if len(games) != 1 else ''} recorded in {html.escape(str(path))}.</p>" + table
             + figure_svg(fig))
     return [StatsSection("Solitaire", text)]
+
+
+def _warm_up() -> None:
+    _build("seed", (0, 0)).game.hint()
 
 
 PLUGIN = GamePlugin(
     name="solitaire", title="Solitaire", page=_page, new=_new, state=_state,
     actions={"move": _move, "hint": _hint, "best": _best, "undo": _undo,
-             "restart": _restart},
-    check_records=_check_records, stats=_stats)
+             "restart": _restart, "load": _load},
+    check_records=_check_records, stats=_stats, warm_up=_warm_up)
 """The solitaire page's plugin (see :mod:`jitgames.web`)."""

@@ -206,11 +206,11 @@
   });
   const dealBox = document.getElementById("deal-text");
   function load() {
+    // a pasted deal or position replaces this tab's game; a bad one is refused
+    // with the reason in #message (the game stays)
     const value = dealBox.value.trim();
     if (!value) return;
-    const body = /^\S{104}(\s|$)/.test(value) && value.includes(">") || /^\S{104}$/.test(value)
-      ? {position: value} : {deal: value};
-    JG.act("new", body).then((answer) => {
+    JG.act("load", {text: value}).then((answer) => {
       if (answer && answer.ok) {
         dealBox.value = "";
         history.replaceState(null, "", "/solitaire?position=" + encodeURIComponent(
