@@ -120,6 +120,19 @@ def test_typed_letters_clicks_undo_and_bad_guesses(browser, web_server):  # noqa
     expect(rows(page)).to_have_count(0)
     expect(page.locator("#status")).to_have_text("Guess 1")
     expect(page.get_by_role("button", name="Undo")).to_be_disabled()
+    # a pasted position replaces the game; a bad one is refused and the game kept
+    page.locator("#position-text").fill("mastermind 4x6 breaker seed=5 strategy=knuth 1234:9-9")
+    act(page, "Load", "load")
+    expect(page.locator("#message")).to_contain_text("turn 1: 1234 gets")
+    expect(page.locator("#status")).to_have_text("Guess 1")
+    game = Game(4, 6, "breaker", 5, "knuth")
+    game.play("1234")
+    game.best()
+    page.locator("#position-text").fill(game.to_text())
+    act(page, "Load", "load")
+    expect(rows(page)).to_have_count(2)
+    expect(page.locator("#position")).to_have_text(f"Position: {game.to_text()}")
+    expect(page.locator("#strategy")).to_have_value("knuth")
 
 
 def test_contradicting_guess_is_pointed_out_and_hint_fills_the_holes(browser,  # noqa: F811

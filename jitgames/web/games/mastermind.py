@@ -175,6 +175,15 @@ def _strategy(web: WebGame, body: dict, ctx) -> dict:
     return _answer(web, ctx, f"Strategy: {web.game.strategy}.")
 
 
+def _load(web: WebGame, body: dict, ctx) -> dict:
+    """A pasted position replaces the tab's game (a bad one is refused, the game kept).
+    A position pasted already finished is not stored: it was not played here."""
+    web.game = Game.from_text(get_str(body, "position", MAX_TEXT))
+    web.recorded = web.game.finished
+    web.strategy_guesses = None
+    return _answer(web, ctx, "Position loaded.")
+
+
 def _new(body: dict, ctx) -> WebGame:
     return WebGame(_options(body))
 
@@ -212,7 +221,10 @@ def _controls(game: Game) -> str:
             + select("role", "Role", ("breaker", "maker"), game.role)
             + select("strategy", "Strategy", advice.strategies_for(game.pegs, game.colours),
                      game.strategy)
-            + '<button type="button" id="giveup">Give up</button>')
+            + '<button type="button" id="giveup">Give up</button>'
+            + '<label>Position <input id="position-text" size="16" autocomplete="off" '
+            'placeholder="paste mastermind 4x6 ..."></label>'
+            '<button type="button" id="load">Load</button>')
 
 
 def _page(query: dict, ctx) -> Page:
@@ -274,9 +286,17 @@ def _stats(ctx) -> list:
     return [StatsSection("Mastermind", text)]
 
 
+def _warm_up() -> None:
+    """Load the scan kernel, the engine and the optimal tree of the default 4 x 6 game
+    (compiled on a first run), so the first page waits for none of them."""
+    game = Game(4, 6, "breaker", 0)
+    game.best()
+    advice.advise("most-parts", 5, 4, 0, [])
+
+
 PLUGIN = GamePlugin(
     name="mastermind", title="Mastermind", page=_page, new=_new, state=_state,
     actions={"guess": _guess, "hint": _hint, "best": _best, "answer": _reply, "undo": _undo,
-             "giveup": _give_up, "strategy": _strategy},
-    check_records=_check_records, stats=_stats)
+             "giveup": _give_up, "strategy": _strategy, "load": _load},
+    check_records=_check_records, stats=_stats, warm_up=_warm_up)
 """The Mastermind page's plugin (see :mod:`jitgames.web`)."""

@@ -134,7 +134,7 @@
   }
 
   function render(newState, answer, action) {
-    const fresh = !state || action === "new" || newState.pegs !== state.pegs ||
+    const fresh = !state || action === "new" || action === "load" || newState.pegs !== state.pegs ||
       newState.colours !== state.colours;
     state = newState;
     if (fresh || action === "guess" || action === "best" || action === "undo") {
@@ -176,6 +176,12 @@
     JG.coach(state.coach);
     document.getElementById("coach").className = state.contradicted ? "lost" : "";
     positionEl.textContent = `Position: ${state.text}`;
+    if ((action === "new" || action === "load") && answer && answer.ok) {
+      // the URL names this game's start
+      const q = new URLSearchParams({pegs: state.pegs, colours: state.colours, seed: state.seed,
+                                     role: state.role, strategy: state.strategy});
+      history.replaceState(null, "", `/mastermind?${q}`);
+    }
     if (action === "guess" && answer && answer.ok) typed.value = "";
   }
 
@@ -216,6 +222,11 @@
     buttons: {
       play: playTyped,
       giveup: () => JG.act("giveup"),
+      load: () => {
+        const text = document.getElementById("position-text").value.trim();
+        if (text) JG.act("load", {position: text});
+        else JG.message("paste a position (the line under the board)", "refused");
+      },
       reply: () => JG.act("answer", {
         black: Number(document.getElementById("blacks").value),
         white: Number(document.getElementById("whites").value)}),
