@@ -146,6 +146,7 @@
     drawRows();
     const breaker = state.role === "breaker";
     entry.hidden = !breaker;
+    document.getElementById("palette-line").hidden = !breaker;
     answerEntry.hidden = breaker || !state.pending;
     if (!breaker && state.pending) {
       computerGuess.textContent = `${state.strategy} guesses ${state.pending}:`;
@@ -175,6 +176,9 @@
     JG.status(state.status.charAt(0).toUpperCase() + state.status.slice(1));
     JG.coach(state.coach);
     document.getElementById("coach").className = state.contradicted ? "lost" : "";
+    if (action === "answer" && state.contradicted && answer && answer.ok) {
+      JG.message(answer.message, "refused");  // flagged: shown in red, like a refusal
+    }
     positionEl.textContent = `Position: ${state.text}`;
     if ((action === "new" || action === "load") && answer && answer.ok) {
       // the URL names this game's start
