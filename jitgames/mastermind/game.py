@@ -44,6 +44,7 @@ refused with the first turn that differs.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +55,7 @@ from . import advice
 from .scan import Constraints
 
 __all__ = ["Game", "Turn", "COLOURS", "Colour", "parse_code", "format_code", "parse_answer",
+           "check_answer", "feedback",
            "MIN_PEGS", "MAX_PEGS", "MIN_COLOURS", "MAX_COLOURS", "MAX_SEED"]
 
 MIN_PEGS, MAX_PEGS = 2, 8
@@ -124,11 +126,10 @@ def format_code(code) -> str:
 
 def parse_answer(text: str, pegs: int) -> tuple[int, int]:
     """``(black, white)`` from ``"1 2"``, ``"12"`` (pegs < 10) or ``"1b2w"``."""
-    import re
     if "-" in text:
         raise InputError("blacks and whites cannot be negative")
     numbers = re.findall(r"\d+", text)
-    if len(numbers) == 1 and len(numbers[0]) == 2:
+    if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
         numbers = list(numbers[0])
     if len(numbers) != 2:
         raise InputError("answer with two numbers: blacks and whites, e.g. '1 2'")

@@ -27,7 +27,6 @@ Pegs are drawn in ANSI colours only when stdout is a terminal (never with
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 import numpy as np
@@ -42,6 +41,7 @@ from .evaluate import load_game
 from .advice import check_strategy
 from .game import (COLOURS, MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, Game, Turn,
                    format_code)
+from .game import parse_answer as game_answer
 from .stats import open_db, player_table, record_game, record_match
 
 __all__ = ["add_play_arguments", "COMMANDS", "Board"]
@@ -101,20 +101,9 @@ class Board:
 
 
 def parse_answer(text: str, pegs: int) -> int:
-    """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"``; ValueError with a reason."""
-    if "-" in text:
-        raise InputError("blacks and whites cannot be negative")
-    numbers = re.findall(r"\d+", text)
-    if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
-        numbers = list(numbers[0])
-    if len(numbers) != 2:
-        raise InputError("answer with two numbers: blacks and whites, e.g. '1 2'")
-    black, white = int(numbers[0]), int(numbers[1])
-    if black + white > pegs:
-        raise InputError(f"blacks plus whites cannot exceed {pegs}")
-    if black == pegs - 1 and white == 1:
-        raise InputError(f"{pegs - 1} blacks and 1 white is impossible")
-    return encode_feedback(black, white, pegs)
+    """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"`` (:func:`.game.parse_answer`);
+    InputError with a reason."""
+    return encode_feedback(*game_answer(text, pegs), pegs)
 
 
 def _random_secret(space, seed: int | None) -> int:

@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import jit
 from .strategies import unit_uniform
 
-__all__ = ["scan_consistent", "Constraints", "constraints"]
+__all__ = ["scan_consistent", "Constraints"]
 
 
 @jit
@@ -139,7 +139,3 @@ class Constraints:
             scored, np.uint64(key), float(below), int(limit), out)
         return int(count), float(least), int(first)
 
-
-def constraints(pegs: int, colours: int, turns) -> Constraints:
-    """:class:`Constraints` of ``turns`` (``(guess digits, black, white)`` each)."""
-    return Constraints(pegs, colours, turns)
