@@ -247,7 +247,8 @@ def _page(query: dict, ctx) -> Page:
              '<p id="position"></p>')
     return Page(title=f"Mastermind: {game.pegs} pegs, {game.colours} colours",
                 board=board, rules=RULES, controls=_controls(game), data=data,
-                keys=(("g", "type a guess"), ("Enter", "play the typed guess"), ("Escape", "leave the guess box")))
+                keys=(("g", "type a guess"), ("Enter", "play the typed guess (or send the answer)"),
+                      ("Escape", "leave the guess box")))
 
 
 # ----------------------------------------------------------------------------- stats

@@ -173,7 +173,7 @@
       slots = [...hint];
       drawCurrent();
     }
-    JG.status(state.status.charAt(0).toUpperCase() + state.status.slice(1));
+    JG.status(state.status);
     JG.coach(state.coach);
     document.getElementById("coach").className = state.contradicted ? "lost" : "";
     if (action === "answer" && state.contradicted && answer && answer.ok) {
@@ -215,6 +215,14 @@
     if (event.key === "Enter") { playTyped(); event.preventDefault(); }
     if (event.key === "Escape") typed.blur();  // back to the page's keys
   });
+  for (const id of ["blacks", "whites"]) {  // Enter in either box sends the answer
+    document.getElementById(id).addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        document.getElementById("reply").click();
+        event.preventDefault();
+      }
+    });
+  }
   document.getElementById("strategy").addEventListener("change", (event) => {
     if (state && (state.role === "breaker" || state.turns.length === 0)) {
       JG.act("strategy", {strategy: event.target.value});
