@@ -113,3 +113,17 @@ def test_bad_positions_say_why():
                         (deal + " Ks>3", "move 1 (Ks>3)")]:
         with pytest.raises(InputError, match=words.replace("(", r"\(").replace(")", r"\)")):
             Game.from_text(text)
+
+
+def test_terminal_game_shows_the_running_record(tmp_path, monkeypatch):
+    """After each game at the terminal, the player's running record (the line the web
+    page shows too), read back from the database the game was stored in."""
+    from .clirun import run
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    db = str(tmp_path / "games.sqlite")
+    first = run(["solitaire", "play", "2026", "7", "--db", db, "--name", "ann"], "best\nquit\n")
+    second = run(["solitaire", "play", "2026", "8", "--db", db, "--name", "ann"], "quit\n")
+    assert first.status == 0 and second.status == 0
+    assert "Your record: 1 game, mean score" in first.out
+    assert "Your record: 2 games, mean score" in second.out

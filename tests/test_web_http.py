@@ -17,6 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jitgames.solitaire.deal import deals
 from jitgames.solitaire.play import Game
@@ -89,6 +91,25 @@ def test_pages_and_static_files(server):
     assert request(server, "GET", "/stats")[0] == 200
 
 
+def test_static_files_ship_as_package_data():
+    """Every file under jitgames/web/static/ matches a package-data pattern of
+    pyproject.toml (an installed jitgames serves its pages offline), and the server
+    serves exactly the kinds of file those patterns name."""
+    import fnmatch
+    import re
+
+    from jitgames.web.server import _STATIC_NAME, STATIC_DIR
+
+    text = (ROOT / "pyproject.toml").read_text()
+    match = re.search(r'^"jitgames\.web" = \[(.*?)\]', text, re.M | re.S)
+    assert match, "no package-data entry for jitgames.web in pyproject.toml"
+    patterns = re.findall(r'"([^"]+)"', match.group(1))
+    files = sorted(p.name for p in STATIC_DIR.iterdir())
+    assert files and all(_STATIC_NAME.match(name) for name in files), files
+    for name in files:
+        assert any(fnmatch.fnmatch(f"static/{name}", pattern) for pattern in patterns), name
+
+
 @pytest.mark.parametrize("path, expected, words", [
     ("/nowhere", 404, "no page"),
     ("/static/nope.js", 404, "no static file"),
@@ -105,6 +126,8 @@ def test_pages_and_static_files(server):
     ("/solitaire?deal=" + "%200" * 52, 400, "card 0 appears 52 times"),
     ("/solitaire?deal=1%202%203", 400, "52 card ids"),
     ("/solitaire?position=AhAh", 400, "104 characters"),
+    ("/%ff%fe", 400, "not UTF-8"),
+    ("/solitaire?deal=%ff", 400, "undecodable"),
 ])
 def test_bad_gets_are_4xx_with_a_message(server, path, expected, words):
     status, _, text = request(server, "GET", path)
@@ -188,6 +211,37 @@ def test_coach_says_when_a_move_throws_cards_away(server):
     status, answer = api(server, "hint", {"id": gid})
     hint = Game(deals(2026, index, index + 1)[0]).hint()
     assert (answer["hint"]["card"], answer["hint"]["pile"]) == (hint.move // 8, hint.move % 8)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=120),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12)
+FIELDS = st.fixed_dictionaries({}, optional={
+    key: JSON | st.integers(-1, 60) | st.sampled_from(["9c", "3 5", "Kh", "1", ""])
+    for key in ("card", "pile", "text", "seed", "index", "deal", "position")})
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(action=st.sampled_from(["new", "move", "hint", "best", "undo", "restart", "load",
+                               "nope"]),
+       fields=FIELDS, use_id=st.booleans())
+def test_any_json_gets_an_answer_never_a_500(server, action, fields, use_id):
+    """Whatever JSON an action gets, the answer is 200 (played or refused) or a 4xx
+    with a message; the fixture fails the module on any 500."""
+    if use_id:
+        fields = dict(fields, id=GAME_ID.setdefault("id", api(server, "new", {
+            "seed": 2026, "index": 64})[1]["id"]))
+    status, answer = api(server, action, fields)
+    assert status in (200, 400, 404), (status, answer)
+    assert isinstance(answer["ok"], bool) and (answer["ok"] or answer["error"])
+
+
+GAME_ID: dict = {}
+"""The game the fuzz test plays in (made by its first example that uses an id)."""
 
 
 def test_methods_and_lengths(server):
@@ -354,7 +408,12 @@ def test_serve_stops_on_ctrl_c_keeping_finished_games(tmp_path):
 def test_serve_warns_off_loopback_and_refuses_bad_records(tmp_path):
     process = start("--host", "0.0.0.0", "--db", str(tmp_path))
     try:
-        url_of(process)
+        port = url_of(process).rstrip("/").rsplit(":", 1)[1]
+        taken = subprocess.run([sys.executable, "-m", "jitgames", "serve", "--host", "0.0.0.0",
+                                "--port", port, "--no-browser", "--db", str(tmp_path)],
+                               cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert taken.returncode == 2 and taken.stderr.count("\n") == 1
+        assert f"cannot listen on 0.0.0.0 port {port}" in taken.stderr
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
     finally:

@@ -12,6 +12,8 @@ import sqlite3
 from pathlib import Path
 
 import numpy as np
+import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from jitgames.solitaire.deal import deals
@@ -77,6 +79,20 @@ def plain_moves(game):
     return [m for m in game.legal_moves() if m // 8 % 13 != 12]
 
 
+def test_the_watch_catches_console_errors_and_outside_requests(browser, web_server):  # noqa: F811
+    """The fixture's own checks work: a console error and a request to another host
+    are recorded (and the request is blocked)."""
+    watched, page = open_deal(browser, web_server, 1)
+    page.evaluate("() => console.error('a planted error')")
+    expect(page.locator("#status")).to_have_text(STARTED)  # the console event is delivered
+    assert any("a planted error" in e for e in watched.errors)
+    watched.errors.clear()
+    with pytest.raises(PlaywrightError):
+        page.goto("http://192.0.2.1/")  # TEST-NET-1: never routed
+    assert browser.outside == ["http://192.0.2.1/"]
+    browser.outside.clear()
+
+
 def test_best_move_to_the_end_reaches_the_optimum(browser, web_server):  # noqa: F811
     index, game = first_index(lambda g: 20 <= g.optimum < 52)
     watched, page = open_deal(browser, web_server, index)
@@ -137,6 +153,13 @@ def test_click_and_drag_moves_then_undo(browser, web_server):  # noqa: F811
             assert pile_of(page, card) == p
     act(page, "Undo", "undo")
     assert "nothing to undo" in page.locator("#message").text_content()
+    # Restart (its key r) after a move brings the deal back too
+    act(page, "Best move", "best")
+    assert page.locator("text.label", has_text=re.compile("^1 move$")).count() == 1
+    with answered(page, "restart"):
+        page.keyboard.press("r")
+    assert page.locator("text.label", has_text=re.compile("^0 moves$")).count() == 1
+    assert page.locator("#message").text_content() == "Back to the deal."
 
 
 def test_bad_move_is_refused_with_a_message(browser, web_server):  # noqa: F811

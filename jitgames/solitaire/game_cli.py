@@ -21,7 +21,7 @@ from .._cli import (ArgumentParser, CLIError, add_db, add_json, display_name, in
 from .console import end_line, play_session, with_progress
 from .deal import SHUFFLES, deals, read_deal_file
 from .play import Game
-from .records import DB_FILE, GameRecord, open_db, player_table, record_game
+from .records import DB_FILE, GameRecord, open_db, player_table, record_game, record_line
 from .search import PositionSolver
 from .table import DEFAULT_CAPACITY
 
@@ -132,9 +132,13 @@ def play_command(argv) -> int:
             print()
             status = 130
         print(end_line(game))
-        record_game(records, GameRecord(player=args.name or _player(), score=game.score,
-                                    optimum=game.optimum, moves=len(game.history),
-                                    hints=game.hints, undos=game.undos, **where))
+        player = args.name or _player()
+        if record_game(records, GameRecord(player=player, score=game.score,
+                                           optimum=game.optimum, moves=len(game.history),
+                                           hints=game.hints, undos=game.undos, **where)):
+            line = record_line(records, player)  # the running record, as the web page shows
+            if line:
+                print(line)
     finally:
         records.close()
     return status

@@ -22,7 +22,8 @@ from dataclasses import astuple, dataclass
 
 from .. import _store
 
-__all__ = ["DB_FILE", "SCHEMA", "GameRecord", "open_db", "record_game", "player_table"]
+__all__ = ["DB_FILE", "SCHEMA", "GameRecord", "open_db", "record_game", "player_table",
+           "record_line"]
 
 DB_FILE = "solitaire.sqlite"
 SCHEMA = _store.RecordSchema("solitaire game results", 0x6A67534C, (
@@ -90,3 +91,15 @@ def player_table(records: _store.Records) -> list[dict]:
                      "mean_lost": lost, "wins": wins, "perfect": perfect,
                      "mean_hints": hints, "mean_undos": undos})
     return rows
+
+
+def record_line(records: _store.Records, player: str) -> str:
+    """``Your record: N games, mean score M, P played perfectly, W won.`` for ``player``
+    (shown after each game, at the terminal and in the browser); empty if none."""
+    for row in player_table(records):
+        if row["player"] == player:
+            games = row["games"]
+            return (f"Your record: {games} game{'s' if games != 1 else ''}, mean score "
+                    f"{row['mean_score']:.1f}, {row['perfect']} played perfectly, "
+                    f"{row['wins']} won.")
+    return ""

@@ -278,7 +278,10 @@ class Handler(BaseHTTPRequestHandler):
         if not raw.startswith("/"):
             raise HTTPError(400, "the request target must be a path starting with /")
         split = urlsplit(raw)
-        path = unquote(split.path, errors="strict")
+        try:
+            path = unquote(split.path, errors="strict")
+        except UnicodeDecodeError:
+            raise HTTPError(400, "the path is not UTF-8 once decoded") from None
         if "\\" in path or "\0" in path or "//" in path:
             raise HTTPError(400, "backslashes, NUL bytes and empty segments are not allowed "
                                  "in paths")

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import html
 import secrets
+import threading
 
 from ..plugin import GamePlugin, Page, StatsSection, get_int, get_str
 from ..stats import figure_svg, html_table, new_figure
 from ... import _store
 from ...solitaire.deal import deals
 from ...solitaire.play import Game, IllegalMove, parse_deal
-from ...solitaire.records import DB_FILE, SCHEMA, GameRecord, open_db, player_table, record_game
+from ...solitaire.records import (DB_FILE, SCHEMA, GameRecord, open_db, player_table,
+                                  record_game, record_line)
 from ...solitaire.rules import card_name
 from ...solitaire.search import PositionSolver
 from ...solitaire.table import DEFAULT_CAPACITY
@@ -29,6 +31,10 @@ RANDOM_SEEDS = 2**32
 """A random deal's seed is drawn below this and its index below ``RANDOM_INDICES``
 (as at the terminal: short enough to type back)."""
 RANDOM_INDICES = 10**6
+_DEALING = threading.Lock()
+"""Held around :func:`deals`, a parallel kernel: Numba's workqueue threading layer (the
+one left when neither OpenMP nor TBB is present) refuses concurrent parallel launches
+from several threads; one deal takes microseconds, so the lock costs nothing."""
 MAX_TEXT = 2048
 """Longest deal or position text accepted (a position is at most ~400 characters)."""
 
@@ -70,7 +76,8 @@ def _build(kind: str, value) -> WebGame:
         seed, index = value
     else:
         seed, index = secrets.randbelow(RANDOM_SEEDS), secrets.randbelow(RANDOM_INDICES)
-    deck = deals(seed, index, index + 1)[0]
+    with _DEALING:
+        deck = deals(seed, index, index + 1)[0]
     return WebGame(Game(deck, solver), dict(empty, shuffle="fisher-yates", seed=seed,
                                             deal_index=index))
 
@@ -90,13 +97,8 @@ def _store_end(web: WebGame, ctx) -> None:
         record_game(records, GameRecord(player=ctx.player, score=game.score,
                                         optimum=game.optimum, moves=len(game.history),
                                         hints=game.hints, undos=game.undos, **web.where))
-        mine = [row for row in player_table(records) if row["player"] == ctx.player]
+        web.record_line = record_line(records, ctx.player)
     web.recorded = True
-    if mine:
-        row = mine[0]
-        web.record_line = (f"Your record: {row['games']} game{'s' if row['games'] > 1 else ''}, "
-                           f"mean score {row['mean_score']:.1f}, {row['perfect']} played "
-                           f"perfectly, {row['wins']} won.")
 
 
 # ----------------------------------------------------------------------------- state
@@ -249,7 +251,7 @@ def _page(query: dict, ctx) -> Page:
         if kind != "random":
             data = {kind: value}
         title = "Solitaire"
-    board = ('<svg id="table" role="img" aria-label="The seven piles and the four '
+    board = ('<svg id="table" role="group" aria-label="The seven piles and the four '
              'foundations" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 620 400"></svg>')
     return Page(title=title, board=board, rules=RULES, controls=CONTROLS, data=data,
                 keys=(("r", "Restart"), ("m", "type a move"), ("Escape", "drop the selection")))

@@ -67,7 +67,8 @@
     // foundations above piles 4..7, the counts at the left
     text(svg, LEFT, 30, "Foundations", {class: "label"});
     text(svg, LEFT, 56, `${state.score} of 52 home`, {class: "label small"});
-    text(svg, LEFT, 78, `${state.moves} moves`, {class: "label small"});
+    text(svg, LEFT, 78, `${state.moves} move${state.moves === 1 ? "" : "s"}`,
+         {class: "label small"});
     state.foundations.forEach((height, suit) => {
       const g = el("g", {transform: `translate(${pileX(3 + suit)},12)`, class: "foundation",
                          "data-suit": suit}, svg);
