@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import sqlite3
+import urllib.error
+import urllib.request
 
 import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playwright.sync_api import expect
 
 from jitgames.mastermind.evaluate import evaluate
@@ -209,3 +214,48 @@ def test_board_is_drawn(browser, web_server):  # noqa: F811
     plate = np.mean((r > 0.8) & (g > 0.75) & (b > 0.65) & (b < 0.8))
     assert wood > 0.3 and red > 0.001 and blue > 0.001 and plate > 0.002, (wood, red, blue,
                                                                             plate)
+
+
+# ----------------------------------------------------------------------------- the API
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=60),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=3),
+    max_leaves=8)
+FIELDS = st.fixed_dictionaries({}, optional={
+    key: JSON | st.integers(-1, 12) | st.sampled_from(["rrgg", "1123", "optimal", "maker",
+                                                       "random", "", "mastermind 4x6"])
+    for key in ("code", "black", "white", "strategy", "pegs", "colours", "seed", "role",
+                "position")})
+GAME_IDS: dict = {}
+
+
+def api(server, action, body):
+    request = urllib.request.Request(
+        f"{server.url}api/mastermind/{action}", json.dumps(body).encode(),
+        {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(action=st.sampled_from(["new", "guess", "answer", "hint", "best", "undo", "giveup",
+                               "strategy", "load", "nope"]),
+       fields=FIELDS, role=st.sampled_from(["breaker", "maker", None]))
+def test_any_json_gets_an_answer_never_a_500(web_server, action, fields, role):  # noqa: F811
+    """Whatever JSON an action gets, the answer is 200 (played or refused) or a 4xx with
+    a message (the fixture fails the module on any 500). Games of 3 pegs and 4 colours,
+    so that random bodies also finish them."""
+    if role is not None:
+        if role not in GAME_IDS:
+            GAME_IDS[role] = api(web_server, "new", {"pegs": 3, "colours": 4, "seed": 1,
+                                                     "role": role})[1]["id"]
+        fields = dict(fields, id=GAME_IDS[role])
+    status, answer = api(web_server, action, fields)
+    assert status in (200, 400, 404), (status, answer)
+    assert isinstance(answer["ok"], bool) and (answer["ok"] or answer["error"])
