@@ -23,6 +23,9 @@ from tests.web_browser import CHROMIUM, CHROMIUM_ARGS, serving  # noqa: E402
 SHOTS = {
     # page: (url, actions before the shot)
     "solitaire": ("solitaire?seed=2026&index=64", ("best",) * 8 + ("hint",)),
+    "mastermind": ("mastermind?pegs=4&colours=6&seed=17&role=breaker", ("best", "best", "hint")),
+    "kalah": ("kalah?pits=6&stones=4&opponent=alpha-beta-6&seed=2026&animate=0",
+              ("best", "best", "values")),
 }
 
 

@@ -32,6 +32,7 @@ VALID = {
     ("mastermind", "stats"): ["--db", "{tmp}/mm.sqlite"],
     ("kalah", "solve"): ["2", "1", "--no-endgame-files"],
     ("kalah", "play"): ["--pits", "2", "--stones", "1", "--human", "none", "--depth", "2"],
+    ("kalah", "stats"): ["--db", "{tmp}/kalah_play.sqlite"],
     ("kalah", "tournament"): ["store@1", "sides@1", "--pits", "2", "--stones", "1",
                               "--openings", "1", "--db", "{tmp}/kalah.sqlite"],
     ("puzzles", "queens"): ["6"],

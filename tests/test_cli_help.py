@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from jitgames.__main__ import GAMES
+from jitgames.__main__ import GAMES, PACKAGES
 from jitgames.__main__ import main as front_door
 
 
@@ -20,7 +20,7 @@ def _parsers(parser, path):
 
 def _all_parsers():
     for game in GAMES:
-        module = importlib.import_module(f"jitgames.{game}.__main__")
+        module = importlib.import_module(f"jitgames.{PACKAGES.get(game, game)}.__main__")
         yield from _parsers(module.build_parser(), game)
 
 

@@ -72,3 +72,37 @@ def test_a_terminal_sees_the_seconds_tick_and_the_line_cleared(monkeypatch):
     assert text.startswith("jitgames test: compiling kernels for first use")
     assert "\r  compiling ... " in text
     assert text.endswith("\r" + " " * 30 + "\r")  # cleared for what follows
+
+
+IMPORT_EVERYTHING = """
+import importlib, pkgutil
+from numba.core import event
+compiled = []
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Listener())
+import jitgames
+for module in pkgutil.walk_packages(jitgames.__path__, "jitgames."):
+    importlib.import_module(module.name)
+print(len(compiled), compiled[:10])
+"""
+
+
+def test_importing_every_module_compiles_nothing(tmp_path):
+    """Kernels compile on first call only: a command compiles what it uses, not what
+    the modules it imports define (an empty cache, so a compile would show)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join([str(root)] + sys.path))
+    done = subprocess.run([sys.executable, "-c", IMPORT_EVERYTHING], env=env, cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("0 []"), done.stdout

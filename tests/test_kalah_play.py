@@ -11,6 +11,12 @@ from jitgames.kalah import evaluation, play, rules, search, tournament
 from jitgames.kalah.__main__ import main
 
 
+@pytest.fixture(autouse=True)
+def _records_in_tmp(tmp_path, monkeypatch):
+    """Games a test plays are recorded under its own data directory."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 def _run(argv, stdin, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     status = main(argv)
@@ -327,7 +333,7 @@ def test_hint_names_every_equally_good_pit_and_prints_the_tree(monkeypatch, caps
         ties = sorted(p for p, v in values.items() if v == best)
         line = next(x for x in out.splitlines() if "hint:" in x)
         assert line.split("hint: ")[1].startswith(
-            f"pit{'s' if len(ties) > 1 else ''} {', '.join(map(str, ties))} [value {best},")
+            f"pit{'s' if len(ties) > 1 else ''} {', '.join(map(str, ties))} [value {best} for South,")
         assert "search tree (values from South's view):" in out.split("hint:")[1]
         assert "South resigns." in out
 
@@ -346,6 +352,7 @@ def test_move_ordering_switch_changes_nodes_not_moves(monkeypatch, capsys):
             if "plays pit" in line:
                 move, rest = line.split("  [value ")
                 value, nodes = rest.rstrip("]").split(", ")
+                value = value.split(" for ")[0]   # "3 for North": the mover's side
                 rows.append((move, int(value), int(nodes.split()[0])))
         return rows
 
@@ -404,3 +411,106 @@ def test_the_answers_are_visible_from_help(capsys):
         assert status == 0
         for phrase in phrases:
             assert phrase in text, phrase
+
+
+# -- the console on the game model: help, undo, values, announcements, records ----------------
+
+def test_help_values_position_and_undo_at_the_terminal(monkeypatch, capsys):
+    from jitgames.kalah.game import Coach, Game
+
+    script = "help\nvalues\nposition\nundo\n1\nundo\nposition\n2\nq\n"
+    status, out, err = _run(["play", "--pits", "3", "--stones", "3", "--opponent", "perfect",
+                             "--no-random"], script, monkeypatch, capsys)
+    assert status == 0 and err == ""
+    assert "Commands at your turn:" in out and "Last stone in your store: you move again" in out
+    advice = Coach().advise(Game(3, 3))
+    shown = ", ".join(f"pit {p + 1}: {v:+d}" for p, v in zip(advice.moves, advice.values))
+    assert f"values for South (perfect play; final margin with perfect play, from South's " \
+           f"side): {shown}" in out
+    assert out.count("position: 3,3,3/0/3,3,3/0 s empty-capture") == 2
+    assert "nothing to undo: you have not moved yet" in out
+    # pit 1 (3 stones) ends in South's store: announced, South moves again
+    assert "South plays pit 1." in out
+    assert "South's last stone fell in South's store: South moves again." in out
+    assert "undone: South pit 1" in out
+    assert "South resigns." in out
+    # North (the perfect computer) answered pit 2 with its value from North's side
+    line = next(x for x in out.splitlines() if "North (computer) plays pit" in x)
+    assert line.endswith("for North, perfect play]")
+
+
+def test_two_computer_moves_in_a_row_are_both_announced(monkeypatch, capsys):
+    # North to move; its pit 3 (one stone) lands in North's store, then its pit 1 (two
+    # stones) ends in the emptied pit 3 and captures South's pit 1: two moves in a row
+    # (the other order gains nothing).
+    status, out, _ = _run(["play", "--position", "3,3,3/0/2,0,1/0 n", "--opponent",
+                           "alpha-beta", "--depth", "3", "--no-random"], "q\n",
+                          monkeypatch, capsys)
+    assert status == 0
+    lines = out.splitlines()
+    plays = [i for i, x in enumerate(lines) if "North (computer) plays pit" in x]
+    assert [lines[i].split("plays pit ")[1][0] for i in plays] == ["3", "1"]
+    assert "North's last stone fell in North's store: North moves again." in lines[plays[0] + 1]
+    assert "capture! North's last stone fell in an empty pit of its own: it and the 3 " \
+           "stones of South's pit 1 go to North's store." in lines[plays[1] + 1]
+    assert "South resigns." in out
+
+
+def test_captures_are_announced(monkeypatch, capsys):
+    # South's pit 1 (one stone) lands in empty pit 2 opposite North's pit 2 (3 stones).
+    status, out, _ = _run(["play", "--position", "1,0,2/0/1,3,1/0 s", "--no-random"],
+                          "1\nq\n", monkeypatch, capsys)
+    assert status == 0
+    assert ("capture! South's last stone fell in an empty pit of its own: it and the 3 "
+            "stones of North's pit 2 go to South's store.") in out
+
+
+def test_results_are_recorded_by_opponent(tmp_path, monkeypatch, capsys):
+    db = str(tmp_path / "k.sqlite")
+    # a finished game against random moves: South plays its first legal pit every turn
+    script = "1\n2\n3\n" * 40
+    status, out, _ = _run(["play", "--pits", "3", "--stones", "2", "--opponent", "random",
+                           "--seed", "4", "--db", db, "--name", "Ada"], script,
+                          monkeypatch, capsys)
+    assert status == 0 and "Game over: South" in out and "Result recorded" in out
+    south, north = (int(x) for x in out.split("Game over: South ")[1].split(" --")[0]
+                    .split(", North "))
+    status, out, _ = _run(["play", "--pits", "3", "--stones", "2", "--opponent", "perfect",
+                           "--db", db, "--name", "Ada"], "q\n", monkeypatch, capsys)
+    assert status == 0 and "South resigns." in out
+    assert main(["stats", "--db", db, "--json"]) == 0
+    rows = {r["opponent"]: r for r in json.loads(capsys.readouterr().out)["opponents"]}
+    assert set(rows) == {"random", "perfect"}
+    won = south > north
+    assert (rows["random"]["games"], rows["random"]["wins"], rows["random"]["draws"]) == (
+        1, int(won), int(south == north))
+    assert rows["random"]["mean_margin"] == south - north
+    assert (rows["perfect"]["games"], rows["perfect"]["resigned"],
+            rows["perfect"]["losses"]) == (1, 1, 1)
+    assert main(["stats", "--db", db]) == 0
+    text = capsys.readouterr().out
+    assert "opponent" in text and "random" in text and "perfect" in text
+    # the computer playing itself is no person's game: nothing recorded
+    _run(["play", "--human", "none", "--pits", "2", "--stones", "1", "--db", db],
+         "", monkeypatch, capsys)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM kalah_play_games").fetchone()[0] == 2
+
+
+def test_perfect_opponent_and_position_are_checked(monkeypatch, capsys):
+    for argv, message in ((["play", "--opponent", "perfect"], "perfect play is offered"),
+                          (["play", "--position", "1,2/0/3/0 s"], "South has 2 pits")):
+        status, _, err = _run(argv, "", monkeypatch, capsys)
+        assert status == 2 and err.count("\n") == 1 and message in err
+
+
+def test_colours_only_on_a_terminal():
+    from jitgames.kalah.play import draw_board
+
+    board = rules.new_board(3, 2)
+    assert "\x1b[" not in draw_board(board)
+    coloured = draw_board(board, colour=True)
+    assert "\x1b[36m" in coloured and "\x1b[33m" in coloured
+    plain = draw_board(board).splitlines()
+    assert "North [ 0]" in plain[2] and "[ 0] South" in plain[2]
+    assert "North's pits" in plain[0] and "South's pits" in plain[4]

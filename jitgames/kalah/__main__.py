@@ -5,6 +5,7 @@
   Endgame databases are kept in ``kalah/`` under the user's data directory
   (``--endgame-dir`` elsewhere, ``--no-endgame-files`` none) and read by later solves.
 - ``play``: a person against the computer, or the computer against itself.
+- ``stats``: the results of the games people played, by opponent.
 - ``tournament``: evaluations and depths against each other; ratings in SQLite.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, emit,
+from .._cli import (ArgumentParser, CLIError, add_db, add_json, add_quiet, add_threads, emit,
                     int_in_range, progress, run_cli)
 from .._jit import threads
 from .._store import check_writable, data_dir
@@ -100,6 +101,36 @@ def _run_solve(args) -> int:
     return 0
 
 
+def _add_stats(sub):
+    from .records import DB_FILE
+
+    p = sub.add_parser("stats", help="results of the games played, by opponent")
+    p.add_argument("--name", default=None, help="only this player's games")
+    add_db(p, DB_FILE, "Kalah game results")
+    add_json(p)
+    p.set_defaults(run=_run_stats)
+
+
+def _run_stats(args) -> int:
+    from .records import open_db, opponent_table
+
+    with open_db(args.db) as records:
+        rows = opponent_table(records, args.name)
+    if args.json:
+        return emit(args, {"opponents": rows})
+    if not rows:
+        print("no games recorded yet")
+        return 0
+    print(f"{'opponent':<24} {'board':<22} {'games':>5} {'won':>4} {'drawn':>5} "
+          f"{'lost':>4} {'resigned':>8} {'mean margin':>11}")
+    for r in rows:
+        board = f"Kalah({r['pits']},{r['stones'] if r['stones'] is not None else '?'}) " \
+                f"{r['variant']}"
+        print(f"{r['opponent']:<24} {board:<22} {r['games']:>5} {r['wins']:>4} "
+              f"{r['draws']:>5} {r['losses']:>4} {r['resigned']:>8} {r['mean_margin']:>+11.2f}")
+    return 0
+
+
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG,
                             description="Kalah: exact solutions, alpha-beta play, tournaments "
@@ -109,6 +140,7 @@ def build_parser() -> ArgumentParser:
     from . import play, tournament
 
     play.add_parser(sub)
+    _add_stats(sub)
     tournament.add_parser(sub)
     return parser
 

@@ -410,7 +410,7 @@ def _cmd_optimal(args):
 
 def _body(argv):
     args = build_parser().parse_args(argv)
-    if hasattr(args, "pegs"):
+    if hasattr(args, "pegs") and args.command != "play":  # play's model checks its sizes
         code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
     commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree,
                 "optimal": _cmd_optimal}

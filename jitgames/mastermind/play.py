@@ -1,12 +1,19 @@
 """Mastermind for people in the terminal: ``play``, ``match`` and ``stats``.
 
 - ``play`` (default ``--role breaker``): the computer makes a secret and the person
-  guesses (``1123`` or ``1 1 2 3``; ``?`` shows how many codes are still possible;
-  ``quit`` gives up and shows the code, recorded as an unsolved game). A guess that
-  cannot be the secret given the earlier answers is pointed out with the first
-  answer it contradicts; with ``--hard`` it is refused and not counted. ``--role maker``: the person keeps a secret and answers the
-  computer's guesses with blacks and whites (``1 2``, ``12`` or ``1b2w``); an answer
-  that contradicts the earlier ones is shown and refused.
+  guesses (``1123``, ``1 1 2 3`` or by colour letter ``rrgb``, :mod:`.game`); ``?``
+  shows how many codes are still possible, ``hint`` the coach's guess (``--strategy``,
+  default optimal where it is quick, :mod:`.advice`), ``best`` plays it, ``undo``
+  takes back a guess (any number), ``quit`` gives up and shows the code (recorded as
+  an unsolved game), ``help`` lists these. A guess that cannot be the secret given
+  the earlier answers is pointed out with the first answer it contradicts; with
+  ``--hard`` it is refused and not counted. A solved game is recorded with the
+  guesses the strategy needs for the same code. ``--role maker``: the person keeps
+  a secret and answers the computer's guesses with blacks and whites (``1 2``, ``12``
+  or ``1b2w``); an answer that contradicts the earlier ones is shown (with the
+  earlier answers it contradicts) and taken back at once; ``undo`` takes back
+  earlier answers and ``quit`` stops, at any prompt. Both roles play the game model
+  :class:`.game.Game` (2..8 pegs, 2..10 colours, repeats allowed).
 - ``match``: two players (``human:NAME`` or a strategy name) alternate as codemaker
   for ``--rounds`` rounds; fewer guesses in total as codebreaker wins (a person who
   gives up or runs out of ``--max-guesses``, default 10, scores one more).
@@ -20,7 +27,6 @@ Pegs are drawn in ANSI colours only when stdout is a terminal (never with
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 import numpy as np
@@ -29,10 +35,14 @@ from ..errors import InputError
 from .. import _cli
 from .._interrupt import run_interruptible
 from .._random import below, stream_key
-from .breaker import Breaker, InconsistentAnswer, consistent_codes
+from .breaker import Breaker
 from .codes import decode_feedback, encode_feedback
 from .evaluate import load_game
 from .._store import NoRecords
+from .advice import check_strategy
+from .game import (COLOURS, MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, Game, Turn,
+                   format_code)
+from .game import parse_answer as game_answer
 from .stats import open_db, player_table, record_game, record_match
 
 __all__ = ["add_play_arguments", "COMMANDS", "Board"]
@@ -63,49 +73,38 @@ def ask(prompt: str) -> str:
 
 
 class Board:
-    """Renders guesses and their feedback, coloured or plain."""
+    """Renders codes (0-based colour tuples) and answers, coloured or plain."""
 
-    def __init__(self, space, colour: bool):
-        self.space, self.colour = space, colour
+    def __init__(self, colour: bool):
+        self.colour = colour
 
-    def code(self, index: int) -> str:
-        text = self.space.format(index)
+    def code(self, code) -> str:
+        text = format_code(code)
         if not self.colour:
             return " ".join(text)
         out = []
-        for d, ch in zip(self.space.digits[index], text):
-            if d < len(PEG_COLOURS):
-                fg = 16 if PEG_COLOURS[d] in (226, 231, 51) else 231
-                out.append(f"\x1b[48;5;{PEG_COLOURS[d]}m\x1b[38;5;{fg}m {ch} \x1b[0m")
-            else:
-                out.append(f" {ch} ")
+        for d, ch in zip(code, text):
+            ansi = COLOURS[d].ansi
+            fg = 16 if ansi in (226, 231, 51) else 231
+            out.append(f"\x1b[48;5;{ansi}m\x1b[38;5;{fg}m {ch} \x1b[0m")
         return "".join(out)
 
-    def row(self, number: int, guess: int, answer: int) -> str:
-        black, white = decode_feedback(answer, self.space.pegs)
+    def row(self, number: int, turn: Turn) -> str:
+        black, white = turn.black, turn.white
         pegs = "\u25cf" * black + "\u25cb" * white if self.colour else ""
-        return f"{number:>3}. {self.code(guess)}   {black} black {white} white {pegs}".rstrip()
+        left = f"  ({turn.remaining} possible)" if black < len(turn.guess) else ""
+        return (f"{number:>3}. {self.code(turn.guess)}   {black} black {white} white "
+                f"{pegs}".rstrip() + left)
 
-    def show(self, history) -> None:
-        for i, (guess, answer) in enumerate(history, 1):
-            print(self.row(i, guess, answer))
+    def show(self, turns) -> None:
+        for i, turn in enumerate(turns, 1):
+            print(self.row(i, turn))
 
 
 def parse_answer(text: str, pegs: int) -> int:
-    """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"``; ValueError with a reason."""
-    if "-" in text:
-        raise InputError("blacks and whites cannot be negative")
-    numbers = re.findall(r"\d+", text)
-    if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
-        numbers = list(numbers[0])
-    if len(numbers) != 2:
-        raise InputError("answer with two numbers: blacks and whites, e.g. '1 2'")
-    black, white = int(numbers[0]), int(numbers[1])
-    if black + white > pegs:
-        raise InputError(f"blacks plus whites cannot exceed {pegs}")
-    if black == pegs - 1 and white == 1:
-        raise InputError(f"{pegs - 1} blacks and 1 white is impossible")
-    return encode_feedback(black, white, pegs)
+    """Encoded feedback from ``"1 2"``, ``"12"`` or ``"1b2w"`` (:func:`.game.parse_answer`);
+    InputError with a reason."""
+    return encode_feedback(*game_answer(text, pegs), pegs)
 
 
 def _random_secret(space, seed: int | None) -> int:
@@ -114,128 +113,188 @@ def _random_secret(space, seed: int | None) -> int:
     return int(value)
 
 
-def contradiction(space, history, guess: int) -> str | None:
-    """Why ``guess`` cannot be the secret given ``history`` (``(guess, answer)`` pairs):
-    the first earlier answer it contradicts, in words; None if it is consistent."""
-    for number, (earlier, answer) in enumerate(history, 1):
-        would = space.feedback(earlier, guess)
-        if would != answer:
-            b, w = decode_feedback(answer, space.pegs)
-            wb, ww = decode_feedback(would, space.pegs)
-            return (f"{space.format(guess)} cannot be the code: guess {number} "
-                    f"({space.format(earlier)}) got {b} black {w} white, but against "
-                    f"{space.format(guess)} it would get {wb} black {ww} white")
-    return None
+def _model_size(space) -> None:
+    """InputError unless the game model (:mod:`.game`) plays this size."""
+    if not space.repeats:
+        raise InputError("play and match use codes with repeated colours (no --no-repeats)")
+    if not (MIN_PEGS <= space.pegs <= MAX_PEGS and MIN_COLOURS <= space.colours <= MAX_COLOURS):
+        raise InputError(f"play and match take {MIN_PEGS} to {MAX_PEGS} pegs and "
+                         f"{MIN_COLOURS} to {MAX_COLOURS} colours")
 
 
-def human_breaks(space, matrix, board, secret: int, name: str, max_guesses: int | None,
-                 hard: bool = False):
-    """The person guesses ``secret``; returns guesses used, or None if not solved.
+BREAKER_HELP = """Type a guess as colour numbers or letters, e.g. 1123 or rrgb
+({colours}); spaces are ignored.
+  ?       how many codes are still possible
+  hint    the {strategy} strategy's guess from here (not played)
+  best    play that guess
+  undo    take back your last guess (any number of times)
+  quit    give up and see the code
+  help    this text"""
+
+
+def human_breaks(game: Game, board, name: str, max_guesses: int | None, hard: bool = False):
+    """The person guesses ``game``'s secret; returns guesses used, or None if not solved.
 
     A guess inconsistent with the earlier answers is pointed out; with ``hard`` it is
     refused (not counted) and the person asked again.
     """
-    history = []
-    print(f"Guess my code: {space.pegs} digits from 1 to {space.format(space.size - 1)[0]}"
-          f"{'' if space.repeats else ', no repeats'}. '?' = codes still possible, "
-          f"'quit' = give up.")
-    while max_guesses is None or len(history) < max_guesses:
-        text = ask(f"{name}, guess {len(history) + 1}: ")
-        if text in ("?", "possible"):
-            left = consistent_codes(space, matrix, history).size
+    letters = " ".join(c.letter for c in COLOURS[:game.colours])
+    print(f"Guess my code: {game.pegs} colours from 1 to {format_code([game.colours - 1])} "
+          f"(or letters {letters}). 'help' lists the commands.")
+    while max_guesses is None or len(game.turns) < max_guesses:
+        text = ask(f"{name}, guess {len(game.turns) + 1}: ")
+        word = text.lower()
+        if word in ("?", "possible"):
+            left = game.turns[-1].remaining if game.turns else game.codes
             print(f"{left} code{'s' if left != 1 else ''} still possible")
             continue
-        if text.lower() in ("quit", "q", "exit"):
-            print(f"Given up; the code was {space.format(secret)}.")
+        if word in ("quit", "q", "exit"):
+            game.give_up()
+            print(f"Given up; the code was {format_code(game.secret)}.")
             return None
+        if word in ("help", "h"):
+            print(BREAKER_HELP.format(colours=f"1-{format_code([game.colours - 1])} or "
+                                      f"{letters}", strategy=game.strategy))
+            continue
+        if word == "undo":
+            if game.undo():
+                print(f"Guess {len(game.turns) + 1} taken back.")
+                board.show(game.turns)
+            else:
+                print("nothing to undo")
+            continue
+        if word == "hint":
+            print(f"hint ({game.strategy}): {board.code(game.hint())}")
+            continue
         try:
-            guess = space.parse(text)
+            code = game.hint() if word == "best" else game.parse(text)
         except InputError as exc:
             print(f"not a code: {exc}")
             continue
-        reason = contradiction(space, history, guess)
+        reason = game.contradiction(code)
+        if reason is not None and hard:
+            print(f"refused (--hard): {reason}.")
+            continue
+        turn = game.play(code)
         if reason is not None:
-            if hard:
-                print(f"refused (--hard): {reason}.")
-                continue
             print(f"note: {reason}.")
-        answer = space.feedback(guess, secret)
-        history.append((guess, answer))
-        print(board.row(len(history), guess, answer))
-        if answer == space.solved:
-            print(f"Solved in {len(history)} guesses.")
-            return len(history)
-    print(f"Out of guesses; the code was {space.format(secret)}.")
+        print(board.row(len(game.turns), turn))
+        if game.solved:
+            print(f"Solved in {len(game.turns)} guesses.")
+            return len(game.turns)
+    print(f"Out of guesses; the code was {format_code(game.secret)}.")
     return None
 
 
-def computer_breaks(space, matrix, board, strategy: str, seed: int, secret: int | None = None):
-    """The computer guesses; the person answers unless ``secret`` is given.
+MAKER_HELP = """Answer each guess with blacks (right colour, right place) and whites
+(right colour, wrong place): '1 2', '12' or '1b2w'.
+  undo    take back your last answer (any number of times)
+  quit    stop the game
+  help    this text"""
 
-    Returns the number of guesses used.
-    """
+
+def person_makes(game: Game, board) -> int | None:
+    """The computer breaks the person's code (``game`` in the maker role); returns the
+    guesses it used, or None if the person quit. An answer that contradicts the
+    earlier ones is shown and taken back at once; ``undo`` takes back earlier ones."""
+    print(f"Think of a code of {game.pegs} colours from 1 to {format_code([game.colours - 1])}"
+          f"; answer each guess with blacks and whites. 'help' lists the commands.",
+          flush=True)  # shown before the computer thinks (a Ctrl-C then still leaves it)
+    while not game.solved:
+        guess = run_interruptible(game.pending)  # Ctrl-C heard while it thinks
+        number = len(game.turns) + 1
+        print(f"{game.strategy} guess {number}: {board.code(guess)}")
+        while True:
+            text = ask("blacks whites: ")
+            word = text.lower()
+            if word in ("quit", "q", "exit"):
+                game.give_up()
+                print("Game stopped.")
+                return None
+            if word in ("help", "h"):
+                print(MAKER_HELP)
+                continue
+            if word == "undo":
+                if game.undo():
+                    print(f"Answer {len(game.turns) + 1} taken back. Your answers now:")
+                    board.show(game.turns)
+                else:
+                    print("nothing to undo")
+                break
+            try:
+                black, white = decode_feedback(parse_answer(text, game.pegs), game.pegs)
+            except InputError as exc:
+                print(f"not an answer: {exc}")
+                continue
+            turn = run_interruptible(lambda: game.answer(black, white))
+            if game.contradicted:
+                print(f"inconsistent: {turn.note}. Your answers:")
+                board.show(game.turns)
+                game.undo()
+                print("That answer is taken back: check your code and answer again "
+                      "('undo' takes back the one before too, 'quit' stops).")
+                continue
+            print(board.row(number, turn))
+            break
+    print(f"{game.strategy} solved it in {len(game.turns)} guesses.")
+    return len(game.turns)
+
+
+def computer_breaks(space, matrix, board, strategy: str, seed: int, secret: int) -> int:
+    """The computer guesses a known ``secret`` (index) on its own; returns the guesses
+    used (a person's code is answered by the person instead: :func:`person_makes`)."""
     breaker = Breaker(strategy, space, matrix, seed)
-    if secret is None:
-        print(f"Think of a code of {space.pegs} digits from 1 to "
-              f"{space.format(space.size - 1)[0]}; answer each guess with blacks and whites.")
     while True:
         guess = run_interruptible(breaker.guess)  # Ctrl-C heard while it thinks
-        number = len(breaker.history) + 1
-        if secret is not None:
-            answer = space.feedback(guess, secret)
-        else:
-            print(f"{strategy} guess {number}: {board.code(guess)}")
-            while True:
-                text = ask("blacks whites: ")
-                try:
-                    answer = parse_answer(text, space.pegs)
-                    solved = breaker.answer(answer)
-                    break
-                except InconsistentAnswer as exc:
-                    print(f"inconsistent: {exc}. Your answers so far:")
-                    board.show(breaker.history + [(guess, answer)])
-                    print("check your code and answer again.")
-                except InputError as exc:
-                    print(f"not an answer: {exc}")
-            print(board.row(number, guess, answer))
-            if solved:
-                print(f"{strategy} solved it in {number} guesses.")
-                return number
-            continue
+        answer = space.feedback(guess, secret)
         solved = breaker.answer(answer)
-        print(board.row(number, guess, answer))
+        black, white = decode_feedback(answer, space.pegs)
+        turn = Turn(tuple(int(d) for d in space.digits[guess]), black, white,
+                    int(breaker.consistent.size))
+        print(board.row(len(breaker.history), turn))
         if solved:
-            return number
+            return len(breaker.history)
 
 
-def _ask_secret(space, name: str) -> int:
+def _ask_secret(space, name: str) -> str:
+    """A person's secret, typed (numbers or colour letters)."""
     while True:
+        text = ask(f"{name}, type your secret code (hide it!): ")
         try:
-            return space.parse(ask(f"{name}, type your secret code (hide it!): "))
+            return format_code(Game(space.pegs, space.colours, "breaker", 0, "random",
+                                    text).secret)
         except InputError as exc:
             print(f"not a code: {exc}")
 
 
-def _board(space, args) -> Board:
-    return Board(space, colour=not args.no_colour and sys.stdout.isatty())
+def _board(args) -> Board:
+    return Board(colour=not args.no_colour and sys.stdout.isatty())
 
 
 def _cmd_play(args):
-    space, matrix = load_game(args.pegs, args.colours, not args.no_repeats,
-                              args.max_matrix_bytes)
-    board = _board(space, args)
+    if args.no_repeats:
+        raise InputError("play uses codes with repeated colours (no --no-repeats)")
+    if args.strategy is not None:
+        check_strategy(args.strategy, args.pegs, args.colours)
+    board = _board(args)
     con = open_db(args.db)
     try:
         if args.role == "breaker":
-            secret = _random_secret(space, args.secret_seed)
-            used = human_breaks(space, matrix, board, secret, args.name, args.max_guesses,
-                                args.hard)
-            record_game(con, args.name, space.pegs, space.colours, space.repeats,
-                        used or 0, used is not None)
+            seed = args.secret_seed
+            seed = int.from_bytes(os.urandom(7), "little") if seed is None else seed
+            game = Game(args.pegs, args.colours, "breaker", seed, args.strategy)
+            used = human_breaks(game, board, args.name, args.max_guesses, args.hard)
+            mine = None
+            if used is not None:
+                mine = run_interruptible(game.strategy_guesses)
+                print(f"The {game.strategy} strategy needs {mine} guesses for this code.")
+            record_game(con, args.name, game.pegs, game.colours, True, used or 0,
+                        used is not None, game.strategy if mine is not None else None, mine)
         else:
-            used = computer_breaks(space, matrix, board, args.strategy, args.seed)
-            record_game(con, args.strategy, space.pegs, space.colours, space.repeats,
-                        used, True)
+            game = Game(args.pegs, args.colours, "maker", args.seed, args.strategy)
+            used = person_makes(game, board)
+            if used is not None:
+                record_game(con, game.strategy, game.pegs, game.colours, True, used, True)
     except EndOfInput:
         print("Game over (no more input).")
     finally:
@@ -255,7 +314,8 @@ def _player(text: str):
 def _cmd_match(args):
     space, matrix = load_game(args.pegs, args.colours, not args.no_repeats,
                               args.max_matrix_bytes)
-    board = _board(space, args)
+    _model_size(space)
+    board = _board(args)
     players = [_player(p) for p in args.players]
     names = [p[1] for p in players]
     if names[0] == names[1]:
@@ -274,10 +334,17 @@ def _cmd_match(args):
             if kind_m == "computer":
                 secret = _random_secret(space, None if args.seed is None else args.seed + rnd)
             elif kind_b == "human":
-                secret = _ask_secret(space, name_m)
+                secret = _ask_secret(space, name_m)  # typed, in the shared format
             if kind_b == "human":
                 limit = args.max_guesses or MATCH_GUESSES
-                used = human_breaks(space, matrix, board, secret, name_b, limit)
+                game = Game(space.pegs, space.colours, "breaker", 0, None, secret
+                            if isinstance(secret, str) else space.format(secret))
+                used = human_breaks(game, board, name_b, limit)
+            elif secret is None:
+                used = person_makes(Game(space.pegs, space.colours, "maker", rnd, name_b),
+                                    board)
+                if used is None:  # the person stopped answering
+                    raise EndOfInput
             else:
                 used = computer_breaks(space, matrix, board, name_b, rnd, secret)
             solved = used is not None
@@ -345,7 +412,12 @@ def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
 
     pl = sub.add_parser("play", help="play against the computer")
     size_arguments(pl)
-    strategy_argument(pl)
+    from .evaluate import strategy_names
+    pl.add_argument("--strategy", "-s", default=None, choices=strategy_names(), metavar="NAME",
+                    help="the coach's strategy (breaker: hint, best) or the computer's "
+                         "(maker); default optimal where it is quick (up to 1296 codes, "
+                         "7 pegs), else most-parts (up to 8192 codes), else random")
+    _cli.add_seed(pl, MAX_SEED, 0, "seed of the random strategies")
     pl.add_argument("--role", choices=("breaker", "maker"), default="breaker",
                     help="breaker: you guess the computer's code; maker: you keep a code")
     pl.add_argument("--name", default="player", help="your name in the statistics")

@@ -13,7 +13,8 @@ import datetime as _dt
 
 from .. import _store
 
-__all__ = ["open_db", "record_game", "record_match", "player_table", "SCHEMA"]
+__all__ = ["open_db", "record_game", "record_match", "player_table", "games_against_strategy",
+           "SCHEMA", "DB_FILE"]
 
 DB_FILE = "mastermind.sqlite"
 SCHEMA = _store.RecordSchema("Mastermind statistics", 0x6A674D4D, (
@@ -26,6 +27,12 @@ SCHEMA = _store.RecordSchema("Mastermind statistics", 0x6A674D4D, (
     CREATE TABLE IF NOT EXISTS matches (
         player TEXT NOT NULL, opponent TEXT NOT NULL, result TEXT NOT NULL,
         guesses INTEGER NOT NULL, played_at TEXT NOT NULL);
+    """,
+    # version 2: what the codebreaker's strategy would have needed for the same secret
+    # (NULL where unknown: games of version 1, matches, the computer's own games)
+    """
+    ALTER TABLE games ADD COLUMN strategy TEXT;
+    ALTER TABLE games ADD COLUMN strategy_guesses INTEGER;
     """,
 ))
 """The statistics database: ``application_id`` 'jgMM', versions in ``docs/storage.md``."""
@@ -43,16 +50,28 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-GAME_COLUMNS = ("player", "pegs", "colours", "repeats", "guesses", "solved", "played_at")
+GAME_COLUMNS = ("player", "pegs", "colours", "repeats", "guesses", "solved", "played_at",
+                "strategy", "strategy_guesses")
 MATCH_COLUMNS = ("player", "opponent", "result", "guesses", "played_at")
 
 
 def record_game(records: _store.Records, player: str, pegs: int, colours: int, repeats: bool,
-                guesses: int, solved: bool) -> bool:
-    """Store one game played by ``player`` as codebreaker; False if it went to a
-    pending file (the database was busy)."""
+                guesses: int, solved: bool, strategy: str | None = None,
+                strategy_guesses: int | None = None) -> bool:
+    """Store one game played by ``player`` as codebreaker, with the guesses
+    ``strategy`` needs for the same secret when known; False if it went to a pending
+    file (the database was busy)."""
     return records.insert("games", GAME_COLUMNS, [
-        (player, pegs, colours, int(repeats), guesses, int(solved), _now())])
+        (player, pegs, colours, int(repeats), guesses, int(solved), _now(), strategy,
+         strategy_guesses)])
+
+
+def games_against_strategy(records: _store.Records) -> list[tuple]:
+    """``(player, pegs, colours, guesses, solved, strategy, strategy_guesses)`` of the
+    games stored with a strategy's figure, in the order played."""
+    return records.con.execute(
+        "SELECT player, pegs, colours, guesses, solved, strategy, strategy_guesses FROM games "
+        "WHERE strategy_guesses IS NOT NULL ORDER BY played_at, rowid").fetchall()
 
 
 def record_match(records: _store.Records, *results) -> bool:

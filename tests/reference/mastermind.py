@@ -552,3 +552,36 @@ def minimax_values(digits, counts, pegs):
     everything = tuple(range(n))
     depth = worst(everything)
     return depth, total(everything, depth)
+
+
+def scan_consistent(pegs, colours, guess_digits, guess_counts, blacks, commons, scored, key,
+                    below, limit, out):
+    """Every code in increasing value, kept when each earlier guess would get its answer."""
+    count, least = 0, 2.0
+    for value in range(colours ** pegs):
+        code, v = [], value
+        for _ in range(pegs):
+            code.append(v % colours)
+            v //= colours
+        code.reverse()
+        fits = True
+        for i in range(len(blacks)):
+            guess = [int(d) for d in guess_digits[i]]
+            black = sum(a == b for a, b in zip(guess, code))
+            common = sum(min(guess.count(c), code.count(c)) for c in range(colours))
+            if black != blacks[i] or common != commons[i]:
+                fits = False
+                break
+        if not fits:
+            continue
+        if count < len(out):
+            out[count] = value
+        count += 1
+        if scored:
+            s = unit_uniform(key, value)
+            least = min(least, s)
+            if below >= 0.0 and s <= below:
+                return count, least, value
+        if count >= limit:
+            break
+    return count, least, -1

@@ -10,7 +10,7 @@ import importlib
 
 __all__ = ["GAME_MODULES", "load_plugins"]
 
-GAME_MODULES = ("solitaire",)
+GAME_MODULES = ("solitaire", "mastermind", "kalah")
 """Modules of this package that define a game page, in nav order."""
 
 

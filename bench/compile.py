@@ -1,0 +1,140 @@
+"""First-use compile time of the main commands on an empty Numba cache, beside another
+checkout of the code (the code before a change), alternating run by run.
+
+    python bench/compile.py [--before DIR] [--repeats R] [--mastermind]
+
+Each run starts a fresh interpreter with an empty ``NUMBA_CACHE_DIR`` in the checkout
+being measured and records:
+
+- ``solitaire``: ``jitgames solitaire 200 --json -q``'s own ``compile_seconds`` (the
+  first call of the study kernels, the figure the issue targets) and the process's CPU
+  seconds from start to exit;
+- ``mastermind`` (with ``--mastermind``): ``mastermind optimal -p 4 -k 7 --json -q``'s
+  wall and CPU seconds on an empty cache minus the same on the warm cache it left, i.e.
+  the seconds spent compiling;
+- per-kernel costs of the solitaire study in this checkout: each compiled
+  specialisation's own compile seconds as Numba records them (inclusive of the kernels
+  it calls, so the top ones sum more than the whole), and the count of specialisations.
+
+CPU seconds are reported beside wall seconds: on a shared, busy machine they move much
+less with the other jobs. Results go to ``bench/results/compile.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _harness import ROOT, machine, save_result  # noqa: E402
+
+PER_KERNEL = r"""
+import json, time
+from jitgames._jit import KERNELS
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_rows
+begin = time.process_time()
+solve_rows(deals(0, 0, 1), False, make_scratch(1))
+cpu = time.process_time() - begin
+rows = []
+for name, kernel in KERNELS.items():
+    for signature in getattr(kernel, "signatures", []):
+        timers = kernel.get_metadata(signature).get("timers", {})
+        rows.append([name, str(signature), round(timers.get("compiler_lock", 0.0), 3)])
+rows.sort(key=lambda r: -r[2])
+print(json.dumps({"first_call_cpu_seconds": cpu, "specialisations": len(rows), "top": rows[:15]}))
+"""
+
+
+def _run(checkout: Path, argv, cache: str):
+    """``(wall, cpu, stdout)`` of ``python -m jitgames argv`` in ``checkout``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    begin = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "jitgames", *argv], cwd=checkout, env=env,
+                          capture_output=True, text=True, timeout=1800)
+    wall = time.perf_counter() - begin
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{checkout}: jitgames {' '.join(argv)} failed:\n{done.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def solitaire_once(checkout: Path) -> dict:
+    with tempfile.TemporaryDirectory() as cache:
+        wall, cpu, out = _run(checkout, ["solitaire", "200", "--json", "-q", "--threads", "1"],
+                              cache)
+    return {"compile_seconds": json.loads(out)["compile_seconds"], "wall": wall, "cpu": cpu}
+
+
+def mastermind_once(checkout: Path) -> dict:
+    argv = ["mastermind", "optimal", "-p", "4", "-k", "7", "--json", "-q", "--threads", "1"]
+    with tempfile.TemporaryDirectory() as cache:
+        cold_wall, cold_cpu, out = _run(checkout, argv, cache)
+        warm_wall, warm_cpu, _ = _run(checkout, argv, cache)
+    return {"total": json.loads(out)["total"], "compile_wall": cold_wall - warm_wall,
+            "compile_cpu": cold_cpu - warm_cpu, "warm_wall": warm_wall, "warm_cpu": warm_cpu}
+
+
+def _medians(runs):
+    return {key: statistics.median(r[key] for r in runs) for key in runs[0]
+            if isinstance(runs[0][key], float)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, default=None,
+                        help="another checkout to measure alternately (e.g. a git worktree "
+                             "of the commit before)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--mastermind", action="store_true",
+                        help="also mastermind optimal -p 4 -k 7 (minutes a run)")
+    args = parser.parse_args(argv)
+    checkouts = {"this": ROOT}
+    if args.before is not None:
+        checkouts["before"] = args.before.resolve()
+    result = {"machine": machine(), "checkouts": {k: str(v) for k, v in checkouts.items()},
+              "solitaire": {k: [] for k in checkouts},
+              "mastermind": {k: [] for k in checkouts} if args.mastermind else None}
+    for repeat in range(args.repeats):
+        for name, checkout in checkouts.items():  # alternating: this, before, this, ...
+            run = solitaire_once(checkout)
+            result["solitaire"][name].append(run)
+            print(f"solitaire {name:6s} run {repeat + 1}: compile_seconds "
+                  f"{run['compile_seconds']:.2f}, process CPU {run['cpu']:.2f} s", flush=True)
+            if args.mastermind:
+                run = mastermind_once(checkout)
+                result["mastermind"][name].append(run)
+                print(f"mastermind {name:6s} run {repeat + 1}: compiling {run['compile_wall']:.2f} "
+                      f"s wall, {run['compile_cpu']:.2f} s CPU; warm run {run['warm_wall']:.2f} s",
+                      flush=True)
+    summary = {"solitaire": {k: _medians(v) for k, v in result["solitaire"].items()}}
+    if args.mastermind:
+        summary["mastermind"] = {k: _medians(v) for k, v in result["mastermind"].items()}
+    if "before" in checkouts:
+        for game, keys in (("solitaire", ("compile_seconds", "cpu")),
+                           ("mastermind", ("compile_wall", "compile_cpu", "warm_wall"))):
+            if game in summary:
+                summary[game]["ratio_this_to_before"] = {
+                    k: summary[game]["this"][k] / summary[game]["before"][k] for k in keys}
+    with tempfile.TemporaryDirectory() as cache:
+        per_kernel = subprocess.run([sys.executable, "-c", PER_KERNEL], cwd=ROOT, text=True,
+                                    env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+                                    capture_output=True, check=True, timeout=1800)
+    result["per_kernel_solitaire"] = json.loads(per_kernel.stdout)
+    result["summary"] = summary
+    print(json.dumps(summary, indent=2))
+    save_result(ROOT / "bench" / "results" / "compile.json", result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
