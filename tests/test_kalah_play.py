@@ -514,3 +514,13 @@ def test_colours_only_on_a_terminal():
     plain = draw_board(board).splitlines()
     assert "North [ 0]" in plain[2] and "[ 0] South" in plain[2]
     assert "North's pits" in plain[0] and "South's pits" in plain[4]
+
+
+def test_stats_of_a_missing_database_creates_nothing(tmp_path, capsys):
+    missing = tmp_path / "new" / "k.sqlite"
+    assert main(["stats", "--db", str(missing)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out == f"no games recorded yet ({missing} does not exist)\n"
+    assert main(["stats", "--db", str(missing), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["opponents"] == []
+    assert list(tmp_path.iterdir()) == []

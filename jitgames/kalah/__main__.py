@@ -112,14 +112,19 @@ def _add_stats(sub):
 
 
 def _run_stats(args) -> int:
+    from .._store import NoRecords
     from .records import open_db, opponent_table
 
-    with open_db(args.db) as records:
-        rows = opponent_table(records, args.name)
+    missing = None
+    try:
+        with open_db(args.db, write=False) as records:  # a read-only query: creates nothing
+            rows = opponent_table(records, args.name)
+    except NoRecords as exc:
+        rows, missing = [], exc.path
     if args.json:
         return emit(args, {"opponents": rows})
     if not rows:
-        print("no games recorded yet")
+        print("no games recorded yet" + (f" ({missing} does not exist)" if missing else ""))
         return 0
     print(f"{'opponent':<24} {'board':<22} {'games':>5} {'won':>4} {'drawn':>5} "
           f"{'lost':>4} {'resigned':>8} {'mean margin':>11}")

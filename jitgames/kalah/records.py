@@ -62,10 +62,11 @@ class KalahRecord:
     played_at: str = ""
 
 
-def open_db(path=None) -> _store.Records:
+def open_db(path=None, write: bool = True) -> _store.Records:
     """Open (creating if needed) and check the results database; ``path`` overrides
-    the default file."""
-    return _store.open_records(path, DB_FILE, SCHEMA)
+    the default file. ``write=False`` (``stats``) creates nothing: a missing file
+    raises :class:`jitgames._store.NoRecords`."""
+    return _store.open_records(path, DB_FILE, SCHEMA, write=write)
 
 
 def record_game(records: _store.Records, record: KalahRecord) -> bool:
