@@ -300,7 +300,6 @@ def _compare_shuffles(args) -> int:
     """The study of N deals under each shuffle, side by side, the differences of the
     compared figures with their 95% intervals, and a verdict that allows for the
     number of figures compared (:mod:`.compare`)."""
-    
     if args.out or args.plot:
         raise CLIError("--out and --plot do not apply to --compare-shuffles")
     summaries, interrupted = {}, False
