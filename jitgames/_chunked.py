@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ._cli import CLIError, parse_int, progress
+from ._cli import InputError, parse_int, progress
 from ._interrupt import run_interruptible
 from ._store import StoreError, check_writable, read_checked, write_checked
 from .errors import InputError
@@ -467,20 +467,20 @@ def open_client(spec: str | None):
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise CLIError("--scheduler needs the dask extra: pip install 'jitgames[dask]'") from None
+        raise InputError("--scheduler needs the dask extra: pip install 'jitgames[dask]'") from None
 
     import argparse
 
     try:
         scheduler_address(spec)
     except argparse.ArgumentTypeError as exc:
-        raise CLIError(f"--scheduler: {exc}") from None
+        raise InputError(f"--scheduler: {exc}") from None
     if spec.startswith("local:"):
         workers = parse_int(spec[len("local:"):])
         try:  # the local cluster's temporary TLS certificates are made with it
             import cryptography  # noqa: F401
         except ImportError:
-            raise CLIError("--scheduler local:W needs the dask extra (its TLS certificates "
+            raise InputError("--scheduler local:W needs the dask extra (its TLS certificates "
                            "need cryptography): pip install 'jitgames[dask]'") from None
         with _secure_local_cluster(workers, LocalCluster) as cluster, Client(cluster) as client:
             yield client
@@ -488,7 +488,7 @@ def open_client(spec: str | None):
     try:
         client = Client(spec, timeout="10s")
     except (OSError, TimeoutError) as exc:
-        raise CLIError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
+        raise InputError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
     try:
         yield client
     finally:

@@ -35,10 +35,10 @@ import re
 import sys
 from fractions import Fraction
 
-from .errors import InputError
+from .errors import InputError  # the one error type for bad input, offered here too
 
 __all__ = [
-    "CLIError",
+    "InputError",
     "ArgumentParser",
     "run_cli",
     "command_name",
@@ -67,10 +67,6 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_CUT_SHORT = 130
 """The three exit statuses of every command (130 = 128 + SIGINT, as shells report it)."""
-
-
-class CLIError(InputError):
-    """Bad input found by a command line; its message is shown as one line."""
 
 
 # ----------------------------------------------------------------------------- names

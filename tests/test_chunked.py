@@ -7,7 +7,7 @@ import pytest
 
 from jitgames._chunked import (CHECKPOINT_KIND, CHECKPOINT_SCHEMA, ChunkedJob, check_count,
                                open_client, run_chunks, split_range)
-from jitgames._cli import CLIError
+from jitgames._cli import InputError
 from jitgames._store import StoreError, read_checked
 
 
@@ -147,7 +147,7 @@ def test_killed_worker_chunk_is_retried(local_cluster):
                                            ("tcp://host:0", "tcp://HOST:PORT or local:W"),
                                            ("tcp://127.0.0.1:1", "cannot reach")])
 def test_bad_scheduler_is_one_clear_error(spec, message):
-    with pytest.raises(CLIError, match=message):
+    with pytest.raises(InputError, match=message):
         with open_client(spec):
             pass
 

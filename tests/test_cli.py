@@ -11,7 +11,7 @@ from jitgames.errors import InputError
 
 def test_cli_error_is_one_line_and_status_2(capsys):
     def body(argv):
-        raise _cli.CLIError("no such deal file: x.txt")
+        raise _cli.InputError("no such deal file: x.txt")
 
     assert _cli.run_cli(body, [], prog="jitgames.test") == 2
     err = capsys.readouterr().err

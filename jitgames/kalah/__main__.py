@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .._cli import (ArgumentParser, CLIError, add_db, add_json, add_quiet, add_threads, emit,
+from .._cli import (ArgumentParser, InputError, add_db, add_json, add_quiet, add_threads, emit,
                     int_in_range, progress, run_cli)
 from .._jit import threads
 from .._store import check_writable, data_dir
@@ -53,9 +53,9 @@ def _run_solve(args) -> int:
 
     total = 2 * args.pits * args.stones
     if total > 127:
-        raise CLIError(f"Kalah({args.pits},{args.stones}) has {total} stones; at most 127 fit")
+        raise InputError(f"Kalah({args.pits},{args.stones}) has {total} stones; at most 127 fit")
     if args.endgame_stones is not None and args.endgame_stones > total:
-        raise CLIError(f"--endgame-stones {args.endgame_stones} exceeds the {total} stones "
+        raise InputError(f"--endgame-stones {args.endgame_stones} exceeds the {total} stones "
                        f"of Kalah({args.pits},{args.stones})")
     if not args.quiet and not args.json and sys.stderr.isatty():
         print(f"solving Kalah({args.pits},{args.stones}) ...", file=sys.stderr)

@@ -55,7 +55,7 @@ import sys
 import numpy as np
 
 from ..errors import InputError
-from .._cli import CLIError, add_db, int_in_range
+from .._cli import InputError, add_db, int_in_range
 from .._random import stream_key
 from .evaluation import EVALUATIONS, WIN_SUFFIX, evaluate, parse_evaluation
 from .game import (NAMES, Coach, Computer, Game, Opponent, pit_index, pit_number)
@@ -369,7 +369,7 @@ def _checked_name(text: str | None) -> str:
         return _user()
     name = text.strip()
     if not name or len(name) > MAX_NAME or not name.isprintable():
-        raise CLIError(f"--name: expected a name of 1 to {MAX_NAME} printable characters, "
+        raise InputError(f"--name: expected a name of 1 to {MAX_NAME} printable characters, "
                        f"got {text!r}")
     return name
 
@@ -381,7 +381,7 @@ def run_play(args) -> int:
         game = Game(position=args.position)
     else:
         if 2 * args.pits * args.stones > 127:
-            raise CLIError(f"{2 * args.pits * args.stones} stones do not fit an int8 board "
+            raise InputError(f"{2 * args.pits * args.stones} stones do not fit an int8 board "
                            f"(at most 127)")
         game = Game(args.pits, args.stones, args.variant,
                     SOUTH if args.first == "south" else NORTH)
@@ -391,10 +391,10 @@ def run_play(args) -> int:
     human = {"south": SOUTH, "north": NORTH, "none": None}[args.human]
     coach = Coach(depth=args.depth)
     if args.opponent == "perfect" and not coach.perfect_available(game):
-        raise CLIError(f"perfect play is offered where the exact solver answers within "
+        raise InputError(f"perfect play is offered where the exact solver answers within "
                        f"about a second: {Coach.perfect_boards_text()}")
     if not args.randomize and args.seed is not None:
-        raise CLIError("--seed chooses among equally good moves; it has no use with --no-random")
+        raise InputError("--seed chooses among equally good moves; it has no use with --no-random")
     if args.randomize and args.seed is None:
         args.seed = secrets.randbelow(2**62 + 1)
     key = np.uint64(stream_key(args.seed, 0)) if args.randomize else np.uint64(0)

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .._cli import (CLIError, add_db, add_json, add_quiet, add_seed, add_threads, emit,
+from .._cli import (InputError, add_db, add_json, add_quiet, add_seed, add_threads, emit,
                      exit_status, int_in_range, parse_int, progress)
 from .._jit import jit, prange, threads
 from .._store import RecordSchema, open_records
@@ -428,10 +428,10 @@ def run_tournament(args) -> int:
     (``--pool``: over every distinct stored game of these players)."""
     m, n = args.pits, args.stones
     if 2 * m * n > 127:
-        raise CLIError(f"{2 * m * n} stones do not fit an int8 board (at most 127)")
+        raise InputError(f"{2 * m * n} stones do not fit an int8 board (at most 127)")
     names = list(dict.fromkeys(args.players))
     if len(names) < 2:
-        raise CLIError("a tournament needs at least two different players")
+        raise InputError("a tournament needs at least two different players")
     for name in names:
         parse_player(name, m)
     db = _open_db(args.db)  # before the games: they are stored when the round ends

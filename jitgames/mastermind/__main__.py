@@ -211,14 +211,14 @@ def _cmd_check_tree(args):
         with open(args.tree, encoding="utf-8") as handle:
             doc = json.load(handle)
     except OSError as exc:
-        raise _cli.CLIError(f"cannot read {args.tree}: {exc.strerror or exc}") from None
+        raise _cli.InputError(f"cannot read {args.tree}: {exc.strerror or exc}") from None
     except (ValueError, RecursionError) as exc:
-        raise _cli.CLIError(f"{args.tree} is not a JSON document: {exc}") from None
+        raise _cli.InputError(f"{args.tree} is not a JSON document: {exc}") from None
     check = check_tree(doc)
     guesses = np.array(list(check.guesses.values()), dtype=np.int64)
     worst = int(guesses.max())
     if args.max_guesses is not None and worst > args.max_guesses:
-        raise _cli.CLIError(f"the tree needs {worst} guesses for some secret, more than "
+        raise _cli.InputError(f"the tree needs {worst} guesses for some secret, more than "
                             f"--max-guesses {args.max_guesses}")
     values, counts = np.unique(guesses, return_counts=True)
     out = {"tree": args.tree, "strategy": check.strategy, "pegs": check.pegs,
@@ -241,7 +241,7 @@ def _cmd_evaluate(args):
     repeats = not args.no_repeats
     results, complete = [], True
     if args.checkpoint is not None and args.seeds > 1:
-        raise _cli.CLIError("--checkpoint keeps one seed's run; drop --seeds or the checkpoint")
+        raise _cli.InputError("--checkpoint keeps one seed's run; drop --seeds or the checkpoint")
     for seed in range(args.seed, args.seed + args.seeds):
         try:
             result, complete = _evaluate_in_chunks(args, seed)
@@ -309,7 +309,7 @@ def _parse_sizes(text):
     for item in text.split(","):
         match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", item)
         if match is None:
-            raise _cli.CLIError(f"a size is written PxK like 4x6, got {item.strip()!r}")
+            raise _cli.InputError(f"a size is written PxK like 4x6, got {item.strip()!r}")
         p, k = int(match[1]), int(match[2])
         code_space(p, k, True)  # InputError for a size out of range
         sizes.append((p, k))
@@ -323,7 +323,7 @@ def _cmd_tournament(args):
         s.strip() for s in args.strategies.split(",")]
     for n in names:
         if n not in strategy_names():
-            raise _cli.CLIError(f"unknown strategy {n!r}; choose from {', '.join(strategy_names())}")
+            raise _cli.InputError(f"unknown strategy {n!r}; choose from {', '.join(strategy_names())}")
     sizes = _parse_sizes(args.sizes)
     repeats = not args.no_repeats
     table, complete = {}, True

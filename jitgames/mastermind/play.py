@@ -308,7 +308,7 @@ def _player(text: str):
     from .evaluate import strategy_names
     if text in strategy_names():
         return ("computer", text)
-    raise _cli.CLIError(f"a player is human:NAME or a strategy name, got {text!r}")
+    raise _cli.InputError(f"a player is human:NAME or a strategy name, got {text!r}")
 
 
 def _cmd_match(args):
@@ -319,9 +319,9 @@ def _cmd_match(args):
     players = [_player(p) for p in args.players]
     names = [p[1] for p in players]
     if names[0] == names[1]:
-        raise _cli.CLIError("the two players need different names")
+        raise _cli.InputError("the two players need different names")
     if args.rounds % 2:
-        raise _cli.CLIError(f"--rounds must be even, so that each player makes as many codes "
+        raise _cli.InputError(f"--rounds must be even, so that each player makes as many codes "
                             f"as they break (got {args.rounds})")
     totals = [0, 0]
     con = open_db(args.db)

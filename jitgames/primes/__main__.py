@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from jitgames._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_threads, emit,
+from jitgames._cli import (ArgumentParser, InputError, add_json, add_quiet, add_threads, emit,
                            exit_process, int_in_range, integer, progress, run_cli)
 from jitgames._jit import threads
 
@@ -134,7 +134,7 @@ def _list(args) -> int:
     from jitgames.primes.sieve import primes_between
 
     if args.b - args.a > 10**7:
-        raise CLIError(f"interval too wide to print: {args.b - args.a} > 10^7")
+        raise InputError(f"interval too wide to print: {args.b - args.a} > 10^7")
     found = primes_between(args.a, args.b)
     return emit(args, {"a": args.a, "b": args.b, "primes": found}, map(str, found.tolist()))
 
@@ -224,21 +224,21 @@ def _picture(args) -> int:
     # Checked before the (possibly long) drawing; an empty name or a directory used to
     # write OUT.png and report OUT.
     if not args.out or os.path.isdir(args.out):
-        raise CLIError(f"--out needs a file name, got {args.out!r}")
+        raise InputError(f"--out needs a file name, got {args.out!r}")
     if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
-        raise CLIError(f"cannot write {args.out}: no such directory")
+        raise InputError(f"cannot write {args.out}: no such directory")
     from matplotlib.backend_bases import FigureCanvasBase
     suffix = os.path.splitext(args.out)[1][1:].lower()
     formats = FigureCanvasBase.get_supported_filetypes()
     if suffix and suffix not in formats:
-        raise CLIError(f"--out {args.out}: cannot draw a .{suffix} file; use one of "
+        raise InputError(f"--out {args.out}: cannot draw a .{suffix} file; use one of "
                        f"{', '.join('.' + f for f in sorted(formats))}")
 
     lines = _analyse(args, args.command, args.highlight).richest if args.highlight else ()
     try:
         draw(args.command, args.size, args.out, args.start, args.centre, lines)
     except OSError as exc:
-        raise CLIError(f"cannot write {args.out}: {exc}") from None
+        raise InputError(f"cannot write {args.out}: {exc}") from None
     if args.json:
         return emit(args, {"out": args.out, "layout": args.command, "size": args.size,
                            "highlighted": [_line_record(x) for x in lines]})

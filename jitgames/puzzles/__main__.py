@@ -30,13 +30,13 @@ def _limited(items, args):
 def _queens(args):
     n = args.n
     if n > queens.MAX_N:
-        raise _cli.CLIError(f"n must be at most {queens.MAX_N}")
+        raise _cli.InputError(f"n must be at most {queens.MAX_N}")
     if args.all or args.method != "kernel":
         return _queens_list(args)
     if args.scheduler is not None or args.checkpoint is not None:
         return _queens_chunked(args)
     if args.show and n > 12:
-        raise _cli.CLIError("--show lists solutions for n <= 12 only")
+        raise _cli.InputError("--show lists solutions for n <= 12 only")
     start = time.perf_counter()
     state = {"classes": (0, 0, 0), "done": 0, "tasks": 0}
 
@@ -84,10 +84,10 @@ def _queens_list(args):
     """
     n = args.n
     if n > queens.MAX_LIST_N:
-        raise _cli.CLIError("listing the solutions one by one (--all, --method recursive, "
+        raise _cli.InputError("listing the solutions one by one (--all, --method recursive, "
                             f"--method iterative) needs n <= {queens.MAX_LIST_N}")
     if args.scheduler is not None or args.checkpoint is not None:
-        raise _cli.CLIError("--scheduler and --checkpoint count with the kernel only "
+        raise _cli.InputError("--scheduler and --checkpoint count with the kernel only "
                             "(no --all, no --method recursive|iterative)")
     start = time.perf_counter()
     with threads(args.threads):
@@ -115,7 +115,7 @@ def _queens_chunked(args):
     """
     n = args.n
     if n < 5:
-        raise _cli.CLIError("--scheduler and --checkpoint need n >= 5")
+        raise _cli.InputError("--scheduler and --checkpoint need n >= 5")
     from jitgames import __version__
 
     params = {"n": n, "chunks": args.chunks, "version": __version__}
@@ -143,7 +143,7 @@ def _queens_chunked(args):
 def _domination(args):
     n = args.n
     if n > 11:
-        raise _cli.CLIError("n must be at most 11 (the search grows fast)")
+        raise _cli.InputError("n must be at most 11 (the search grows fast)")
     start = time.perf_counter()
     result = domination.domination(n)
     seconds = time.perf_counter() - start
@@ -176,7 +176,7 @@ def _hanoi(args):
         return _hanoi_move(args)
     n, k = args.n, args.pegs
     if k > 3 and n > hanoi.MAX_MULTIPEG_N:
-        raise _cli.CLIError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
+        raise _cli.InputError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
     moves = hanoi.frame_stewart(n, k)
     obj = {"n": n, "pegs": k, "moves": moves}
     lines = [f"{n} disks, {k} pegs: {moves} moves"]
@@ -192,7 +192,7 @@ def _hanoi(args):
         lines.append(f"breadth-first search: {obj['bfs_moves']} moves")
     if args.show:
         if n > 10:
-            raise _cli.CLIError("--show draws the moves for n <= 10 only")
+            raise _cli.InputError("--show draws the moves for n <= 10 only")
         if k > 3:
             seq = hanoi.moves_multipeg(n, k)
         elif args.method == "recursive":
@@ -216,15 +216,15 @@ def _hanoi_move(args):
     n, pegs, k = args.n, args.pegs, args.move
     method = args.method or ("iterative" if pegs == 3 else "recursive")
     if pegs > 3 and method == "iterative":
-        raise _cli.CLIError("no iterative rule is known for more than 3 pegs (see "
+        raise _cli.InputError("no iterative rule is known for more than 3 pegs (see "
                             "docs/puzzles.md); use --method recursive")
     if pegs > 3 and n > hanoi.MAX_MULTIPEG_N:
-        raise _cli.CLIError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
+        raise _cli.InputError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
     if n == 0:
-        raise _cli.CLIError("no disks, no moves: --move needs n >= 1")
+        raise _cli.InputError("no disks, no moves: --move needs n >= 1")
     total = hanoi.frame_stewart(n, pegs)
     if k > total:
-        raise _cli.CLIError(f"--move must be at most {total}, the number of moves")
+        raise _cli.InputError(f"--move must be at most {total}, the number of moves")
     if method == "iterative":
         disk, a, b = hanoi.move_number(n, k)
     else:
@@ -242,13 +242,13 @@ def _rings(args):
     lines = [f"{'put on' if put_on else 'take off'} {n} rings: {count} moves"]
     if args.position is not None:
         if args.position > count:
-            raise _cli.CLIError(f"--position must be at most {count}")
+            raise _cli.InputError(f"--position must be at most {count}")
         pos = rings.position_after(n, args.position, put_on)
         obj["position"] = rings.draw(n, pos)
         lines.append(f"after {args.position} moves: {rings.draw(n, pos)}")
     if args.show:
         if n > 20:
-            raise _cli.CLIError("--show prints the moves for n <= 20 only")
+            raise _cli.InputError("--show prints the moves for n <= 20 only")
         seq = rings.solve_iterative(n, put_on)
         positions = rings.replay(n, seq, put_on)
         lines.append(f"{0:>6}  {rings.draw(n, positions[0])}")
@@ -265,7 +265,7 @@ def _frogs(args):
     lines = [f"{n} frogs and {n} toads: {count} moves"]
     if args.show:
         if n > 30:
-            raise _cli.CLIError("--show prints the moves for n <= 30 only")
+            raise _cli.InputError("--show prints the moves for n <= 30 only")
         seq = frogs.solve_iterative(n)
         positions = frogs.replay(n, seq)
         lines += [f"{i:>5}  {p}" for i, p in enumerate(_limited(positions, args))]
@@ -279,7 +279,7 @@ def _tait(args):
     obj = {"n": n, "moves_block": len(block), "moves_gap": len(gap)}
     if args.bfs:
         if n > tait.BFS_LIMIT:
-            raise _cli.CLIError(f"--bfs needs n <= {tait.BFS_LIMIT}")
+            raise _cli.InputError(f"--bfs needs n <= {tait.BFS_LIMIT}")
         obj["bfs_block"] = tait.bfs_minimum(n, "block")
         obj["bfs_gap"] = tait.bfs_minimum(n, "gap")
     lines = [f"{n} pairs: block in {len(block)} moves, b^n..a^n in {len(gap)} moves"]
@@ -296,7 +296,7 @@ def _tait(args):
 def _fibnim(args):
     p = args.p
     if p > fibnim.MAX_HEAP:
-        raise _cli.CLIError(f"P must be at most {fibnim.MAX_HEAP} (the SG table is P^2)")
+        raise _cli.InputError(f"P must be at most {fibnim.MAX_HEAP} (the SG table is P^2)")
     table = fibnim.table(p)
     grundy = int(table.start[p])
     move = fibnim.winning_move(p)
@@ -337,7 +337,7 @@ def _fibnim_plot(table, path, obj, lines):
     try:
         pictures.save(fig, path)
     except (OSError, ValueError) as exc:  # ValueError: a suffix Matplotlib cannot write
-        raise _cli.CLIError(f"cannot write {path}: {exc}") from None
+        raise _cli.InputError(f"cannot write {path}: {exc}") from None
     obj["plot"] = str(path)
     lines.append(f"lost positions drawn in {path}")
 

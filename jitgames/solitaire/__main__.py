@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._cli import (ArgumentParser, CLIError, add_json, add_quiet, add_seed, add_threads,
+from .._cli import (ArgumentParser, InputError, add_json, add_quiet, add_seed, add_threads,
                     display_name, emit, float_in_range, int_in_range, positive_int, run_cli)
 from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
@@ -128,21 +128,21 @@ def _main(argv) -> int:
     args = build_parser().parse_args(argv)
     modes = [args.show is not None, args.deal_file is not None, args.bias, args.compare_shuffles]
     if sum(modes) > 1:
-        raise CLIError("choose one of --show, --deal-file, --bias and --compare-shuffles")
+        raise InputError("choose one of --show, --deal-file, --bias and --compare-shuffles")
     if (args.scheduler or args.checkpoint) and (any(modes[:3]) or args.deals is None):
-        raise CLIError("--scheduler and --checkpoint apply to a study of N deals only")
+        raise InputError("--scheduler and --checkpoint apply to a study of N deals only")
     if (args.out or args.plot) and (args.show is not None or args.bias):
-        raise CLIError("--out and --plot apply to a study of N deals or to --deal-file FILE")
+        raise InputError("--out and --plot apply to a study of N deals or to --deal-file FILE")
     if args.board and args.show is None:
-        raise CLIError("--board applies to --show SEED INDEX")
+        raise InputError("--board applies to --show SEED INDEX")
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
         if args.deals is not None:
-            raise CLIError("give either N or --deal-file FILE, not both")
+            raise InputError("give either N or --deal-file FILE, not both")
         return _solve_file(args)
     if args.deals is None:
-        raise CLIError("give the number of deals N (or --show, --deal-file; see --help)")
+        raise InputError("give the number of deals N (or --show, --deal-file; see --help)")
     if args.bias:
         return _bias(args)
     if args.compare_shuffles:
@@ -170,9 +170,9 @@ def study_job(args) -> ChunkedJob:
 def _study(args) -> int:
     n = args.deals
     if args.chunk_size > MAX_CHUNK:
-        raise CLIError(f"--chunk-size is at most {MAX_CHUNK:,} deals, got {args.chunk_size:,}")
+        raise InputError(f"--chunk-size is at most {MAX_CHUNK:,} deals, got {args.chunk_size:,}")
     if -(-n // args.chunk_size) > MAX_CHUNKS:
-        raise CLIError(f"{n:,} deals in chunks of {args.chunk_size:,} make more than "
+        raise InputError(f"{n:,} deals in chunks of {args.chunk_size:,} make more than "
                        f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
     _check_outputs(args)
     job = study_job(args)
@@ -291,7 +291,7 @@ def _write_csv(path, first_column, blocks) -> None:
     try:
         atomic_write_text(path, itertools.chain([header], blocks))
     except OSError as exc:
-        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 # ----------------------------------------------------------------------------- shuffles compared
@@ -301,7 +301,7 @@ def _compare_shuffles(args) -> int:
     compared figures with their 95% intervals, and a verdict that allows for the
     number of figures compared (:mod:`.compare`)."""
     if args.out or args.plot:
-        raise CLIError("--out and --plot do not apply to --compare-shuffles")
+        raise InputError("--out and --plot do not apply to --compare-shuffles")
     summaries, interrupted = {}, False
     with open_client(args.scheduler) as client, threads(args.threads):
         _warm_up(make_scratch(1, args.table_capacity), args.score_only)
@@ -455,7 +455,7 @@ def _step_text(step) -> str:
 
 def _bias(args) -> int:
     if not 52 <= args.deals <= MAX_BIAS_SHUFFLES:
-        raise CLIError(f"--bias needs 52 to {MAX_BIAS_SHUFFLES:,} shuffles, got {args.deals:,}")
+        raise InputError(f"--bias needs 52 to {MAX_BIAS_SHUFFLES:,} shuffles, got {args.deals:,}")
     results = [shuffle_bias(args.deals, kind, args.seed) for kind in SHUFFLES]
     if args.json:
         return emit(args, {r.shuffle: {"deals": r.deals, "chi_square": r.statistic,

@@ -18,7 +18,7 @@ import getpass
 import secrets
 import sys
 
-from .._cli import (ArgumentParser, CLIError, add_db, add_json, display_name, int_in_range,
+from .._cli import (ArgumentParser, InputError, add_db, add_json, display_name, int_in_range,
                     positive_int, print_json)
 from .._store import NoRecords
 from .console import end_line, play_session, with_progress
@@ -91,21 +91,21 @@ def _choose_deal(args):
     """``(deck, title, record fields)`` of the deal ``args`` name."""
     if args.deal_file is not None:
         if args.deal:
-            raise CLIError("give either SEED INDEX or --deal-file FILE, not both")
+            raise InputError("give either SEED INDEX or --deal-file FILE, not both")
         try:
             decks = read_deal_file(args.deal_file)
         except ValueError as exc:
-            raise CLIError(str(exc)) from None
+            raise InputError(str(exc)) from None
         line = args.line or 1
         if line > decks.shape[0]:
-            raise CLIError(f"--line {line}: {args.deal_file} has {decks.shape[0]} deal(s)")
+            raise InputError(f"--line {line}: {args.deal_file} has {decks.shape[0]} deal(s)")
         return decks[line - 1], f"Deal on line {line} of {_text(args.deal_file)}", dict(
             shuffle=None, seed=None, deal_index=None, deal_file=_text(args.deal_file),
             deal_line=line)
     if args.line is not None:
-        raise CLIError("--line applies to --deal-file FILE")
+        raise InputError("--line applies to --deal-file FILE")
     if len(args.deal) not in (0, 2):
-        raise CLIError("give a deal as SEED INDEX (two numbers), or nothing for a random deal")
+        raise InputError("give a deal as SEED INDEX (two numbers), or nothing for a random deal")
     if args.deal:
         seed, index = args.deal
         title = f"Deal {index} of seed {seed} ({args.shuffle} shuffle)"

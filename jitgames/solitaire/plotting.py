@@ -5,17 +5,17 @@ from pathlib import Path
 
 
 def check_plot_path(path) -> None:
-    """Raise :class:`~jitgames._cli.CLIError` unless ``path`` can be written and its
+    """Raise :class:`~jitgames._cli.InputError` unless ``path`` can be written and its
     extension names a format matplotlib draws (``.png``, ``.pdf``, ``.svg``, ...)."""
     from matplotlib.backend_bases import FigureCanvasBase
 
-    from .._cli import CLIError
+    from .._cli import InputError
     from .._store import check_writable
 
     formats = FigureCanvasBase.get_supported_filetypes()
     extension = Path(path).suffix.lstrip(".").lower()
     if extension not in formats:
-        raise CLIError(f"cannot draw {path}: name a file ending in one of "
+        raise InputError(f"cannot draw {path}: name a file ending in one of "
                        f"{', '.join('.' + f for f in sorted(formats))}")
     check_writable(path)
 
@@ -28,7 +28,7 @@ def plot_histogram(summary: dict, path, source: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._cli import CLIError
+    from .._cli import InputError
 
     scores = list(range(53))
     n = summary["deals"]
@@ -49,6 +49,6 @@ def plot_histogram(summary: dict, path, source: str) -> None:
     try:
         fig.savefig(path)
     except OSError as exc:
-        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         plt.close(fig)

@@ -17,7 +17,7 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from .._cli import ArgumentParser, CLIError, display_name, int_in_range, run_cli
+from .._cli import ArgumentParser, InputError, display_name, int_in_range, run_cli
 from .plugin import Context
 from .server import is_loopback, make_server
 
@@ -58,12 +58,12 @@ def _main(argv) -> int:
     args = build_parser().parse_args(argv)
     name = (args.name or _player()).strip()
     if not name or len(name) > 100 or not name.isprintable():
-        raise CLIError("--name must be 1 to 100 printable characters")
+        raise InputError("--name must be 1 to 100 printable characters")
     ctx = Context(db_dir=Path(args.db) if args.db is not None else None, player=name)
     try:
         server = make_server(args.host, args.port, ctx, verbose=args.verbose)
     except OSError as exc:
-        raise CLIError(f"cannot listen on {args.host} port {args.port}: "
+        raise InputError(f"cannot listen on {args.host} port {args.port}: "
                        f"{exc.strerror or exc}") from None
     try:
         for plugin in ctx.games:  # a bad records file is refused before any play
