@@ -31,7 +31,7 @@ import sys
 import numpy as np
 
 from ..errors import InputError
-from .._cli import CLIError, int_in_range
+from .._cli import CLIError, int_in_range, shorten
 from .._random import stream_key
 from .evaluation import EVALUATIONS, WIN_SUFFIX, evaluate, parse_evaluation
 from .rules import (NORTH, SOUTH, VARIANTS, apply_move, final_margin, is_over, legal_moves,
@@ -73,9 +73,11 @@ def parse_move(text: str, board, player: int) -> int:
     m = (len(board) - 2) // 2
     text = text.strip()
     try:
-        number = int(text)
+        number = int(text) if len(text) <= 6 else None  # int() refuses 5,000 digits
     except ValueError:
-        raise InputError(f"not a pit number: {text!r} (type 1..{m}, or q to resign)") from None
+        number = None
+    if number is None:
+        raise InputError(f"not a pit number: {shorten(text)} (type 1..{m}, or q to resign)")
     if not 1 <= number <= m:
         raise InputError(f"no pit {number}: your pits are numbered 1..{m}")
     index = pit_index(m, player, number)

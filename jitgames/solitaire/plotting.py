@@ -28,7 +28,7 @@ def plot_histogram(summary: dict, path, source: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._cli import CLIError
+    from .._store import save_figure
 
     scores = list(range(53))
     n = summary["deals"]
@@ -47,8 +47,6 @@ def plot_histogram(summary: dict, path, source: str) -> None:
     ax.legend(frameon=False)
     fig.tight_layout()
     try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+        save_figure(fig, path)  # atomic: a failed write leaves the old picture whole
     finally:
         plt.close(fig)
