@@ -1,0 +1,447 @@
+"""A hostile machine: endless and huge inputs, full disks, special files, forged files, SIGTERM.
+
+Each test reproduces one fault of issue 31 (small limits through parameters, a full
+disk through an ``ENOSPC`` raised in the write path or ``/dev/full``, FIFOs made with
+``os.mkfifo``) and checks the one-line refusal, the kept result or the rebuilt table.
+Every wait is bounded (:func:`within`, subprocess timeouts).
+"""
+import argparse
+import errno
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from jitgames import _chunked, _cli, _store
+from jitgames.errors import InputError
+from jitgames.kalah import endgame
+from jitgames.kalah.__main__ import main as kalah_main
+from jitgames.kalah.rules import VARIANTS
+from jitgames.mastermind.__main__ import main as mastermind_main
+from jitgames.solitaire.__main__ import main as solitaire_main
+from tests.test_store import SCHEMA
+
+ROOT = Path(__file__).resolve().parents[1]
+EMPTY_CAPTURE = VARIANTS["empty-capture"]
+
+
+def within(seconds, work):
+    """``work()`` run in a thread, failing the test if it takes over ``seconds``
+    (a hang is reported, not waited for)."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:  # handed back to the test
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"still running after {seconds} s (a hang)"
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
+def one_line_refusal(status, capsys, *words, limit=700):
+    """The command ended with status 2 and one short line on stderr holding ``words``."""
+    out, err = capsys.readouterr()
+    assert status == 2, (status, err)
+    assert err.count("\n") == 1 and len(err) < limit and "Traceback" not in err, err[:2000]
+    for word in words:
+        assert word in err, err
+    return err
+
+
+def no_space(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+# ----------------------------------------------------------------------------- endless, huge
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_bounded_reads_refuse_special_files(tmp_path, special):
+    if special == "fifo":
+        special = tmp_path / "pipe"
+        os.mkfifo(special)  # no writer: a blocking open would wait for ever
+    with pytest.raises(_store.StoreError, match="not a regular file"):
+        within(5, lambda: _store.read_limited(special, "deal file", 1000))
+
+
+def test_bounded_reads_refuse_large_files(tmp_path):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * 1001)
+    with pytest.raises(_store.StoreError, match="larger than 1,000 bytes"):
+        _store.read_limited(path, "tree file", 1000)
+    assert _store.read_limited(path, "tree file", 1001) == b"x" * 1001
+
+
+@pytest.mark.parametrize("argv", [["evaluate", "--tree", "/dev/zero"],
+                                  ["evaluate", "--tree", "FIFO"]])
+def test_mastermind_tree_from_a_device_or_fifo(tmp_path, capsys, argv):
+    fifo = tmp_path / "tree.json"
+    os.mkfifo(fifo)
+    argv = [str(fifo) if a == "FIFO" else a for a in argv]
+    status = within(20, lambda: mastermind_main(argv))
+    one_line_refusal(status, capsys, "not a regular file")
+
+
+def test_solitaire_deal_file_from_a_device(capsys):
+    status = within(20, lambda: solitaire_main(["--deal-file", "/dev/zero"]))
+    one_line_refusal(status, capsys, "/dev/zero", "not a regular file")
+
+
+def test_header_claiming_huge_length(tmp_path):
+    path = tmp_path / "x.ckpt"
+    path.write_bytes(json.dumps({"kind": "k", "schema": 1, "bytes": 10**20,
+                                 "sha256": "0" * 64}).encode() + b"\n{}")
+    with pytest.raises(_store.StoreError, match="where the header says 100000000000000000000"):
+        _store.read_checked(path, "k", 1, "checkpoint")
+
+
+def test_json_nested_too_deeply(tmp_path, capsys):
+    with pytest.raises(ValueError, match="nested too deeply"):
+        _store.load_json(b"[" * 100_000 + b"]" * 100_000)
+    header = tmp_path / "deep-header"
+    header.write_bytes(b"[" * 4000 + b"\n")
+    with pytest.raises(_store.StoreError, match="no valid header"):
+        _store.read_checked(header, "k", 1, "checkpoint")
+    tree = tmp_path / "tree.json"
+    tree.write_text("[" * 100_000 + "]" * 100_000)
+    one_line_refusal(mastermind_main(["evaluate", "--tree", str(tree)]), capsys,
+                     "nested too deeply")
+
+
+def test_checkpoint_nested_too_deeply(tmp_path):
+    path = tmp_path / "deep.ckpt"
+    _store.write_checked(path, _chunked.CHECKPOINT_KIND, _chunked.CHECKPOINT_SCHEMA,
+                         b"[" * 100_000 + b"]" * 100_000)
+    job = _chunked.ChunkedJob("t", {}, ((0, 1),), None, None)
+    with pytest.raises(_store.StoreError, match="nested too deeply"):
+        _chunked.Checkpoint.open(path, job)
+
+
+def test_huge_input_is_not_echoed(capsys):
+    huge = "7" * 2_000_000 + "x"
+    with pytest.raises(InputError) as caught:
+        _cli.parse_int(huge)
+    assert len(str(caught.value)) < 150 and "2,000,003 chars" in str(caught.value)
+    with pytest.raises(argparse.ArgumentTypeError) as caught:
+        _cli.int_in_range(1, 9)(huge)
+    assert len(str(caught.value)) < 150
+
+    def body(argv):  # any message, however it was built, is cut to one short line
+        raise InputError("bad guess " + huge)
+
+    one_line_refusal(_cli.run_cli(body, [], prog="python -m jitgames.test"), capsys,
+                     "bad guess 777", limit=_cli.MESSAGE_LIMIT + 40)
+
+
+def test_mastermind_huge_guess_in_an_error(capsys):
+    status = mastermind_main(["evaluate", "--first", "1" * 5_000_000])
+    one_line_refusal(status, capsys)
+
+
+def _chain_tree(length):
+    """A tree of Mastermind with 1 peg and 2 colours guessing "1" ``length`` times in
+    a row (each guess tells nothing new about the secret "2"), then "2": valid, but a
+    walk as long as its chain."""
+    node = {"guess": "2"}
+    for _ in range(length):
+        node = {"guess": "1", "next": {"0,0": node}}
+    return {"pegs": 1, "colours": 2, "repeats": True, "tree": node}
+
+
+def test_tree_check_is_bounded():
+    from jitgames.mastermind.tree import MAX_TREE_DEPTH, check_tree
+
+    assert check_tree(_chain_tree(10)).total == 1 + 11
+    with pytest.raises(InputError, match="too deep or too long"):
+        check_tree(_chain_tree(MAX_TREE_DEPTH + 1))
+    with pytest.raises(InputError, match="too deep or too long"):
+        check_tree(_chain_tree(10), max_walk=5)
+
+
+def test_play_prompts_refuse_long_numbers():
+    from jitgames.kalah.play import parse_move
+    from jitgames.mastermind.play import parse_answer
+    from jitgames.solitaire.play import parse_deal
+
+    board = np.array([3, 3, 3, 0, 3, 3, 3, 0], dtype=np.int8)
+    for text in ("9" * 5000, "x" * 10_000_000):
+        with pytest.raises(InputError) as caught:
+            parse_move(text, board, 0)
+        assert len(str(caught.value)) < 150
+    with pytest.raises(InputError):
+        parse_answer("1" * 5000 + " 0", 4)
+    for deal in ("² " * 52, ("1" * 5000 + " ") * 52):
+        with pytest.raises(InputError):
+            parse_deal(deal)
+
+
+def test_local_workers_capped():
+    most = _chunked.max_local_workers()
+    assert _chunked.scheduler_address(f"local:{most}") == f"local:{most}"
+    for spec in ("local:1024", f"local:{most + 1}", "local:10^4000"):
+        with pytest.raises(argparse.ArgumentTypeError, match=f"at most {most}"):
+            _chunked.scheduler_address(spec)
+
+
+# ----------------------------------------------------------------------------- full disk
+
+def test_full_disk_is_one_line_and_keeps_the_old_file(tmp_path, monkeypatch):
+    path = tmp_path / "t.ckpt"
+    _store.write_checked(path, "k", 1, b"old")
+    before = path.read_bytes()
+    monkeypatch.setattr(_store.os, "fsync", no_space)
+    with pytest.raises(_store.StoreError, match="cannot write .*t.ckpt: No space left"):
+        _store.write_checked(path, "k", 1, b"new")
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["t.ckpt"]  # no temporary file left
+    with pytest.raises(_store.StoreError, match="No space left"):
+        _store.atomic_write_bytes("/dev/full", b"x")  # a device written into
+
+
+def test_checkpoint_on_a_full_disk_lets_the_run_go_on(tmp_path, monkeypatch, capsys):
+    job = _chunked.ChunkedJob("t", {}, ((0, 1),), None, None)
+    checkpoint = _chunked.Checkpoint.open(tmp_path / "c.ckpt", job)
+    monkeypatch.setattr(_store.os, "fsync", no_space)
+    checkpoint.record((0, 1), 5)
+    checkpoint.flush()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "checkpoint not saved" in err and "c.ckpt" in err
+
+
+def test_picture_on_a_full_disk_keeps_the_old_picture(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = tmp_path / "p.png"
+    fig = plt.figure(figsize=(1, 1))
+    _store.save_figure(fig, path)
+    before = path.read_bytes()
+    assert before.startswith(b"\x89PNG")
+    monkeypatch.setattr(_store.os, "fsync", no_space)
+    with pytest.raises(_store.StoreError, match="No space left"):
+        _store.save_figure(fig, path)
+    plt.close(fig)
+    assert path.read_bytes() == before
+
+
+def test_kalah_table_on_a_full_disk(tmp_path, monkeypatch, capsys):
+    binom = endgame.binomials(6 + 4, 5)
+    monkeypatch.setattr(_store.os, "fsync", no_space)
+    db, how = endgame.endgame_database(2, 6, EMPTY_CAPTURE, binom, tmp_path)
+    assert how == "built" and db.size == endgame.table_size(2, 6)
+    assert "endgame table not saved" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_kalah_solve_prints_its_value_on_a_full_disk(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(_store.os, "fsync", no_space)
+    status = kalah_main(["solve", "2", "2", "--endgame-dir", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert status == 0 and "value" in out and "endgame table not saved" in err
+
+
+# ----------------------------------------------------------------------------- special files
+
+def test_fifo_as_checkpoint_does_not_hang(tmp_path):
+    fifo = tmp_path / "c.ckpt"
+    os.mkfifo(fifo)
+    job = _chunked.ChunkedJob("t", {}, ((0, 1),), None, None)
+    with pytest.raises(_store.StoreError, match="not a regular file"):
+        within(5, lambda: _chunked.Checkpoint.open(fifo, job))
+    with pytest.raises(_store.StoreError, match="FIFO"):
+        within(5, lambda: _store.write_checked(fifo, "k", 1, b"x"))
+
+
+def test_fifo_in_the_endgame_folder_does_not_hang(tmp_path, capsys):
+    os.mkfifo(endgame.database_file(tmp_path, 2, EMPTY_CAPTURE, 6))
+    binom = endgame.binomials(6 + 4, 5)
+    db, how = within(60, lambda: endgame.endgame_database(2, 6, EMPTY_CAPTURE, binom,
+                                                          tmp_path))
+    assert how == "built" and db.size == endgame.table_size(2, 6)
+    err = capsys.readouterr().err
+    assert "not a regular file" in err and "not saved" in err
+
+
+@pytest.mark.parametrize("damage", ["nested", "huge header", "fifo", "rows"])
+def test_malformed_pending_file_is_moved_aside(tmp_path, capsys, damage):
+    path = tmp_path / "r.sqlite"
+    _store.open_records(path, "unused", SCHEMA).close()
+    bad = tmp_path / "r.sqlite.pending-1-2-abc.json"
+    if damage == "nested":
+        _store.write_checked(bad, _store.PENDING_KIND, _store.PENDING_SCHEMA,
+                             b"[" * 100_000 + b"]" * 100_000)
+    elif damage == "huge header":
+        bad.write_bytes(json.dumps({"kind": _store.PENDING_KIND, "schema": 1,
+                                    "bytes": 10**20, "sha256": "0"}).encode() + b"\n")
+    elif damage == "fifo":
+        os.mkfifo(bad)
+    else:
+        _store.write_checked(bad, _store.PENDING_KIND, _store.PENDING_SCHEMA, json.dumps(
+            {"application_id": SCHEMA.application_id, "version": SCHEMA.version,
+             "operations": [{"table": "games", "columns": ["player", "score"],
+                             "rows": [[["nested"], {"a": 1}]]}]}).encode())
+    def rows():
+        with _store.open_records(path, "unused", SCHEMA) as records:
+            return records.con.execute("SELECT COUNT(*) FROM games").fetchone()
+
+    for _ in range(2):  # the second open finds nothing left to complain about
+        assert within(10, rows) == (0,)
+    err = capsys.readouterr().err
+    assert err.count("moved aside") == 1 and "Traceback" not in err
+    assert not bad.exists() and bad.with_name(bad.name + _store.QUARANTINE_SUFFIX).exists()
+
+
+def test_database_on_a_device_is_refused(capsys):
+    with pytest.raises(_store.StoreError, match="character device"):
+        _store.open_records("/dev/null", "unused", SCHEMA)
+    assert not os.path.exists("/dev/null-journal")
+
+
+def test_out_dash_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for write in (_store.check_writable, lambda p: _store.atomic_write_text(p, "x"),
+                  lambda p: _store.write_checked(p, "k", 1, b"x")):
+        with pytest.raises(_store.StoreError, match="/dev/stdout"):
+            write("-")
+    status = solitaire_main(["10", "--out", "-", "-q"])
+    one_line_refusal(status, capsys, "/dev/stdout")
+    assert not os.path.exists("-")
+
+
+# ----------------------------------------------------------------------------- forgery
+
+def _forge_table(path, change):
+    payload = _store.read_checked(path, endgame.TABLE_KIND, endgame.TABLE_SCHEMA, "table")
+    db = np.load(io.BytesIO(payload))
+    buffer = io.BytesIO()
+    np.save(buffer, change(db))
+    _store.write_checked(path, endgame.TABLE_KIND, endgame.TABLE_SCHEMA, buffer.getvalue())
+
+
+@pytest.mark.parametrize("change", ["negated", "shuffled"])
+def test_forged_kalah_table_is_rebuilt(tmp_path, capsys, change):
+    binom = endgame.binomials(8 + 6, 7)
+    honest, _ = endgame.endgame_database(3, 8, EMPTY_CAPTURE, binom, tmp_path)
+    path = endgame.database_file(tmp_path, 3, EMPTY_CAPTURE, 8)
+    rng = np.random.default_rng(1)
+
+    def shuffled(db):  # within each level, so every invariant of check_entries holds
+        out = db.copy()
+        bounds = [0] + [endgame.table_size(3, s) for s in range(9)]
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            out[a:b] = rng.permutation(db[a:b])
+        return out
+
+    _forge_table(path, (lambda db: -db) if change == "negated" else shuffled)
+    endgame.check_entries(np.load(io.BytesIO(_store.read_checked(
+        path, endgame.TABLE_KIND, endgame.TABLE_SCHEMA, "t"))), 3, 8)  # bytes look fine
+    capsys.readouterr()
+    db, how = endgame.endgame_database(3, 8, EMPTY_CAPTURE, binom, tmp_path)
+    assert how == "built" and np.array_equal(db, honest)
+    assert "the table was altered" in capsys.readouterr().err
+
+
+def test_kalah_solve_with_a_negated_table(tmp_path, capsys):
+    argv = ["solve", "4", "3", "--endgame-stones", "12", "--endgame-dir", str(tmp_path)]
+    assert kalah_main(argv) == 0
+    assert "value +8" in capsys.readouterr().out
+    _forge_table(endgame.database_file(tmp_path, 4, EMPTY_CAPTURE, 12), lambda db: -db)
+    assert kalah_main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "value +8" in out and "the table was altered" in err
+
+
+def test_queens_count_bounded_by_its_tasks():
+    from jitgames.puzzles.queens_classes import chunk_validate
+
+    chunk_validate({"n": 8}, 0, 1, [1, 2, 3])
+    with pytest.raises(ValueError, match="in \\[0, 40320\\]"):
+        chunk_validate({"n": 8}, 0, 1, [int("9" * 4001), 0, 0])
+
+
+# ----------------------------------------------------------------------------- SIGTERM
+
+CHILD = """
+import sys, time
+from jitgames import _cli
+from jitgames._interrupt import run_interruptible, stop_flag
+
+def body(argv):
+    done = 0
+    def work():
+        nonlocal done
+        flag = stop_flag()
+        while not flag[0]:
+            done += 1
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+    print("started", flush=True)
+    try:
+        run_interruptible(work)
+    except KeyboardInterrupt:
+        print(f"partial {done}", flush=True)
+        return _cli.exit_status(False)
+    return 0
+
+sys.exit(_cli.run_cli(body, [], prog="python -m jitgames.test"))
+"""
+
+
+def test_sigterm_acts_as_ctrl_c(tmp_path):
+    child = subprocess.Popen([sys.executable, "-c", CHILD], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "started\n"  # bounded: the child runs on its own
+        time.sleep(0.3)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(timeout=30)
+    assert child.returncode == _cli.EXIT_TERMINATED, err
+    assert out.startswith("partial ") and int(out.split()[1]) > 0
+    assert "Traceback" not in err
+
+
+def test_sigterm_keeps_a_checkpoint(tmp_path):
+    """A real long run (a solitaire study of 10^6 deals, 100 a chunk) stopped by SIGTERM
+    once its checkpoint is on disk: status 143, partial result, checkpoint kept."""
+    path = tmp_path / "run.ckpt"
+    argv = [sys.executable, "-m", "jitgames.solitaire", "1000000", "--chunk-size", "100",
+            "--checkpoint", str(path), "--json", "-q"]
+    child = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not path.exists() and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.1)
+        assert path.exists(), "no chunk finished"
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(timeout=30)
+    assert child.returncode == _cli.EXIT_TERMINATED, err
+    result = json.loads(out)
+    assert result["complete"] is False and 0 < result["deals"] < 10**6
+    assert _store.read_checked(path, _chunked.CHECKPOINT_KIND, _chunked.CHECKPOINT_SCHEMA,
+                               "checkpoint")
