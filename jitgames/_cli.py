@@ -182,6 +182,7 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
     game = name.split()[-1].rpartition(".")[2]
     estimate = (f"about {FIRST_USE_SECONDS[game]} s" if game in FIRST_USE_SECONDS
                 else "some seconds")
+    _tolerant_output()
     try:
         with compile_notice(name, estimate, quiet=quiet), _sigterm_as_interrupt():
             status = body(argv)
@@ -209,6 +210,16 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
     return EXIT_OK if status is None else int(status)
+
+
+def _tolerant_output() -> None:
+    """Let stdout and stderr print any text: a file name that is not UTF-8 (kept by
+    Python as lone surrogates) is printed with backslash escapes instead of ending the
+    run in a UnicodeEncodeError under a strict UTF-8 locale."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(Exception):  # a stream that cannot change: as it is
+                stream.reconfigure(errors="backslashreplace")
 
 
 _TERMINATED = threading.Event()

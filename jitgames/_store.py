@@ -95,8 +95,38 @@ def _reason(exc: OSError) -> str:
 
 
 def _resolve(path: Path) -> Path:
-    """The file a write to ``path`` lands in: the final target of a symlink chain."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    """The file a write to ``path`` lands in: the final target of a symlink chain.
+
+    A link is followed only where the kernel itself would follow it for this process
+    (Linux ``fs.protected_symlinks``): a link in a sticky world-writable folder (the
+    system temporary folder) is followed only when this process's user owns the link
+    or the link's owner owns the folder. Otherwise :class:`StoreError`: a link
+    planted there by another user must not make a write (as root, above all)
+    replace a file the user never named.
+    """
+    if not path.is_symlink():
+        return path
+    link = path
+    for _ in range(40):  # the kernel's limit on links in a chain
+        if not link.is_symlink():
+            break
+        _check_link(link)
+        target = Path(os.readlink(link))
+        link = target if target.is_absolute() else link.parent / target
+    return Path(os.path.realpath(path))
+
+
+def _check_link(link: Path) -> None:
+    """Refuse ``link`` if the kernel's protected_symlinks rule would (see :func:`_resolve`)."""
+    try:
+        folder = os.stat(link.parent)
+        owner = os.lstat(link).st_uid
+    except OSError:
+        return
+    shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+    if shared and owner != os.geteuid() and owner != folder.st_uid:
+        raise StoreError(f"cannot write {link}: a link owned by another user in a shared "
+                         "folder (not followed, as the system would not follow it)")
 
 
 def _special_kind(path: Path) -> str | None:

@@ -455,3 +455,45 @@ def test_sigterm_keeps_a_checkpoint(tmp_path):
     assert result["complete"] is False and 0 < result["deals"] < 10**6
     assert _store.read_checked(path, _chunked.CHECKPOINT_KIND, _chunked.CHECKPOINT_SCHEMA,
                                "checkpoint")
+
+
+# ----------------------------------------------------------------------------- planted links
+
+def test_link_planted_in_a_shared_folder_is_not_followed(tmp_path, monkeypatch):
+    """A link in a sticky world-writable folder, owned by another user than the one
+    writing and than the folder's owner, is refused (as Linux's protected_symlinks
+    would refuse it); the file it points to is untouched. The other owner is simulated
+    (the test need not run as root)."""
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    victim = tmp_path / "victim"
+    victim.write_text("theirs")
+    link = shared / "out.csv"
+    link.symlink_to(victim)
+    real_lstat = os.lstat
+
+    def lstat(path, *args, **kwargs):  # the link belongs to somebody else
+        result = real_lstat(path, *args, **kwargs)
+        if os.fspath(path) == os.fspath(link):
+            fields = list(result)
+            fields[4] = result.st_uid + 4242
+            return os.stat_result(fields)
+        return result
+
+    monkeypatch.setattr(_store.os, "lstat", lstat)
+    for write in (_store.check_writable, lambda p: _store.atomic_write_text(p, "mine")):
+        with pytest.raises(_store.StoreError, match="owned by another user"):
+            write(link)
+    assert victim.read_text() == "theirs" and link.is_symlink()
+    monkeypatch.setattr(_store.os, "lstat", real_lstat)  # the user's own link: followed
+    _store.atomic_write_text(link, "mine")
+    assert victim.read_text() == "mine" and link.is_symlink()
+
+
+def test_file_name_that_is_not_utf8_is_printed(tmp_path, capsys):
+    tree = Path(os.fsdecode(bytes(tmp_path) + b"/tree-\xff.json"))
+    tree.write_text(json.dumps(_chain_tree(2)))
+    assert mastermind_main(["evaluate", "--tree", str(tree)]) == 0
+    out = capsys.readouterr().out
+    assert "tree-\\udcff.json" in out and "verified" in out
