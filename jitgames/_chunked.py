@@ -140,8 +140,9 @@ def max_local_workers() -> int:
 
 def scheduler_address(text: str) -> str:
     """argparse type of ``--scheduler``: ``local:W`` (1 <= W <= :func:`max_local_workers`)
-    or ``tcp://HOST:PORT`` / ``tls://HOST:PORT`` (a host name, an IPv4 address or an
-    IPv6 address in brackets; a port from 1 to 65535). Returns ``text`` unchanged."""
+    or ``tcp://HOST:PORT`` (a host name, an IPv4 address or an IPv6 address in
+    brackets; a port from 1 to 65535). ``tls://`` is refused with one line: it needs
+    certificates no option passes. Returns ``text`` unchanged."""
     import argparse
     from urllib.parse import urlsplit
 
@@ -164,7 +165,7 @@ def scheduler_address(text: str) -> str:
                 "same cores")
         return text
     wrong = argparse.ArgumentTypeError(
-        f"expected tcp://HOST:PORT or local:W (or tls://HOST:PORT), got {shorten(text)}")
+        f"expected tcp://HOST:PORT or local:W, got {shorten(text)}")
     try:
         parts = urlsplit(text)
         port = parts.port
@@ -173,6 +174,10 @@ def scheduler_address(text: str) -> str:
     if (parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None or port < 1
             or parts.path or parts.query or parts.fragment or parts.username is not None):
         raise wrong
+    if parts.scheme == "tls":
+        raise argparse.ArgumentTypeError(
+            "tls:// needs client certificates, which jitgames has no option to pass; use "
+            "tcp:// on a trusted network (or through an SSH tunnel), or local:W")
     return text
 
 
@@ -494,6 +499,25 @@ def _secure_local_cluster(workers: int, local_cluster):
             cluster.close()
 
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds given to a Dask scheduler to answer (a refused connection is reported at
+once by :func:`_probe`, not after this)."""
+
+
+def _probe(spec: str) -> None:
+    """One plain TCP connection to ``tcp://HOST:PORT``: a refused or unreachable
+    address is one line now (Dask's client retries until its timeout)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(spec)
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise CLIError(f"cannot reach the Dask scheduler at {spec}: "
+                       f"{exc.strerror or exc}") from None
+
+
 @contextlib.contextmanager
 def open_client(spec: str | None):
     """Yield a Dask client for ``spec`` (``None`` yields ``None``: run in process).
@@ -528,10 +552,14 @@ def open_client(spec: str | None):
         with _secure_local_cluster(workers, LocalCluster) as cluster, Client(cluster) as client:
             yield client
         return
+    _probe(spec)
     try:
-        client = Client(spec, timeout="10s")
+        client = Client(spec, timeout=f"{CONNECT_TIMEOUT:g}s")
     except (OSError, TimeoutError) as exc:
         raise CLIError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - whatever a non-Dask server makes Dask raise
+        raise CLIError(f"{spec} did not answer as a Dask scheduler "
+                       f"({type(exc).__name__}); is it the scheduler's address?") from None
     try:
         yield client
     finally:

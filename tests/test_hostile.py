@@ -497,3 +497,56 @@ def test_file_name_that_is_not_utf8_is_printed(tmp_path, capsys):
     assert mastermind_main(["evaluate", "--tree", str(tree)]) == 0
     out = capsys.readouterr().out
     assert "tree-\\udcff.json" in out and "verified" in out
+
+
+# ----------------------------------------------------------------------------- Dask addresses
+
+def test_tls_address_is_refused():
+    with pytest.raises(argparse.ArgumentTypeError, match="tls:// needs client certificates"):
+        _chunked.scheduler_address("tls://127.0.0.1:8786")
+
+
+def test_refused_connection_is_reported_at_once():
+    import socket
+
+    with socket.socket() as sock:  # a port that nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    begin = time.monotonic()
+    with pytest.raises(_cli.CLIError, match="cannot reach the Dask scheduler"):
+        with _chunked.open_client(f"tcp://127.0.0.1:{port}"):
+            pass
+    assert time.monotonic() - begin < 5
+
+
+def test_server_that_is_not_dask(monkeypatch):
+    """An HTTP-like server at the address: one line, not "not enough memory"."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.sendall(b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    monkeypatch.setattr(_chunked, "CONNECT_TIMEOUT", 3.0)
+    try:
+        with pytest.raises(_cli.CLIError, match="did not answer as a Dask scheduler"):
+            with within(30, lambda: _chunked.open_client(
+                    f"tcp://127.0.0.1:{server.getsockname()[1]}").__enter__()):
+                pass
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
