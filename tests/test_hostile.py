@@ -550,3 +550,25 @@ def test_server_that_is_not_dask(monkeypatch):
         stop.set()
         thread.join(5)
         server.close()
+
+
+# ----------------------------------------------------------------------------- reading only
+
+def test_mastermind_stats_needs_no_write_access(tmp_path, capsys):
+    """``stats`` only reads: it shows a database another program holds a write lock on
+    (as it shows a read-only file; file permissions cannot be tested as root)."""
+    import sqlite3
+
+    from jitgames.mastermind.stats import open_db
+
+    path = tmp_path / "m.sqlite"
+    open_db(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # a writer in the middle of a transaction
+    try:
+        status = within(8, lambda: mastermind_main(["stats", "--db", str(path)]))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    out, err = capsys.readouterr()
+    assert status == 0 and "no games recorded" in out, err

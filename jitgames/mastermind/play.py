@@ -302,7 +302,7 @@ def _cmd_match(args):
 
 
 def _cmd_stats(args):
-    con = open_db(args.db)
+    con = open_db(args.db, write=False)  # only reads: a read-only database is shown
     try:
         table = player_table(con)
     finally:

@@ -31,10 +31,11 @@ SCHEMA = _store.RecordSchema("Mastermind statistics", 0x6A674D4D, (
 """The statistics database: ``application_id`` 'jgMM', versions in ``docs/storage.md``."""
 
 
-def open_db(path=None) -> _store.Records:
+def open_db(path=None, write: bool = True) -> _store.Records:
     """Open and check the statistics database (before any game); ``path`` overrides
-    the default. :class:`jitgames._store.StoreError` (one line) if it cannot be used."""
-    return _store.open_records(path, DB_FILE, SCHEMA)
+    the default; ``write=False`` for reading only (a read-only file is shown).
+    :class:`jitgames._store.StoreError` (one line) if it cannot be used."""
+    return _store.open_records(path, DB_FILE, SCHEMA, write=write)
 
 
 def _now() -> str:
