@@ -572,3 +572,18 @@ def test_mastermind_stats_needs_no_write_access(tmp_path, capsys):
         holder.close()
     out, err = capsys.readouterr()
     assert status == 0 and "no games recorded" in out, err
+
+
+def test_solitaire_prompt_survives_odd_digits(capsys):
+    """``²``, ``undo ³``, a 5,000-digit move number and a 10 MB line at the prompt are
+    refused and the game goes on (they crashed it: ``str.isdigit`` accepts them)."""
+    from jitgames.solitaire import deals
+    from jitgames.solitaire.console import play_session
+    from jitgames.solitaire.play import Game
+
+    lines = ["²", "undo ³", "9" * 5000, "3 " + "4" * 5000, "x" * 10_000_000, "moves", "quit"]
+    end = play_session(Game(deals(2026, 7, 8)[0]), stdin=io.StringIO("\n".join(lines) + "\n"))
+    out = capsys.readouterr().out
+    assert end is not None and "undo takes a number of moves" in out
+    replies = [line for line in out.splitlines() if not line.startswith(">")]  # not echoes
+    assert max(map(len, replies)) < 200  # the 10 MB line is not repeated in the refusal

@@ -240,7 +240,7 @@ def play_session(game: Game, *, colour: bool = False, stdin=None, title: str = "
             listed = game.legal_moves()
             for k, move in enumerate(listed, start=1):
                 print(f"{k:3d}. {game.describe(move)}")
-        elif len(words) == 1 and command.isdigit():
+        elif len(words) == 1 and command.isdecimal() and len(command) <= 6:  # not "²"
             choices = listed or game.legal_moves()
             number = int(command)
             if not 1 <= number <= len(choices):

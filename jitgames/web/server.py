@@ -317,7 +317,7 @@ class Handler(BaseHTTPRequestHandler):
         if length is None:
             self.close_connection = True
             raise HTTPError(411, "a POST needs Content-Length")
-        if not length.strip().isdigit():
+        if not (length.strip().isdecimal() and len(length.strip()) <= 20):  # int() refuses "²"
             self.close_connection = True
             raise HTTPError(400, "Content-Length is not a number")
         size = int(length)
