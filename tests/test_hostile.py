@@ -587,3 +587,83 @@ def test_solitaire_prompt_survives_odd_digits(capsys):
     assert end is not None and "undo takes a number of moves" in out
     replies = [line for line in out.splitlines() if not line.startswith(">")]  # not echoes
     assert max(map(len, replies)) < 200  # the 10 MB line is not repeated in the refusal
+
+
+# ----------------------------------------------------------------------------- fuzz
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_MUTATIONS = st.one_of(
+    st.tuples(st.just("truncate"), st.integers(0, 10**6)),
+    st.tuples(st.just("flip"), st.integers(0, 10**6), st.integers(0, 7)),
+    st.tuples(st.just("append"), st.binary(max_size=40)),
+    st.tuples(st.just("header"), st.sampled_from([
+        b"[" * 5000, b'{"kind": "K", "schema": 1, "bytes": 1' + b"0" * 30 + b', "sha256": ""}',
+        b'{"kind": "K", "schema": 1, "bytes": -1, "sha256": ""}', b"\xff\xfe",
+        b'{"kind": "K", "schema": 1e999, "bytes": 1, "sha256": 5}', b'"' + b"x" * 5000])),
+    st.tuples(st.just("payload"), st.sampled_from([
+        b"[" * 100_000, b'{"chunks": [[0, 1, [' + b"9" * 4001 + b', 0, 0]]]}',
+        b'{"chunks": [[0, 1e400, 1]]}', b'{"job": "t", "params": {}, "chunks": [[0, 1, [1, 2, 3]]]}',
+        b"\x00" * 64])),
+)
+
+
+def _mutate(data: bytes, mutation, kind: str) -> bytes:
+    how = mutation[0]
+    if how == "truncate":
+        return data[:mutation[1] % (len(data) + 1)]
+    if how == "flip":
+        i = mutation[1] % len(data)
+        return data[:i] + bytes([data[i] ^ (1 << mutation[2])]) + data[i + 1:]
+    if how == "append":
+        return data + mutation[1]
+    if how == "header":
+        return mutation[1].replace(b'"K"', json.dumps(kind).encode()) + b"\n" + data
+    payload = mutation[1]  # a well-formed header around a hostile payload
+    import hashlib
+    header = {"kind": kind, "schema": 2, "bytes": len(payload),
+              "sha256": hashlib.sha256(payload).hexdigest()}
+    return json.dumps(header).encode() + b"\n" + payload
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                    HealthCheck.function_scoped_fixture])
+@given(mutation=_MUTATIONS)
+def test_fuzz_stored_formats(tmp_path_factory, mutation):
+    """Truncation, bit flips, appended bytes, hostile headers (deep nesting, huge
+    lengths) and hostile payloads: every reader either accepts the file or refuses it
+    with StoreError (one line), never another exception."""
+    from jitgames.puzzles.queens_classes import chunk_validate
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    job = _chunked.ChunkedJob("t", {"n": 6}, ((0, 1), (1, 2)), None, chunk_validate)
+    checkpoint = folder / "c.ckpt"
+    _store.write_checked(checkpoint, _chunked.CHECKPOINT_KIND, _chunked.CHECKPOINT_SCHEMA,
+                         json.dumps({"job": "t", "params": {"n": 6},
+                                     "chunks": [[0, 1, [1, 0, 0]]]}).encode())
+    checkpoint.write_bytes(_mutate(checkpoint.read_bytes(), mutation, _chunked.CHECKPOINT_KIND))
+    try:
+        _chunked.Checkpoint.open(checkpoint, job)
+    except _store.StoreError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 1000
+
+    pending = folder / "r.sqlite.pending-1-1-a.json"
+    database = folder / "r.sqlite"
+    _store.open_records(database, "unused", SCHEMA).close()
+    _store.write_checked(pending, _store.PENDING_KIND, _store.PENDING_SCHEMA, json.dumps(
+        {"application_id": SCHEMA.application_id, "version": SCHEMA.version,
+         "operations": [{"table": "games", "columns": ["player", "score"],
+                         "rows": [["a", 1]]}]}).encode())
+    pending.write_bytes(_mutate(pending.read_bytes(), mutation, _store.PENDING_KIND))
+    _store.open_records(database, "unused", SCHEMA).close()  # merged or moved aside
+    assert not pending.exists()
+
+    table = endgame.database_file(folder, 1, EMPTY_CAPTURE, 2)
+    buffer = io.BytesIO()
+    np.save(buffer, endgame.endgame_database(1, 2, EMPTY_CAPTURE, endgame.binomials(4, 3))[0])
+    _store.write_checked(table, endgame.TABLE_KIND, endgame.TABLE_SCHEMA, buffer.getvalue())
+    table.write_bytes(_mutate(table.read_bytes(), mutation, endgame.TABLE_KIND))
+    loaded = endgame._read(table, 1, EMPTY_CAPTURE, 2, 2)  # None (rebuilt) or checked
+    assert loaded is None or np.array_equal(loaded, endgame.endgame_database(
+        1, 2, EMPTY_CAPTURE, endgame.binomials(4, 3))[0])
