@@ -554,24 +554,29 @@ def test_server_that_is_not_dask(monkeypatch):
 
 # ----------------------------------------------------------------------------- reading only
 
-def test_mastermind_stats_needs_no_write_access(tmp_path, capsys):
-    """``stats`` only reads: it shows a database another program holds a write lock on
-    (as it shows a read-only file; file permissions cannot be tested as root)."""
+def test_mastermind_stats_shows_a_read_only_database(tmp_path, capsys, monkeypatch):
+    """``stats`` shows a database it cannot write (the docs promise it). File modes do
+    not stop root, so SQLite's answer for a read-only file is simulated on the write
+    probe."""
     import sqlite3
 
     from jitgames.mastermind.stats import open_db
 
     path = tmp_path / "m.sqlite"
     open_db(path).close()
-    holder = sqlite3.connect(path, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")  # a writer in the middle of a transaction
-    try:
-        status = within(8, lambda: mastermind_main(["stats", "--db", str(path)]))
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
+    real_prepare = _store._prepare
+
+    def read_only(con, schema, refuse, write=True):
+        if write:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+        return real_prepare(con, schema, refuse, write)
+
+    monkeypatch.setattr(_store, "_prepare", read_only)
+    status = mastermind_main(["stats", "--db", str(path)])
     out, err = capsys.readouterr()
     assert status == 0 and "no games recorded" in out, err
+    status = mastermind_main(["play", "--db", str(path)])  # a writer is still refused
+    one_line_refusal(status, capsys, "cannot be written")
 
 
 def test_solitaire_prompt_survives_odd_digits(capsys):

@@ -29,6 +29,7 @@ from ..errors import InputError
 from .. import _cli
 from .._interrupt import run_interruptible
 from .._random import below, stream_key
+from .._store import StoreError
 from .breaker import Breaker, InconsistentAnswer, consistent_codes
 from .codes import decode_feedback, encode_feedback
 from .evaluate import load_game
@@ -302,7 +303,12 @@ def _cmd_match(args):
 
 
 def _cmd_stats(args):
-    con = open_db(args.db, write=False)  # only reads: a read-only database is shown
+    try:  # opened for writing when it can be, so that pending records are merged first
+        con = open_db(args.db)
+    except StoreError as exc:
+        if "cannot be written" not in str(exc):
+            raise
+        con = open_db(args.db, write=False)  # a read-only database is shown as it is
     try:
         table = player_table(con)
     finally:
