@@ -261,7 +261,7 @@ def check_sample(db: np.ndarray, m: int, variant: int, stones: int, samples: int
     (another move by the same player) or ``gain - child``, exactly as
     :func:`endgame_value` defines it. A negated, shuffled or otherwise rewritten table
     fails at the first few entries; a table with a handful of wrong entries may pass
-    (``docs/storage.md``). Costs about 20 ms for 400 entries.
+    (``docs/storage.md``). Costs about 25 ms for 400 entries (Python calls of the kernels).
     """
     if db.size == 0:
         return
