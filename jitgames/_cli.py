@@ -32,7 +32,9 @@ import json
 import math
 import os
 import re
+import signal
 import sys
+import threading
 from fractions import Fraction
 
 from .errors import InputError  # the one error type for bad input, offered here too
@@ -67,6 +69,30 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_CUT_SHORT = 130
 """The three exit statuses of every command (130 = 128 + SIGINT, as shells report it)."""
+EXIT_TERMINATED = 143
+"""Status of a run cut short by SIGTERM (128 + 15, as shells report it): the run
+stops as after Ctrl-C (partial result printed, checkpoint written), but says why."""
+
+
+ECHO_LIMIT = 60
+"""Most characters of the user's input echoed back in an error message."""
+MESSAGE_LIMIT = 600
+"""Most characters of any one-line error message (a last resort: a message that
+echoes a 20 MB input is cut here even where :func:`shorten` was not used)."""
+
+
+def shorten(value, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)`` of untrusted input, cut to about ``limit`` characters for an
+    error message: ``'1234567...' (5,000 chars)``."""
+    from ._store import shorten as cut
+
+    return cut(value, limit)
+
+
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` on one line (runs of white space made one space), cut to ``limit``."""
+    text = " ".join(str(message)[:4 * limit].split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # ----------------------------------------------------------------------------- names
@@ -104,7 +130,7 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message):  # noqa: D401 - argparse API
-        message = " ".join(str(message).split())  # one line, whatever the message
+        message = one_line(message)  # one line, whatever the message
         required = "the following arguments are required: "
         if message.startswith(required):
             message = self._missing(message[len(required):].split(", "))
@@ -152,16 +178,22 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
     game = name.split()[-1].rpartition(".")[2]
     estimate = (f"about {FIRST_USE_SECONDS[game]} s" if game in FIRST_USE_SECONDS
                 else "some seconds")
+    _tolerant_output()
     try:
-        with compile_notice(name, estimate, quiet=quiet):
+        with compile_notice(name, estimate, quiet=quiet), _sigterm_as_interrupt():
             status = body(argv)
+        if status == EXIT_CUT_SHORT and _TERMINATED.is_set():
+            return EXIT_TERMINATED
     except SystemExit as exc:  # argparse's --help (0) and errors (2), as a return value
         return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else 1
     except InputError as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
+        message = one_line(exc) or type(exc).__name__
         print(f"{name}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        if _TERMINATED.is_set():
+            print(f"{name}: terminated (SIGTERM)", file=sys.stderr)
+            return EXIT_TERMINATED
         print(f"{name}: interrupted", file=sys.stderr)
         return EXIT_CUT_SHORT
     except MemoryError:  # a last resort: sizes are checked before the work where known
@@ -174,6 +206,46 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
     return EXIT_OK if status is None else int(status)
+
+
+def _tolerant_output() -> None:
+    """Let stdout and stderr print any text: a file name that is not UTF-8 (kept by
+    Python as lone surrogates) is printed with backslash escapes instead of ending the
+    run in a UnicodeEncodeError under a strict UTF-8 locale."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(Exception):  # a stream that cannot change: as it is
+                stream.reconfigure(errors="backslashreplace")
+
+
+_TERMINATED = threading.Event()
+"""Set once SIGTERM has arrived during :func:`run_cli`."""
+
+
+def _on_sigterm(signum, frame):
+    _TERMINATED.set()
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """Inside the block SIGTERM (``timeout``, batch schedulers, ``docker stop``) acts as
+    Ctrl-C: KeyboardInterrupt in the main thread, so partial results are printed and
+    checkpoints written; :func:`run_cli` then exits with 143. Only in the main thread
+    (where Python handles signals); the previous handler is restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is None:  # installed outside Python: restore the default
+        previous = signal.SIG_DFL
+    if previous is not _on_sigterm:
+        _TERMINATED.clear()
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -204,15 +276,15 @@ def parse_int(text: str) -> int:
     """
     clean = str(text).replace("_", "").strip()
     if not clean or len(clean) > 1000:
-        raise InputError(f"expected an integer, got {text!r}")
+        raise InputError(f"expected an integer, got {shorten(text)}")
     total, position, first = 0, 0, True
     while position < len(clean):
         match = _TERM.match(clean, position)
         if match is None or match.end() == position or (not first and match["sign"] is None):
-            raise InputError(f"expected an integer, got {text!r}")
+            raise InputError(f"expected an integer, got {shorten(text)}")
         total += _term_value(match, text)
         if abs(total) > 1 << _MAX_BITS:
-            raise InputError(f"{text!r} is too large (above 2^{_MAX_BITS})")
+            raise InputError(f"{shorten(text)} is too large (above 2^{_MAX_BITS})")
         position, first = match.end(), False
     return total
 
@@ -222,14 +294,14 @@ def _term_value(match, text) -> int:
     if match["base"] is not None:
         base, exponent = int(match["base"]), int(match["exponent"])
         if base > 1 and (exponent > _MAX_BITS or exponent * math.log2(base) > _MAX_BITS):
-            raise InputError(f"{text!r} is too large (above 2^{_MAX_BITS})")
+            raise InputError(f"{shorten(text)} is too large (above 2^{_MAX_BITS})")
         return sign * base ** exponent
     exp10 = int(match["exp10"] or 0)
     if len(match["exp10"] or "") > 6 or abs(exp10) > 1300:
-        raise InputError(f"expected an integer of at most 2^{_MAX_BITS}, got {text!r}")
+        raise InputError(f"expected an integer of at most 2^{_MAX_BITS}, got {shorten(text)}")
     value = Fraction(match["mantissa"]) * Fraction(10) ** exp10
     if value.denominator != 1:
-        raise InputError(f"expected an integer, got {text!r}")
+        raise InputError(f"expected an integer, got {shorten(text)}")
     return sign * int(value)
 
 
@@ -269,7 +341,7 @@ def int_in_range(low: int | None, high: int | None, what: str | None = None):
         except InputError as exc:
             message = str(exc)
             if message.startswith("expected an integer"):
-                message = f"expected {what}, got {text!r}"
+                message = f"expected {what}, got {shorten(text)}"
             raise argparse.ArgumentTypeError(message) from None
         if (low is not None and value < low) or (high is not None and value > high):
             raise argparse.ArgumentTypeError(f"expected {what}, got {_show_int(value)}")
@@ -293,9 +365,9 @@ def float_in_range(low: float, high: float, what: str):
         try:
             value = float(str(text).replace("_", ""))
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected {what}, got {shorten(text)}") from None
         if not (math.isfinite(value) and low <= value <= high):
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
+            raise argparse.ArgumentTypeError(f"expected {what}, got {shorten(text)}")
         return value
 
     parse.__name__ = what

@@ -41,8 +41,9 @@ from pathlib import Path
 
 from .errors import InputError
 
-__all__ = ["StoreError", "NoRecords", "data_dir", "records_path", "check_writable", "atomic_write_bytes",
-           "atomic_write_text", "write_checked", "read_checked", "RecordSchema", "Records",
+__all__ = ["StoreError", "NoRecords", "data_dir", "records_path", "check_writable",
+           "atomic_write_bytes", "atomic_write_text", "save_figure", "write_checked",
+           "read_checked", "read_limited", "load_json", "RecordSchema", "Records",
            "open_records", "TEMP_SUFFIX"]
 
 TEMP_SUFFIX = ".jitgames-tmp"
@@ -62,6 +63,17 @@ class NoRecords(StoreError):
     def __init__(self, path):
         super().__init__(f"no database {path} (nothing recorded there yet)")
         self.path = path
+
+
+STDOUT_NAME = "-"
+"""``--out -``: refused (one line) rather than writing a file named ``-``; name
+``/dev/stdout`` for standard output."""
+
+
+def _refuse_dash(given) -> None:
+    if os.fspath(given) == STDOUT_NAME:
+        raise StoreError("cannot write '-': standard output is not a file here; name a "
+                         "file, or /dev/stdout (./- for a file named '-')")
 
 
 # ----------------------------------------------------------------------------- places
@@ -101,8 +113,38 @@ def _reason(exc: OSError) -> str:
 
 
 def _resolve(path: Path) -> Path:
-    """The file a write to ``path`` lands in: the final target of a symlink chain."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    """The file a write to ``path`` lands in: the final target of a symlink chain.
+
+    A link is followed only where the kernel itself would follow it for this process
+    (Linux ``fs.protected_symlinks``): a link in a sticky world-writable folder (the
+    system temporary folder) is followed only when this process's user owns the link
+    or the link's owner owns the folder. Otherwise :class:`StoreError`: a link
+    planted there by another user must not make a write (as root, above all)
+    replace a file the user never named.
+    """
+    if not path.is_symlink():
+        return path
+    link = path
+    for _ in range(40):  # the kernel's limit on links in a chain
+        if not link.is_symlink():
+            break
+        _check_link(link)
+        target = Path(os.readlink(link))
+        link = target if target.is_absolute() else link.parent / target
+    return Path(os.path.realpath(path))
+
+
+def _check_link(link: Path) -> None:
+    """Refuse ``link`` if the kernel's protected_symlinks rule would (see :func:`_resolve`)."""
+    try:
+        folder = os.stat(link.parent)
+        owner = os.lstat(link).st_uid
+    except OSError:
+        return
+    shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+    if shared and owner != os.geteuid() and owner != folder.st_uid:
+        raise StoreError(f"cannot write {link}: a link owned by another user in a shared "
+                         "folder (not followed, as the system would not follow it)")
 
 
 def _special_kind(path: Path) -> str | None:
@@ -132,6 +174,7 @@ def check_writable(path: str | os.PathLike) -> None:
     """Raise :class:`StoreError` unless :func:`atomic_write_bytes` can write ``path``
     (creating its directory if needed): checked before a long run, not after it.
     A FIFO or character device is only checked for permission, never opened."""
+    _refuse_dash(path)
     given = Path(path)
     path = _resolve(given)
     try:
@@ -173,11 +216,24 @@ def atomic_write_text(path: str | os.PathLike, text) -> None:
     _write(path, (piece.encode("utf-8") for piece in pieces))
 
 
-def _write(path, pieces) -> None:
+def _write(path, pieces, regular_only: bool = False) -> None:
+    """Write ``pieces`` to ``path`` (see :func:`atomic_write_bytes`); any OSError (a full
+    disk, a lost permission) becomes a :class:`StoreError` naming the file and why,
+    with the old file, if any, left as it was. ``regular_only``: refuse a FIFO or
+    device too (a checked file is never written into one: a FIFO without reader
+    would block for ever)."""
+    _refuse_dash(path)
     given = Path(path)
+    try:
+        _write_or_raise(given, pieces, regular_only)
+    except OSError as exc:
+        raise StoreError(f"cannot write {given}: {_reason(exc)}") from None
+
+
+def _write_or_raise(given: Path, pieces, regular_only: bool) -> None:
     target = _resolve(given)
     kind = _special_kind(target)
-    if kind in WRITE_INTO:
+    if kind in WRITE_INTO and not regular_only:
         with open(target, "wb") as handle:  # no O_CREAT race: it exists and stays
             for piece in pieces:
                 handle.write(piece)
@@ -204,6 +260,22 @@ def _write(path, pieces) -> None:
             os.unlink(tmp)
         raise
     _fsync_directory(target.parent)
+
+
+def save_figure(fig, path: str | os.PathLike, **savefig) -> None:
+    """Write a Matplotlib figure to ``path`` atomically (:func:`atomic_write_bytes`).
+
+    The picture is rendered in memory first, so a failed write (a full disk) leaves
+    the old picture whole, never a truncated PNG. ``savefig``: keywords of
+    ``Figure.savefig``; the format defaults to the file's suffix, else PNG.
+    """
+    import io
+
+    _refuse_dash(path)
+    savefig.setdefault("format", os.path.splitext(os.fspath(path))[1][1:].lower() or "png")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, **savefig)
+    atomic_write_bytes(path, buffer.getvalue())
 
 
 def _make_temp(target: Path) -> tuple[int, str]:
@@ -271,37 +343,42 @@ def write_checked(path: str | os.PathLike, kind: str, schema: int, payload: byte
     """
     header = {"kind": kind, "schema": schema, "bytes": len(payload),
               "sha256": hashlib.sha256(payload).hexdigest()}
-    atomic_write_bytes(path, json.dumps(header).encode("ascii") + b"\n" + payload)
+    _write(path, [json.dumps(header).encode("ascii") + b"\n", payload], regular_only=True)
 
 
 def read_checked(path: str | os.PathLike, kind: str, schema: int, what: str) -> bytes:
     """The payload of a file made by :func:`write_checked`, verified.
 
     ``what`` names the file in messages ("checkpoint", "endgame table"). Raises
-    :class:`StoreError` ("WHAT PATH: reason") when the file cannot be read, is not a
-    ``kind`` file, has another schema version, or its length or SHA-256 differ from
-    its header. The file is never modified.
+    :class:`StoreError` ("WHAT PATH: reason") when the file is not a regular file (a
+    FIFO is never waited on), cannot be read, is not a ``kind`` file, has another
+    schema version, or its length or SHA-256 differ from its header (a length larger
+    than the file is refused before anything is read). The file is never modified.
     """
     def refuse(reason):
         return StoreError(f"{what} {path}: {reason}")
 
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path, what) as handle:
             line = handle.readline(HEADER_LIMIT)
             try:
-                header = json.loads(line)
-            except (UnicodeDecodeError, ValueError):
+                header = load_json(line, what)
+            except ValueError:
                 header = None
             if not isinstance(header, dict) or not line.endswith(b"\n"):
                 raise refuse(f"not a jitgames {kind} file (no valid header line)")
             if header.get("kind") != kind:
-                raise refuse(f"holds {header.get('kind')!r}, not a {kind}")
+                raise refuse(f"holds {shorten(header.get('kind'))}, not a {kind}")
             if header.get("schema") != schema:
-                raise refuse(f"schema version {header.get('schema')!r}; this jitgames reads "
-                             f"version {schema} only")
+                raise refuse(f"schema version {shorten(header.get('schema'))}; this jitgames "
+                             f"reads version {schema} only")
             size, digest = header.get("bytes"), header.get("sha256")
             if type(size) is not int or size < 0 or not isinstance(digest, str):
                 raise refuse("damaged header (length or checksum missing)")
+            held = os.fstat(handle.fileno()).st_size - len(line)
+            if size != held:
+                raise refuse(f"{held} bytes of payload where the header says "
+                             f"{shorten(size)} (truncated or appended to)")
             payload = handle.read(size + 1)
     except OSError as exc:
         raise refuse(f"cannot be read ({exc.strerror or exc})") from None
@@ -311,6 +388,70 @@ def read_checked(path: str | os.PathLike, kind: str, schema: int, what: str) -> 
     if hashlib.sha256(payload).hexdigest() != digest:
         raise refuse("checksum mismatch: the file was changed or damaged after it was written")
     return payload
+
+
+# ----------------------------------------------------------------------------- bounded reads
+
+def shorten(value, limit: int = 60) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (an echo of untrusted input
+    in a message: a 20 MB guess is not printed back)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 15]}... ({len(text):,} chars)"
+
+
+def open_regular(path: str | os.PathLike, what: str):
+    """``path`` opened for reading in binary, refused unless it is a regular file.
+
+    Opened with ``O_NONBLOCK``, so a FIFO with no writer is not waited on, then
+    checked with ``fstat`` (the file opened, not a name that may change since): a
+    FIFO, device, socket or directory is refused with :class:`StoreError` ("WHAT
+    PATH: not a regular file (a FIFO)"). Other errors are OSError, as from ``open``.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("directory" if stat.S_ISDIR(mode) else "FIFO" if stat.S_ISFIFO(mode)
+                    else "character device" if stat.S_ISCHR(mode)
+                    else "block device" if stat.S_ISBLK(mode) else "special file")
+            raise StoreError(f"{what} {path}: not a regular file (a {kind})")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_limited(path: str | os.PathLike, what: str, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, refused when larger than ``limit`` bytes.
+
+    :class:`StoreError` ("WHAT PATH: reason", one line) for a special file (FIFO,
+    device: ``/dev/zero`` is never read), a file over ``limit`` (checked before
+    reading, and again while reading, for a file still growing), or an OSError.
+    """
+    try:
+        with open_regular(path, what) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            data = handle.read(limit + 1) if size <= limit else b""
+    except OSError as exc:
+        raise StoreError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if size > limit or len(data) > limit:
+        raise StoreError(f"{what} {path}: larger than {limit:,} bytes, the most read")
+    return data
+
+
+def load_json(data, what: str = "JSON"):
+    """``json.loads(data)``, with every failure a ValueError of one line.
+
+    Nesting too deep for Python's parser (RecursionError: ``[[[[...`` 100,000
+    deep) and bytes that are not UTF-8 are ValueError too, never a traceback.
+    """
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError(f"{what}: nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{what}: not UTF-8 text (byte {exc.start})") from None
 
 
 # ----------------------------------------------------------------------------- SQLite records
@@ -486,6 +627,9 @@ def open_records(path: str | os.PathLike | None, default_name: str, schema: Reco
             raise StoreError(f"cannot open database {path}: a file stands where a directory "
                              "is needed")
         raise NoRecords(path)
+    kind = _special_kind(_resolve(path))
+    if kind is not None:  # before SQLite makes a -journal beside a device
+        raise refuse(f"is a {kind}, not a database file")
     try:
         if write:
             con = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
@@ -576,39 +720,58 @@ def _statements(script: str):
         yield statement
 
 
+QUARANTINE_SUFFIX = ".damaged"
+"""Ending given to a pending file that cannot be merged (renamed aside, kept for the user)."""
+
+
+def _quarantine(pending: Path, reason: str) -> None:
+    """Rename a pending file that cannot be merged to ``NAME.damaged`` (no longer
+    matched by :func:`_pending_glob`, so it never blocks a later open) and say so."""
+    aside = pending.with_name(pending.name + QUARANTINE_SUFFIX)
+    try:
+        os.replace(pending, aside)
+        where = f"moved aside to {aside}"
+    except OSError as exc:
+        where = f"could not be moved aside ({_reason(exc)})"
+    print(f"jitgames: {' '.join(reason.split())[:300]}; not merged, {where}", file=sys.stderr)
+
+
 def _merge_pending(con, path: Path, schema: RecordSchema) -> None:
-    """Insert the rows of pending files beside ``path``; a damaged one is left alone."""
+    """Insert the rows of pending files beside ``path``; a damaged one (unreadable,
+    malformed, made for another schema, rows that do not fit) is moved aside with a
+    warning line (:func:`_quarantine`), so the database stays usable."""
     for pending in sorted(path.parent.glob(_pending_glob(path))):
         try:
-            data = json.loads(read_checked(pending, PENDING_KIND, PENDING_SCHEMA,
-                                           "pending records"))
+            data = load_json(read_checked(pending, PENDING_KIND, PENDING_SCHEMA,
+                                          "pending records"), "pending records")
             if data.get("application_id") != schema.application_id \
                     or data.get("version") != schema.version:
                 raise StoreError(f"pending records {pending}: made for another schema")
             operations = [(op["table"], op["columns"], op["rows"], op.get("skip_existing", False))
                           for op in data["operations"]]
         except (StoreError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            print(f"jitgames: {exc if isinstance(exc, StoreError) else f'{pending}: {exc}'}"
-                  "; left as it is", file=sys.stderr)
+            _quarantine(pending, str(exc) if isinstance(exc, StoreError)
+                        else f"pending records {pending}: malformed ({exc})")
             continue
         con.execute("BEGIN IMMEDIATE")
         try:
             done = con.execute(f'SELECT 1 FROM "{PENDING_TABLE}" WHERE name = ?',
                                (pending.name,)).fetchone()
             if not done:
+                tables = schema.tables()
                 for table, columns, rows, skip_existing in operations:
-                    if table not in schema.tables():
-                        raise sqlite3.IntegrityError(f"no table {table!r} in {schema.name}")
+                    if table not in tables or not isinstance(columns, list) or not set(
+                            map(str, columns)) <= {c[0] for c in tables[table]}:
+                        raise sqlite3.IntegrityError(f"no such table or columns in {schema.name}")
                     con.executemany(_insert_sql(table, columns, skip_existing is True), rows)
                 con.execute(f'INSERT INTO "{PENDING_TABLE}" VALUES (?)', (pending.name,))
             con.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError, TypeError, OverflowError) as exc:
             with contextlib.suppress(sqlite3.Error):
                 con.execute("ROLLBACK")
             if "locked" in str(exc) or "busy" in str(exc):
                 raise
-            print(f"jitgames: pending records {pending} do not fit {path} ({exc}); left as "
-                  "it is", file=sys.stderr)
+            _quarantine(pending, f"pending records {pending} do not fit {path} ({exc})")
             continue
         except BaseException:
             with contextlib.suppress(sqlite3.Error):

@@ -333,7 +333,7 @@ def test_busy_database_keeps_the_rows_in_a_pending_file_merged_once(tmp_path, ca
     assert _rows(path) == [("ann", 3), ("bob", 4)] and not pending[0].exists()
 
 
-def test_damaged_pending_file_is_left_alone(tmp_path, capsys):
+def test_damaged_pending_file_is_moved_aside(tmp_path, capsys):
     path = tmp_path / "r.sqlite"
     _store.open_records(path, "unused", SCHEMA).close()
     bad = tmp_path / "r.sqlite.pending-1-2-abc.json"
@@ -345,8 +345,10 @@ def test_damaged_pending_file_is_left_alone(tmp_path, capsys):
     bad.write_bytes(data)
     with _store.open_records(path, "unused", SCHEMA):
         pass
-    assert "checksum mismatch" in capsys.readouterr().err
-    assert bad.read_bytes() == data and _rows(path) == []
+    err = capsys.readouterr().err
+    assert "checksum mismatch" in err and "moved aside" in err
+    aside = bad.with_name(bad.name + _store.QUARANTINE_SUFFIX)
+    assert not bad.exists() and aside.read_bytes() == data and _rows(path) == []
 
 
 def test_a_read_only_open_creates_nothing(tmp_path, monkeypatch):

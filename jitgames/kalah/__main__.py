@@ -56,7 +56,7 @@ def _run_solve(args) -> int:
         raise InputError(f"Kalah({args.pits},{args.stones}) has {total} stones; at most 127 fit")
     if args.endgame_stones is not None and args.endgame_stones > total:
         raise InputError(f"--endgame-stones {args.endgame_stones} exceeds the {total} stones "
-                       f"of Kalah({args.pits},{args.stones})")
+                         f"of Kalah({args.pits},{args.stones})")
     if not args.quiet and not args.json and sys.stderr.isatty():
         print(f"solving Kalah({args.pits},{args.stones}) ...", file=sys.stderr)
     directory = None if args.no_endgame_files else data_dir(

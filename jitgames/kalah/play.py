@@ -55,7 +55,7 @@ import sys
 import numpy as np
 
 from ..errors import InputError
-from .._cli import InputError, add_db, int_in_range
+from .._cli import InputError, add_db, int_in_range, shorten
 from .._random import stream_key
 from .evaluation import EVALUATIONS, WIN_SUFFIX, evaluate, parse_evaluation
 from .game import (NAMES, Coach, Computer, Game, Opponent, pit_index, pit_number)
@@ -100,10 +100,12 @@ def parse_move(text: str, board, player: int) -> int:
     m = (len(board) - 2) // 2
     text = text.strip()
     try:
-        number = int(text)
+        number = int(text) if len(text) <= 6 else None  # int() refuses 5,000 digits
     except ValueError:
-        raise InputError(f"not a pit number: {text!r} (type 1..{m}, help for the "
-                         f"commands, or q to resign)") from None
+        number = None
+    if number is None:
+        raise InputError(f"not a pit number: {shorten(text)} (type 1..{m}, help for the "
+                         f"commands, or q to resign)")
     if not 1 <= number <= m:
         raise InputError(f"no pit {number}: your pits are numbered 1..{m}")
     index = pit_index(m, player, number)
@@ -370,7 +372,7 @@ def _checked_name(text: str | None) -> str:
     name = text.strip()
     if not name or len(name) > MAX_NAME or not name.isprintable():
         raise InputError(f"--name: expected a name of 1 to {MAX_NAME} printable characters, "
-                       f"got {text!r}")
+                         f"got {text!r}")
     return name
 
 
@@ -382,7 +384,7 @@ def run_play(args) -> int:
     else:
         if 2 * args.pits * args.stones > 127:
             raise InputError(f"{2 * args.pits * args.stones} stones do not fit an int8 board "
-                           f"(at most 127)")
+                             f"(at most 127)")
         game = Game(args.pits, args.stones, args.variant,
                     SOUTH if args.first == "south" else NORTH)
     m = game.pits
@@ -392,7 +394,7 @@ def run_play(args) -> int:
     coach = Coach(depth=args.depth)
     if args.opponent == "perfect" and not coach.perfect_available(game):
         raise InputError(f"perfect play is offered where the exact solver answers within "
-                       f"about a second: {Coach.perfect_boards_text()}")
+                         f"about a second: {Coach.perfect_boards_text()}")
     if not args.randomize and args.seed is not None:
         raise InputError("--seed chooses among equally good moves; it has no use with --no-random")
     if args.randomize and args.seed is None:

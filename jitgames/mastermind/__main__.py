@@ -203,23 +203,22 @@ def _format_distribution(distribution: dict) -> str:
 
 def _cmd_check_tree(args):
     """``evaluate --tree FILE``: the tree's figures, recomputed by :func:`.tree.check_tree`."""
-    import json
-
     from .tree import check_tree
 
+    from .._store import load_json, read_limited
+    from .tree import TREE_FILE_LIMIT
+
+    data = read_limited(args.tree, "tree file", TREE_FILE_LIMIT)  # regular, bounded
     try:
-        with open(args.tree, encoding="utf-8") as handle:
-            doc = json.load(handle)
-    except OSError as exc:
-        raise _cli.InputError(f"cannot read {args.tree}: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError) as exc:
+        doc = load_json(data, "tree file")
+    except ValueError as exc:
         raise _cli.InputError(f"{args.tree} is not a JSON document: {exc}") from None
     check = check_tree(doc)
     guesses = np.array(list(check.guesses.values()), dtype=np.int64)
     worst = int(guesses.max())
     if args.max_guesses is not None and worst > args.max_guesses:
         raise _cli.InputError(f"the tree needs {worst} guesses for some secret, more than "
-                            f"--max-guesses {args.max_guesses}")
+                              f"--max-guesses {args.max_guesses}")
     values, counts = np.unique(guesses, return_counts=True)
     out = {"tree": args.tree, "strategy": check.strategy, "pegs": check.pegs,
            "colours": check.colours, "repeats": check.repeats, "secrets": int(guesses.size),

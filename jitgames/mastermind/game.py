@@ -128,7 +128,9 @@ def parse_answer(text: str, pegs: int) -> tuple[int, int]:
     """``(black, white)`` from ``"1 2"``, ``"12"`` (pegs < 10) or ``"1b2w"``."""
     if "-" in text:
         raise InputError("blacks and whites cannot be negative")
-    numbers = re.findall(r"\d+", text)
+    numbers = re.findall(r"[0-9]+", text)  # ASCII digits: int() refuses others
+    if any(len(n) > 3 for n in numbers):  # int() refuses 5,000 digits; no game has 1,000 pegs
+        raise InputError(f"blacks plus whites cannot exceed {pegs}")
     if len(numbers) == 1 and len(numbers[0]) == 2 and pegs < 10:
         numbers = list(numbers[0])
     if len(numbers) != 2:

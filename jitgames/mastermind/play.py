@@ -322,7 +322,7 @@ def _cmd_match(args):
         raise _cli.InputError("the two players need different names")
     if args.rounds % 2:
         raise _cli.InputError(f"--rounds must be even, so that each player makes as many codes "
-                            f"as they break (got {args.rounds})")
+                              f"as they break (got {args.rounds})")
     totals = [0, 0]
     con = open_db(args.db)
     try:

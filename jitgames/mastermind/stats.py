@@ -42,7 +42,7 @@ def open_db(path=None, write: bool = True) -> _store.Records:
     """Open and check the statistics database (before any game); ``path`` overrides
     the default. :class:`jitgames._store.StoreError` (one line) if it cannot be used.
     ``write=False`` (``stats``) creates nothing: a missing file raises
-    :class:`jitgames._store.NoRecords`."""
+    :class:`jitgames._store.NoRecords`; a read-only file is shown as it is."""
     return _store.open_records(path, DB_FILE, SCHEMA, write=write)
 
 

@@ -28,6 +28,7 @@ from itertools import permutations, product
 import numpy as np
 
 from .._jit import jit
+from .._store import shorten
 from ..errors import InputError
 from .codes import CodeSpace, decode_feedback, encode_feedback
 from .engine import response
@@ -37,6 +38,15 @@ __all__ = ["DecisionTree", "walk_tree", "check_tree", "TREE_FORMAT", "TREE_VERSI
 TREE_FORMAT = "jitgames.mastermind.tree"
 TREE_VERSION = 1
 MAX_CHECKED_CODES = 1 << 21  # the check walks every code in Python: seconds per 10^5
+MAX_TREE_DEPTH = 64
+"""Most guesses on one branch of a checked tree (the strategies here need at most 12)."""
+MAX_WALK_PER_CODE = 16
+"""The check walks at most this many nodes per code on average (the sum of the
+secrets met at every node, which for a tree that only splits is its total of
+guesses): a tree needing more than 16 guesses a secret on average is refused before
+its walk, of at most 16 x codes steps, can keep the check busy for minutes."""
+TREE_FILE_LIMIT = 256 << 20
+"""Largest tree file read (bytes); a FIFO or device is refused, never read."""
 
 
 @jit
@@ -180,7 +190,7 @@ def _size_field(doc: dict, name: str, low: int, high: int) -> int:
     return value
 
 
-def check_tree(doc) -> TreeCheck:
+def check_tree(doc, max_walk: int | None = None) -> TreeCheck:
     """Verify a tree document independently of the search that made it.
 
     Every legal code is played down the tree from the root: at each node the
@@ -188,7 +198,9 @@ def check_tree(doc) -> TreeCheck:
     from the written codes; every answer that occurs must have a branch (or be the
     solving one), and every branch must be an answer that occurs. Totals are counted
     from those walks, never read from the document; a ``"total"`` in the document
-    must agree with them.
+    must agree with them. The walk is bounded: at most :data:`MAX_TREE_DEPTH` guesses
+    on a branch and ``max_walk`` (default :data:`MAX_WALK_PER_CODE` x codes) secrets
+    met over all nodes.
 
     Raises
     ------
@@ -223,6 +235,7 @@ def check_tree(doc) -> TreeCheck:
 
     guesses = {}
     solved = (pegs, 0)
+    budget = MAX_WALK_PER_CODE * len(codes) if max_walk is None else max_walk
     stack = [(doc.get("tree"), codes, 1, "the root")]
     while stack:
         node, members, depth, where = stack.pop()
@@ -230,7 +243,12 @@ def check_tree(doc) -> TreeCheck:
             raise _bad(f"the node at {where} needs a \"guess\" string")
         guess = node["guess"].upper()
         if guess not in legal:
-            raise _bad(f"guess {node['guess']!r} at {where} is not a legal code")
+            raise _bad(f"guess {shorten(node['guess'])} at {where} is not a legal code")
+        budget -= len(members)
+        if depth > MAX_TREE_DEPTH or budget < 0:
+            raise _bad(f"too deep or too long to check: more than {MAX_TREE_DEPTH} guesses "
+                       f"on a branch, or more than {MAX_WALK_PER_CODE} a secret on average "
+                       f"(at {where})")
         classes = {}
         for secret in members:
             classes.setdefault(feedback(guess, secret), []).append(secret)
@@ -241,7 +259,7 @@ def check_tree(doc) -> TreeCheck:
             try:
                 black, white = (int(x) for x in key.split(","))
             except ValueError:
-                raise _bad(f"answer {key!r} after {guess} at {where} is not "
+                raise _bad(f"answer {shorten(key)} after {guess} at {where} is not "
                            f"\"black,white\"") from None
             if (black, white) not in classes or (black, white) == solved:
                 raise _bad(f"no secret answers {key} to {guess} at {where}")

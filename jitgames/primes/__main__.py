@@ -232,7 +232,7 @@ def _picture(args) -> int:
     formats = FigureCanvasBase.get_supported_filetypes()
     if suffix and suffix not in formats:
         raise InputError(f"--out {args.out}: cannot draw a .{suffix} file; use one of "
-                       f"{', '.join('.' + f for f in sorted(formats))}")
+                         f"{', '.join('.' + f for f in sorted(formats))}")
 
     lines = _analyse(args, args.command, args.highlight).richest if args.highlight else ()
     try:

@@ -63,5 +63,9 @@ def draw(layout: str, size: int, out, start: int = 1, centre: int | None = None,
     ax.set_yticks([])
     fig.tight_layout()
     # The format named explicitly: without a suffix matplotlib would write OUT.png.
-    fig.savefig(out, format=os.path.splitext(os.fspath(out))[1][1:] or "png")
-    plt.close(fig)
+    from .._store import save_figure
+
+    try:  # atomic: a failed write (full disk) leaves the old picture whole
+        save_figure(fig, out, format=os.path.splitext(os.fspath(out))[1][1:] or "png")
+    finally:
+        plt.close(fig)

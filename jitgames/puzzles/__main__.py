@@ -85,10 +85,10 @@ def _queens_list(args):
     n = args.n
     if n > queens.MAX_LIST_N:
         raise _cli.InputError("listing the solutions one by one (--all, --method recursive, "
-                            f"--method iterative) needs n <= {queens.MAX_LIST_N}")
+                              f"--method iterative) needs n <= {queens.MAX_LIST_N}")
     if args.scheduler is not None or args.checkpoint is not None:
         raise _cli.InputError("--scheduler and --checkpoint count with the kernel only "
-                            "(no --all, no --method recursive|iterative)")
+                              "(no --all, no --method recursive|iterative)")
     start = time.perf_counter()
     with threads(args.threads):
         sols = queens.solutions(n, args.method)
@@ -217,7 +217,7 @@ def _hanoi_move(args):
     method = args.method or ("iterative" if pegs == 3 else "recursive")
     if pegs > 3 and method == "iterative":
         raise _cli.InputError("no iterative rule is known for more than 3 pegs (see "
-                            "docs/puzzles.md); use --method recursive")
+                              "docs/puzzles.md); use --method recursive")
     if pegs > 3 and n > hanoi.MAX_MULTIPEG_N:
         raise _cli.InputError(f"n must be at most {hanoi.MAX_MULTIPEG_N} with more than 3 pegs")
     if n == 0:

@@ -89,5 +89,9 @@ def save(fig, path) -> None:
 
     Saved at the figure's own resolution, so ``ax.transData`` gives its pixels.
     """
-    fig.savefig(path, dpi=fig.dpi)
-    _pyplot().close(fig)
+    from .._store import save_figure
+
+    try:
+        save_figure(fig, path, dpi=fig.dpi)  # atomic: a failed write keeps the old picture
+    finally:
+        _pyplot().close(fig)

@@ -321,10 +321,14 @@ def chunk_worker(params: dict, start: int, stop: int) -> list[int]:
 
 def chunk_validate(params: dict, start: int, stop: int, partial) -> None:
     """Raise ValueError unless ``partial`` is a possible :func:`chunk_worker` result
-    (three non-negative integers; a checkpoint's content)."""
+    (three non-negative integers; a checkpoint's content). Each count is at most n!,
+    the number of ways to put n non-attacking rooks, so a forged count of thousands of
+    digits is refused."""
+    import math
+
     from jitgames._chunked import check_counts
 
-    check_counts(partial, "class counts", 3)
+    check_counts(partial, "class counts", 3, high=math.factorial(params["n"]))
 
 
 def count_classes(n: int) -> tuple[int, int, int]:

@@ -173,7 +173,7 @@ def _study(args) -> int:
         raise InputError(f"--chunk-size is at most {MAX_CHUNK:,} deals, got {args.chunk_size:,}")
     if -(-n // args.chunk_size) > MAX_CHUNKS:
         raise InputError(f"{n:,} deals in chunks of {args.chunk_size:,} make more than "
-                       f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
+                         f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
     _check_outputs(args)
     job = study_job(args)
     with open_client(args.scheduler) as client, threads(args.threads):

@@ -15,6 +15,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from .._store import shorten
 from .play import Game, IllegalMove
 from .rules import SUITS, card_name
 
@@ -217,8 +218,9 @@ def play_session(game: Game, *, colour: bool = False, stdin=None, title: str = "
         elif command == "undo":
             count = 1
             if len(words) > 1:
-                if not words[1].isdigit() or int(words[1]) < 1:
-                    print(f"undo takes a number of moves, not {words[1]!r}")
+                # isdecimal and short: int() refuses "³" and 5,000 digits
+                if not (words[1].isdecimal() and len(words[1]) <= 6) or int(words[1]) < 1:
+                    print(f"undo takes a number of moves, not {shorten(words[1])}")
                     continue
                 count = int(words[1])
             undone = 0
@@ -238,7 +240,7 @@ def play_session(game: Game, *, colour: bool = False, stdin=None, title: str = "
             listed = game.legal_moves()
             for k, move in enumerate(listed, start=1):
                 print(f"{k:3d}. {game.describe(move)}")
-        elif len(words) == 1 and command.isdigit():
+        elif len(words) == 1 and command.isdecimal() and len(command) <= 6:  # not "²"
             choices = listed or game.legal_moves()
             number = int(command)
             if not 1 <= number <= len(choices):

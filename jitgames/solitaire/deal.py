@@ -138,23 +138,30 @@ def _deck_problem(deck) -> str | None:
     return None
 
 
+DEAL_FILE_LIMIT = 1 << 30
+"""Largest deal file read (bytes): about 6 million deals; a FIFO or device
+(``/dev/zero``) is refused, never read."""
+
+
 def read_deal_file(path) -> np.ndarray:
     """Read a deal file: one deal a line, 52 integers separated by spaces or commas.
 
-    Blank lines and lines starting with ``#`` are skipped.
+    Blank lines and lines starting with ``#`` are skipped. The file must be a regular
+    file of at most :data:`DEAL_FILE_LIMIT` bytes.
 
     Raises
     ------
     InputError
         If the file cannot be read, or naming the line of the first bad deal.
     """
+    from .._store import read_limited
+
+    data = read_limited(path, "deal file", DEAL_FILE_LIMIT)  # a regular file, bounded
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"cannot read deal file {path}: not UTF-8 text (byte {exc.start})"
                          ) from None
-    except OSError as exc:
-        raise InputError(f"cannot read deal file {path}: {exc.strerror or exc}") from None
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()

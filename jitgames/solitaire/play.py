@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._store import shorten
 from ..errors import InputError
 from .deal import validate_deals
 from .rules import (DOWN, FOUNDATION, HEIGHT, LENGTH, MAX_MOVES, N_PILES, ON_FOUNDATION,
@@ -43,7 +44,7 @@ _RANKS = {"a": 1, "t": 10, "10": 10, "j": 11, "q": 12, "k": 13,
 _SUITS = {"s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
           "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _CARD = re.compile(r"^(10|[2-9atjqk])\s*([shdc♠♥♦♣♤♡♢♧])$", re.IGNORECASE)
-_PILES = re.compile(r"^([0-9]+)\s*(?:\s|-|>|to)\s*([0-9]+)$", re.IGNORECASE)
+_PILES = re.compile(r"^([0-9]{1,3})\s*(?:\s|-|>|to)\s*([0-9]{1,3})$", re.IGNORECASE)
 
 
 class IllegalMove(InputError):
@@ -85,7 +86,8 @@ def parse_deal(text: str) -> np.ndarray:
         Saying what is wrong: not 52 cards, an unreadable card, a card twice.
     """
     words = text.replace(",", " ").split()
-    if words and all(w.isdigit() for w in words):
+    # isdecimal, not isdigit: int() refuses "²"; at most 3 digits: int() refuses 5,000
+    if words and all(w.isdecimal() and len(w) <= 3 for w in words):
         if len(words) != 52:
             raise InputError(f"a deal has 52 card ids, got {len(words)}")
         return validate_deals(np.array([int(w) for w in words], dtype=np.int64))[0]
@@ -301,7 +303,7 @@ class Game:
         match = _PILES.match(text)
         if match:
             return self._move_between(int(match.group(1)), int(match.group(2)))
-        raise IllegalMove(f"{text!r} is neither a card (9c, 10h, K♠) nor two piles (3 5); "
+        raise IllegalMove(f"{shorten(text)} is neither a card (9c, 10h, K♠) nor two piles (3 5); "
                           f"type help for the commands")
 
     def _move_of_card(self, card: int) -> int:

@@ -16,7 +16,7 @@ def check_plot_path(path) -> None:
     extension = Path(path).suffix.lstrip(".").lower()
     if extension not in formats:
         raise InputError(f"cannot draw {path}: name a file ending in one of "
-                       f"{', '.join('.' + f for f in sorted(formats))}")
+                         f"{', '.join('.' + f for f in sorted(formats))}")
     check_writable(path)
 
 
@@ -28,7 +28,7 @@ def plot_histogram(summary: dict, path, source: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._cli import InputError
+    from .._store import save_figure
 
     scores = list(range(53))
     n = summary["deals"]
@@ -47,8 +47,6 @@ def plot_histogram(summary: dict, path, source: str) -> None:
     ax.legend(frameon=False)
     fig.tight_layout()
     try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        save_figure(fig, path)  # atomic: a failed write leaves the old picture whole
     finally:
         plt.close(fig)

@@ -64,7 +64,7 @@ def _main(argv) -> int:
         server = make_server(args.host, args.port, ctx, verbose=args.verbose)
     except OSError as exc:
         raise InputError(f"cannot listen on {args.host} port {args.port}: "
-                       f"{exc.strerror or exc}") from None
+                         f"{exc.strerror or exc}") from None
     try:
         for plugin in ctx.games:  # a bad records file is refused before any play
             if plugin.check_records is not None:

@@ -116,7 +116,7 @@ def get_int(body: dict, key: str, low: int, high: int, default=None) -> int:
     value = body.get(key, default)
     if value is None:
         raise BadRequest(f"missing field {key!r}")
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal() and len(value.strip()) <= 40:
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise BadRequest(f"field {key!r} must be an integer in {low}..{high}, got "

@@ -38,6 +38,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from .._store import load_json
 from ..errors import InputError
 from .plugin import BadRequest, Context, render_page, render_plain_page
 from .sessions import DEFAULT_LIMIT, SessionTable
@@ -316,7 +317,7 @@ class Handler(BaseHTTPRequestHandler):
         if length is None:
             self.close_connection = True
             raise HTTPError(411, "a POST needs Content-Length")
-        if not length.strip().isdigit():
+        if not (length.strip().isdecimal() and len(length.strip()) <= 20):  # int() refuses "²"
             self.close_connection = True
             raise HTTPError(400, "Content-Length is not a number")
         size = int(length)
@@ -329,8 +330,8 @@ class Handler(BaseHTTPRequestHandler):
         if not data.strip():
             return {}
         try:
-            body = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+            body = load_json(data, "the body")  # nesting too deep is a ValueError too
+        except ValueError as exc:
             raise HTTPError(400, f"the body is not JSON ({str(exc)[:80]})") from None
         if not isinstance(body, dict):
             raise HTTPError(400, "the body must be a JSON object")
