@@ -80,8 +80,9 @@ from jitgames._jit import jit, prange
 from jitgames.errors import InputError
 
 __all__ = ["prime_pi", "nth_prime", "PiParts", "pi_parts", "choose_y", "MAX_X",
-           "mu_lpf", "pi_table", "phi_table", "ordinary_leaves", "easy_leaves",
-           "hard_leaves", "combine_blocks", "acc_add", "sieve_plan_hard", "DIRECT_LIMIT"]
+           "mu_lpf", "pi_table", "pi_bits", "phi_table", "ordinary_leaves", "easy_leaves",
+           "hard_leaves", "combine_blocks", "acc_add", "sieve_plan_hard", "DIRECT_LIMIT",
+           "MAX_NTH", "prefer_pi"]
 
 MAX_X = 2**64 - 1
 #: Below this, pi(x) is read from a plain sieve (the combinatorial set-up costs more).
@@ -105,6 +106,33 @@ def acc_add(acc, v):
 
 def _acc_value(acc) -> int:
     return (int(acc[0]) << _ACC_SHIFT) + int(acc[1])
+
+
+@jit(leaf=True)
+def _isqrt(v):
+    """floor(sqrt(v)) for ``0 <= v < 2^62``, corrected after the float estimate."""
+    r = np.int64(math.sqrt(float(v)))
+    while r * r > v:
+        r -= 1
+    while (r + 1) * (r + 1) <= v:
+        r += 1
+    return r
+
+
+@jit(leaf=True)
+def _div(n, d):
+    """``n // d`` for ``0 <= n < 2^63``, ``d >= 1``, by a floating-point quotient
+    corrected to the exact one (a 64-bit integer division costs several times a
+    double one; the quotients of the leaves, below 2^45, come out exact or off by one)."""
+    q = np.int64(float(n) / float(d))
+    r = n - q * d
+    while r < 0:
+        q -= 1
+        r += d
+    while r >= d:
+        q += 1
+        r -= d
+    return q
 
 
 # ------------------------------------------------------------------------------ tables
@@ -142,6 +170,33 @@ def pi_table(primes, limit):
             b += 1
         out[n] = b
     return out
+
+
+@jit
+def pi_bits(pi):
+    """A compact pi table (uint64, two words per 64 numbers): ``[2 w]`` = pi(64 w - 1)
+    (the primes below 64 w), ``[2 w + 1]`` = which of ``64 w .. 64 w + 63`` are prime.
+    12.5% of the int32 table's size, so the easy leaves' random look-ups stay in cache
+    (:func:`_pi_lookup`)."""
+    n = pi.shape[0]
+    words = (n + 63) >> 6
+    out = np.zeros(2 * words, dtype=np.uint64)
+    for w in range(words):
+        out[2 * w] = np.uint64(pi[64 * w - 1]) if w > 0 else np.uint64(0)
+        bits = np.uint64(0)
+        for k in range(64):
+            m = 64 * w + k
+            if 0 < m < n and pi[m] != pi[m - 1]:
+                bits |= _U1 << np.uint64(k)
+        out[2 * w + 1] = bits
+    return out
+
+
+@jit(leaf=True)
+def _pi_lookup(table, n):
+    """pi(n) from :func:`pi_bits`."""
+    w = n >> 6
+    return np.int64(table[2 * w]) + popcount(table[2 * w + 1] & (_ALL >> np.uint64(63 - (n & 63))))
 
 
 @jit
@@ -189,11 +244,12 @@ def ordinary_leaves(x, y, pc, mlpf, table, n_chunks):
 
 # --------------------------------------------------------------------------- easy leaves
 @jit(parallel=True)
-def easy_leaves(x, y, c, primes, pi, mlpf):
+def easy_leaves(x, y, c, primes, pi, pib, mlpf):
     """The easy special leaves, per ``b`` (int64 ``[a + 1]``, ``a = pi(y)``): for each
     ``c < b < a``, the sum of ``-mu(m) phi(z, b - 1)`` over the leaves ``m p_b`` with
     ``z = x // (m p_b) < min(y + 1, p_b^2)``, where ``phi(z, b - 1) = pi(z) - b + 2``
-    (1 when ``z < p_b``). ``x`` is uint64; ``pi`` covers ``[0, y]``."""
+    (1 when ``z < p_b``). ``x`` is uint64; ``pi`` covers ``[0, y]``, ``pib`` is the
+    same table packed (:func:`pi_bits`) for the look-ups per leaf."""
     a = np.int64(pi[y])
     out = np.zeros(a + 1, dtype=np.int64)
     for b in prange(c + 1, a):
@@ -211,18 +267,24 @@ def easy_leaves(x, y, c, primes, pi, mlpf):
             if hi > lo:
                 i = np.int64(pi[lo]) + 1
                 last_i = np.int64(pi[hi])
+                # while q <= sqrt(x / p) consecutive q change z by more than a prime
+                # gap: one look-up a leaf; beyond, runs of equal pi(z) in one step each
+                sparse_i = min(np.int64(pi[min(_isqrt(xp), hi)]), last_i)
+                while i <= sparse_i:
+                    total += _pi_lookup(pib, _div(xp, primes[i])) - b + 2
+                    i += 1
                 while i <= last_i:
-                    v = np.int64(pi[xp // primes[i]])
+                    v = _pi_lookup(pib, _div(xp, primes[i]))
                     # every q' <= xp // p_v has x // (p q') >= p_v, so pi(z') = v too
-                    run_end = min(np.int64(pi[min(xp // primes[v], hi)]), last_i)
+                    run_end = min(_pi_lookup(pib, min(_div(xp, primes[v]), hi)), last_i)
                     total += (run_end - i + 1) * (v - b + 2)
                     i = run_end + 1
         else:
             for m in range(y, lo, -1):
                 s = mlpf[m]
                 if s != 0 and abs(s) > p:
-                    z = xp // m
-                    phi = np.int64(pi[z]) - b + 2 if z >= p else 1
+                    z = _div(xp, m)
+                    phi = _pi_lookup(pib, z) - b + 2 if z >= p else 1
                     total += -phi if s > 0 else phi
         out[b] = total
     return out
@@ -230,36 +292,32 @@ def easy_leaves(x, y, c, primes, pi, mlpf):
 
 # --------------------------------------------------------------------------- hard leaves
 @jit(leaf=True)
-def _isqrt(v):
-    """floor(sqrt(v)) for ``0 <= v < 2^62``, corrected after the float estimate."""
-    r = np.int64(math.sqrt(float(v)))
-    while r * r > v:
-        r -= 1
-    while (r + 1) * (r + 1) <= v:
-        r += 1
-    return r
-
-
-@jit(leaf=True)
 def _cross(words, counters, low, nslots, p, counted):
     """Clear the odd multiples ``n >= max(low, p)`` of ``p`` (slot ``(n - low - 1) / 2``)
     below the segment's end; with ``counted``, decrement the counter of each newly
-    cleared bit. Returns how many bits were newly cleared."""
+    cleared bit and return how many there were (else 0)."""
     start = max(low, p)
     m = (start + p - 1) // p
     if m % 2 == 0:
         m += 1
     i = (m * p - low - 1) >> 1
     removed = 0
-    while i < nslots:
-        w = i >> 6
-        bit = _U1 << np.uint64(i & 63)
-        if words[w] & bit:
-            words[w] ^= bit
-            removed += 1
-            if counted:
-                counters[i >> _CTR_SHIFT] -= 1
-        i += p
+    # Without branches: whether the bit was set is as good as random, and a
+    # mispredicted branch per crossing cost more than the crossing (3x here).
+    if counted:
+        while i < nslots:
+            w = i >> 6
+            shift = np.uint64(i & 63)
+            old = words[w]
+            words[w] = old & ~(_U1 << shift)
+            was = np.int64((old >> shift) & _U1)
+            counters[i >> _CTR_SHIFT] -= was
+            removed += was
+            i += p
+    else:
+        while i < nslots:
+            words[i >> 6] &= ~(_U1 << np.uint64(i & 63))
+            i += p
     return removed
 
 
@@ -303,7 +361,7 @@ def _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre, 
                 continue
             sign = -1 if s > 0 else 1
         i -= 1
-        z = xp // m
+        z = _div(xp, m)
         idx = (z - low - 1) >> 1
         if use_prefix:
             cnt = _count_prefix(words, wpre, idx)
@@ -311,9 +369,9 @@ def _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre, 
             cnt = 0
         else:
             tb = idx >> _CTR_SHIFT
-            while cb < tb:
-                csum += counters[cb]
-                cb += 1
+            for k in range(cb, tb):  # a plain reduction: vectorised
+                csum += counters[k]
+            cb = max(cb, tb)
             cnt = csum
             wl = idx >> 6
             for w in range(tb << (_CTR_SHIFT - 6), wl):
@@ -469,14 +527,16 @@ def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len
 def combine_blocks(c, bh, phi, mus, stats):
     """The blocks' local sums made global, in block order: the exact sums (int64[2]
     each, :func:`acc_add`) of ``mus[k, b]`` times the count at level ``b - 1`` below
-    block ``k``, in units of 1 and of 2^31, and of the P2 terms of each block times
-    ``pi`` below it."""
+    block ``k``, and of the P2 terms of each block (``stats[k, 0]``) times the primes
+    below it (``stats[k, 1]`` summed), each in units of 1 and of 2^31 (the products
+    are split so that none passes 2^62)."""
     n_blocks = phi.shape[0]
     below = np.zeros(phi.shape[1], dtype=np.int64)  # global count at level b-1 so far
     pi_below = 0
     s2 = np.zeros(2, dtype=np.int64)
     s2_high = np.zeros(2, dtype=np.int64)  # multiples of 2^31
     p2 = np.zeros(2, dtype=np.int64)
+    p2_high = np.zeros(2, dtype=np.int64)
     for k in range(n_blocks):
         for b in range(c + 1, bh + 1):
             m = mus[k, b]
@@ -484,9 +544,10 @@ def combine_blocks(c, bh, phi, mus, stats):
                 acc_add(s2, m * (below[b] & 0x7FFFFFFF))
                 acc_add(s2_high, m * (below[b] >> 31))
             below[b] += phi[k, b]
-        acc_add(p2, stats[k, 0] * pi_below)
+        acc_add(p2, stats[k, 0] * (pi_below & 0x7FFFFFFF))
+        acc_add(p2_high, stats[k, 0] * (pi_below >> 31))
         pi_below += stats[k, 1]
-    return s2, s2_high, p2
+    return s2, s2_high, p2, p2_high
 
 
 # -------------------------------------------------------------------------------- plans
@@ -585,6 +646,7 @@ class _Tables:
         odd = plain_sieve(limit)
         self.primes = np.concatenate([np.array([1, 2], dtype=np.int64), odd])
         self.pi = pi_table(self.primes, limit)
+        self.pib = pi_bits(self.pi)
         self.mlpf = mu_lpf(y)
         self.phi = phi_table(self.primes, c)
 
@@ -625,8 +687,8 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
     chunks = ordinary_leaves(xu, y, int(primes[c]), mlpf, tables.phi, 64)
     s1 += sum(_acc_value(r) for r in chunks)
     with numba.parallel_chunksize(16):
-        easy = easy_leaves(xu, y, c, primes, pi, mlpf)
-    s2_easy = sum(int(v) for v in easy) if len(easy) < 4096 else _exact_sum(easy)
+        easy = easy_leaves(xu, y, c, primes, pi, tables.pib, mlpf)
+    s2_easy = _acc_value(_sum_exact(easy))
     z_end = x // (y + 1)
     bh = int(pi[min(math.isqrt(z_end), limit)])
     bh = max(min(bh, a - 1), c)
@@ -642,22 +704,148 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
         if progress is not None:
             progress(k1, n_blocks)
     phi_b, mus, acc, p2, stats = (np.concatenate([p[i] for p in parts]) for i in range(5))
-    s2h, s2h_high, p2_below = combine_blocks(c, bh, phi_b, mus, stats)
+    s2h, s2h_high, p2_below, p2_below_high = combine_blocks(c, bh, phi_b, mus, stats)
     s2_hard = (_acc_value(s2h) + (_acc_value(s2h_high) << 31)
                + sum(_acc_value(r) for r in acc))
     big_b = a + int(stats[:, 2].sum())  # pi(sqrt x)
-    p2_total = (_acc_value(p2_below) + sum(_acc_value(r) for r in p2)
+    p2_total = (_acc_value(p2_below) + (_acc_value(p2_below_high) << 31)
+                + sum(_acc_value(r) for r in p2)
                 - ((big_b - 1) * big_b // 2 - (a - 1) * a // 2))
     return PiParts(x, y, c, a, s1, s2_easy, s2_hard, p2_total)
 
 
 @jit
 def _sum_exact(values):
+    """The exact sum of an int64 array, as :func:`acc_add` keeps it."""
     acc = np.zeros(2, dtype=np.int64)
     for v in values:
         acc_add(acc, v)
     return acc
 
 
-def _exact_sum(values: np.ndarray) -> int:
-    return _acc_value(_sum_exact(values))
+# --------------------------------------------------------------------------- public API
+def _check_x(x) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise InputError(f"x must be an integer, got {x!r}")
+    x = int(x)
+    if not 0 <= x <= MAX_X:
+        raise InputError(f"x must be between 0 and 2^64 - 1, got {x}")
+    return x
+
+
+def prime_pi(x: int, progress=None) -> int:
+    """The number of primes ``p <= x``, for ``0 <= x < 2^64``, exactly.
+
+    Below ``DIRECT_LIMIT`` by the sieve (:func:`.sieve.count_primes`), above by the
+    combinatorial method (:func:`pi_parts`, module docstring). ``progress(done, total)``
+    is called as the blocks of the hard-leaf sieve finish (the bulk of the time).
+
+    Raises
+    ------
+    InputError
+        If ``x`` is not an integer in ``[0, 2^64)``.
+    """
+    x = _check_x(x)
+    if x < DIRECT_LIMIT:
+        from jitgames.primes.sieve import count_primes
+
+        return count_primes(0, x + 1).count
+    return pi_parts(x, progress=progress).pi
+
+
+#: Largest k for :func:`nth_prime`: pi(2^64 - 1), the primes below 2^64.
+MAX_NTH = 425656284035217743
+
+
+def _li_inverse(k: int) -> int:
+    """The x with li(x) = k (Newton's method on floats; within ~1e-12 relative)."""
+    from jitgames.primes.polynomials import logarithmic_integral
+
+    x = k * math.log(k) + k * math.log(math.log(k)) if k > 5 else 20.0
+    for _ in range(100):
+        step = (logarithmic_integral(x) - k) * math.log(x)
+        x -= step
+        if abs(step) < 1e-9 * x:
+            break
+    return int(x)
+
+
+def _kth_prime_from(k: int, x0: int, c0: int) -> int:
+    """The k-th prime, given ``c0 = pi(x0)``: sieve the gap between ``x0`` and it."""
+    from jitgames.primes.sieve import count_primes, primes_between
+
+    width = 1 << 20
+    log = max(math.log(max(x0, 3)), 1.0)
+    cap = 10**9  # counted windows shrink by 8 once the prime is inside one
+    if c0 < k:  # the (k - c0)-th prime above x0
+        need, lo = k - c0, x0 + 1
+        while True:
+            w = min(max(width, int(need * log * 1.2)), cap, 2**64 - lo)
+            if w <= 10**7:
+                found = primes_between(lo, lo + w)
+                if len(found) >= need:
+                    return int(found[need - 1])
+                need -= len(found)
+            else:
+                got = count_primes(lo, lo + w).count
+                if got >= need:
+                    cap = max(10**7, w // 8)
+                    continue
+                need -= got
+            lo += w
+    need, hi = c0 - k, x0 + 1  # skip the `need` largest primes below hi
+    while True:
+        w = min(max(width, int((need + 1) * log * 1.2)), cap, hi)
+        if w <= 10**7:
+            found = primes_between(hi - w, hi)
+            if len(found) > need:
+                return int(found[len(found) - 1 - need])
+            need -= len(found)
+        else:
+            got = count_primes(hi - w, hi).count
+            if got > need:
+                cap = max(10**7, w // 8)
+                continue
+            need -= got
+        hi -= w
+
+
+def nth_prime(k: int, progress=None) -> int:
+    """The ``k``-th prime (``nth_prime(1) = 2``), for ``1 <= k <= MAX_NTH``.
+
+    Estimate ``x ~ li^-1(k)``, count ``pi(x)`` exactly (:func:`prime_pi`), correct the
+    estimate once by the prime density when it is far off, and sieve the remaining
+    gap (:func:`.sieve.count_primes`, then the list of primes in the last window).
+
+    Raises
+    ------
+    InputError
+        If ``k`` is not an integer in ``[1, MAX_NTH]``.
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise InputError(f"k must be an integer, got {k!r}")
+    k = int(k)
+    if not 1 <= k <= MAX_NTH:
+        raise InputError(f"k must be between 1 and {MAX_NTH} (the primes below 2^64), "
+                         f"got {k}")
+    if k <= 664579:  # the primes below 10^7
+        from jitgames.primes.sieve import primes_between
+
+        return int(primes_between(0, 10**7)[k - 1])
+    x0 = min(_li_inverse(k), MAX_X)
+    c0 = prime_pi(x0, progress)
+    if abs(c0 - k) * math.log(x0) > 10**8:  # a second, closer estimate
+        x0 = min(MAX_X, max(2, int(x0 + (k - c0) * math.log(x0))))
+        c0 = prime_pi(x0, progress)
+    return _kth_prime_from(k, x0, c0)
+
+
+def prefer_pi(a: int, b: int) -> bool:
+    """Whether ``count [a, b)`` should be ``pi(b - 1) - pi(a - 1)`` rather than a sieve.
+
+    The sieve costs about its width (some 2-5 x 10^9 numbers a second a thread), the
+    two pi about ``b^(2/3)`` (measured: pi(10^12) 0.4 s, pi(10^15) 15 s, bench/
+    primecount.py): the rule is width >= max(10^10, 20 b^(2/3)).
+    """
+    width = b - a
+    return width >= max(10**10, 20 * round(b ** (2.0 / 3.0)))
