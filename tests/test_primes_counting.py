@@ -293,3 +293,12 @@ def test_count_switches_to_pi_for_wide_intervals_and_keeps_its_convention(capsys
 def test_bad_input_is_one_line_and_status_2(capsys, argv):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == "" and err.count("\n") == 1
+
+
+def test_pi_stops_at_once_on_ctrl_c():
+    from tests.test_sigint import LIMIT, interrupt
+
+    status, out, err, seconds = interrupt("jitgames.primes", ["pi", "10^18", "--json"], 6)
+    assert status == 130 and seconds < LIMIT, (status, seconds, err)
+    assert json.loads(out) == {"x": 10**18, "pi": None, "complete": False}
+    assert "Traceback" not in err
