@@ -68,6 +68,14 @@ def test_phi_table_matches_reference(c):
 
 
 @pytest.mark.kernel
+@given(st.integers(1, 4))
+def test_presieve_pattern_matches_reference(c):
+    primes = _primes(20)
+    assert counting.presieve_pattern(primes, c).tolist() == \
+        ref.presieve_pattern(primes, c).tolist()
+
+
+@pytest.mark.kernel
 @given(st.lists(st.integers(-2**61, 2**61), max_size=50))
 def test_exact_sums(values):
     acc = np.zeros(2, dtype=np.int64)
@@ -126,7 +134,7 @@ def test_hard_leaves_match_reference_block_by_block(xyc, segment, blocks):
     a = int(pi[y])
     bh = max(min(int(pi[min(math.isqrt(x // (y + 1)), len(pi) - 1)]), a - 1), c)
     args = (np.uint64(x), y, c, primes, pi, mlpf, bh, math.isqrt(x), plan.bounds,
-            plan.block_starts, plan.seg_len)
+            plan.block_starts, plan.seg_len, counting.presieve_pattern(primes, c))
     ours, theirs = counting.hard_leaves(*args), ref.hard_leaves(*args)
     assert ours[0][:, c + 1:bh + 1].tolist() == theirs[0][:, c + 1:bh + 1].tolist()
     for mine, twin in zip(ours[1:], theirs[1:]):

@@ -80,7 +80,7 @@ from jitgames._jit import jit, prange
 from jitgames.errors import InputError
 
 __all__ = ["prime_pi", "nth_prime", "PiParts", "pi_parts", "choose_y", "MAX_X",
-           "mu_lpf", "pi_table", "pi_bits", "phi_table", "ordinary_leaves", "easy_leaves",
+           "mu_lpf", "pi_table", "pi_bits", "phi_table", "presieve_pattern", "ordinary_leaves", "easy_leaves",
            "hard_leaves", "combine_blocks", "acc_add", "sieve_plan_hard", "DIRECT_LIMIT",
            "MAX_NTH", "prefer_pi"]
 
@@ -219,6 +219,45 @@ def phi_table(primes, c):
     return out
 
 
+@jit
+def presieve_pattern(primes, c):
+    """The odd numbers with no prime factor among ``p_2 .. p_c`` as bits, one period
+    and two words more: bit ``i`` (word ``i >> 6``, bit ``i & 63``) stands for
+    ``2 i + 1``; the period is ``P = p_2 ... p_c`` bits (1 for ``c = 1``). A segment
+    whose slot 0 is the odd number ``2 s + 1`` starts at bit ``s mod P``."""
+    period = 1
+    for i in range(2, c + 1):
+        period *= primes[i]
+    n_bits = period + 128
+    words = np.zeros((n_bits + 63) >> 6, dtype=np.uint64)
+    for i in range(n_bits):
+        n = 2 * i + 1
+        keep = True
+        for k in range(2, c + 1):
+            if n % primes[k] == 0:
+                keep = False
+        if keep:
+            words[i >> 6] |= _U1 << np.uint64(i & 63)
+    return words
+
+
+@jit(leaf=True)
+def _fill_presieved(words, nw, pattern, period, start_bit):
+    """``words[:nw]`` = the pattern's bits from ``start_bit`` (``< period``) on,
+    wrapping at the period: the segment sieved by ``p_2 .. p_c`` in one pass."""
+    o = start_bit
+    for w in range(nw):
+        k = o >> 6
+        sh = np.uint64(o & 63)
+        if sh == 0:
+            words[w] = pattern[k]
+        else:
+            words[w] = (pattern[k] >> sh) | (pattern[k + 1] << (np.uint64(64) - sh))
+        o += 64
+        if o >= period:
+            o -= period
+
+
 # ----------------------------------------------------------------------- ordinary leaves
 @jit(parallel=True)
 def ordinary_leaves(x, y, pc, mlpf, table, n_chunks):
@@ -292,10 +331,10 @@ def easy_leaves(x, y, c, primes, pi, pib, mlpf):
 
 # --------------------------------------------------------------------------- hard leaves
 @jit(leaf=True)
-def _cross(words, counters, low, nslots, p, counted):
+def _cross(words, counters, low, nslots, p):
     """Clear the odd multiples ``n >= max(low, p)`` of ``p`` (slot ``(n - low - 1) / 2``)
-    below the segment's end; with ``counted``, decrement the counter of each newly
-    cleared bit and return how many there were (else 0)."""
+    below the segment's end, decrement the counter of each newly cleared bit, and
+    return how many there were."""
     start = max(low, p)
     m = (start + p - 1) // p
     if m % 2 == 0:
@@ -304,20 +343,15 @@ def _cross(words, counters, low, nslots, p, counted):
     removed = 0
     # Without branches: whether the bit was set is as good as random, and a
     # mispredicted branch per crossing cost more than the crossing (3x here).
-    if counted:
-        while i < nslots:
-            w = i >> 6
-            shift = np.uint64(i & 63)
-            old = words[w]
-            words[w] = old & ~(_U1 << shift)
-            was = np.int64((old >> shift) & _U1)
-            counters[i >> _CTR_SHIFT] -= was
-            removed += was
-            i += p
-    else:
-        while i < nslots:
-            words[i >> 6] &= ~(_U1 << np.uint64(i & 63))
-            i += p
+    while i < nslots:
+        w = i >> 6
+        shift = np.uint64(i & 63)
+        old = words[w]
+        words[w] = old & ~(_U1 << shift)
+        was = np.int64((old >> shift) & _U1)
+        counters[i >> _CTR_SHIFT] -= was
+        removed += was
+        i += p
     return removed
 
 
@@ -386,9 +420,12 @@ def _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre, 
 
 @jit
 def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_loc,
-                mus, acc, p2acc, stats, words, counters, wpre):
+                mus, acc, p2acc, stats, words, counters, wpre, pattern):
     """One block of segments ``s_first <= s < s_last`` (see :func:`hard_leaves`)."""
     a = np.int64(pi[y])
+    period = 1
+    for i in range(2, c + 1):
+        period *= primes[i]
     tail = 0  # the block's count so far at the last level sieved (lazy levels)
     jexp = 0  # levels b <= jexp of phi_loc are explicit, above: phi_loc[b] + tail
     pi_loc = 0
@@ -410,12 +447,10 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
             for b in range(jb + 1, jexp + 1):
                 phi_loc[b] -= tail
         jexp = jb
-        for w in range(nw):
-            words[w] = _ALL
+        # sieved by p_2 .. p_c from the pattern (in seg 0 that removes p_2 .. p_c too)
+        _fill_presieved(words, nw, pattern, period, (low >> 1) % period)
         if nslots & 63:
-            words[nw - 1] = _ALL >> np.uint64(64 - (nslots & 63))
-        for b in range(2, c + 1):
-            _cross(words, counters, low, nslots, primes[b], False)
+            words[nw - 1] &= _ALL >> np.uint64(64 - (nslots & 63))
         n_ctr = (nslots + (1 << _CTR_SHIFT) - 1) >> _CTR_SHIFT
         total = 0
         for k in range(n_ctr):
@@ -435,7 +470,7 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
                     acc_add(acc, out2[0])
                     mus[b] += out2[1]
                 phi_loc[b] += total
-            total -= _cross(words, counters, low, nslots, p, True)
+            total -= _cross(words, counters, low, nslots, p)
         need_prefix = j < bh or (s > 0 and min(sq, np.int64(x // np.uint64(low))) > y)
         if need_prefix:
             run = 0
@@ -488,7 +523,7 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
 
 
 @jit(parallel=True)
-def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len):
+def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len, pattern):
     """Hard special leaves and P2 over the segments ``bounds[s] .. bounds[s + 1]``
     (``bounds[0] = 0``, ``bounds[1] = len(pi)`` or less, even boundaries, the last
     ``x // (y + 1) + 1``), one ``prange`` item per block ``block_starts[k] ..
@@ -497,7 +532,7 @@ def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len
     Parameters: ``x`` uint64; ``y``, ``c`` as in the module; ``primes`` 1-indexed up to
     ``y``; ``pi`` up to ``bounds[1] - 1 >= y``; ``mlpf`` from :func:`mu_lpf` up to
     ``y``; ``bh`` the largest ``b`` that may have hard leaves; ``sq = isqrt(x)``;
-    ``seg_len`` the longest segment.
+    ``seg_len`` the longest segment; ``pattern`` from :func:`presieve_pattern`.
 
     Returns per block ``phi`` (its count at each level ``b - 1``, ``[k, b]``), ``mus``
     (sum of ``-mu(m)`` of its leaves of each ``b``), ``acc`` (exact sum of ``-mu(m)``
@@ -519,7 +554,7 @@ def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len
         wpre = np.zeros(n_words, dtype=np.int64)
         _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts[k],
                     block_starts[k + 1], phi[k], mus[k], acc[k], p2[k], stats[k], words,
-                    counters, wpre)
+                    counters, wpre, pattern)
     return phi, mus, acc, p2, stats
 
 
@@ -562,7 +597,7 @@ def choose_y(x: int, alpha: float | None = None) -> int:
         cube += 1
     if alpha is None:
         lg = math.log10(max(x, 10))
-        alpha = max(1.0, lg ** 3 / 120.0)
+        alpha = max(1.0, lg ** 3 / 400.0)
     y = int(alpha * cube)
     y = min(y, 2 * 10**7)
     top = math.isqrt(x)
@@ -649,6 +684,7 @@ class _Tables:
         self.pib = pi_bits(self.pi)
         self.mlpf = mu_lpf(y)
         self.phi = phi_table(self.primes, c)
+        self.pattern = presieve_pattern(self.primes, c)
 
 
 def pi_parts(x: int, y: int | None = None, c: int | None = None,
@@ -700,7 +736,8 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
         k1 = min(n_blocks, k0 + step)
         with numba.parallel_chunksize(1):
             parts.append(hard_leaves(xu, y, c, primes, pi, mlpf, bh, sq, plan.bounds,
-                                     plan.block_starts[k0:k1 + 1], plan.seg_len))
+                                     plan.block_starts[k0:k1 + 1], plan.seg_len,
+                                     tables.pattern))
         if progress is not None:
             progress(k1, n_blocks)
     phi_b, mus, acc, p2, stats = (np.concatenate([p[i] for p in parts]) for i in range(5))

@@ -167,7 +167,7 @@ def p2(x, y):
                for p in range(y + 1, math.isqrt(x) + 1) if len(factor(p)) == 1)
 
 
-def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len):
+def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len, pattern):
     """Per block, by definition (see the kernel): ``phi[k, b]`` (only c < b <= bh
     compared), ``mus``, ``acc``, ``p2`` and ``stats``."""
     x, y = int(x), int(y)
@@ -226,3 +226,13 @@ def combine_blocks(c, bh, phi, mus, stats):
 def acc_add(acc, v):
     total = pair_value(acc) + int(v)
     acc[0], acc[1] = _pair(total)
+
+
+def presieve_pattern(primes, c):
+    period = math.prod(int(p) for p in primes[2:c + 1])
+    n_bits = period + 128
+    words = [0] * ((n_bits + 63) // 64)
+    for i in range(n_bits):
+        if all((2 * i + 1) % int(p) for p in primes[2:c + 1]):
+            words[i // 64] |= 1 << (i % 64)
+    return np.array(words, dtype=np.uint64)
