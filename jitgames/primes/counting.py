@@ -254,8 +254,8 @@ def _fill_presieved(words, nw, pattern, period, start_bit):
         else:
             words[w] = (pattern[k] >> sh) | (pattern[k + 1] << (np.uint64(64) - sh))
         o += 64
-        if o >= period:
-            o -= period
+        if o >= period:  # a period below 64 bits (c <= 3) wraps more than once
+            o %= period
 
 
 # ----------------------------------------------------------------------- ordinary leaves
