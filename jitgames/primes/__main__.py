@@ -131,9 +131,9 @@ def _pi_run(desc: str, quiet: bool, compute):
 
 
 def _pi(args) -> int:
-    from jitgames.primes.counting import _check_x, prime_pi
+    from jitgames.primes.counting import check_x, prime_pi
 
-    x = _check_x(args.x)
+    x = check_x(args.x)
     value = _pi_run("pi", args.quiet, lambda advance: prime_pi(x, advance))
     if value is None:
         return emit(args, {"x": x, "pi": None}, f"pi({x}) not finished", False,

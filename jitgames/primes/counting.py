@@ -80,9 +80,9 @@ from jitgames._jit import jit, prange
 from jitgames.errors import InputError
 
 __all__ = ["prime_pi", "nth_prime", "PiParts", "pi_parts", "choose_y", "MAX_X",
-           "mu_lpf", "pi_table", "pi_bits", "phi_table", "presieve_pattern", "ordinary_leaves", "easy_leaves",
+           "mu_lpf", "pi_table", "pi_bits", "phi_table", "ordinary_leaves", "easy_leaves",
            "hard_leaves", "combine_blocks", "acc_add", "sieve_plan_hard", "DIRECT_LIMIT",
-           "MAX_NTH", "prefer_pi"]
+           "MAX_NTH", "prefer_pi", "check_x", "presieve_pattern"]
 
 MAX_X = 2**64 - 1
 #: Below this, pi(x) is read from a plain sieve (the combinatorial set-up costs more).
@@ -675,6 +675,10 @@ class PiParts:
 
 
 class _Tables:
+    """The tables a computation reads: ``primes`` (1-indexed, up to ``limit``), ``pi``
+    (int32 to ``limit``) and ``pib`` (packed), ``mlpf`` (mu times least prime factor to
+    ``y``), ``phi`` (phi(r, c) for r < Q) and the pre-sieve ``pattern``."""
+
     def __init__(self, y: int, limit: int, c: int):
         from jitgames.primes.sieve import plain_sieve
 
@@ -695,8 +699,8 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
     Parameters
     ----------
     y, c : int, optional
-        The split (:func:`choose_y`) and the table depth (default ``min(7, pi(y) - 1)``);
-        the result does not depend on them, the parts do.
+        The split (:func:`choose_y`) and the depth of the phi table (default
+        ``min(7, pi(y))``); pi does not depend on them, the parts do.
     segment, blocks : int, optional
         The hard-leaf sieve's layout (:func:`sieve_plan_hard`); no effect on any part.
     progress : callable, optional
@@ -761,7 +765,8 @@ def _sum_exact(values):
 
 
 # --------------------------------------------------------------------------- public API
-def _check_x(x) -> int:
+def check_x(x) -> int:
+    """``x`` as an int, checked to be an integer in ``[0, 2^64)`` (else InputError)."""
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise InputError(f"x must be an integer, got {x!r}")
     x = int(x)
@@ -782,7 +787,7 @@ def prime_pi(x: int, progress=None) -> int:
     InputError
         If ``x`` is not an integer in ``[0, 2^64)``.
     """
-    x = _check_x(x)
+    x = check_x(x)
     if x < DIRECT_LIMIT:
         from jitgames.primes.sieve import count_primes
 
