@@ -4,6 +4,7 @@ pictures as quadratic polynomials with their Bateman-Horn constants.
 
 Modules: :mod:`.primality` (64-bit Miller-Rabin), :mod:`.sieve` (counting and
 listing primes in [a, b)), :mod:`.layouts` (n <-> (x, y) kernels),
+:mod:`.counting` (pi(x) to 2^64 by the combinatorial method, the n-th prime),
 :mod:`.polynomials` (quadratics, factoring, Bateman-Horn), :mod:`.polysieve` (prime
 values of a quadratic by sieving), :mod:`.lines` (the lines of a window),
 :mod:`.pictures` (matplotlib); ``python -m jitgames.primes`` is the command line.
@@ -21,6 +22,7 @@ _PUBLIC = {
     "logarithmic_integral": "polynomials", "poly_count": "polynomials",
     "is_prime": "primality", "is_prime_int": "primality",
     "PrimeCount": "sieve", "count_primes": "sieve", "primes_between": "sieve",
+    "prime_pi": "counting", "nth_prime": "counting",
 }
 __all__ = list(_PUBLIC)
 

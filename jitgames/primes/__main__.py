@@ -3,6 +3,8 @@
 Sub-commands (``--help`` on each for details)::
 
     count A B            primes in [A, B)                 (--json: count, ...)
+    pi X                 primes <= X, X < 2^64 (combinatorial method)
+    nth K                the K-th prime (K <= pi(2^64))
     isprime N [N ...]    deterministic primality of 64-bit integers
     list A B             the primes in [A, B), one a line
     poly A B C --upto N  x in [0, N) with A x^2 + B x + C prime, and Bateman-Horn
@@ -38,10 +40,24 @@ def build_parser() -> ArgumentParser:
                               description="Count the primes p with A <= p < B."))
     p.add_argument("a", type=integer, metavar="A", help="lower end, counted (e.g. 0, 10^12)")
     p.add_argument("b", type=integer, metavar="B", help="upper end, not counted (e.g. 10^9)")
-    p.add_argument("--method", choices=("auto", "sieve", "hybrid", "test"), default="auto",
+    p.add_argument("--method", choices=("auto", "sieve", "hybrid", "test", "pi"),
+                   default="auto",
                    help="sieve: full wheel sieve (b <= 10^18); hybrid: sieve by small "
                         "primes, Baillie-PSW on survivors; test: every odd number tested; "
-                        "auto: the cheaper (docs/primes.md)")
+                        "pi: pi(B-1) - pi(A-1) by the combinatorial method; auto: the "
+                        "cheaper (pi once B - A >= max(10^10, 20 B^(2/3)); docs/primes.md)")
+
+    p = common(sub.add_parser("pi", help="number of primes <= X (X < 2^64)",
+                              description="pi(X), the number of primes <= X, for 0 <= X < "
+                                          "2^64, by the combinatorial method (Deleglise-"
+                                          "Rivat; docs/primes.md): about X^(2/3) work."))
+    p.add_argument("x", type=integer, metavar="X")
+
+    p = common(sub.add_parser("nth", help="the K-th prime (K <= pi(2^64))",
+                              description="The K-th prime (the 1st is 2): pi at an estimate "
+                                          "from the inverse logarithmic integral, then a "
+                                          "sieve of the gap."))
+    p.add_argument("k", type=integer, metavar="K")
 
     p = common(sub.add_parser("isprime", help="primality of 64-bit integers"))
     p.add_argument("numbers", type=integer, nargs="+", metavar="N",
@@ -104,10 +120,54 @@ def _window_options(p, default_size, layout=None):
                    help="centre the window on this integer (e.g. 10^12)")
 
 
+def _pi_run(desc: str, quiet: bool, compute):
+    """Run ``compute(progress)`` (a pi or nth computation) interruptibly, with a bar
+    over the hard-leaf blocks; returns the value, or None after Ctrl-C."""
+    from jitgames._interrupt import run_interruptible, stop_flag
+
+    with progress(0, desc, quiet, unit="block") as bar:
+        def advance(done, total):
+            if stop_flag()[0]:
+                raise KeyboardInterrupt
+            if bar.total != total:
+                bar.reset(total=total)
+            bar.update(done - bar.n)
+
+        try:
+            return run_interruptible(lambda: compute(advance))
+        except KeyboardInterrupt:
+            return None
+
+
+def _pi(args) -> int:
+    from jitgames.primes.counting import check_x, prime_pi
+
+    x = check_x(args.x)
+    value = _pi_run("pi", args.quiet, lambda advance: prime_pi(x, advance))
+    if value is None:
+        return emit(args, {"x": x, "pi": None}, f"pi({x}) not finished", False,
+                    note="interrupted: pi(x) was not finished (no partial result)")
+    return emit(args, {"x": x, "pi": value}, str(value))
+
+
+def _nth(args) -> int:
+    from jitgames.primes.counting import MAX_NTH, nth_prime
+
+    if not 1 <= args.k <= MAX_NTH:
+        nth_prime(args.k)  # raises the InputError (before any progress bar or thread)
+    value = _pi_run("nth", args.quiet, lambda advance: nth_prime(args.k, advance))
+    if value is None:
+        return emit(args, {"k": args.k, "prime": None}, f"prime {args.k} not found", False,
+                    note="interrupted: the prime was not found (no partial result)")
+    return emit(args, {"k": args.k, "prime": value}, str(value))
+
+
 def _count(args) -> int:
     from jitgames.primes.sieve import check_count, count_primes
 
     a, b, method = check_count(args.a, args.b, args.method)
+    if method == "pi":
+        return _count_by_pi(args, a, b)
     total, done, complete = 0, a, True
     with progress(b - a, "count", args.quiet, unit="n") as bar:
         try:
@@ -120,6 +180,22 @@ def _count(args) -> int:
             complete = False  # [a, done) is counted: report that interval
     return emit(args, {"a": a, "b": done, "count": total},
                 f"{total} primes in [{a}, {done})", complete)
+
+
+def _count_by_pi(args, a: int, b: int) -> int:
+    """``count A B`` as ``pi(B - 1) - pi(A - 1)`` (the interval is [A, B))."""
+    from jitgames.primes.counting import prime_pi
+
+    def both(advance):
+        high = prime_pi(b - 1, advance) if b >= 1 else 0
+        low = prime_pi(a - 1, advance) if a >= 1 else 0
+        return high - low
+
+    value = _pi_run("count (pi)", args.quiet, both)
+    if value is None:
+        return emit(args, {"a": a, "b": a, "count": 0}, f"0 primes in [{a}, {a})", False,
+                    note="interrupted: pi(B-1) - pi(A-1) was not finished (no partial count)")
+    return emit(args, {"a": a, "b": b, "count": value}, f"{value} primes in [{a}, {b})")
 
 
 def _isprime(args) -> int:
@@ -247,7 +323,7 @@ def _picture(args) -> int:
     return 0
 
 
-_COMMANDS = {"count": _count, "isprime": _isprime, "list": _list, "poly": _poly,
+_COMMANDS = {"count": _count, "pi": _pi, "nth": _nth, "isprime": _isprime, "list": _list, "poly": _poly,
              "lines": _lines, "spiral": _picture, "triangle": _picture}
 
 

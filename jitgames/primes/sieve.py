@@ -462,11 +462,18 @@ def check_count(a: int, b: int, method: str = "auto") -> tuple[int, int, str]:
         For a malformed interval or one too wide for the method.
     """
     a, b = _check_interval(a, b)
-    if method not in ("auto", "sieve", "hybrid", "test"):
-        raise InputError(f"method must be auto, sieve, hybrid or test, got {method!r}")
+    if method not in ("auto", "sieve", "hybrid", "test", "pi"):
+        raise InputError(f"method must be auto, sieve, hybrid, test or pi, got {method!r}")
     if method == "auto":
-        method = "sieve" if hybrid_bound(a, b) is None else "hybrid"
+        from jitgames.primes.counting import prefer_pi
+
+        if prefer_pi(a, b):
+            method = "pi"
+        else:
+            method = "sieve" if hybrid_bound(a, b) is None else "hybrid"
     width = b - a
+    if method == "pi":
+        return a, b, method
     if method == "sieve":
         if b > SIEVE_LIMIT:
             raise InputError(f"the full sieve works up to 10^18; b = {b} is too large "
@@ -484,11 +491,14 @@ def count_primes(a: int, b: int, method: str = "auto") -> PrimeCount:
 
     Parameters
     ----------
-    method : {"auto", "sieve", "hybrid", "test"}
+    method : {"auto", "sieve", "hybrid", "test", "pi"}
         ``sieve``: the full wheel sieve (``b <= 10^18``, width up to
         ``MAX_COUNT_WIDTH``); ``hybrid``: sieve by the primes up to a bound, then
         Miller-Rabin on the survivors; ``test``: Miller-Rabin on every odd number (both
-        up to ``MAX_TEST_WIDTH`` wide); ``auto``: the cheaper of sieve and hybrid.
+        up to ``MAX_TEST_WIDTH`` wide); ``pi``: ``pi(b - 1) - pi(a - 1)`` by the
+        combinatorial method (:mod:`.counting`, any width); ``auto``: ``pi`` when
+        :func:`.counting.prefer_pi` says so (wide intervals), else the cheaper of sieve
+        and hybrid.
 
     Raises
     ------
@@ -496,6 +506,11 @@ def count_primes(a: int, b: int, method: str = "auto") -> PrimeCount:
         For a malformed interval or one too wide for the chosen method.
     """
     a, b, method = check_count(a, b, method)
+    if method == "pi":
+        from jitgames.primes.counting import prime_pi
+
+        count = (prime_pi(b - 1) if b else 0) - (prime_pi(a - 1) if a else 0)
+        return PrimeCount(a, b, count, "pi")
     small = len(_below_seven(a, b))
     if method == "test":
         lo = max(a, 1) | 1
