@@ -51,13 +51,15 @@ def build_parser() -> ArgumentParser:
                               description="pi(X), the number of primes <= X, for 0 <= X < "
                                           "2^64, by the combinatorial method (Deleglise-"
                                           "Rivat; docs/primes.md): about X^(2/3) work."))
-    p.add_argument("x", type=integer, metavar="X")
+    p.add_argument("x", type=integer, metavar="X",
+                   help="count the primes up to X, X included (e.g. 10^15)")
 
     p = common(sub.add_parser("nth", help="the K-th prime (K <= pi(2^64))",
                               description="The K-th prime (the 1st is 2): pi at an estimate "
                                           "from the inverse logarithmic integral, then a "
                                           "sieve of the gap."))
-    p.add_argument("k", type=integer, metavar="K")
+    p.add_argument("k", type=integer, metavar="K",
+                   help="which prime: 1 for 2, 2 for 3, ... (e.g. 10^12)")
 
     p = common(sub.add_parser("isprime", help="primality of 64-bit integers"))
     p.add_argument("numbers", type=integer, nargs="+", metavar="N",
@@ -323,8 +325,8 @@ def _picture(args) -> int:
     return 0
 
 
-_COMMANDS = {"count": _count, "pi": _pi, "nth": _nth, "isprime": _isprime, "list": _list, "poly": _poly,
-             "lines": _lines, "spiral": _picture, "triangle": _picture}
+_COMMANDS = {"count": _count, "pi": _pi, "nth": _nth, "isprime": _isprime, "list": _list,
+             "poly": _poly, "lines": _lines, "spiral": _picture, "triangle": _picture}
 
 
 def _main(argv) -> int:
