@@ -58,6 +58,7 @@ RUN_SMALLER: dict[str, dict[str, str]] = {
 test's run of it small."""
 
 NOT_RUN: dict[str, str] = {
+    "jitgames serve": "a server that runs until Ctrl-C (tests/test_web_*.py drive it)",
     "jitgames mastermind play": "a person at the keys",
     "jitgames kalah play --pits 3 --stones 3 --opponent perfect": "a person at the keys",
     "jitgames kalah solve 6 4": "minutes of work and a 226 MB endgame database",
