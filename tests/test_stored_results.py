@@ -240,8 +240,8 @@ def test_busy_database_keeps_the_game_for_the_next_run(tmp_path, capsys, monkeyp
     from jitgames.mastermind import stats
 
     real_open = stats.open_db
-    monkeypatch.setattr(stats, "open_db", lambda p=None: _store.open_records(
-        p, stats.DB_FILE, stats.SCHEMA, busy_timeout=0.2))
+    monkeypatch.setattr(stats, "open_db", lambda p=None, write=True: _store.open_records(
+        p, stats.DB_FILE, stats.SCHEMA, busy_timeout=0.2, write=write))
     import jitgames.mastermind.play as play
     monkeypatch.setattr(play, "open_db", stats.open_db)
     holder = None
@@ -329,18 +329,19 @@ def test_kalah_tournament_foreign_or_busy_database(tmp_path, capsys):
     old_open = tournament.open_records
     tournament.open_records = lambda *a: old_open(*a, busy_timeout=0.2)
     try:
-        assert kalah_main(argv) == 0
+        assert kalah_main(argv + ["--pool"]) == 0
     finally:
         tournament.play_round, tournament.open_records = real_round, old_open
         holder.close()
     out, err = capsys.readouterr()
     # the games went to a pending file; the locked database could not be read either,
-    # so the table rates this run's games alone
+    # so the pooled table rates this run's games alone
     assert "saved in" in err and "the table shows this run's games" in err
-    assert json.loads(out)["games_stored"] == first["games_stored"]
-    assert kalah_main(argv) == 0
+    assert json.loads(out)["games_rated"] == first["games_rated"]
+    assert kalah_main(argv + ["--pool"]) == 0
     out, err = capsys.readouterr()
-    assert "merged" in err and json.loads(out)["games_stored"] == 3 * first["games_stored"]
+    # the pending games are merged, and being the first run's games again they count once
+    assert "merged" in err and json.loads(out)["games_rated"] == first["games_rated"]
 
 
 def test_tampered_endgame_table_is_rebuilt_and_says_so(tmp_path, capsys):

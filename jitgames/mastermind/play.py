@@ -38,7 +38,7 @@ from .._random import below, stream_key
 from .breaker import Breaker
 from .codes import decode_feedback, encode_feedback
 from .evaluate import load_game
-from .._store import NoRecords
+from .._store import NoRecords, StoreError
 from .advice import check_strategy
 from .game import (COLOURS, MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, Game, Turn,
                    format_code)
@@ -370,10 +370,17 @@ def _cmd_match(args):
 def _cmd_stats(args):
     missing = None
     try:
-        con = open_db(args.db, write=False)  # a read-only query: creates nothing
+        con = open_db(args.db, write=False)  # creates nothing: a missing file is NoRecords
     except NoRecords as exc:
         table, missing = [], exc.path
     else:
+        con.close()
+        try:  # it exists: opened for writing when it can be, so pending records are merged
+            con = open_db(args.db)
+        except StoreError as exc:
+            if "cannot be written" not in str(exc):
+                raise
+            con = open_db(args.db, write=False)  # a read-only database is shown as it is
         try:
             table = player_table(con)
         finally:
