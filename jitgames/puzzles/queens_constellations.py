@@ -1,0 +1,550 @@
+"""N queens counted from border constellations: total and count up to symmetry in one run.
+
+Every solution of n >= 2 has exactly one queen in each *border line* (row 0, row n-1,
+column 0, column n-1); a corner queen sits on two of them. The four border queens,
+given as ``(a, b, c, d)`` -- top queen at (0, a), bottom queen at (n-1, b), left queen
+at (c, 0), right queen at (d, n-1) -- form the solution's *constellation*. This is the
+idea of the fastest published counters (Rivin, Vardi and Zimmermann's border
+decomposition as used by NQueensFAF and Preusser's q27), written afresh here:
+
+1. **Constellations** (:func:`constellations`): every placement of four non-attacking
+   border queens (corner coincidences included), reduced by the 8 board symmetries to
+   one representative per orbit, with its *weight* -- the orbit size 8, 4 or 2. No
+   constellation of n >= 2 is fixed by a reflection (a reflection would pair two
+   border queens on one row, column or diagonal), so the stabilizer is a group of
+   rotations: {id}, {id, half turn} or all four turns.
+2. **Tasks** (:func:`tasks`): each constellation whose stabilizer is trivial is split
+   further by pre-placing the queens of its first ``split`` free rows; a symmetric
+   constellation stays one task (they are about 1/n^2 of the work).
+3. **Kernel** (:func:`complete_task`): a bit-board backtracking loop over the free rows
+   only (rows 0, n-1, c and d are skipped by shifting the diagonal masks 2 or 3 rows at
+   once), with the squares attacked by the border queens precomputed per free row
+   (``fixed``), an explicit stack and the last free row counted without a push. The
+   kernel for symmetric constellations (:func:`complete_task_symmetric`) also records
+   the board and tests every solution for invariance under the half and the quarter
+   turn.
+
+Counts: a constellation of weight w stands for w constellations with the same number of
+completions, so ``total = sum(w * count)``. Burnside's lemma, with F(g) the solutions
+fixed by g (none for a reflection), gives ``8 unique = total + F(half) + 2 F(quarter)``;
+a solution fixed by g has a constellation fixed by g, hence
+``8 unique = sum(w * (count + half + 2 quarter))`` where ``half``, ``quarter`` count the
+completions invariant under the turns (zero for constellations not fixed by them).
+Both sums are sums over tasks, so any subset of tasks, on any thread or machine, adds
+exactly; :func:`run_tasks` visits tasks in a fixed order with one result row per task,
+so answers never depend on the thread count.
+
+Choices docs/design.md leaves open: the representative of a constellation orbit is the
+image whose bottom queen is nearest a corner (the bottom queen's long diagonal then
+crosses the board early, which prunes the search; NQueensFAF makes the same choice),
+ties broken by the smallest ``(a, b, c, d)``; bit x of a mask is column x.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from jitgames._interrupt import stop_flag, stop_requested
+from jitgames._jit import jit, prange
+from jitgames.errors import InputError
+
+__all__ = ["MAX_N", "Constellation", "TaskSet", "constellations", "tasks", "complete_task",
+           "complete_task_symmetric", "run_tasks", "census_of", "count_census",
+           "iter_census", "chunk_worker", "chunk_validate", "task_bound"]
+
+MAX_N = 30
+"""Largest board (bits of an int64 word)."""
+
+DEFAULT_SPLIT = 2
+"""Free rows pre-placed per task (n >= 12): about 30 to 60 tasks per constellation, many
+more than threads, each a few milliseconds at n = 17."""
+
+
+# ----------------------------------------------------------------- constellations
+def _images(n: int, squares):
+    """The 8 images of a set of squares (r, x) under the board symmetries, identity
+    first, then the quarter, half and three-quarter turns, then the four reflections."""
+    m = n - 1
+    maps = (lambda r, x: (r, x), lambda r, x: (x, m - r), lambda r, x: (m - r, m - x),
+            lambda r, x: (m - x, r), lambda r, x: (r, m - x), lambda r, x: (m - r, x),
+            lambda r, x: (x, r), lambda r, x: (m - x, m - r))
+    return [frozenset(f(r, x) for r, x in squares) for f in maps]
+
+
+def _border(n: int, squares):
+    """(a, b, c, d) of a set of border queens: top, bottom column; left, right row."""
+    m = n - 1
+    a = next(x for r, x in squares if r == 0)
+    b = next(x for r, x in squares if r == m)
+    c = next(r for r, x in squares if x == 0)
+    d = next(r for r, x in squares if x == m)
+    return a, b, c, d
+
+
+def _attack(p, q) -> bool:
+    return p[0] == q[0] or p[1] == q[1] or abs(p[0] - q[0]) == abs(p[1] - q[1])
+
+
+@dataclass(frozen=True)
+class Constellation:
+    """Four border queens standing for ``weight`` symmetric images of themselves.
+
+    ``half`` / ``quarter``: the constellation is fixed by the half / quarter turn (its
+    completions must then be tested for invariance to count classes).
+    """
+
+    a: int
+    b: int
+    c: int
+    d: int
+    weight: int
+    half: bool
+    quarter: bool
+
+    def squares(self, n: int) -> frozenset:
+        """The border queens as squares (row, column)."""
+        m = n - 1
+        return frozenset({(0, self.a), (m, self.b), (self.c, 0), (self.d, m)})
+
+
+def _preference(n: int, abcd) -> tuple:
+    """Sort key of the representative: bottom queen nearest a corner, then (a, b, c, d)."""
+    b = abcd[1]
+    return (min(b, n - 1 - b), abcd)
+
+
+@functools.lru_cache(maxsize=8)
+def constellations(n: int) -> tuple[Constellation, ...]:
+    """One representative of every symmetry orbit of border-queen placements, sorted.
+
+    Valid for 2 <= n <= MAX_N. The weights sum to the number of placements of four
+    non-attacking border queens (one per border line).
+    """
+    if not 2 <= n <= MAX_N:
+        raise InputError(f"constellations need 2 <= n <= {MAX_N}, got {n}")
+    m = n - 1
+    seen = set()
+    found = []
+    for a in range(n):
+        for b in range(n):
+            for c in range(n):
+                for d in range(n):
+                    sq = frozenset({(0, a), (m, b), (c, 0), (d, m)})
+                    # one queen per border line: a corner square covers two of them
+                    if (a == 0) != (c == 0) or (a == m) != (d == 0) \
+                            or (b == 0) != (c == m) or (b == m) != (d == m):
+                        continue
+                    pts = sorted(sq)
+                    if any(_attack(p, q) for i, p in enumerate(pts) for q in pts[i + 1:]):
+                        continue
+                    if sq in seen:
+                        continue
+                    images = _images(n, sq)
+                    seen.update(images)
+                    if any(images[k] == sq for k in range(4, 8)):
+                        raise AssertionError("a border constellation fixed by a reflection")
+                    stabilizer = sum(images[k] == sq for k in range(4))
+                    best = min((_border(n, im) for im in images),
+                               key=lambda t: _preference(n, t))
+                    found.append(Constellation(*best, weight=8 // stabilizer,
+                                               half=images[2] == sq, quarter=images[1] == sq))
+    found.sort(key=lambda k: (k.a, k.b, k.c, k.d))
+    return tuple(found)
+
+
+# ----------------------------------------------------------------- tasks
+@dataclass(frozen=True)
+class TaskSet:
+    """Arrays of a task split (all int64; constellation tables indexed by ``con``).
+
+    Per constellation: ``fixed[k]`` the squares of free row k attacked by the border
+    queens (columns and diagonals), ``shift[k]`` the rows from free row k to free row
+    k+1, ``free_rows`` the number m of free rows, ``rows[k]`` the row index of free row
+    k, ``weight``, ``symmetric`` (1: fixed by the half turn only, 2: by the quarter turn
+    too, 0: neither) and ``border`` the columns of the border queens by row (-1 where
+    none). Per task: ``con``, the first free row ``start`` still to fill, and the masks
+    ``cols``, ``ld``, ``rd`` of the queens pre-placed in the free rows above it (the
+    diagonal masks already moved to row ``start``), and ``placed[t, k]`` the column
+    bits of those queens (0 below ``start``).
+    """
+
+    n: int
+    fixed: np.ndarray
+    shift: np.ndarray
+    free_rows: np.ndarray
+    rows: np.ndarray
+    weight: np.ndarray
+    symmetric: np.ndarray
+    border: np.ndarray
+    con: np.ndarray
+    start: np.ndarray
+    cols: np.ndarray
+    ld: np.ndarray
+    rd: np.ndarray
+    placed: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.con)
+
+
+def _tables(n: int, cons):
+    """The constellation tables of :class:`TaskSet`."""
+    m = n - 1
+    count = len(cons)
+    fixed = np.zeros((count, n), np.int64)
+    shift = np.zeros((count, n), np.int64)
+    rows = np.zeros((count, n), np.int64)
+    free_rows = np.zeros(count, np.int64)
+    border = np.full((count, n), -1, np.int64)
+    for i, k in enumerate(cons):
+        sq = k.squares(n)
+        free = [r for r in range(1, m) if r not in (k.c, k.d)]
+        free_rows[i] = len(free)
+        for j, r in enumerate(free):
+            rows[i, j] = r
+            if j + 1 < len(free):
+                shift[i, j] = free[j + 1] - r
+            mask = 0
+            for qr, qx in sq:
+                for x in (qx, qx + (r - qr), qx - (r - qr)):
+                    if 0 <= x < n:
+                        mask |= 1 << x
+            fixed[i, j] = mask
+        for qr, qx in sq:
+            border[i, qr] = qx
+    weight = np.array([k.weight for k in cons], np.int64)
+    symmetric = np.array([2 if k.quarter else 1 if k.half else 0 for k in cons], np.int64)
+    return fixed, shift, free_rows, rows, weight, symmetric, border
+
+
+@functools.lru_cache(maxsize=4)
+def tasks(n: int, split: int | None = None) -> TaskSet:
+    """The task split of the count of n (2 <= n <= MAX_N), in a fixed order.
+
+    ``split``: free rows pre-placed in each non-symmetric constellation (default
+    :data:`DEFAULT_SPLIT` for n >= 12, else 0); a task never pre-places the last free
+    row. Tasks are sorted by constellation, then by the pre-placed columns.
+    """
+    if split is None:
+        split = DEFAULT_SPLIT if n >= 12 else 0
+    cons = constellations(n)
+    fixed, shift, free_rows, rows, weight, symmetric, border = _tables(n, cons)
+    full = (1 << n) - 1
+    con = np.arange(len(cons), dtype=np.int64)
+    start = np.zeros(len(cons), np.int64)
+    cols = np.zeros(len(cons), np.int64)
+    ld = np.zeros(len(cons), np.int64)
+    rd = np.zeros(len(cons), np.int64)
+    placed = np.zeros((len(cons), n), np.int64)
+    for level in range(split):
+        # tasks that stay: symmetric constellations, or at most the last row left
+        stay = (symmetric[con] != 0) | (start + 1 >= free_rows[con])
+        free = full & ~(cols | ld | rd | fixed[con, np.minimum(start, n - 1)])
+        free = np.where(stay, 0, free)
+        bits = (free[:, None] >> np.arange(n)) & 1
+        parent, x = np.nonzero(np.concatenate([stay[:, None], bits.astype(bool)], axis=1))
+        # column 0 of the concatenation marks a task kept as it is; x - 1 is the column
+        keep = x == 0
+        bit = np.where(keep, 0, np.left_shift(1, np.maximum(x - 1, 0)))
+        s = shift[con[parent], np.minimum(start[parent], n - 1)]
+        placed = placed[parent].copy()
+        grow = ~keep
+        placed[grow, start[parent][grow]] = bit[grow]
+        cols = np.where(keep, cols[parent], cols[parent] | bit)
+        ld = np.where(keep, ld[parent], (ld[parent] | bit) << s)
+        rd = np.where(keep, rd[parent], (rd[parent] | bit) >> s)
+        start = np.where(keep, start[parent], start[parent] + 1)
+        con = con[parent]
+    return TaskSet(n, fixed, shift, free_rows, rows, weight, symmetric, border, con, start,
+                   cols, ld & ((1 << 62) - 1), rd, placed)
+
+
+def task_bound(ts: TaskSet, index: np.ndarray) -> int:
+    """An upper bound of ``sum(weight * count)`` over the tasks ``index``: a task with r
+    free rows left has at most r! completions (one queen per row, distinct columns)."""
+    left = ts.free_rows[ts.con[index]] - ts.start[index]
+    w = ts.weight[ts.con[index]]
+    total = 0
+    for r in np.unique(left):
+        total += math.factorial(max(int(r), 0)) * int(w[left == r].sum())
+    return total
+
+
+# ----------------------------------------------------------------- kernels
+@jit
+def complete_task(full, fixed, shift, m, start, cols, ld, rd):
+    """Completions of a task of a constellation (free rows ``start .. m-1`` to fill).
+
+    ``fixed[k]``: squares of free row k attacked by the border queens; ``shift[k]``:
+    rows from free row k to k+1; ``cols``, ``ld``, ``rd``: the queens already placed in
+    the free rows (``ld`` moves one column up a row, ``rd`` one down; both as seen from
+    free row ``start``). Iterative, with an explicit stack of the free squares of each
+    row; the last free row has at most one free column and is counted without a push.
+    """
+    if start >= m:
+        return 1
+    free0 = full & ~(cols | ld | rd | fixed[start])
+    if start == m - 1:
+        return 1 if free0 != 0 else 0
+    last = m - 1
+    st_free = np.empty(m, np.int64)
+    st_cols = np.empty(m, np.int64)
+    st_ld = np.empty(m, np.int64)
+    st_rd = np.empty(m, np.int64)
+    k = start
+    st_free[k] = free0
+    st_cols[k] = cols
+    st_ld[k] = ld
+    st_rd[k] = rd
+    total = 0
+    while True:
+        free = st_free[k]
+        if free == 0:
+            if k == start:
+                break
+            k -= 1
+            continue
+        bit = free & -free
+        st_free[k] = free ^ bit
+        s = shift[k]
+        nc = st_cols[k] | bit
+        nl = (st_ld[k] | bit) << s
+        nr = (st_rd[k] | bit) >> s
+        nf = full & ~(nc | nl | nr | fixed[k + 1])
+        if nf == 0:
+            continue
+        if k + 1 == last:
+            total += 1
+            continue
+        k += 1
+        st_free[k] = nf
+        st_cols[k] = nc
+        st_ld[k] = nl
+        st_rd[k] = nr
+    return total
+
+
+@jit
+def _column(bit):
+    """Index of the single set bit of ``bit`` (> 0)."""
+    x = 0
+    while (bit >> x) != 1:
+        x += 1
+    return x
+
+
+@jit
+def _invariance(n, board):
+    """(half, quarter): 1 if the solution ``board`` (row -> column) is fixed by the
+    half turn, resp. the quarter turn, else 0."""
+    half = 1
+    quarter = 1
+    for r in range(n):
+        if board[n - 1 - r] != n - 1 - board[r]:
+            half = 0
+        if board[board[r]] != n - 1 - r:
+            quarter = 0
+    return half, quarter
+
+
+@jit
+def complete_task_symmetric(n, fixed, shift, m, rows, border, placed, start, cols, ld, rd,
+                            out):
+    """As :func:`complete_task`, for a constellation fixed by a turn: also tests each
+    completion for invariance. ``rows[k]`` is the row of free row k, ``border`` the
+    border queens' columns by row (-1 elsewhere), ``placed[k]`` the column bits of the
+    pre-placed free rows ``k < start``. Adds (count, half, quarter) to ``out[0:3]``.
+    """
+    full = (1 << n) - 1
+    board = border.copy()
+    for k in range(start):
+        board[rows[k]] = _column(placed[k])
+    if start >= m:
+        h, q = _invariance(n, board)
+        out[0] += 1
+        out[1] += h
+        out[2] += q
+        return
+    st_free = np.empty(m, np.int64)
+    st_cols = np.empty(m, np.int64)
+    st_ld = np.empty(m, np.int64)
+    st_rd = np.empty(m, np.int64)
+    k = start
+    st_free[k] = full & ~(cols | ld | rd | fixed[start])
+    st_cols[k] = cols
+    st_ld[k] = ld
+    st_rd[k] = rd
+    while True:
+        free = st_free[k]
+        if free == 0:
+            if k == start:
+                break
+            k -= 1
+            continue
+        bit = free & -free
+        st_free[k] = free ^ bit
+        board[rows[k]] = _column(bit)
+        if k == m - 1:
+            h, q = _invariance(n, board)
+            out[0] += 1
+            out[1] += h
+            out[2] += q
+            continue
+        s = shift[k]
+        nc = st_cols[k] | bit
+        nl = (st_ld[k] | bit) << s
+        nr = (st_rd[k] | bit) >> s
+        nf = full & ~(nc | nl | nr | fixed[k + 1])
+        if nf == 0:
+            continue
+        k += 1
+        st_free[k] = nf
+        st_cols[k] = nc
+        st_ld[k] = nl
+        st_rd[k] = nr
+
+
+@jit(parallel=True)
+def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, cols, ld, rd,
+              placed, order, out, done, stop):
+    """(count, half, quarter) of every task ``order[i]`` into ``out[t]``, ``done[t]`` set.
+
+    Tasks are visited in ``order`` (prange: each thread a block of it); a task started
+    is finished, and once ``stop[0]`` is set no further task starts.
+    """
+    full = (1 << n) - 1
+    for i in prange(order.shape[0]):
+        t = order[i]
+        if stop_requested(stop):
+            continue
+        c = con[t]
+        if symmetric[c] == 0:
+            out[t, 0] = complete_task(full, fixed[c], shift[c], free_rows[c], start[t],
+                                      cols[t], ld[t], rd[t])
+        else:
+            acc = np.zeros(3, np.int64)
+            complete_task_symmetric(n, fixed[c], shift[c], free_rows[c], rows[c], border[c],
+                                    placed[t], start[t], cols[t], ld[t], rd[t], acc)
+            out[t, 0] = acc[0]
+            out[t, 1] = acc[1]
+            out[t, 2] = acc[2]
+        done[t] = True
+
+
+# ----------------------------------------------------------------- driving
+def _stride_order(count: int) -> np.ndarray:
+    """A fixed permutation of range(count) that interleaves cheap and costly tasks
+    (neighbouring tasks share a constellation and often a cost)."""
+    stride = max(1, int(count * 0.618))
+    while math.gcd(stride, count) != 1:
+        stride += 1
+    return (np.arange(count, dtype=np.int64) * stride) % max(count, 1)
+
+
+def _run(ts: TaskSet, index: np.ndarray, out: np.ndarray, done: np.ndarray, stop) -> None:
+    run_tasks(ts.n, ts.fixed, ts.shift, ts.free_rows, ts.rows, ts.symmetric, ts.border,
+              ts.con, ts.start, ts.cols, ts.ld, ts.rd, ts.placed, index, out, done, stop)
+
+
+def census_of(ts: TaskSet, out: np.ndarray, index=None) -> tuple[int, int]:
+    """(weighted count, weighted symmetric part) of the tasks ``index`` (all if None):
+    ``sum(w * count)`` and ``sum(w * (half + 2 quarter))``; the total is the first, the
+    count up to symmetry ``(first + second) / 8`` once every task is in."""
+    if index is None:
+        index = np.arange(len(ts))
+    w = ts.weight[ts.con[index]]
+    rows = out[index]
+    count = sum(int(x) for x in (w * rows[:, 0]).tolist()) if len(index) else 0
+    sym = sum(int(x) for x in (w * (rows[:, 1] + 2 * rows[:, 2])).tolist()) if len(index) else 0
+    return count, sym
+
+
+def _unique(count: int, sym: int) -> int:
+    if (count + sym) % 8:
+        raise AssertionError("Burnside sum not divisible by 8: the count is wrong")
+    return (count + sym) // 8
+
+
+def _check(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be an integer, got {type(n).__name__}")
+    n = int(n)
+    if not 1 <= n <= MAX_N:
+        raise InputError(f"n must be between 1 and {MAX_N}, got {n}")
+    return n
+
+
+def iter_census(n: int, batches: int = 1):
+    """Count the solutions of n in ``batches`` parallel launches over the tasks.
+
+    Yields ``(tasks_done, tasks_total, count_so_far, unique_or_None)`` after each batch
+    (``unique`` once all tasks are in). When the stop flag
+    (:func:`jitgames._interrupt.stop_flag`) is set, the last yield covers the tasks
+    finished in the cut batch (a lower bound of the count), then KeyboardInterrupt is
+    raised.
+    """
+    n = _check(n)
+    if n == 1:
+        yield 1, 1, 1, 1
+        return
+    ts = tasks(n)
+    order = _stride_order(len(ts))
+    out = np.zeros((len(ts), 3), np.int64)
+    done = np.zeros(len(ts), np.bool_)
+    stop = stop_flag()
+    count = sym = finished_total = 0
+    for chunk in np.array_split(order, max(1, min(batches, len(order)))):
+        _run(ts, chunk, out, done, stop)
+        finished = chunk[done[chunk]]
+        c, s = census_of(ts, out, finished)
+        count, sym, finished_total = count + c, sym + s, finished_total + len(finished)
+        complete = finished_total == len(ts)
+        yield finished_total, len(ts), count, _unique(count, sym) if complete else None
+        if stop[0] != 0:
+            raise KeyboardInterrupt
+
+
+def count_census(n: int) -> tuple[int, int]:
+    """(number of solutions, number up to the 8 symmetries) of the n x n board."""
+    for *_, count, unique in iter_census(n):
+        pass
+    return count, unique
+
+
+# ----------------------------------------------------------------- chunked jobs
+def chunk_worker(params: dict, start: int, stop: int) -> list[int]:
+    """Chunked-job worker (see :mod:`jitgames._chunked`): ``[count, sym]`` (as in
+    :func:`census_of`) of the tasks ``t`` with ``t % chunks`` in ``start .. stop - 1``.
+
+    A chunk is all or nothing: stopped by Ctrl-C, it raises KeyboardInterrupt and its
+    tasks are searched again by the next run.
+    """
+    ts = tasks(params["n"])
+    chunks = params["chunks"]
+    index = np.concatenate([np.arange(i, len(ts), chunks, dtype=np.int64)
+                            for i in range(start, stop)])
+    out = np.zeros((len(ts), 3), np.int64)
+    done = np.zeros(len(ts), np.bool_)
+    flag = stop_flag()
+    if len(index):
+        _run(ts, index, out, done, flag)
+    if flag[0] != 0:
+        raise KeyboardInterrupt
+    return list(census_of(ts, out, index))
+
+
+def chunk_validate(params: dict, start: int, stop: int, partial) -> None:
+    """Raise ValueError unless ``partial`` can be :func:`chunk_worker`'s result: two
+    non-negative integers, the count at most :func:`task_bound` of the chunk's tasks
+    and the symmetric part at most three times the count."""
+    from jitgames._chunked import check_count, check_counts
+
+    check_counts(partial, "queens counts", 2)
+    ts = tasks(params["n"])
+    index = np.concatenate([np.arange(i, len(ts), params["chunks"], dtype=np.int64)
+                            for i in range(start, stop)])
+    check_count(partial[0], "count", 0, task_bound(ts, index))
+    check_count(partial[1], "symmetric part", 0, 3 * partial[0])
