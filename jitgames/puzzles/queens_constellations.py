@@ -64,24 +64,24 @@ more than threads, each a few milliseconds at n = 17."""
 
 
 # ----------------------------------------------------------------- constellations
-def _images(n: int, squares):
-    """The 8 images of a set of squares (r, x) under the board symmetries, identity
-    first, then the quarter, half and three-quarter turns, then the four reflections."""
+def _images(n: int, abcd: tuple) -> list[tuple]:
+    """The 8 images of a constellation ``(a, b, c, d)`` under the board symmetries:
+    the identity and the quarter, half and three-quarter turns (square (r, x) to
+    (x, n-1-r), turned again and again), then each of them after the left-right mirror."""
     m = n - 1
-    maps = (lambda r, x: (r, x), lambda r, x: (x, m - r), lambda r, x: (m - r, m - x),
-            lambda r, x: (m - x, r), lambda r, x: (r, m - x), lambda r, x: (m - r, x),
-            lambda r, x: (x, r), lambda r, x: (m - x, m - r))
-    return [frozenset(f(r, x) for r, x in squares) for f in maps]
 
+    def turn(t):  # the top queen goes to the right column, the left one to the top row
+        a, b, c, d = t
+        return (m - c, m - d, b, a)
 
-def _border(n: int, squares):
-    """(a, b, c, d) of a set of border queens: top, bottom column; left, right row."""
-    m = n - 1
-    a = next(x for r, x in squares if r == 0)
-    b = next(x for r, x in squares if r == m)
-    c = next(r for r, x in squares if x == 0)
-    d = next(r for r, x in squares if x == m)
-    return a, b, c, d
+    a, b, c, d = abcd
+    turns = [abcd]
+    for _ in range(3):
+        turns.append(turn(turns[-1]))
+    mirrored = [(m - a, m - b, d, c)]
+    for _ in range(3):
+        mirrored.append(turn(mirrored[-1]))
+    return turns + mirrored
 
 
 def _attack(p, q) -> bool:
@@ -128,29 +128,41 @@ def constellations(n: int) -> tuple[Constellation, ...]:
     m = n - 1
     seen = set()
     found = []
+
+    def clash(p, q):  # two distinct queens attacking each other
+        return p != q and _attack(p, q)
+
     for a in range(n):
+        top = (0, a)
         for b in range(n):
+            bottom = (m, b)
+            if clash(top, bottom):
+                continue
             for c in range(n):
+                # one queen per border line: a corner square covers two of them
+                if (a == 0) != (c == 0) or (b == 0) != (c == m):
+                    continue
+                left = (c, 0)
+                if clash(left, top) or clash(left, bottom):
+                    continue
                 for d in range(n):
-                    sq = frozenset({(0, a), (m, b), (c, 0), (d, m)})
-                    # one queen per border line: a corner square covers two of them
-                    if (a == 0) != (c == 0) or (a == m) != (d == 0) \
-                            or (b == 0) != (c == m) or (b == m) != (d == m):
+                    if (a == m) != (d == 0) or (b == m) != (d == m):
                         continue
-                    pts = sorted(sq)
-                    if any(_attack(p, q) for i, p in enumerate(pts) for q in pts[i + 1:]):
+                    right = (d, m)
+                    if clash(right, top) or clash(right, bottom) or clash(right, left):
                         continue
-                    if sq in seen:
+                    abcd = (a, b, c, d)
+                    if abcd in seen:
                         continue
-                    images = _images(n, sq)
+                    images = _images(n, abcd)
                     seen.update(images)
-                    if any(images[k] == sq for k in range(4, 8)):
+                    if abcd in images[4:]:
                         raise AssertionError("a border constellation fixed by a reflection")
-                    stabilizer = sum(images[k] == sq for k in range(4))
-                    best = min((_border(n, im) for im in images),
-                               key=lambda t: _preference(n, t))
+                    stabilizer = images[:4].count(abcd)
+                    best = min(images, key=lambda t: _preference(n, t))
                     found.append(Constellation(*best, weight=8 // stabilizer,
-                                               half=images[2] == sq, quarter=images[1] == sq))
+                                               half=images[2] == abcd,
+                                               quarter=images[1] == abcd))
     found.sort(key=lambda k: (k.a, k.b, k.c, k.d))
     return tuple(found)
 
@@ -167,8 +179,8 @@ class TaskSet:
     too, 0: neither) and ``border`` the columns of the border queens by row (-1 where
     none). Per task: ``con``, the first free row ``start`` still to fill, and the masks
     ``cols``, ``ld``, ``rd`` of the queens pre-placed in the free rows above it (the
-    diagonal masks already moved to row ``start``), and ``placed[t, k]`` the column
-    bits of those queens (0 below ``start``).
+    diagonal masks already moved to row ``start``). Tasks of symmetric constellations
+    are whole constellations (``start`` 0, no queen pre-placed).
     """
 
     n: int
@@ -184,37 +196,37 @@ class TaskSet:
     cols: np.ndarray
     ld: np.ndarray
     rd: np.ndarray
-    placed: np.ndarray
 
     def __len__(self) -> int:
         return len(self.con)
 
 
 def _tables(n: int, cons):
-    """The constellation tables of :class:`TaskSet`."""
+    """The constellation tables of :class:`TaskSet` (numpy over all constellations)."""
     m = n - 1
     count = len(cons)
-    fixed = np.zeros((count, n), np.int64)
+    a, b, c, d = (np.array([getattr(k, f) for k in cons], np.int64) for f in "abcd")
+    queens = ((np.zeros(count, np.int64), a), (np.full(count, m), b),
+              (c, np.zeros(count, np.int64)), (d, np.full(count, m)))
+    attacked = np.zeros((count, n), np.int64)  # squares of row r the border queens attack
+    for r in range(n):
+        for qr, qx in queens:
+            for x in (qx, qx + (r - qr), qx - (r - qr)):
+                inside = (x >= 0) & (x < n)
+                attacked[:, r] |= np.where(inside, np.left_shift(1, np.clip(x, 0, m)), 0)
+    r = np.arange(n)
+    is_free = (r > 0) & (r < m) & (r != c[:, None]) & (r != d[:, None])
+    free_rows = is_free.sum(axis=1).astype(np.int64)
+    rows = np.argsort(np.where(is_free, r, n + r), axis=1, kind="stable").astype(np.int64)
+    rows = np.where(r < free_rows[:, None], rows, 0)
+    outside = ~np.int64((1 << n) - 1)  # the bits above the board count as attacked
+    fixed = np.where(r < free_rows[:, None], np.take_along_axis(attacked, rows, axis=1), 0)
+    fixed |= outside
     shift = np.zeros((count, n), np.int64)
-    rows = np.zeros((count, n), np.int64)
-    free_rows = np.zeros(count, np.int64)
+    shift[:, :-1] = np.where(r[1:] < free_rows[:, None], rows[:, 1:] - rows[:, :-1], 0)
     border = np.full((count, n), -1, np.int64)
-    for i, k in enumerate(cons):
-        sq = k.squares(n)
-        free = [r for r in range(1, m) if r not in (k.c, k.d)]
-        free_rows[i] = len(free)
-        for j, r in enumerate(free):
-            rows[i, j] = r
-            if j + 1 < len(free):
-                shift[i, j] = free[j + 1] - r
-            mask = 0
-            for qr, qx in sq:
-                for x in (qx, qx + (r - qr), qx - (r - qr)):
-                    if 0 <= x < n:
-                        mask |= 1 << x
-            fixed[i, j] = mask
-        for qr, qx in sq:
-            border[i, qr] = qx
+    for qr, qx in queens:
+        border[np.arange(count), qr] = qx
     weight = np.array([k.weight for k in cons], np.int64)
     symmetric = np.array([2 if k.quarter else 1 if k.half else 0 for k in cons], np.int64)
     return fixed, shift, free_rows, rows, weight, symmetric, border
@@ -238,7 +250,6 @@ def tasks(n: int, split: int | None = None) -> TaskSet:
     cols = np.zeros(len(cons), np.int64)
     ld = np.zeros(len(cons), np.int64)
     rd = np.zeros(len(cons), np.int64)
-    placed = np.zeros((len(cons), n), np.int64)
     for level in range(split):
         # tasks that stay: symmetric constellations, or at most the last row left
         stay = (symmetric[con] != 0) | (start + 1 >= free_rows[con])
@@ -250,16 +261,13 @@ def tasks(n: int, split: int | None = None) -> TaskSet:
         keep = x == 0
         bit = np.where(keep, 0, np.left_shift(1, np.maximum(x - 1, 0)))
         s = shift[con[parent], np.minimum(start[parent], n - 1)]
-        placed = placed[parent].copy()
-        grow = ~keep
-        placed[grow, start[parent][grow]] = bit[grow]
         cols = np.where(keep, cols[parent], cols[parent] | bit)
         ld = np.where(keep, ld[parent], (ld[parent] | bit) << s)
         rd = np.where(keep, rd[parent], (rd[parent] | bit) >> s)
         start = np.where(keep, start[parent], start[parent] + 1)
         con = con[parent]
     return TaskSet(n, fixed, shift, free_rows, rows, weight, symmetric, border, con, start,
-                   cols, ld & ((1 << 62) - 1), rd, placed)
+                   cols, ld & ((1 << 62) - 1), rd)
 
 
 def task_bound(ts: TaskSet, index: np.ndarray) -> int:
@@ -275,55 +283,78 @@ def task_bound(ts: TaskSet, index: np.ndarray) -> int:
 
 # ----------------------------------------------------------------- kernels
 @jit
-def complete_task(full, fixed, shift, m, start, cols, ld, rd):
+def complete_task(fixed, shift, m, start, cols, ld, rd):
     """Completions of a task of a constellation (free rows ``start .. m-1`` to fill).
 
-    ``fixed[k]``: squares of free row k attacked by the border queens; ``shift[k]``:
-    rows from free row k to k+1; ``cols``, ``ld``, ``rd``: the queens already placed in
-    the free rows (``ld`` moves one column up a row, ``rd`` one down; both as seen from
-    free row ``start``). Iterative, with an explicit stack of the free squares of each
-    row; the last free row has at most one free column and is counted without a push.
+    ``fixed[k]``: squares of free row k attacked by the border queens, with every bit
+    above the board set; ``shift[k]``: rows from free row k to k+1; ``cols``, ``ld``,
+    ``rd``: the queens already placed in the free rows (``ld`` moves one column up a
+    row, ``rd`` one down; both as seen from free row ``start``).
+
+    The loop keeps the row being tried in registers (its free squares, columns and the
+    diagonals moved on to the next free row) and pushes it only when it has squares
+    left to try: a row whose last square is tried is replaced by the next one, not
+    stacked, and the last free row (at most one free square) is counted without
+    entering it.
     """
     if start >= m:
         return 1
-    free0 = full & ~(cols | ld | rd | fixed[start])
-    if start == m - 1:
-        return 1 if free0 != 0 else 0
+    free = ~(cols | ld | rd | fixed[start])
     last = m - 1
+    if start == last:
+        return 1 if free != 0 else 0
     st_free = np.empty(m, np.int64)
     st_cols = np.empty(m, np.int64)
     st_ld = np.empty(m, np.int64)
     st_rd = np.empty(m, np.int64)
+    st_row = np.empty(m, np.int64)
     k = start
-    st_free[k] = free0
-    st_cols[k] = cols
-    st_ld[k] = ld
-    st_rd[k] = rd
+    c = cols
+    s = shift[k]
+    ls = ld << s  # diagonals of the queens above, as seen from free row k + 1
+    rs = rd >> s
+    fx = fixed[k + 1]
+    depth = 0
     total = 0
     while True:
-        free = st_free[k]
         if free == 0:
-            if k == start:
+            if depth == 0:
                 break
-            k -= 1
+            depth -= 1
+            free = st_free[depth]
+            c = st_cols[depth]
+            ls = st_ld[depth]
+            rs = st_rd[depth]
+            k = st_row[depth]
+            s = shift[k]
+            fx = fixed[k + 1]
             continue
         bit = free & -free
-        st_free[k] = free ^ bit
-        s = shift[k]
-        nc = st_cols[k] | bit
-        nl = (st_ld[k] | bit) << s
-        nr = (st_rd[k] | bit) >> s
-        nf = full & ~(nc | nl | nr | fixed[k + 1])
+        free ^= bit
+        nc = c | bit
+        nl = ls | (bit << s)
+        nr = rs | (bit >> s)
+        nf = ~(nc | nl | nr | fx)
         if nf == 0:
             continue
         if k + 1 == last:
             total += 1
             continue
+        # keep this row only if it has squares left (written anyway: no branch)
+        st_free[depth] = free
+        st_cols[depth] = c
+        st_ld[depth] = ls
+        st_rd[depth] = rs
+        st_row[depth] = k
+        if free != 0:
+            depth += 1
         k += 1
-        st_free[k] = nf
-        st_cols[k] = nc
-        st_ld[k] = nl
-        st_rd[k] = nr
+        c = nc
+        free = nf
+        s = shift[k]
+        ls = nl << s
+        rs = nr >> s
+        fx = fixed[k + 1]
     return total
 
 
@@ -351,18 +382,16 @@ def _invariance(n, board):
 
 
 @jit
-def complete_task_symmetric(n, fixed, shift, m, rows, border, placed, start, cols, ld, rd,
-                            out):
-    """As :func:`complete_task`, for a constellation fixed by a turn: also tests each
-    completion for invariance. ``rows[k]`` is the row of free row k, ``border`` the
-    border queens' columns by row (-1 elsewhere), ``placed[k]`` the column bits of the
-    pre-placed free rows ``k < start``. Adds (count, half, quarter) to ``out[0:3]``.
+def complete_task_symmetric(n, fixed, shift, m, rows, border, out):
+    """Completions of a whole constellation fixed by a turn, each tested for invariance.
+
+    ``fixed``, ``shift``, ``m`` as in :func:`complete_task` (no queen pre-placed);
+    ``rows[k]`` is the row of free row k and ``border`` the border queens' columns by
+    row (-1 elsewhere). Adds (count, fixed by the half turn, fixed by the quarter turn)
+    to ``out[0:3]``. A plain stack search: these constellations are rare.
     """
-    full = (1 << n) - 1
     board = border.copy()
-    for k in range(start):
-        board[rows[k]] = _column(placed[k])
-    if start >= m:
+    if m == 0:
         h, q = _invariance(n, board)
         out[0] += 1
         out[1] += h
@@ -372,15 +401,15 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, placed, start, col
     st_cols = np.empty(m, np.int64)
     st_ld = np.empty(m, np.int64)
     st_rd = np.empty(m, np.int64)
-    k = start
-    st_free[k] = full & ~(cols | ld | rd | fixed[start])
-    st_cols[k] = cols
-    st_ld[k] = ld
-    st_rd[k] = rd
+    k = 0
+    st_free[0] = ~fixed[0]
+    st_cols[0] = 0
+    st_ld[0] = 0
+    st_rd[0] = 0
     while True:
         free = st_free[k]
         if free == 0:
-            if k == start:
+            if k == 0:
                 break
             k -= 1
             continue
@@ -397,7 +426,7 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, placed, start, col
         nc = st_cols[k] | bit
         nl = (st_ld[k] | bit) << s
         nr = (st_rd[k] | bit) >> s
-        nf = full & ~(nc | nl | nr | fixed[k + 1])
+        nf = ~(nc | nl | nr | fixed[k + 1])
         if nf == 0:
             continue
         k += 1
@@ -409,25 +438,24 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, placed, start, col
 
 @jit(parallel=True)
 def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, cols, ld, rd,
-              placed, order, out, done, stop):
+              order, out, done, stop):
     """(count, half, quarter) of every task ``order[i]`` into ``out[t]``, ``done[t]`` set.
 
     Tasks are visited in ``order`` (prange: each thread a block of it); a task started
     is finished, and once ``stop[0]`` is set no further task starts.
     """
-    full = (1 << n) - 1
     for i in prange(order.shape[0]):
         t = order[i]
         if stop_requested(stop):
             continue
         c = con[t]
         if symmetric[c] == 0:
-            out[t, 0] = complete_task(full, fixed[c], shift[c], free_rows[c], start[t],
-                                      cols[t], ld[t], rd[t])
+            out[t, 0] = complete_task(fixed[c], shift[c], free_rows[c], start[t], cols[t],
+                                      ld[t], rd[t])
         else:
             acc = np.zeros(3, np.int64)
             complete_task_symmetric(n, fixed[c], shift[c], free_rows[c], rows[c], border[c],
-                                    placed[t], start[t], cols[t], ld[t], rd[t], acc)
+                                    acc)
             out[t, 0] = acc[0]
             out[t, 1] = acc[1]
             out[t, 2] = acc[2]
@@ -446,7 +474,7 @@ def _stride_order(count: int) -> np.ndarray:
 
 def _run(ts: TaskSet, index: np.ndarray, out: np.ndarray, done: np.ndarray, stop) -> None:
     run_tasks(ts.n, ts.fixed, ts.shift, ts.free_rows, ts.rows, ts.symmetric, ts.border,
-              ts.con, ts.start, ts.cols, ts.ld, ts.rd, ts.placed, index, out, done, stop)
+              ts.con, ts.start, ts.cols, ts.ld, ts.rd, index, out, done, stop)
 
 
 def census_of(ts: TaskSet, out: np.ndarray, index=None) -> tuple[int, int]:
