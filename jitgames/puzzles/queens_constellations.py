@@ -53,41 +53,24 @@ from jitgames.errors import InputError
 
 __all__ = ["MAX_N", "Constellation", "TaskSet", "constellations", "tasks", "complete_task",
            "complete_task_symmetric", "run_tasks", "census_of", "count_census",
-           "iter_census", "chunk_worker", "chunk_validate", "task_bound"]
+           "iter_census", "count_chunk", "chunk_worker", "chunk_validate", "task_bound",
+           "unique_from"]
 
 MAX_N = 30
 """Largest board (bits of an int64 word)."""
 
-DEFAULT_SPLIT = 2
-"""Free rows pre-placed per task (n >= 12): about 30 to 60 tasks per constellation, many
-more than threads, each a few milliseconds at n = 17."""
+POLL = 1 << 14
+"""Backtracks between two looks at the stop flag (well under a millisecond), so Ctrl-C
+ends even a task of hours (n near 30) within moments."""
+
+DEFAULT_SPLIT = 1
+"""Free rows pre-placed per task (n >= 12): about 8 to 14 tasks per constellation, 40,000
+at n = 17 (a quarter of a millisecond each): plenty for 16 threads, while a deeper split
+costs more in task set-up than it gains (n = 16, one thread: 1.85, 1.92 and 2.25 CPU s
+for splits 1, 2, 3)."""
 
 
 # ----------------------------------------------------------------- constellations
-def _images(n: int, abcd: tuple) -> list[tuple]:
-    """The 8 images of a constellation ``(a, b, c, d)`` under the board symmetries:
-    the identity and the quarter, half and three-quarter turns (square (r, x) to
-    (x, n-1-r), turned again and again), then each of them after the left-right mirror."""
-    m = n - 1
-
-    def turn(t):  # the top queen goes to the right column, the left one to the top row
-        a, b, c, d = t
-        return (m - c, m - d, b, a)
-
-    a, b, c, d = abcd
-    turns = [abcd]
-    for _ in range(3):
-        turns.append(turn(turns[-1]))
-    mirrored = [(m - a, m - b, d, c)]
-    for _ in range(3):
-        mirrored.append(turn(mirrored[-1]))
-    return turns + mirrored
-
-
-def _attack(p, q) -> bool:
-    return p[0] == q[0] or p[1] == q[1] or abs(p[0] - q[0]) == abs(p[1] - q[1])
-
-
 @dataclass(frozen=True)
 class Constellation:
     """Four border queens standing for ``weight`` symmetric images of themselves.
@@ -110,10 +93,27 @@ class Constellation:
         return frozenset({(0, self.a), (m, self.b), (self.c, 0), (self.d, m)})
 
 
-def _preference(n: int, abcd) -> tuple:
-    """Sort key of the representative: bottom queen nearest a corner, then (a, b, c, d)."""
-    b = abcd[1]
-    return (min(b, n - 1 - b), abcd)
+def _code(n: int, a, b, c, d):
+    """``(a, b, c, d)`` as one integer (works on numpy arrays too)."""
+    return ((a * n + b) * n + c) * n + d
+
+
+def _vector_images(n: int, a, b, c, d):
+    """The 8 images of constellations ``(a, b, c, d)`` (arrays) under the board
+    symmetries, as a list of 8 ``(a, b, c, d)``: the identity and the quarter, half and
+    three-quarter turns (square (r, x) to (x, n-1-r), again and again: the top queen
+    goes to the right column, the left one to the top row), then each of them after the
+    left-right mirror."""
+    m = n - 1
+    out = [(a, b, c, d)]
+    for _ in range(3):
+        pa, pb, pc, pd = out[-1]
+        out.append((m - pc, m - pd, pb, pa))
+    out.append((m - a, m - b, d, c))
+    for _ in range(3):
+        pa, pb, pc, pd = out[-1]
+        out.append((m - pc, m - pd, pb, pa))
+    return out
 
 
 @functools.lru_cache(maxsize=8)
@@ -121,50 +121,40 @@ def constellations(n: int) -> tuple[Constellation, ...]:
     """One representative of every symmetry orbit of border-queen placements, sorted.
 
     Valid for 2 <= n <= MAX_N. The weights sum to the number of placements of four
-    non-attacking border queens (one per border line).
+    non-attacking border queens (one per border line). Vectorised over all n^4
+    quadruples (a, b, c, d); the representative of an orbit is its member of smallest
+    preference (bottom queen nearest a corner, then smallest ``(a, b, c, d)``).
     """
     if not 2 <= n <= MAX_N:
         raise InputError(f"constellations need 2 <= n <= {MAX_N}, got {n}")
     m = n - 1
-    seen = set()
-    found = []
+    a, b, c, d = (x.ravel().astype(np.int64) for x in np.indices((n, n, n, n)))
+    # one queen per border line: a corner square covers two of them
+    ok = ((a == 0) == (c == 0)) & ((a == m) == (d == 0)) & ((b == 0) == (c == m)) \
+        & ((b == m) == (d == m))
+    queens = ((np.zeros_like(a), a), (np.full_like(a, m), b), (c, np.zeros_like(a)),
+              (d, np.full_like(a, m)))
+    for i, (r1, x1) in enumerate(queens):
+        for r2, x2 in queens[i + 1:]:
+            same = (r1 == r2) & (x1 == x2)
+            attack = (r1 == r2) | (x1 == x2) | (np.abs(r1 - r2) == np.abs(x1 - x2))
+            ok &= same | ~attack
+    a, b, c, d = a[ok], b[ok], c[ok], d[ok]
+    own = _code(n, a, b, c, d)
+    images = [_code(n, *im) for im in _vector_images(n, a, b, c, d)]
+    if any((im == own).any() for im in images[4:]):
+        raise AssertionError("a border constellation fixed by a reflection")
+    stabilizer = sum((im == own).astype(np.int64) for im in images[:4])
 
-    def clash(p, q):  # two distinct queens attacking each other
-        return p != q and _attack(p, q)
+    def key(code):  # _preference as one integer: bottom queen's corner distance first
+        bottom = (code // n) // n % n
+        return np.minimum(bottom, m - bottom) * n ** 4 + code
 
-    for a in range(n):
-        top = (0, a)
-        for b in range(n):
-            bottom = (m, b)
-            if clash(top, bottom):
-                continue
-            for c in range(n):
-                # one queen per border line: a corner square covers two of them
-                if (a == 0) != (c == 0) or (b == 0) != (c == m):
-                    continue
-                left = (c, 0)
-                if clash(left, top) or clash(left, bottom):
-                    continue
-                for d in range(n):
-                    if (a == m) != (d == 0) or (b == m) != (d == m):
-                        continue
-                    right = (d, m)
-                    if clash(right, top) or clash(right, bottom) or clash(right, left):
-                        continue
-                    abcd = (a, b, c, d)
-                    if abcd in seen:
-                        continue
-                    images = _images(n, abcd)
-                    seen.update(images)
-                    if abcd in images[4:]:
-                        raise AssertionError("a border constellation fixed by a reflection")
-                    stabilizer = images[:4].count(abcd)
-                    best = min(images, key=lambda t: _preference(n, t))
-                    found.append(Constellation(*best, weight=8 // stabilizer,
-                                               half=images[2] == abcd,
-                                               quarter=images[1] == abcd))
-    found.sort(key=lambda k: (k.a, k.b, k.c, k.d))
-    return tuple(found)
+    keep = key(own) == np.minimum.reduce([key(im) for im in images])
+    rows = zip(a[keep].tolist(), b[keep].tolist(), c[keep].tolist(), d[keep].tolist(),
+               (8 // stabilizer[keep]).tolist(), (images[2] == own)[keep].tolist(),
+               (images[1] == own)[keep].tolist())
+    return tuple(Constellation(*row) for row in rows)
 
 
 # ----------------------------------------------------------------- tasks
@@ -283,7 +273,7 @@ def task_bound(ts: TaskSet, index: np.ndarray) -> int:
 
 # ----------------------------------------------------------------- kernels
 @jit
-def complete_task(fixed, shift, m, start, cols, ld, rd):
+def complete_task(fixed, shift, m, start, cols, ld, rd, stop):
     """Completions of a task of a constellation (free rows ``start .. m-1`` to fill).
 
     ``fixed[k]``: squares of free row k attacked by the border queens, with every bit
@@ -295,7 +285,7 @@ def complete_task(fixed, shift, m, start, cols, ld, rd):
     diagonals moved on to the next free row) and pushes it only when it has squares
     left to try: a row whose last square is tried is replaced by the next one, not
     stacked, and the last free row (at most one free square) is counted without
-    entering it.
+    entering it. Returns -1 (unfinished) if it stopped because ``stop[0]`` was set.
     """
     if start >= m:
         return 1
@@ -316,10 +306,16 @@ def complete_task(fixed, shift, m, start, cols, ld, rd):
     fx = fixed[k + 1]
     depth = 0
     total = 0
+    polls = POLL
     while True:
         if free == 0:
             if depth == 0:
                 break
+            polls -= 1
+            if polls == 0:
+                if stop_requested(stop):
+                    return -1
+                polls = POLL
             depth -= 1
             free = st_free[depth]
             c = st_cols[depth]
@@ -382,13 +378,14 @@ def _invariance(n, board):
 
 
 @jit
-def complete_task_symmetric(n, fixed, shift, m, rows, border, out):
+def complete_task_symmetric(n, fixed, shift, m, rows, border, out, stop):
     """Completions of a whole constellation fixed by a turn, each tested for invariance.
 
     ``fixed``, ``shift``, ``m`` as in :func:`complete_task` (no queen pre-placed);
     ``rows[k]`` is the row of free row k and ``border`` the border queens' columns by
     row (-1 elsewhere). Adds (count, fixed by the half turn, fixed by the quarter turn)
-    to ``out[0:3]``. A plain stack search: these constellations are rare.
+    to ``out[0:3]``. A plain stack search: these constellations are rare. Returns False
+    (``out`` then incomplete) if it stopped because ``stop[0]`` was set.
     """
     board = border.copy()
     if m == 0:
@@ -396,7 +393,7 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, out):
         out[0] += 1
         out[1] += h
         out[2] += q
-        return
+        return True
     st_free = np.empty(m, np.int64)
     st_cols = np.empty(m, np.int64)
     st_ld = np.empty(m, np.int64)
@@ -406,11 +403,17 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, out):
     st_cols[0] = 0
     st_ld[0] = 0
     st_rd[0] = 0
+    polls = POLL
     while True:
         free = st_free[k]
         if free == 0:
             if k == 0:
                 break
+            polls -= 1
+            if polls == 0:
+                if stop_requested(stop):
+                    return False
+                polls = POLL
             k -= 1
             continue
         bit = free & -free
@@ -434,6 +437,7 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, out):
         st_cols[k] = nc
         st_ld[k] = nl
         st_rd[k] = nr
+    return True
 
 
 @jit(parallel=True)
@@ -441,8 +445,9 @@ def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, c
               order, out, done, stop):
     """(count, half, quarter) of every task ``order[i]`` into ``out[t]``, ``done[t]`` set.
 
-    Tasks are visited in ``order`` (prange: each thread a block of it); a task started
-    is finished, and once ``stop[0]`` is set no further task starts.
+    Tasks are visited in ``order`` (prange: each thread a block of it); once
+    ``stop[0]`` is set, running tasks stop within moments, unfinished, and no further
+    task starts.
     """
     for i in prange(order.shape[0]):
         t = order[i]
@@ -450,16 +455,19 @@ def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, c
             continue
         c = con[t]
         if symmetric[c] == 0:
-            out[t, 0] = complete_task(fixed[c], shift[c], free_rows[c], start[t], cols[t],
-                                      ld[t], rd[t])
+            count = complete_task(fixed[c], shift[c], free_rows[c], start[t], cols[t], ld[t],
+                                  rd[t], stop)
+            if count >= 0:
+                out[t, 0] = count
+                done[t] = True
         else:
             acc = np.zeros(3, np.int64)
-            complete_task_symmetric(n, fixed[c], shift[c], free_rows[c], rows[c], border[c],
-                                    acc)
-            out[t, 0] = acc[0]
-            out[t, 1] = acc[1]
-            out[t, 2] = acc[2]
-        done[t] = True
+            if complete_task_symmetric(n, fixed[c], shift[c], free_rows[c], rows[c],
+                                       border[c], acc, stop):
+                out[t, 0] = acc[0]
+                out[t, 1] = acc[1]
+                out[t, 2] = acc[2]
+                done[t] = True
 
 
 # ----------------------------------------------------------------- driving
@@ -490,7 +498,10 @@ def census_of(ts: TaskSet, out: np.ndarray, index=None) -> tuple[int, int]:
     return count, sym
 
 
-def _unique(count: int, sym: int) -> int:
+def unique_from(count: int, sym: int) -> int:
+    """The count up to symmetry from the sums of :func:`census_of` over every task.
+
+    Raises AssertionError if Burnside's sum is not a multiple of 8 (a wrong count)."""
     if (count + sym) % 8:
         raise AssertionError("Burnside sum not divisible by 8: the count is wrong")
     return (count + sym) // 8
@@ -530,7 +541,7 @@ def iter_census(n: int, batches: int = 1):
         c, s = census_of(ts, out, finished)
         count, sym, finished_total = count + c, sym + s, finished_total + len(finished)
         complete = finished_total == len(ts)
-        yield finished_total, len(ts), count, _unique(count, sym) if complete else None
+        yield finished_total, len(ts), count, unique_from(count, sym) if complete else None
         if stop[0] != 0:
             raise KeyboardInterrupt
 
@@ -543,36 +554,55 @@ def count_census(n: int) -> tuple[int, int]:
 
 
 # ----------------------------------------------------------------- chunked jobs
-def chunk_worker(params: dict, start: int, stop: int) -> list[int]:
-    """Chunked-job worker (see :mod:`jitgames._chunked`): ``[count, sym]`` (as in
-    :func:`census_of`) of the tasks ``t`` with ``t % chunks`` in ``start .. stop - 1``.
+def _chunk_index(ts: TaskSet, index: int, chunks: int) -> np.ndarray:
+    """Tasks of chunk ``index`` of ``chunks``: every ``chunks``-th task, dealt round-robin
+    so that each chunk gets a share of every constellation."""
+    return np.arange(index, len(ts), chunks, dtype=np.int64)
 
-    A chunk is all or nothing: stopped by Ctrl-C, it raises KeyboardInterrupt and its
-    tasks are searched again by the next run.
+
+def count_chunk(n: int, index: int, chunks: int) -> tuple[int, int]:
+    """``(count, sym)`` (as in :func:`census_of`) of chunk ``index`` of ``chunks``.
+
+    The chunks of one ``chunks`` value partition the tasks: their figures sum exactly to
+    the whole count. A chunk is all or nothing: stopped by Ctrl-C (the stop flag), it
+    raises KeyboardInterrupt and its tasks are searched again by the next run.
     """
-    ts = tasks(params["n"])
-    chunks = params["chunks"]
-    index = np.concatenate([np.arange(i, len(ts), chunks, dtype=np.int64)
-                            for i in range(start, stop)])
+    n = _check(n)
+    if n < 2:
+        raise InputError("chunked counts need n >= 2")
+    if not 0 <= index < chunks:
+        raise InputError(f"index must be in range({chunks}), got {index}")
+    ts = tasks(n)
+    order = _chunk_index(ts, index, chunks)
     out = np.zeros((len(ts), 3), np.int64)
     done = np.zeros(len(ts), np.bool_)
     flag = stop_flag()
-    if len(index):
-        _run(ts, index, out, done, flag)
-    if flag[0] != 0:
+    if len(order):
+        _run(ts, order, out, done, flag)
+    if not done[order].all():
         raise KeyboardInterrupt
-    return list(census_of(ts, out, index))
+    return census_of(ts, out, order)
+
+
+def chunk_worker(params: dict, start: int, stop: int) -> list[int]:
+    """Chunked-job worker (see :mod:`jitgames._chunked`): ``[count, sym]`` of chunks
+    ``start .. stop - 1`` of ``params["chunks"]`` (:func:`count_chunk`)."""
+    totals = [0, 0]
+    for index in range(start, stop):
+        for k, value in enumerate(count_chunk(params["n"], index, params["chunks"])):
+            totals[k] += value
+    return totals
 
 
 def chunk_validate(params: dict, start: int, stop: int, partial) -> None:
-    """Raise ValueError unless ``partial`` can be :func:`chunk_worker`'s result: two
-    non-negative integers, the count at most :func:`task_bound` of the chunk's tasks
-    and the symmetric part at most three times the count."""
+    """Raise ValueError unless ``partial`` can be :func:`chunk_worker`'s result (a
+    checkpoint's content): two non-negative integers, the count at most
+    :func:`task_bound` of the chunks' tasks, the symmetric part at most three times
+    the count (``half`` and ``quarter`` never exceed ``count``)."""
     from jitgames._chunked import check_count, check_counts
 
     check_counts(partial, "queens counts", 2)
     ts = tasks(params["n"])
-    index = np.concatenate([np.arange(i, len(ts), params["chunks"], dtype=np.int64)
-                            for i in range(start, stop)])
+    index = np.concatenate([_chunk_index(ts, i, params["chunks"]) for i in range(start, stop)])
     check_count(partial[0], "count", 0, task_bound(ts, index))
     check_count(partial[1], "symmetric part", 0, 3 * partial[0])
