@@ -364,9 +364,12 @@ def _column(bit):
 
 
 @jit
-def _invariance(n, board):
-    """(half, quarter): 1 if the solution ``board`` (row -> column) is fixed by the
-    half turn, resp. the quarter turn, else 0."""
+def _invariance(n, board, rows, bits, m):
+    """(half, quarter): 1 if the solution is fixed by the half turn, resp. the quarter
+    turn, else 0. ``board`` (row -> column) holds the border queens; ``bits[k]`` is the
+    column bit of free row ``rows[k]`` (written into ``board`` here)."""
+    for k in range(m):
+        board[rows[k]] = _column(bits[k])
     half = 1
     quarter = 1
     for r in range(n):
@@ -388,8 +391,9 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, out, stop):
     (``out`` then incomplete) if it stopped because ``stop[0]`` was set.
     """
     board = border.copy()
+    bits = np.zeros(max(m, 1), np.int64)  # the queens of the free rows, as column bits
     if m == 0:
-        h, q = _invariance(n, board)
+        h, q = _invariance(n, board, rows, bits, m)
         out[0] += 1
         out[1] += h
         out[2] += q
@@ -418,9 +422,9 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, out, stop):
             continue
         bit = free & -free
         st_free[k] = free ^ bit
-        board[rows[k]] = _column(bit)
+        bits[k] = bit
         if k == m - 1:
-            h, q = _invariance(n, board)
+            h, q = _invariance(n, board, rows, bits, m)
             out[0] += 1
             out[1] += h
             out[2] += q
