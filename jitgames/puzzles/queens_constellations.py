@@ -45,6 +45,7 @@ import functools
 import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from jitgames._interrupt import stop_flag, stop_requested
@@ -449,7 +450,8 @@ def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, c
               order, out, done, stop):
     """(count, half, quarter) of every task ``order[i]`` into ``out[t]``, ``done[t]`` set.
 
-    Tasks are visited in ``order`` (prange: each thread a block of it); once
+    Tasks are visited in ``order`` (prange: threads take blocks of
+    :data:`TASKS_PER_GRAB` tasks as they get free, see :func:`_run`); once
     ``stop[0]`` is set, running tasks stop within moments, unfinished, and no further
     task starts.
     """
@@ -484,7 +486,17 @@ def _stride_order(count: int) -> np.ndarray:
     return (np.arange(count, dtype=np.int64) * stride) % max(count, 1)
 
 
+TASKS_PER_GRAB = 16
+"""Tasks a thread takes at a time (dynamic schedule): a thread slowed down by another
+process on a shared machine no longer holds up a fixed half of the work."""
+
+
 def _run(ts: TaskSet, index: np.ndarray, out: np.ndarray, done: np.ndarray, stop) -> None:
+    with numba.parallel_chunksize(TASKS_PER_GRAB):
+        _run_tasks(ts, index, out, done, stop)
+
+
+def _run_tasks(ts, index, out, done, stop):
     run_tasks(ts.n, ts.fixed, ts.shift, ts.free_rows, ts.rows, ts.symmetric, ts.border,
               ts.con, ts.start, ts.cols, ts.ld, ts.rd, index, out, done, stop)
 
