@@ -442,8 +442,8 @@ def build_parser() -> _cli.ArgumentParser:
     p.add_argument("--method", choices=queens.METHODS, default="kernel",
                    help="recursive backtracking, the iterative automaton, or the Numba "
                         "kernels (default; counts from border constellations, lists by a "
-                        f"bitmask search); the first two list solutions, so n <= {queens.MAX_LIST_N}. "
-                        "See docs/puzzles.md")
+                        "bitmask search); the first two list solutions, so "
+                        f"n <= {queens.MAX_LIST_N}. See docs/puzzles.md")
     p.add_argument("--scheduler", type=_chunked.scheduler_address, metavar="ADDRESS",
                    help="count on a Dask cluster: tcp://HOST:PORT or local:W worker processes")
     _cli.add_checkpoint(p)

@@ -4,8 +4,8 @@ Every solution of n >= 2 has exactly one queen in each *border line* (row 0, row
 column 0, column n-1); a corner queen sits on two of them. The four border queens,
 given as ``(a, b, c, d)`` -- top queen at (0, a), bottom queen at (n-1, b), left queen
 at (c, 0), right queen at (d, n-1) -- form the solution's *constellation*. This is the
-idea of the fastest published counters (Rivin, Vardi and Zimmermann's border
-decomposition as used by NQueensFAF and Preusser's q27), written afresh here:
+idea of the fastest published counters (NQueensFAF's constellations, Preusser's q27
+pre-placement), written afresh here:
 
 1. **Constellations** (:func:`constellations`): every placement of four non-attacking
    border queens (corner coincidences included), reduced by the 8 board symmetries to
@@ -15,7 +15,8 @@ decomposition as used by NQueensFAF and Preusser's q27), written afresh here:
    rotations: {id}, {id, half turn} or all four turns.
 2. **Tasks** (:func:`tasks`): each constellation whose stabilizer is trivial is split
    further by pre-placing the queens of its first ``split`` free rows; a symmetric
-   constellation stays one task (they are about 1/n^2 of the work).
+   constellation stays one task (49 of 3,206 constellations at n = 16, 3% of the
+   work).
 3. **Kernel** (:func:`complete_task`): a bit-board backtracking loop over the free rows
    only (rows 0, n-1, c and d are skipped by shifting the diagonal masks 2 or 3 rows at
    once), with the squares attacked by the border queens precomputed per free row
@@ -88,11 +89,6 @@ class Constellation:
     half: bool
     quarter: bool
 
-    def squares(self, n: int) -> frozenset:
-        """The border queens as squares (row, column)."""
-        m = n - 1
-        return frozenset({(0, self.a), (m, self.b), (self.c, 0), (self.d, m)})
-
 
 def _code(n: int, a, b, c, d):
     """``(a, b, c, d)`` as one integer (works on numpy arrays too)."""
@@ -164,11 +160,11 @@ class TaskSet:
     """Arrays of a task split (all int64; constellation tables indexed by ``con``).
 
     Per constellation: ``fixed[k]`` the squares of free row k attacked by the border
-    queens (columns and diagonals), ``shift[k]`` the rows from free row k to free row
-    k+1, ``free_rows`` the number m of free rows, ``rows[k]`` the row index of free row
-    k, ``weight``, ``symmetric`` (1: fixed by the half turn only, 2: by the quarter turn
-    too, 0: neither) and ``border`` the columns of the border queens by row (-1 where
-    none). Per task: ``con``, the first free row ``start`` still to fill, and the masks
+    queens (columns and diagonals; every bit above the board set), ``shift[k]`` the
+    rows from free row k to free row k+1, ``free_rows`` the number m of free rows,
+    ``rows[k]`` the row index of free row k, ``weight``, ``symmetric`` (1: fixed by the
+    half turn only, 2: by the quarter turn too, 0: neither) and ``border`` the columns
+    of the border queens by row (-1 where none). Per task: ``con``, the first free row ``start`` still to fill, and the masks
     ``cols``, ``ld``, ``rd`` of the queens pre-placed in the free rows above it (the
     diagonal masks already moved to row ``start``). Tasks of symmetric constellations
     are whole constellations (``start`` 0, no queen pre-placed).
@@ -241,7 +237,7 @@ def tasks(n: int, split: int | None = None) -> TaskSet:
     cols = np.zeros(len(cons), np.int64)
     ld = np.zeros(len(cons), np.int64)
     rd = np.zeros(len(cons), np.int64)
-    for level in range(split):
+    for _ in range(split):
         # tasks that stay: symmetric constellations, or at most the last row left
         stay = (symmetric[con] != 0) | (start + 1 >= free_rows[con])
         free = full & ~(cols | ld | rd | fixed[con, np.minimum(start, n - 1)])
