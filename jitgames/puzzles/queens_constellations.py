@@ -164,9 +164,10 @@ class TaskSet:
     rows from free row k to free row k+1, ``free_rows`` the number m of free rows,
     ``rows[k]`` the row index of free row k, ``weight``, ``symmetric`` (1: fixed by the
     half turn only, 2: by the quarter turn too, 0: neither) and ``border`` the columns
-    of the border queens by row (-1 where none). Per task: ``con``, the first free row ``start`` still to fill, and the masks
-    ``cols``, ``ld``, ``rd`` of the queens pre-placed in the free rows above it (the
-    diagonal masks already moved to row ``start``). Tasks of symmetric constellations
+    of the border queens by row (-1 where none). Per task: ``con``, the first free row
+    ``start`` still to fill, and the masks ``cols``, ``ld``, ``rd`` of the queens
+    pre-placed in the free rows above it (the diagonal masks already moved to row
+    ``start``). Tasks of symmetric constellations
     are whole constellations (``start`` 0, no queen pre-placed).
     """
 
