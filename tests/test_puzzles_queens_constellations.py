@@ -1,5 +1,6 @@
 """The constellation counter of n queens: the task split, the kernels, the CLI around them."""
 import csv
+import functools
 import json
 from pathlib import Path
 
@@ -17,6 +18,12 @@ from tests.reference import puzzles_queens_constellations as ref
 KNOWN = {int(r["n"]): (int(r["count"]), int(r["unique"]), r["source"])
          for r in csv.DictReader(open(Path(__file__).parent / "data" / "puzzles_queens.csv"))}
 NEVER = np.zeros(1, np.int64)
+
+
+@functools.lru_cache(maxsize=None)
+def solutions(n):
+    """The brute-force solutions of n, computed once per test session."""
+    return tuple(ref.solutions(n))
 
 
 def _run_all(ts):
@@ -62,7 +69,8 @@ def test_every_task_counts_its_solutions(n, split, data):
     done = np.zeros(len(ts), np.bool_)
     qc._run(ts, np.array([t], np.int64), out, done, NEVER)
     assert done[t]
-    count, half, quarter = ref.census_of_constellation(n, (k.a, k.b, k.c, k.d), prefix)
+    count, half, quarter = ref.census_of_constellation(n, (k.a, k.b, k.c, k.d), prefix,
+                                                       solutions(n))
     if ts.symmetric[c]:
         assert out[t].tolist() == [count, half, quarter]
     else:
@@ -108,7 +116,7 @@ def test_known_counts_of_larger_boards(n):
     assert qc.count_census(n) == KNOWN[n][:2]
 
 
-@pytest.mark.parametrize("n", range(4, 11))
+@pytest.mark.parametrize("n", range(4, 10))
 def test_constellation_sums_equal_brute_force(n):
     # The split of the whole count: per constellation, the tasks add up to the
     # solutions with those border queens, and the weights to the whole count.
@@ -117,11 +125,11 @@ def test_constellation_sums_equal_brute_force(n):
     per_con = np.zeros((len(qc.constellations(n)), 3), np.int64)
     np.add.at(per_con, ts.con, out)
     brute = {}
-    for sol in ref.solutions(n):
+    for sol in solutions(n):
         brute[ref.border_queens(sol)] = brute.get(ref.border_queens(sol), 0) + 1
     for i, k in enumerate(qc.constellations(n)):
         assert per_con[i, 0] == brute.get((k.a, k.b, k.c, k.d), 0)
-    assert qc.census_of(ts, out)[0] == len(ref.solutions(n))
+    assert qc.census_of(ts, out)[0] == len(solutions(n))
 
 
 def test_counts_do_not_depend_on_threads_batches_or_chunks():

@@ -88,12 +88,13 @@ def turned(sol, quarter):
     return tuple(out)
 
 
-def census_of_constellation(n, abcd, prefix=()):
+def census_of_constellation(n, abcd, prefix=(), sols=None):
     """(count, half, quarter): solutions whose border queens are ``abcd`` and whose
     queens in the rows of ``prefix`` (pairs (row, column)) stand there, and how many of
-    them the half and the quarter turn leave unchanged."""
+    them the half and the quarter turn leave unchanged. ``sols``: :func:`solutions` of
+    n, if already at hand."""
     count = half = quarter = 0
-    for sol in solutions(n):
+    for sol in solutions(n) if sols is None else sols:
         if border_queens(sol) != tuple(abcd) or any(sol[r] != x for r, x in prefix):
             continue
         count += 1
