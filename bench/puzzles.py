@@ -4,9 +4,10 @@ Run ``python bench/puzzles.py`` (about 10 minutes on a 2-core machine; ``--quick
 stops the queens at n = 16 and skips the central count). Prints tables and writes
 ``bench/results/puzzles.json``.
 
-Queens: the class search (:func:`jitgames.puzzles.queens.queens_census`, total and
-unique together) on 2 threads, against the plain serial recursive bitmask count
-(no symmetry) measured in the same run; also the mirror-only parallel count that
+Queens: the census (:func:`jitgames.puzzles.queens.queens_census`, total and unique
+together, by border constellations; ``bench/queens.py`` compares it with the class
+search it replaced and with NQueensFAF) on 2 threads, against the plain serial
+recursive bitmask count (no symmetry) measured in the same run; also the mirror-only parallel count that
 serves the distributed backend (``count_queens``). Times are medians of repeats
 (wall seconds); every count is checked against the known values in tests/data.
 Compile times are measured in a subprocess on an empty Numba cache.

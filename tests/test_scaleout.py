@@ -11,7 +11,7 @@ import signal
 from jitgames._chunked import (ChunkedJob, local_worker_threads, open_client, run_chunks,
                                split_range)
 from jitgames.mastermind.__main__ import main as mastermind_main
-from jitgames.puzzles import queens_classes
+from jitgames.puzzles import queens_constellations
 from jitgames.puzzles.__main__ import main as puzzles_main
 from jitgames.solitaire import study
 from jitgames.solitaire.__main__ import main as solitaire_main
@@ -76,18 +76,18 @@ def test_queens_on_a_cluster_equal_in_process(scheduler, capsys):
 def test_queens_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, monkeypatch,
                                                                   capsys):
     path = tmp_path / "queens.ckpt"
-    real = queens_classes.count_classes_chunk
+    real = queens_constellations.count_chunk
 
     def stop_at_chunk_5(n, index, chunks):
         if index == 5:
             raise KeyboardInterrupt
         return real(n, index, chunks)
 
-    monkeypatch.setattr(queens_classes, "count_classes_chunk", stop_at_chunk_5)
+    monkeypatch.setattr(queens_constellations, "count_chunk", stop_at_chunk_5)
     status, partial = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
     assert status == 130 and partial["complete"] is False and partial["chunks_done"] == 5
-    monkeypatch.setattr(queens_classes, "count_classes_chunk", real)
+    monkeypatch.setattr(queens_constellations, "count_chunk", real)
     status, resumed = run_json(puzzles_main, ["queens", "11", "--checkpoint", str(path),
                                               "--chunks", "9"], capsys)
     assert status == 0 and resumed["resumed_chunks"] == 5

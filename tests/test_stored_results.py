@@ -169,9 +169,10 @@ def test_queens_checkpoint_tampering_is_refused(tmp_path, capsys):
     assert puzzles_main(argv) == 0
     capsys.readouterr()
     data = payload(path)
-    for change, reason in [(lambda c: c.__setitem__(0, -1), "class counts[0] is -1"),
-                           (lambda c: c.append(0), "4 entries"),
-                           (lambda c: c.__setitem__(1, "7"), "not an integer")]:
+    for change, reason in [(lambda c: c.__setitem__(0, -1), "queens counts[0] is -1"),
+                           (lambda c: c.append(0), "3 entries"),
+                           (lambda c: c.__setitem__(1, "7"), "not an integer"),
+                           (lambda c: c.__setitem__(0, 10**12), "count is 1000000000000")]:
         forged = json.loads(json.dumps(data))
         change(forged["chunks"][1][2])
         forge(path, forged)

@@ -14,7 +14,7 @@ from jitgames import _chunked, _cli, _store
 from jitgames._interrupt import run_interruptible
 from jitgames._jit import threads
 from jitgames.puzzles import (domination, fibnim, frogs, hanoi, pegsolitaire, queens,
-                              queens_classes, rings, tait)
+                              queens_constellations, rings, tait)
 
 PROG = "python -m jitgames.puzzles"
 SHOW_LIMIT = 200
@@ -38,42 +38,36 @@ def _queens(args):
     if args.show and n > 12:
         raise _cli.InputError("--show lists solutions for n <= 12 only")
     start = time.perf_counter()
-    state = {"classes": (0, 0, 0), "done": 0, "tasks": 0}
+    state = {"count": 0, "unique": None, "done": 0, "tasks": 0}
 
     def count(batches):
         # In a helper thread (run_interruptible): Ctrl-C sets the kernel's stop flag.
         with _cli.progress(batches, f"queens {n}", args.quiet, unit="batch") as bar:
-            for step, total_tasks, classes in queens_classes.iter_class_counts(n, batches):
-                state.update(classes=classes, done=state["done"] + step, tasks=total_tasks)
+            for done, total_tasks, total, unique in queens_constellations.iter_census(
+                    n, batches):
+                state.update(count=total, unique=unique, done=done, tasks=total_tasks)
                 bar.update(1)
 
     try:
         with threads(args.threads):
-            if n < 5:
-                result = queens.queens_census(n)
-            else:
-                # Progress batches: each is a parallel launch whose slowest task
-                # idles the other thread, so few of them below n = 17 (1.5 s vs 2.3 s
-                # at n = 16 with 32 batches on 2 threads).
-                run_interruptible(lambda: count(1 if n < 14 else 8 if n < 17 else 32))
-                result = queens.census_from_classes(n, state["classes"])
+            # Progress batches: each is a parallel launch whose slowest task idles the
+            # other threads for a moment, so few of them on small boards.
+            run_interruptible(lambda: count(1 if n < 14 else 8 if n < 17 else 32))
     except KeyboardInterrupt:
         # The counts of the finished tasks: a lower bound of the whole count.
-        partial = queens.census_from_classes(n, state["classes"])
         done, total_tasks = state["done"], state["tasks"]
-        return _cli.emit(args, {"n": n, "count": partial.count, "unique": partial.unique,
+        return _cli.emit(args, {"n": n, "count": state["count"], "unique": None,
                                 "tasks_done": done, "tasks": total_tasks},
-                         [f"{n} queens: at least {partial.count} solutions, "
-                          f"{partial.unique} up to symmetry ({done} of {total_tasks} tasks "
-                          f"done)"], complete=False)
+                         [f"{n} queens: at least {state['count']} solutions ({done} of "
+                          f"{total_tasks} tasks done)"], complete=False)
     seconds = time.perf_counter() - start
-    lines = [f"{n} queens: {result.count} solutions, {result.unique} up to symmetry "
-             f"({seconds:.3f} s)"]
+    count_, unique = state["count"], state["unique"]
+    lines = [f"{n} queens: {count_} solutions, {unique} up to symmetry ({seconds:.3f} s)"]
     if args.show:
         for sol in queens.unique_solutions(queens.solutions_iterative(n))[:SHOW_LIMIT]:
             lines += ["", " ".join(map(str, sol)), queens.draw(sol)]
-    return _cli.emit(args, {"n": n, "count": result.count, "unique": result.unique,
-                            "seconds": seconds}, lines)
+    return _cli.emit(args, {"n": n, "count": count_, "unique": unique, "seconds": seconds},
+                     lines)
 
 
 def _queens_list(args):
@@ -110,34 +104,37 @@ def _queens_list(args):
 def _queens_chunked(args):
     """The queens count as a chunked job: on a Dask cluster and/or with a checkpoint.
 
-    The search is dealt round-robin into ``--chunks`` parts whose class counts sum
-    exactly to the whole, so the answer is the in-process one whatever the backend.
+    The constellation tasks are dealt round-robin into ``--chunks`` parts whose counts
+    sum exactly to the whole, so the answer is the in-process one whatever the backend.
     """
     n = args.n
-    if n < 5:
-        raise _cli.InputError("--scheduler and --checkpoint need n >= 5")
+    if n < 2:
+        raise _cli.InputError("--scheduler and --checkpoint need n >= 2")
     from jitgames import __version__
 
-    params = {"n": n, "chunks": args.chunks, "version": __version__}
+    params = {"n": n, "chunks": args.chunks, "method": "constellations",
+              "version": __version__}
     job = _chunked.ChunkedJob("puzzles.queens", params,
                               tuple(_chunked.split_range(0, args.chunks, 1)),
-                              queens_classes.chunk_worker, queens_classes.chunk_validate)
+                              queens_constellations.chunk_worker,
+                              queens_constellations.chunk_validate)
     start = time.perf_counter()
     with _chunked.open_client(args.scheduler) as client, threads(args.threads):
         run = _chunked.run_chunks(job, client=client, checkpoint=args.checkpoint,
                                   quiet=args.quiet, desc=f"queens {n}")
-    classes = tuple(sum(part[k] for part in run.partials) for k in range(3))
-    result = queens.census_from_classes(n, classes)
+    count = sum(part[0] for part in run.partials)
+    sym = sum(part[1] for part in run.partials)
     seconds = time.perf_counter() - start
-    at_least = "at least " if run.interrupted else ""
-    return _cli.emit(args, {"n": n, "count": result.count, "unique": result.unique,
-                            "seconds": seconds, "chunks": args.chunks,
-                            "chunks_done": len(run.chunks_done),
-                            "resumed_chunks": run.resumed_chunks},
-                     [f"{n} queens: {at_least}{result.count} solutions, {result.unique} up to "
-                      f"symmetry ({seconds:.3f} s, {len(run.chunks_done)} of {args.chunks} "
-                      f"chunks, {run.resumed_chunks} from the checkpoint)"],
-                     complete=not run.interrupted)
+    obj = {"n": n, "count": count, "unique": None, "seconds": seconds, "chunks": args.chunks,
+           "chunks_done": len(run.chunks_done), "resumed_chunks": run.resumed_chunks}
+    progress = (f"({seconds:.3f} s, {len(run.chunks_done)} of {args.chunks} chunks, "
+                f"{run.resumed_chunks} from the checkpoint)")
+    if run.interrupted:
+        return _cli.emit(args, obj, [f"{n} queens: at least {count} solutions {progress}"],
+                         complete=False)
+    obj["unique"] = queens_constellations.unique_from(count, sym)
+    return _cli.emit(args, obj, [f"{n} queens: {count} solutions, {obj['unique']} up to "
+                                 f"symmetry {progress}"])
 
 
 def _domination(args):
@@ -447,9 +444,9 @@ def build_parser() -> _cli.ArgumentParser:
                         f"row (JSON key 'solutions'; n <= {queens.MAX_LIST_N})")
     p.add_argument("--method", choices=queens.METHODS, default="kernel",
                    help="recursive backtracking, the iterative automaton, or the Numba "
-                        "kernels (default; counts by symmetry class, lists by a bitmask "
-                        f"search); the first two list solutions, so n <= {queens.MAX_LIST_N}. "
-                        "See docs/puzzles.md")
+                        "kernels (default; counts from border constellations, lists by a "
+                        "bitmask search); the first two list solutions, so "
+                        f"n <= {queens.MAX_LIST_N}. See docs/puzzles.md")
     p.add_argument("--scheduler", type=_chunked.scheduler_address, metavar="ADDRESS",
                    help="count on a Dask cluster: tcp://HOST:PORT or local:W worker processes")
     _cli.add_checkpoint(p)

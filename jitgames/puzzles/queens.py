@@ -17,10 +17,13 @@ Choices docs/design.md leaves open:
   its first-row queen in column c mirrors to one with c' = n-1-c, so only columns
   c <= (n-1)/2 are searched (for the middle column of odd n, the mirror is applied
   again to the second row).
-- :func:`queens_census` (total and count up to symmetry) uses the class search of
-  :mod:`~jitgames.puzzles.queens_classes`, which visits about one member per
-  symmetry class. An independent route to the count up to symmetry, used to check
-  it, is Burnside's lemma: ``unique = (total + 2 F90 + F180) / 8`` where F90 and F180
+- :func:`queens_census` (total and count up to symmetry) uses the constellation
+  counter of :mod:`~jitgames.puzzles.queens_constellations` (border queens placed
+  first, one task per symmetry orbit of them); the class search of
+  :mod:`~jitgames.puzzles.queens_classes`, which visits about one member per symmetry
+  class, reaches both numbers another way (:func:`census_from_classes`). An
+  independent route to the count up to symmetry, used to check them, is Burnside's
+  lemma over whole solutions: ``unique = (total + 2 F90 + F180) / 8`` where F90 and F180
   count the solutions invariant under a quarter and a half turn (no solution with
   n > 1 is invariant under a reflection: a diagonal reflection pairs queens on one
   anti-diagonal, an axis reflection would need a column equal to its mirror);
@@ -40,7 +43,8 @@ from typing import Iterable
 import numpy as np
 
 from jitgames._jit import jit, prange
-from jitgames.puzzles.queens_classes import _stride_order, count_classes
+from jitgames.puzzles.queens_classes import _stride_order
+from jitgames.puzzles.queens_constellations import count_census
 from jitgames.errors import InputError
 
 __all__ = [
@@ -490,12 +494,7 @@ def census_from_classes(n: int, classes: tuple[int, int, int]) -> QueensCount:
 
 
 def queens_census(n: int) -> QueensCount:
-    """Total count and count up to symmetry, by the parallel class search.
-
-    Boards below 5 x 5 are enumerated directly.
-    """
+    """Total count and count up to symmetry, by the parallel constellation counter
+    (:func:`jitgames.puzzles.queens_constellations.count_census`)."""
     n = _check_n(n)
-    if n < 5:
-        sols = solutions_iterative(n)
-        return QueensCount(n, len(sols), len(unique_solutions(sols)))
-    return census_from_classes(n, count_classes(n))
+    return QueensCount(n, *count_census(n))
