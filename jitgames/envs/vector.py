@@ -1,0 +1,178 @@
+"""Native Gymnasium vector environments: N games in arrays, one kernel call a step.
+
+``gymnasium.make_vec("jitgames/Kalah-v0", num_envs=N, vectorization_mode=
+"vector_entry_point", ...)`` (and the same for ``Mastermind-v0`` and ``Solitaire-v0``)
+builds the classes of this module. Each equals ``N`` copies of the single environment
+stepped one by one by Gymnasium's own ``SyncVectorEnv`` (``vectorization_mode="sync"``),
+observation for observation, reward for reward and info for info, which
+``tests/test_envs_vector.py`` checks:
+
+- seeds per sub-environment as Gymnasium gives them: ``reset(seed=s)`` seeds
+  sub-environment ``i`` with ``s + i`` (or ``seed`` may be a list of ``N`` seeds);
+  ``reset(options={"reset_mask": mask})`` resets only the masked ones;
+- autoreset ``NEXT_STEP`` (Gymnasium 1.x's default, declared in
+  ``metadata["autoreset_mode"]``): the step after one that ended an episode
+  starts the next episode, ignoring that sub-environment's action;
+- observations are the single environment's spaces batched (``(N, ...)`` arrays);
+  ``info`` is batched as Gymnasium does it, each key with its ``_key`` mask, and
+  ``info["action_mask"]`` is ``(N, actions)``.
+
+The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
+:func:`jitgames._jit.threads`); results do not depend on it.
+"""
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..errors import InputError
+from ..kalah.evaluation import weights_for
+from ..kalah.rules import VARIANTS
+from . import kalah
+from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RESTART, Rules, advance,
+                          apply_replies, new_games, new_step_out)
+
+__all__ = ["KalahVectorEnv", "sub_seeds"]
+
+
+def sub_seeds(seed, num_envs: int) -> list | None:
+    """The seeds of the sub-environments for ``reset(seed=...)``: ``seed + i`` for an
+    integer (as Gymnasium's ``SyncVectorEnv``), the list itself for a list."""
+    if seed is None:
+        return None
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed) + i for i in range(num_envs)]
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise InputError(f"reset needs {num_envs} seeds, got {len(seeds)}")
+    return seeds
+
+
+def _reset_mask(options, num_envs: int) -> np.ndarray:
+    mask = (options or {}).get("reset_mask")
+    if mask is None:
+        return np.ones(num_envs, dtype=np.bool_)
+    mask = np.asarray(mask, dtype=np.bool_)
+    if mask.shape != (num_envs,):
+        raise InputError(f"reset_mask must have shape ({num_envs},), got {mask.shape}")
+    return mask
+
+
+def _actions(actions, num_envs: int) -> np.ndarray:
+    actions = np.asarray(actions)
+    if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        raise InputError(f"actions must be {num_envs} integers, got shape {actions.shape} "
+                         f"of {actions.dtype}")
+    return actions.astype(np.int64, copy=False)
+
+
+def _add(info: dict, key: str, values: np.ndarray, where: np.ndarray) -> None:
+    """Put ``values`` under ``key`` with its ``_key`` mask, when any sub-environment has
+    it (Gymnasium leaves a key out when no sub-environment gave it)."""
+    if where.any():
+        info[key] = values
+        info["_" + key] = where
+
+
+class KalahVectorEnv(VectorEnv):
+    """``num_envs`` games of ``jitgames/Kalah-v0`` (:class:`jitgames.envs.kalah.KalahEnv`),
+    same options, stepped together by :func:`jitgames.envs.kalah_batch.advance`.
+
+    Sub-environment ``i`` seeded with ``s`` plays exactly as ``KalahEnv`` does after
+    ``reset(seed=s)``: its base key is the first ``integers(2**63)`` of
+    ``gymnasium.utils.seeding.np_random(s)``, and episode ``e`` draws from
+    ``stream_key(base, e)``. A ``"perfect"`` opponent's moves are searched in Python
+    (the exact solver), between two kernel calls, so it runs at the solver's speed.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, pits: int = 6, stones: int = 4,
+                 variant: str = "empty-capture", reward: str = "margin",
+                 opponent: str = "alphabeta", depth: int = 4, side: str = "south",
+                 render_mode: str | None = None):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise InputError(f"num_envs must be a positive integer, got {num_envs!r}")
+        kalah.check_options(pits, stones, variant, reward, opponent, depth, side)
+        if render_mode is not None:
+            raise InputError("the vector environment does not render; use the single one")
+        self.num_envs = int(num_envs)
+        self.pits, self.stones, self.variant, self.reward_kind = pits, stones, variant, reward
+        self.opponent, self.depth, self.side = opponent, int(depth), side
+        self.render_mode = None
+        self.single_observation_space = kalah._observation_space(pits, 2 * pits * stones)
+        self.single_action_space = spaces.Discrete(pits)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.rules = Rules(stones, VARIANTS[variant], kalah.SIDES.index(side),
+                           OPPONENT_CODES[opponent], self.depth, weights_for("store", pits),
+                           reward == "outcome")
+        self._perfect = (kalah.perfect_player(pits, stones, variant)
+                         if opponent == "perfect" else None)
+        self.games = new_games(self.num_envs, pits)
+        self._seeded = np.zeros(self.num_envs, dtype=np.bool_)
+        self._everyone = np.ones(self.num_envs, dtype=np.bool_)
+        self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
+        ``seed``: an integer (sub-environment ``i`` gets ``seed + i``) or a list."""
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        which = _reset_mask(options, self.num_envs)
+        seeds = sub_seeds(seed, self.num_envs)
+        games = self.games
+        for i in np.flatnonzero(which):
+            if seeds is not None or not self._seeded[i]:
+                # a base key drawn as KalahEnv draws it from its np_random
+                generator = (seeding.np_random(seeds[i])[0] if seeds is not None
+                             else self.np_random)
+                games.base[i] = np.uint64(generator.integers(2**63))
+                games.episode[i] = -1
+                self._seeded[i] = True
+        out = new_step_out(self.num_envs, self.pits)
+        self._advance(None, which, RESTART, out)
+        observation = {"observation": out.seen, "action_mask": out.mask}
+        return observation, {"action_mask": out.mask.copy(),
+                             "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+
+    def step(self, actions):
+        actions = _actions(actions, self.num_envs)
+        out = new_step_out(self.num_envs, self.pits)
+        self._advance(actions, self._everyone, ACT, out)
+        info = {"action_mask": out.mask.copy(),
+                "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+        _add(info, "margin", out.margin, out.ended)
+        _add(info, "illegal_action", out.illegal.copy(), out.illegal)
+        observation = {"observation": out.seen, "action_mask": out.mask}
+        return (observation, out.reward, out.terminated,
+                np.zeros(self.num_envs, dtype=np.bool_), info)
+
+    def _advance(self, actions, which, first, out) -> None:
+        """Phase ``first`` (``ACT`` or ``RESTART``) of :func:`advance` and ``FINISH``, in
+        one call; with the perfect opponent, its moves (searched in Python) between."""
+        games, rules = self.games, self.rules
+        if actions is None:
+            actions = self._no_actions
+        if rules.opponent != PERFECT:
+            advance(games, actions, which, first | FINISH, rules, out)
+        else:
+            advance(games, actions, which, first, rules, out)
+            m = self.pits
+            while True:
+                boards = games.boards
+                over = (boards[:, :m].sum(axis=1) == 0) | (boards[:, m + 1:2 * m + 1]
+                                                           .sum(axis=1) == 0)
+                waiting = np.flatnonzero((games.to_move != rules.agent) & ~over)
+                if waiting.size == 0:
+                    break
+                pits = np.full(self.num_envs, -1, dtype=np.int64)
+                for i in waiting:
+                    pits[i], games.counter[i] = self._perfect.choose(
+                        boards[i], int(games.to_move[i]), games.key[i], int(games.counter[i]))
+                apply_replies(games, pits, rules)
+            advance(games, actions, which, FINISH, rules, out)
+
