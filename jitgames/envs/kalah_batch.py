@@ -167,7 +167,7 @@ def new_step_out(count: int, pits: int) -> StepOut:
                    np.empty(count, np.bool_), np.empty(count, np.bool_))
 
 
-@jit
+@jit(inline=True)
 def opponent_move(board, player, kind, depth, weights, variant, key, counter, moves):
     """The move (board index) of a ``RANDOM`` or ``SEARCH`` opponent playing ``player``,
     and the next counter of stream ``key``. ``moves``: int64 scratch, ``m`` slots.
@@ -182,7 +182,7 @@ def opponent_move(board, player, kind, depth, weights, variant, key, counter, mo
     return pit, counter
 
 
-@jit
+@jit(inline=True)
 def reply(board, to_move, rules, key, counter, moves):
     """Let the opponent move until it is the agent's turn or the game is over (a
     ``PERFECT`` opponent is left to the caller); return ``(to_move, counter)``."""
@@ -193,7 +193,7 @@ def reply(board, to_move, rules, key, counter, moves):
     return to_move, counter
 
 
-@jit
+@jit(inline=True)
 def _result(margin, outcome):
     """A final margin as a reward: itself or its sign."""
     if not outcome:
@@ -201,13 +201,13 @@ def _result(margin, outcome):
     return np.float64(1.0) if margin > 0 else (np.float64(-1.0) if margin < 0 else 0.0)
 
 
-@jit
+@jit(inline=True)
 def _agent_margin(board, agent):
     margin = final_margin(board)
     return margin if agent == SOUTH else -margin
 
 
-@jit
+@jit(inline=True)
 def _act(games, i, action, rules, out):
     """First phase of game ``i``'s step: a new episode after one that ended (the
     action ignored), the end of a game that was over before the agent moved, an
@@ -245,13 +245,17 @@ def _act(games, i, action, rules, out):
             out.illegal[i] = True
             games.done[i] = True
         else:
-            games.to_move[i], _ = apply_move(board, games.to_move[i], pit, rules.variant)
+            following, _ = apply_move(board, games.to_move[i], pit, rules.variant)
+            games.to_move[i] = following
             out.settled[i] = False
-    games.to_move[i], games.counter[i] = reply(board, games.to_move[i], rules, games.key[i],
-                                               games.counter[i], games.moves[i])
+    # (plain assignments: a tuple assigned into array items went wrong in a prange loop)
+    to_move, counter = reply(board, games.to_move[i], rules, games.key[i], games.counter[i],
+                             games.moves[i])
+    games.to_move[i] = to_move
+    games.counter[i] = counter
 
 
-@jit
+@jit(inline=True)
 def _finish(games, i, rules, out):
     """Second phase of game ``i``'s step: the end of the game if play ended it, and the
     agent's observation and legal pits."""
@@ -278,7 +282,7 @@ FINISH = 2
 RESTART = 4
 
 
-@jit
+@jit(inline=True)
 def _idle(i, out):
     """Outputs of a game a reset leaves alone (its observation is still written)."""
     out.reward[i] = 0.0
@@ -305,16 +309,34 @@ def advance(games, actions, which, phases, rules, out):
     opponent's moves (:func:`apply_replies`) between the first phase and ``FINISH``.
     """
     for i in prange(games.boards.shape[0]):
-        if phases & RESTART:
-            if which[i]:
-                games.done[i] = True
-                _act(games, i, 0, rules, out)
-            else:
-                _idle(i, out)
-        elif phases & ACT:
-            _act(games, i, actions[i], rules, out)
-        if phases & FINISH:
-            _finish(games, i, rules, out)
+        _advance_one(games, i, actions[i], which[i], phases, rules, out)
+
+
+@jit
+def _advance_one(games, i, action, chosen, phases, rules, out):
+    """Game ``i``'s part of :func:`advance`.
+
+    A function of its own, with the helpers inlined into it rather than into the prange
+    loop: written into the loop, item assignments through the records' attributes
+    (``games.done[i] = ...``) were lost (Numba 0.68 parfors)."""
+    if phases & RESTART:
+        if chosen:
+            games.done[i] = True
+            _act(games, i, 0, rules, out)
+        else:
+            _idle(i, out)
+    elif phases & ACT:
+        _act(games, i, action, rules, out)
+    if phases & FINISH:
+        _finish(games, i, rules, out)
+
+
+@jit
+def _play(games, i, pit, variant):
+    # A function of its own: written inline in the prange loop, the tuple assignment
+    # into games.to_move[i] came out wrong (Numba 0.68 parfors; the next player was lost).
+    following, _ = apply_move(games.boards[i], games.to_move[i], pit, variant)
+    games.to_move[i] = following
 
 
 @jit(parallel=True)
@@ -322,8 +344,7 @@ def apply_replies(games, pits, rules):
     """Play the opponent's move ``pits[i]`` (board index; ``-1``: none) in game ``i``."""
     for i in prange(games.boards.shape[0]):
         if pits[i] >= 0:
-            games.to_move[i], _ = apply_move(games.boards[i], games.to_move[i], pits[i],
-                                             rules.variant)
+            _play(games, i, pits[i], rules.variant)
 
 
 @jit(parallel=True)

@@ -136,8 +136,9 @@ class KalahVectorEnv(VectorEnv):
         out = new_step_out(self.num_envs, self.pits)
         self._advance(None, which, RESTART, out)
         observation = {"observation": out.seen, "action_mask": out.mask}
-        return observation, {"action_mask": out.mask.copy(),
-                             "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+        # as Gymnasium's SyncVectorEnv: infos of the sub-environments reset only
+        return observation, {"action_mask": np.where(which[:, None], out.mask, 0).astype(np.int8),
+                             "_action_mask": which.copy()}
 
     def step(self, actions):
         actions = _actions(actions, self.num_envs)

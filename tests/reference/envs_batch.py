@@ -1,0 +1,114 @@
+"""Slow, obvious twins of the batched environment kernels of
+:mod:`jitgames.envs.kalah_batch` (same names and signatures), written from the rules
+of a ``Kalah-v0`` step: the game loop of one game at a time, on the reference rules."""
+from __future__ import annotations
+
+import numpy as np
+
+from tests.reference import kalah as ref
+from tests.reference._random import below, stream_key
+
+RANDOM, SEARCH, PERFECT = 0, 1, 2
+ACT, FINISH, RESTART = 1, 2, 4
+
+
+def opponent_move(board, player, kind, depth, weights, variant, key, counter, moves):
+    if kind == RANDOM:
+        legal = [i for i in ref.own_pits((len(board) - 2) // 2, player) if board[i] > 0]
+        pick, counter = below(int(key), int(counter), len(legal))
+        return legal[pick], counter
+    pit, _, counter = ref.choose_move(board, player, depth, weights, variant, 1, True, True,
+                                      int(key), int(counter), [0])
+    return pit, counter
+
+
+def _result(margin, outcome):
+    if not outcome:
+        return float(margin)
+    return float((margin > 0) - (margin < 0))
+
+
+def _one(games, i, action, chosen, phases, rules, out):
+    board = games.boards[i]
+    m = (len(board) - 2) // 2
+    agent = rules.agent
+
+    def agent_margin():
+        margin = ref.final_margin(board)
+        return margin if agent == 0 else -margin
+
+    def end(margin):
+        out.margin[i] = margin
+        out.reward[i] = _result(margin, rules.outcome)
+        out.terminated[i] = True
+        out.ended[i] = True
+        games.done[i] = True
+
+    if phases & (ACT | RESTART):
+        out.reward[i], out.terminated[i], out.margin[i] = 0.0, False, 0
+        out.ended[i], out.illegal[i], out.settled[i] = False, False, True
+        if phases & RESTART and not chosen:
+            pass
+        else:
+            if phases & RESTART:
+                games.done[i] = True
+            if games.done[i]:  # a new episode
+                games.episode[i] += 1
+                games.key[i] = stream_key(int(games.base[i]), int(games.episode[i]))
+                games.counter[i] = 0
+                board[:] = rules.stones
+                board[m] = board[2 * m + 1] = 0
+                games.to_move[i] = 0
+                games.done[i] = False
+            elif ref.is_over(board):
+                end(agent_margin())
+            elif not 0 <= action < m or board[action if agent == 0 else m + 1 + action] == 0:
+                out.reward[i] = -1.0 if rules.outcome else -2.0 * m * rules.stones
+                out.terminated[i] = out.illegal[i] = games.done[i] = True
+            else:
+                pit = action if agent == 0 else m + 1 + action
+                games.to_move[i], _ = ref.apply_move(board, int(games.to_move[i]), pit,
+                                                     rules.variant)
+                out.settled[i] = False
+            while (games.to_move[i] != agent and rules.opponent != PERFECT
+                   and not ref.is_over(board)):
+                pit, games.counter[i] = opponent_move(
+                    board, int(games.to_move[i]), rules.opponent, rules.depth, rules.weights,
+                    rules.variant, games.key[i], games.counter[i], None)
+                games.to_move[i], _ = ref.apply_move(board, int(games.to_move[i]), pit,
+                                                     rules.variant)
+    if phases & FINISH:
+        over = ref.is_over(board)
+        if over and not out.settled[i]:
+            end(agent_margin())
+        own = list(range(m + 1)) if agent == 0 else list(range(m + 1, 2 * m + 2))
+        other = list(range(m + 1, 2 * m + 2)) if agent == 0 else list(range(m + 1))
+        out.seen[i, :] = [board[j] for j in own + other]
+        out.mask[i, :] = [int(board[j] > 0 and not over) for j in own[:m]]
+
+
+def advance(games, actions, which, phases, rules, out):
+    for i in range(len(games.boards)):
+        _one(games, i, int(actions[i]), bool(which[i]), phases, rules, out)
+
+
+def apply_replies(games, pits, rules):
+    for i in range(len(games.boards)):
+        if pits[i] >= 0:
+            games.to_move[i], _ = ref.apply_move(games.boards[i], int(games.to_move[i]),
+                                                 int(pits[i]), rules.variant)
+
+
+def random_games(pits, stones, variant, seed, margins, plies):
+    for g in range(len(margins)):
+        board = [stones] * (2 * pits + 2)
+        board[pits] = board[2 * pits + 1] = 0
+        board = np.array(board, dtype=np.int64)
+        key, counter, player, played = stream_key(int(seed), g), 0, 0, 0
+        while not ref.is_over(board):
+            legal = [i for i in ref.own_pits(pits, player) if board[i] > 0]
+            pick, counter = below(key, counter, len(legal))
+            player, _ = ref.apply_move(board, player, legal[pick], variant)
+            played += 1
+        margins[g] = ref.final_margin(board)
+        plies[g] = played
