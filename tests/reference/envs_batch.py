@@ -112,3 +112,33 @@ def random_games(pits, stones, variant, seed, margins, plies):
             played += 1
         margins[g] = ref.final_margin(board)
         plies[g] = played
+
+
+# ----- two-player batches (jitgames.envs.selfplay)
+
+def play_pits(boards, to_move, over, actions, variant, penalty, outcome, rewards):
+    for i in range(len(boards)):
+        board, m = boards[i], (len(boards[i]) - 2) // 2
+        rewards[i, :] = 0.0
+        if over[i]:
+            continue
+        player, action = int(to_move[i]), int(actions[i])
+        pit = action if player == 0 else m + 1 + action
+        if not 0 <= action < m or board[pit] == 0:
+            rewards[i, player] = penalty
+            over[i] = True
+            continue
+        to_move[i], _ = ref.apply_move(board, player, pit, variant)
+        if ref.is_over(board):
+            margin = ref.final_margin(board)
+            rewards[i, 0], rewards[i, 1] = _result(margin, outcome), _result(-margin, outcome)
+            over[i] = True
+
+
+def observe_games(boards, to_move, over, seen, mask):
+    for i in range(len(boards)):
+        board, m = boards[i], (len(boards[i]) - 2) // 2
+        own = list(range(m + 1)) if to_move[i] == 0 else list(range(m + 1, 2 * m + 2))
+        other = list(range(m + 1, 2 * m + 2)) if to_move[i] == 0 else list(range(m + 1))
+        seen[i, :] = [board[j] for j in own + other]
+        mask[i, :] = [int(board[j] > 0 and not over[i]) for j in own[:m]]
