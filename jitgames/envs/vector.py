@@ -33,10 +33,12 @@ from ..errors import InputError
 from ..kalah.evaluation import weights_for
 from ..kalah.rules import VARIANTS
 from . import kalah
+from .mastermind import MastermindEnv
+from .mastermind_batch import Codes, guess_codes, new_codebreaks
 from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RESTART, Rules, advance,
                           apply_replies, new_games, new_step_out)
 
-__all__ = ["KalahVectorEnv", "sub_seeds"]
+__all__ = ["KalahVectorEnv", "MastermindVectorEnv", "sub_seeds"]
 
 
 def sub_seeds(seed, num_envs: int) -> list | None:
@@ -177,3 +179,105 @@ class KalahVectorEnv(VectorEnv):
                 apply_replies(games, pits, rules)
             advance(games, actions, which, FINISH, rules, out)
 
+
+
+def _generators(rngs: list, which: np.ndarray, seeds) -> None:
+    """(Re)create the generators of the sub-environments ``which`` as the single
+    environments' ``reset(seed=...)`` does: from their seed, or, never seeded, from
+    fresh entropy."""
+    for i in np.flatnonzero(which):
+        if seeds is not None:
+            rngs[i] = seeding.np_random(seeds[i])[0]
+        elif rngs[i] is None:
+            rngs[i] = seeding.np_random()[0]
+
+
+class MastermindVectorEnv(VectorEnv):
+    """``num_envs`` games of ``jitgames/Mastermind-v0``
+    (:class:`jitgames.envs.mastermind.MastermindEnv`), same options, stepped together by
+    :func:`jitgames.envs.mastermind_batch.guess_codes`.
+
+    Each sub-environment keeps its own ``np_random`` (``seed + i``), from which its
+    secrets are drawn as the single environment draws them, at (auto)reset only.
+    ``reset(options={"secret": "1122"})`` sets the secret of the games reset.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, pegs: int = 4, colours: int = 6,
+                 repeats: bool = True, max_guesses: int = 10, render_mode: str | None = None):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise InputError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if render_mode is not None:
+            raise InputError("the vector environment does not render; use the single one")
+        single = MastermindEnv(pegs, colours, repeats, max_guesses)  # checks the options
+        self.num_envs, self.space, self.max_guesses = int(num_envs), single.space, single.max_guesses
+        self.render_mode = None
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        space = self.space
+        self.codes = Codes(space.digits, space.counts, space.pegs, space.solved)
+        self.games = new_codebreaks(self.num_envs, space.size, space.pegs, self.max_guesses)
+        self._rngs: list = [None] * self.num_envs
+        self._done = np.zeros(self.num_envs, dtype=np.bool_)
+        self._nobody = np.zeros(self.num_envs, dtype=np.bool_)
+        self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
+
+    def _restart(self, which: np.ndarray, secret=None) -> None:
+        games = self.games
+        for i in np.flatnonzero(which):
+            games.secrets[i] = (secret if secret is not None
+                                else int(self._rngs[i].integers(self.space.size)))
+        games.played[which] = 0
+        games.consistent[which] = 1
+        games.left[which] = self.space.size
+        self._done[which] = False
+
+    def _info(self, where: np.ndarray) -> dict:
+        info: dict = {}
+        _add(info, "consistent", self.games.left.copy(), where)
+        _add(info, "guesses", self.games.played.copy(), where)
+        return info
+
+    def _observation(self) -> dict:
+        return {"guesses": self.games.seen_guesses.copy(),
+                "feedback": self.games.seen_feedback.copy()}
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Reset the sub-environments (all, or those of ``options["reset_mask"]``)."""
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        which = _reset_mask(options, self.num_envs)
+        _generators(self._rngs, which, sub_seeds(seed, self.num_envs))
+        secret = (options or {}).get("secret")
+        if secret is not None:
+            try:
+                secret = self.space.parse(secret)
+            except ValueError as exc:
+                raise InputError(f"secret: {exc}") from None
+        self._restart(which, secret)
+        guess_codes(self.codes, self.games, self._no_actions, self._nobody)
+        return self._observation(), self._info(which)
+
+    def step(self, actions):
+        actions = _actions(actions, self.num_envs)
+        restarting = self._done.copy()
+        active = ~restarting
+        if ((actions < 0) | (actions >= self.space.size))[active].any():
+            raise InputError(f"actions must be code indices from 0 to {self.space.size - 1}")
+        self._restart(restarting)
+        guess_codes(self.codes, self.games, actions, active)
+        games = self.games
+        last = games.answers[np.arange(self.num_envs), np.maximum(games.played - 1, 0)]
+        terminated = active & (last == self.space.solved)
+        truncated = active & ~terminated & (games.played == self.max_guesses)
+        self._done = terminated | truncated
+        info = self._info(np.ones(self.num_envs, dtype=np.bool_))
+        if self._done.any():
+            secrets = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(self._done):
+                secrets[i] = self.space.format(games.secrets[i])
+            _add(info, "secret", secrets, self._done.copy())
+        reward = np.where(active, -1.0, 0.0)
+        return self._observation(), reward, terminated, truncated, info

@@ -142,3 +142,26 @@ def observe_games(boards, to_move, over, seen, mask):
         other = list(range(m + 1, 2 * m + 2)) if to_move[i] == 0 else list(range(m + 1))
         seen[i, :] = [board[j] for j in own + other]
         mask[i, :] = [int(board[j] > 0 and not over[i]) for j in own[:m]]
+
+
+# ----- Mastermind batches (jitgames.envs.mastermind_batch)
+
+def guess_codes(codes, games, actions, active):
+    from tests.reference.envs import narrow_consistent
+    from tests.reference.mastermind import feedback_digits
+
+    pegs = codes.pegs
+    for i in range(len(games.secrets)):
+        if active[i]:
+            guess, secret, row = int(actions[i]), int(games.secrets[i]), int(games.played[i])
+            answer = feedback_digits(codes.digits[guess], codes.counts[guess],
+                                     codes.digits[secret], codes.counts[secret], pegs)
+            games.guesses[i, row], games.answers[i, row] = guess, answer
+            games.played[i] = row + 1
+            games.left[i] = narrow_consistent(codes.digits, codes.counts, pegs, guess, answer,
+                                              games.consistent[i])
+        for r in range(games.seen_guesses.shape[1]):
+            played = r < games.played[i]
+            games.seen_guesses[i, r] = codes.digits[games.guesses[i, r]] if played else -1
+            games.seen_feedback[i, r] = (divmod(int(games.answers[i, r]), pegs + 1) if played
+                                         else (-1, -1))
