@@ -95,3 +95,75 @@ def test_mastermind_vector_env_checks():
     assert info["secret"][1] == "1122" and info["_secret"].tolist() == [False, True, False]
     with pytest.raises(InputError):
         env.step(np.array([0, 0, 1296]))
+
+
+# ----------------------------------------------------------------- solitaire
+
+@pytest.mark.kernel
+@given(st.integers(0, 10**6), st.integers(1, 3), st.booleans(), st.data())
+def test_play_moves_matches_reference(first, count, show, data):
+    """Deals played some random legal moves in, then one step of the batch: the moves,
+    rewards, ends and observations equal the twin's (the twin's rules rebuild the
+    position from its cards, so positions are compared through what they show)."""
+    from jitgames.envs import solitaire_batch as sb
+    from jitgames.solitaire import deals
+    from jitgames.solitaire import rules
+
+    decks = deals(3, first, first + count)
+    games = sb.new_tableaus(count, rules.POSITION_SIZE)
+    for i in range(count):
+        games.positions[i] = rules.new_position(decks[i])
+        n = rules.legal_moves(games.positions[i], games.moves[i], 0)
+        for _ in range(data.draw(st.integers(0, 6))):
+            if n == 0:
+                break
+            rules.apply_move(games.positions[i], games.moves[i, data.draw(st.integers(0, n - 1))])
+            n = rules.legal_moves(games.positions[i], games.moves[i], 0)
+        games.count[i] = n
+    theirs = sb.Tableaus(*(a.copy() for a in games))
+    actions = np.array(data.draw(st.lists(st.integers(-1, 17), min_size=count,
+                                          max_size=count)), np.int64)
+    active = np.array(data.draw(st.lists(st.booleans(), min_size=count, max_size=count)))
+    outs = [np.zeros(count), np.zeros(count, np.bool_), np.zeros(count, np.bool_)]
+    ref_outs = [a.copy() for a in outs]
+    sb.play_moves(games, actions, active, show, *outs)
+    ref.play_moves(theirs, actions, active, show, *ref_outs)
+    assert [a.tolist() for a in outs] == [a.tolist() for a in ref_outs]
+    for name in ("moves", "count", "status", "piles", "move_rows", "mask"):
+        assert getattr(games, name).tolist() == getattr(theirs, name).tolist(), name
+    assert games.positions[:, rules.SCORE].tolist() == theirs.positions[:, rules.SCORE].tolist()
+
+
+@settings(max_examples=6)
+@given(st.sampled_from([dict(), dict(solve=False, show_face_down=True), dict(seed=0)]),
+       st.integers(1, 3), st.integers(0, 2**31), st.data())
+def test_solitaire_vector_env_equals_single_envs(options, num_envs, seed, data):
+    steps = data.draw(st.integers(1, 40))
+    choices = [data.draw(st.lists(st.floats(0, 0.999), min_size=num_envs, max_size=num_envs))
+               for _ in range(steps)]
+
+    def actions_of(observation):
+        for row in choices:
+            mask = actions_of.observation["action_mask"]
+            yield np.array([int(u / 0.95 * mask[i].sum()) if u < 0.95 and mask[i].any()
+                            else int(u * 100) % 18 for i, u in enumerate(row)])
+    actions_of.observation = None
+
+    def start(observation):
+        actions_of.observation = observation
+        return actions_of(observation)
+    assert run_both("jitgames/Solitaire-v0", options, num_envs, seed, start) == steps
+
+
+def test_solitaire_vector_env_checks():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gymnasium.make_vec("jitgames/Solitaire-v0", num_envs=2,
+                                 vectorization_mode="vector_entry_point", seed=0)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    obs, info = env.reset(options={"index": 24})
+    assert env.observation_space.contains(obs)
+    assert info["optimal_score"].tolist() == [52, 52]  # deal 24 of seed 0 (docs example)
+    with pytest.raises(InputError):
+        gymnasium.make_vec("jitgames/Solitaire-v0", num_envs=2,
+                           vectorization_mode="vector_entry_point", reachable=True)

@@ -46,6 +46,7 @@ _ENTRY_POINTS = {
 _VECTOR_ENTRY_POINTS = {
     "jitgames/Kalah-v0": "jitgames.envs.vector:KalahVectorEnv",
     "jitgames/Mastermind-v0": "jitgames.envs.vector:MastermindVectorEnv",
+    "jitgames/Solitaire-v0": "jitgames.envs.vector:SolitaireVectorEnv",
 }
 
 for _id, _entry in _ENTRY_POINTS.items():

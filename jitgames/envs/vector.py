@@ -33,12 +33,16 @@ from ..errors import InputError
 from ..kalah.evaluation import weights_for
 from ..kalah.rules import VARIANTS
 from . import kalah
+from ..solitaire.rules import SCORE, new_position
+from ..solitaire.search import make_scratch, solve_rows
 from .mastermind import MastermindEnv
+from .solitaire import SolitaireEnv, _check_deal_number, deal_deck
+from .solitaire_batch import new_tableaus, play_moves
 from .mastermind_batch import Codes, guess_codes, new_codebreaks
 from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RESTART, Rules, advance,
                           apply_replies, new_games, new_step_out)
 
-__all__ = ["KalahVectorEnv", "MastermindVectorEnv", "sub_seeds"]
+__all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
 
 
 def sub_seeds(seed, num_envs: int) -> list | None:
@@ -281,3 +285,115 @@ class MastermindVectorEnv(VectorEnv):
             _add(info, "secret", secrets, self._done.copy())
         reward = np.where(active, -1.0, 0.0)
         return self._observation(), reward, terminated, truncated, info
+
+
+class SolitaireVectorEnv(VectorEnv):
+    """``num_envs`` games of ``jitgames/Solitaire-v0``
+    (:class:`jitgames.envs.solitaire.SolitaireEnv`), same options, stepped together by
+    :func:`jitgames.envs.solitaire_batch.play_moves`.
+
+    Deals are drawn (when ``seed`` or ``index`` is unset) from each sub-environment's own
+    ``np_random`` (``seed + i``) and dealt and solved in Python at (auto)reset, all the
+    deals of a step in one :func:`jitgames.solitaire.search.solve_rows` call.
+    ``reachable=True`` (a search after every step) is not offered here: use the single
+    environment.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, seed: int | None = None, index: int | None = None,
+                 shuffle: str = "fisher-yates", show_face_down: bool = False,
+                 solve: bool = True, reachable: bool = False, render_mode: str | None = None):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise InputError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if render_mode is not None:
+            raise InputError("the vector environment does not render; use the single one")
+        if reachable:
+            raise InputError("reachable=True (a search a step) is not batched; use the "
+                             "single environment")
+        single = SolitaireEnv(seed, index, shuffle, show_face_down, solve)  # checks options
+        self.num_envs = int(num_envs)
+        self.deal_seed, self.deal_index, self.shuffle = seed, index, shuffle
+        self.show_face_down, self.solve = bool(show_face_down), bool(solve)
+        self.render_mode = None
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.games = new_tableaus(self.num_envs, single.position.shape[0])
+        self._scratch = make_scratch(1) if solve else None
+        self._rngs: list = [None] * self.num_envs
+        self._deals = np.zeros((self.num_envs, 2), dtype=np.int64)  # seed, index
+        self._optimal = np.zeros(self.num_envs, dtype=np.int64)
+        self._done = np.zeros(self.num_envs, dtype=np.bool_)
+        self._nobody = np.zeros(self.num_envs, dtype=np.bool_)
+        self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
+
+    def _deal(self, which: np.ndarray, options: dict) -> None:
+        chosen = np.flatnonzero(which)
+        decks = np.zeros((chosen.size, 52), dtype=np.int64)
+        for row, i in enumerate(chosen):
+            deal_seed = options.get("seed", self.deal_seed)
+            index = options.get("index", self.deal_index)
+            _check_deal_number("seed", deal_seed)
+            _check_deal_number("index", index)
+            # drawn in the single environment's order: seed first, then index
+            if deal_seed is None:
+                deal_seed = int(self._rngs[i].integers(2**63))
+            if index is None:
+                index = int(self._rngs[i].integers(2**62))
+            decks[row] = deal_deck(int(deal_seed), int(index), self.shuffle)
+            self.games.positions[i] = new_position(decks[row])
+            self._deals[i] = deal_seed, index
+        if self.solve and chosen.size:
+            self._optimal[chosen] = solve_rows(decks, True, self._scratch)[:, 0]
+        self._done[which] = False
+
+    def _info(self, where: np.ndarray, illegal=None) -> dict:
+        info: dict = {}
+        if self.solve:
+            _add(info, "optimal_score", self._optimal.copy(), where)
+        else:
+            _add(info, "optimal_score", np.full(self.num_envs, None, dtype=object), where)
+        _add(info, "seed", self._deals[:, 0].copy(), where)
+        _add(info, "index", self._deals[:, 1].copy(), where)
+        _add(info, "score", self.games.positions[:, SCORE].copy(), where)
+        _add(info, "action_mask", self.games.mask.copy(), where)
+        if illegal is not None:
+            _add(info, "illegal_action", illegal.copy(), illegal)
+        return info
+
+    def _observation(self) -> dict:
+        games = self.games
+        return {"status": games.status.copy(), "piles": games.piles.copy(),
+                "moves": games.move_rows.copy(), "action_mask": games.mask.copy()}
+
+    def _play(self, actions, active):
+        reward = np.empty(self.num_envs, dtype=np.float64)
+        terminated = np.empty(self.num_envs, dtype=np.bool_)
+        illegal = np.empty(self.num_envs, dtype=np.bool_)
+        play_moves(self.games, actions, active, self.show_face_down, reward, terminated, illegal)
+        return reward, terminated, illegal
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
+        ``options`` may also set the deal's ``"seed"`` and ``"index"``."""
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        options = dict(options or {})
+        which = _reset_mask(options, self.num_envs)
+        _generators(self._rngs, which, sub_seeds(seed, self.num_envs))
+        self._deal(which, options)
+        self._play(self._no_actions, self._nobody)
+        return self._observation(), self._info(which)
+
+    def step(self, actions):
+        actions = _actions(actions, self.num_envs)
+        restarting = self._done.copy()
+        self._deal(restarting, {})
+        reward, terminated, illegal = self._play(actions, ~restarting)
+        self._done = terminated.copy()
+        return (self._observation(), reward, terminated,
+                np.zeros(self.num_envs, dtype=np.bool_), self._info(self._everyone(), illegal))
+
+    def _everyone(self) -> np.ndarray:
+        return np.ones(self.num_envs, dtype=np.bool_)

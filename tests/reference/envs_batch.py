@@ -165,3 +165,47 @@ def guess_codes(codes, games, actions, active):
             games.seen_guesses[i, r] = codes.digits[games.guesses[i, r]] if played else -1
             games.seen_feedback[i, r] = (divmod(int(games.answers[i, r]), pegs + 1) if played
                                          else (-1, -1))
+
+
+# ----- solitaire batches (jitgames.envs.solitaire_batch)
+
+def _legal_in_action_order(position, out):
+    """The legal moves in the environment's action order (docs/environments.md): moves
+    onto an exposed card by destination pile, then kings into an empty pile by suit."""
+    from tests.reference import solitaire as sol
+
+    moves = np.zeros(64, dtype=np.int64)
+    n = sol.legal_moves(position, moves, 0)
+    ordered = sorted(moves[:n].tolist(), key=lambda mv: (mv // 8 % 13 == 12,
+                                                         mv // 8 // 13 if mv // 8 % 13 == 12
+                                                         else mv % 8))
+    out[:n] = ordered
+    return n
+
+
+def play_moves(games, actions, active, show_face_down, reward, terminated, illegal):
+    from tests.reference import solitaire as sol
+    from tests.reference.envs import observe_position
+
+    score = sol.R.SCORE
+    for i in range(len(games.positions)):
+        position = games.positions[i]
+        reward[i], terminated[i], illegal[i] = 0.0, False, False
+        if active[i]:
+            action = int(actions[i])
+            if 0 <= action < games.count[i]:
+                before = int(position[score])
+                sol.apply_move(position, games.moves[i, action])
+                reward[i] = float(position[score] - before)
+                games.count[i] = _legal_in_action_order(position, games.moves[i])
+                terminated[i] = games.count[i] == 0
+            else:
+                terminated[i], illegal[i] = True, games.count[i] > 0
+        else:
+            games.count[i] = _legal_in_action_order(position, games.moves[i])
+        observe_position(position, show_face_down, games.status[i], games.piles[i])
+        count = int(games.count[i])
+        games.move_rows[i] = -1
+        games.move_rows[i, :count, 0] = games.moves[i, :count] // 8
+        games.move_rows[i, :count, 1] = games.moves[i, :count] % 8
+        games.mask[i] = [1] * count + [0] * (len(games.mask[i]) - count)
