@@ -155,9 +155,9 @@ class KalahAEC(AECEnv):
         self._variant = VARIANTS[variant]
         self.possible_agents = list(AGENTS)
         observation = _observation_space(pits, 2 * pits * stones)
-        action = spaces.Discrete(pits)
         self.observation_spaces = {agent: observation for agent in AGENTS}
-        self.action_spaces = {agent: action for agent in AGENTS}
+        # one space each, so that each agent's sampler has its own generator
+        self.action_spaces = {agent: spaces.Discrete(pits) for agent in AGENTS}
         self._scratch = np.zeros(pits, dtype=np.int64)
         self.board = new_board(pits, stones)
 
@@ -168,10 +168,13 @@ class KalahAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a game from the opening, South to move (the game has no randomness;
-        ``seed`` seeds ``np_random`` for the API's sake)."""
+        """Start a game from the opening, South to move. The game has no randomness:
+        ``seed`` seeds ``np_random`` and the agents' action spaces (agent ``k``'s with
+        ``seed + k``), so that agents sampling from them play the same game again."""
         if seed is not None:
             self.np_random, self.np_random_seed = gymnasium.utils.seeding.np_random(seed)
+            for k, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(seed + k)
         self.board = new_board(self.pits, self.stones)
         self.agents = list(AGENTS)
         self.rewards = {agent: 0.0 for agent in AGENTS}
