@@ -145,3 +145,19 @@ def test_parallel_env_plays_the_aec_game():
         aec.step(action)
     assert rewards == aec.rewards
     assert infos["player_0"]["margin"] == aec.infos["player_0"]["margin"]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("outcome", [False, True])
+def test_play_pits_rewards_a_game_ended_by_play(outcome):
+    """Kalah(2, 1) after South's 0 and North's moves: South's last stone ends the game."""
+    rows = np.array([[0, 1, 3, 1, 0, 0]], np.int8)  # South sows pit 1 into its store
+    to_move, over = np.zeros(1, np.int8), np.zeros(1, np.bool_)
+    theirs = [a.copy() for a in (rows, to_move, over)]
+    rewards, ref_rewards = np.zeros((1, 2)), np.zeros((1, 2))
+    selfplay.play_pits(rows, to_move, over, np.array([1]), 0, -4.0, outcome, rewards)
+    ref.play_pits(*theirs, np.array([1]), 0, -4.0, outcome, ref_rewards)
+    # South: store 4, side empty; North keeps its stone: margin 4 - 1 = 3
+    assert rewards.tolist() == ref_rewards.tolist() == ([[1.0, -1.0]] if outcome
+                                                        else [[3.0, -3.0]])
+    assert over.tolist() == [True]
