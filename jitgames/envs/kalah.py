@@ -39,7 +39,8 @@ from ..kalah.rules import (NORTH, SOUTH, VARIANTS, apply_move, final_margin, is_
                            legal_moves, new_board, store_of)
 from .._random import below, stream_key
 from ..kalah.solver import Solver
-from .kalah_batch import OPPONENT_CODES, Rules, opponent_move, reply
+from .kalah_batch import (OPPONENT_CODES, Rules, _random_move, _search_move, opponent_move,
+                          reply)
 from ._render import RENDER_MODES, TextEnv, check_render_mode, render
 
 __all__ = ["env", "raw_env", "KalahAEC", "KalahEnv", "PerfectPlayer", "perfect_player",
@@ -375,6 +376,7 @@ class KalahEnv(TextEnv):
                             self.depth, self._weights, reward == "outcome")
         self._key, self._counter = np.uint64(0), 0
         self._base, self._episode = None, 0
+        self._mover = _search_move if opponent == "alphabeta" else _random_move
 
     # -- the opponent
     def _opponent_move(self) -> int:
@@ -396,7 +398,8 @@ class KalahEnv(TextEnv):
         if self.opponent != "perfect":
             # the batch's kernel, so that a game of a vector environment plays the same
             self.to_move, self._counter = reply(self.board, self.to_move, self._rules,
-                                                self._key, self._counter, self._scratch)
+                                                self._key, self._counter, self._scratch,
+                                                self._mover)
             self.to_move = int(self.to_move)
             self._over = bool(is_over(self.board))
         while self.to_move != self.player and not self._over:

@@ -173,9 +173,22 @@ def opponent_move(board, player, kind, depth, weights, variant, key, counter, mo
     and the next counter of stream ``key``. ``moves``: int64 scratch, ``m`` slots.
     The game must not be over."""
     if kind == RANDOM:
-        count = legal_moves(board, player, moves)
-        pick, counter = below(key, counter, count)
-        return moves[pick], counter
+        return _random_move(board, player, depth, weights, variant, key, counter, moves)
+    return _search_move(board, player, depth, weights, variant, key, counter, moves)
+
+
+@jit(inline=True)
+def _random_move(board, player, depth, weights, variant, key, counter, moves):
+    """The random opponent's move: the ``below(key, counter, count)``-th legal pit."""
+    count = legal_moves(board, player, moves)
+    pick, counter = below(key, counter, count)
+    return moves[pick], counter
+
+
+@jit
+def _search_move(board, player, depth, weights, variant, key, counter, moves):
+    """The alpha-beta opponent's move: a call of its own, kept out of the leaf kernel
+    :func:`_advance_block` (the search creates arrays)."""
     nodes = moves[:1]  # choose_move counts nodes into it; the count is not wanted
     pit, _, counter = choose_move(board, player, depth, weights, variant, ALPHABETA, True,
                                   True, key, counter, nodes)
@@ -183,12 +196,13 @@ def opponent_move(board, player, kind, depth, weights, variant, key, counter, mo
 
 
 @jit(inline=True)
-def reply(board, to_move, rules, key, counter, moves):
-    """Let the opponent move until it is the agent's turn or the game is over (a
-    ``PERFECT`` opponent is left to the caller); return ``(to_move, counter)``."""
+def reply(board, to_move, rules, key, counter, moves, mover):
+    """Let the opponent move (``mover``: :func:`_random_move` or :func:`_search_move`)
+    until it is the agent's turn or the game is over (a ``PERFECT`` opponent is left to
+    the caller); return ``(to_move, counter)``."""
     while to_move != rules.agent and rules.opponent != PERFECT and not is_over(board):
-        pit, counter = opponent_move(board, to_move, rules.opponent, rules.depth,
-                                     rules.weights, rules.variant, key, counter, moves)
+        pit, counter = mover(board, to_move, rules.depth, rules.weights, rules.variant, key,
+                             counter, moves)
         to_move, _ = apply_move(board, to_move, pit, rules.variant)
     return to_move, counter
 
@@ -208,7 +222,7 @@ def _agent_margin(board, agent):
 
 
 @jit(inline=True)
-def _act(games, i, action, rules, out):
+def _act(games, i, action, rules, out, mover):
     """First phase of game ``i``'s step: a new episode after one that ended (the
     action ignored), the end of a game that was over before the agent moved, an
     illegal action, or the agent's move; then the opponent's replies."""
@@ -250,7 +264,7 @@ def _act(games, i, action, rules, out):
             out.settled[i] = False
     # (plain assignments: a tuple assigned into array items went wrong in a prange loop)
     to_move, counter = reply(board, games.to_move[i], rules, games.key[i], games.counter[i],
-                             games.moves[i])
+                             games.moves[i], mover)
     games.to_move[i] = to_move
     games.counter[i] = counter
 
@@ -270,8 +284,10 @@ def _finish(games, i, rules, out):
         out.ended[i] = True
         games.done[i] = True
     shift = 0 if rules.agent == SOUTH else m + 1
-    for j in range(size):
-        out.seen[i, j] = board[(j + shift) % size]
+    for j in range(size - shift):  # the board rotated by shift (no modulo: a division)
+        out.seen[i, j] = board[j + shift]
+    for j in range(size - shift, size):
+        out.seen[i, j] = board[j + shift - size]
     for j in range(m):
         # the mask is empty once the game is over (it is then nobody's turn)
         out.mask[i, j] = 1 if board[shift + j] > 0 and not over else 0
@@ -280,6 +296,7 @@ def _finish(games, i, rules, out):
 ACT = 1
 FINISH = 2
 RESTART = 4
+BLOCK = 64  # games a call in the prange loop of advance
 
 
 @jit(inline=True)
@@ -308,25 +325,50 @@ def advance(games, actions, which, phases, rules, out):
     ``ACT | FINISH`` is a whole step. With a ``PERFECT`` opponent the caller plays the
     opponent's moves (:func:`apply_replies`) between the first phase and ``FINISH``.
     """
-    for i in prange(games.boards.shape[0]):
-        _advance_one(games, i, actions[i], which[i], phases, rules, out)
+    count = games.boards.shape[0]
+    for block in prange((count + BLOCK - 1) // BLOCK):
+        start, stop = block * BLOCK, min(count, (block + 1) * BLOCK)
+        if rules.opponent == SEARCH:
+            _search_block(games, start, stop, actions, which, phases, rules, out)
+        else:
+            _advance_block(games, start, stop, actions, which, phases, rules, out)
+
+
+@jit(leaf=True)
+def _advance_block(games, start, stop, actions, which, phases, rules, out):
+    """Games ``start .. stop-1`` of :func:`advance`, one after the other.
+
+    Blocks of games rather than one call a game, with the step inlined and without
+    reference counting (a leaf kernel: it creates no array; the alpha-beta search it
+    calls manages its own): half the time of one call a game. The alpha-beta opponent
+    runs in :func:`_search_block` instead. Written into
+    the prange loop itself, item assignments through the records' attributes
+    (``games.done[i] = ...``) were lost (Numba 0.68 parfors). The result of a game
+    does not depend on its block, so neither does it on the thread count."""
+    for i in range(start, stop):
+        _advance_one(games, i, actions[i], which[i], phases, rules, out, _random_move)
 
 
 @jit
-def _advance_one(games, i, action, chosen, phases, rules, out):
-    """Game ``i``'s part of :func:`advance`.
+def _search_block(games, start, stop, actions, which, phases, rules, out):
+    """:func:`_advance_block` for the alpha-beta opponent, with reference counting (the
+    search creates arrays, and a callee compiled from a leaf kernel inherits its lack
+    of reference counting)."""
+    for i in range(start, stop):
+        _advance_one(games, i, actions[i], which[i], phases, rules, out, _search_move)
 
-    A function of its own, with the helpers inlined into it rather than into the prange
-    loop: written into the loop, item assignments through the records' attributes
-    (``games.done[i] = ...``) were lost (Numba 0.68 parfors)."""
+
+@jit(inline=True)
+def _advance_one(games, i, action, chosen, phases, rules, out, mover):
+    """Game ``i``'s part of :func:`advance`."""
     if phases & RESTART:
         if chosen:
             games.done[i] = True
-            _act(games, i, 0, rules, out)
+            _act(games, i, 0, rules, out, mover)
         else:
             _idle(i, out)
     elif phases & ACT:
-        _act(games, i, action, rules, out)
+        _act(games, i, action, rules, out, mover)
     if phases & FINISH:
         _finish(games, i, rules, out)
 
