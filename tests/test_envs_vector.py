@@ -255,3 +255,26 @@ def test_bad_actions_are_refused(bad):
 def test_bad_options_are_refused(bad):
     with pytest.raises(InputError):
         KalahVectorEnv(**bad)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("agent", [0, 1])
+def test_advance_with_the_search_opponent_matches_reference(agent):
+    """Openings of Kalah(3, 2) against the depth-2 alpha-beta opponent: it replies in
+    every game (the generated batches may not reach it in the plain-Python run)."""
+    games = kb.new_games(3, 3)
+    games.base[:] = [5, 6, 7]
+    games.episode[:] = -1
+    rules = kb.Rules(2, 0, agent, kb.SEARCH, 2, weights_for("store", 3), False)
+    out, ref_out = blank_out(3, 3), blank_out(3, 3)
+    theirs = copy_games(games)
+    kb.advance(games, np.zeros(3, np.int64), np.ones(3, np.bool_), kb.RESTART | kb.FINISH,
+               rules, out)
+    ref.advance(theirs, np.zeros(3, np.int64), np.ones(3, np.bool_), kb.RESTART | kb.FINISH,
+                rules, ref_out)
+    actions = np.array([0, 1, 2])
+    kb.advance(games, actions, games.done, kb.ACT | kb.FINISH, rules, out)
+    ref.advance(theirs, actions, theirs.done, kb.ACT | kb.FINISH, rules, ref_out)
+    assert_same(games, theirs)
+    assert_same(out, ref_out)
+    assert (games.boards[:, 4:7] != 2).any()  # the opponent (North or South) has moved

@@ -39,8 +39,7 @@ from ..kalah.rules import (NORTH, SOUTH, VARIANTS, apply_move, final_margin, is_
                            legal_moves, new_board, store_of)
 from .._random import below, stream_key
 from ..kalah.solver import Solver
-from .kalah_batch import (OPPONENT_CODES, Rules, _random_move, _search_move, opponent_move,
-                          reply)
+from .kalah_batch import OPPONENT_CODES, Rules, _random_move, _search_move, reply
 from ._render import RENDER_MODES, TextEnv, check_render_mode, render
 
 __all__ = ["env", "raw_env", "KalahAEC", "KalahEnv", "PerfectPlayer", "perfect_player",
@@ -386,9 +385,9 @@ class KalahEnv(TextEnv):
             pit, self._counter = self._perfect.choose(self.board, player, self._key,
                                                       self._counter)
             return int(pit)
-        pit, self._counter = opponent_move(self.board, player, self._rules.opponent,
-                                           self.depth, self._weights, self._variant, self._key,
-                                           self._counter, self._scratch)
+        pit, self._counter = self._mover(self.board, player, self.depth, self._weights,
+                                         self._variant, self._key, self._counter,
+                                         self._scratch)
         return int(pit)
 
     def _play(self, pit: int) -> None:

@@ -3,7 +3,7 @@
 This module holds the kernels under ``jitgames/Kalah-v0``'s vector environment
 (:mod:`jitgames.envs.vector`) and the two-player batch (:mod:`jitgames.envs.selfplay`);
 the single environment :class:`jitgames.envs.kalah.KalahEnv` draws its opponent's
-moves with the same :func:`opponent_move`, so one game of a batch and one single
+moves with the same kernels (:func:`reply`), so one game of a batch and one single
 environment with the same seed play the same moves.
 
 State of a batch of ``N`` games of Kalah(m, n) (:class:`Games`): the boards, an
@@ -42,7 +42,7 @@ from ..kalah.rules import SOUTH, apply_move, final_margin, is_over, legal_moves
 from ..kalah.search import ALPHABETA, choose_move
 
 __all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
-           "new_games", "new_step_out", "opponent_move", "reply", "ACT", "FINISH", "RESTART",
+           "new_games", "new_step_out", "reply", "ACT", "FINISH", "RESTART",
            "advance", "apply_replies", "random_games"]
 
 RANDOM = 0
@@ -165,16 +165,6 @@ def new_step_out(count: int, pits: int) -> StepOut:
                    np.empty(count, np.float64), np.empty(count, np.bool_),
                    np.empty(count, np.int64), np.empty(count, np.bool_),
                    np.empty(count, np.bool_), np.empty(count, np.bool_))
-
-
-@jit(inline=True)
-def opponent_move(board, player, kind, depth, weights, variant, key, counter, moves):
-    """The move (board index) of a ``RANDOM`` or ``SEARCH`` opponent playing ``player``,
-    and the next counter of stream ``key``. ``moves``: int64 scratch, ``m`` slots.
-    The game must not be over."""
-    if kind == RANDOM:
-        return _random_move(board, player, depth, weights, variant, key, counter, moves)
-    return _search_move(board, player, depth, weights, variant, key, counter, moves)
 
 
 @jit(inline=True)
