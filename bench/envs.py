@@ -12,6 +12,17 @@ the medians and their ratio are reported; the Gymnasium environments are timed
 round-robin in the same way; OpenSpiel is skipped, saying so, when it
 is not installed. Prints a table and saves ``bench/results/envs.json`` with the
 machine it ran on.
+
+The vector environments (``--only vector``, saved to ``bench/results/envs_vector.json``;
+also part of a full run): ``jitgames/Kalah-v0`` with 1024 sub-environments against the
+random opponent on one thread (each step is the agent's move and the opponent's
+replies in all 1024 games; the agent picks a uniform legal pit from the mask with
+NumPy, in the timed loop) alternated with OpenSpiel's mancala random moves, medians
+and the ratio of steps a second; the same on two threads; Mastermind-v0 and
+Solitaire-v0 vector steps a second; and whole random games played inside one kernel
+call (:func:`jitgames.envs.kalah_batch.random_games`), games a second. Both wall and
+process-CPU seconds are kept: on a shared machine CPU seconds depend less on the
+other jobs.
 """
 from __future__ import annotations
 
@@ -111,6 +122,144 @@ def openspiel_available() -> str | None:
     return None
 
 
+def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: int,
+                 num_threads: int) -> float:
+    """Seconds (wall, cpu) for ``steps`` steps of a native vector environment of
+    ``num_envs`` sub-environments on ``num_threads`` threads, random legal actions
+    chosen from ``info["action_mask"]`` with NumPy (0 where none is legal)."""
+    from jitgames._jit import threads
+
+    env = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point",
+                             **options)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    mask = info.get("action_mask")
+    with threads(num_threads):
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(steps):
+            if mask is None:
+                actions = rng.integers(env.single_action_space.n, size=num_envs)
+            else:
+                # the largest of uniform numbers on the legal actions: a uniform legal one
+                actions = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask + mask,
+                                    axis=1)
+            _, _, _, _, info = env.step(actions)
+            mask = info.get("action_mask")
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def openspiel_steps_cpu(steps: int, seed: int):
+    """(wall, cpu) seconds of :func:`openspiel_steps`."""
+    cpu = time.process_time()
+    wall = openspiel_steps(steps, seed)
+    return wall, time.process_time() - cpu
+
+
+def kernel_games(games: int, seed: int, num_threads: int):
+    """(wall, cpu) seconds to play ``games`` random games of Kalah(6,4) in one kernel call."""
+    from jitgames._jit import threads
+    from jitgames.envs.kalah_batch import random_games
+
+    margins, plies = np.zeros(games, np.int64), np.zeros(games, np.int64)
+    with threads(num_threads):
+        wall, cpu = time.perf_counter(), time.process_time()
+        random_games(6, 4, 1, np.uint64(seed), margins, plies)
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _rate(count: int, runs: list) -> dict:
+    walls, cpus = [w for w, _ in runs], [c for _, c in runs]
+    return {"count": count, "median_wall_seconds": statistics.median(walls),
+            "median_cpu_seconds": statistics.median(cpus),
+            "per_second_wall": count / statistics.median(walls),
+            "per_second_cpu": count / statistics.median(cpus)}
+
+
+def vector_section(quick: bool, repeats: int) -> dict:
+    """The vector-environment figures (see the module docstring)."""
+    num_envs = 1024
+    steps = 40 if quick else 200
+    open_moves = 50_000 if quick else 200_000
+    kalah = ("jitgames/Kalah-v0", {"opponent": "random", "variant": "standard"})
+    # warm-up: compile or load every kernel
+    vector_steps(*kalah, num_envs, 3, 0, 1)
+    vector_steps("jitgames/Mastermind-v0", {}, 16, 2, 0, 1)
+    vector_steps("jitgames/Solitaire-v0", {}, 16, 2, 0, 1)
+    kernel_games(100, 0, 1)
+    skipped = openspiel_available()
+    if skipped is None:
+        openspiel_steps(200, 0)
+    runs = {"kalah_1": [], "kalah_2": [], "openspiel": [], "games_1": [], "games_2": [],
+            "mastermind": [], "solitaire": []}
+    games = 5_000 if quick else 20_000
+    mastermind_envs, solitaire_envs = 256, 256
+    for r in range(repeats):  # alternate, so that all see the same load
+        runs["kalah_1"].append(vector_steps(*kalah, num_envs, steps, r, 1))
+        if skipped is None:
+            runs["openspiel"].append(openspiel_steps_cpu(open_moves, r))
+        runs["kalah_2"].append(vector_steps(*kalah, num_envs, steps, r, 2))
+        runs["games_1"].append(kernel_games(games, r, 1))
+        runs["games_2"].append(kernel_games(games, r, 2))
+        runs["mastermind"].append(vector_steps("jitgames/Mastermind-v0", {}, mastermind_envs,
+                                               steps // 4, r, 1))
+        runs["solitaire"].append(vector_steps("jitgames/Solitaire-v0", {}, solitaire_envs,
+                                              steps // 4, r, 1))
+    result = {
+        "kalah_vector_1_thread": dict(_rate(num_envs * steps, runs["kalah_1"]),
+                                      environment="Kalah-v0 6x4 (standard) vs random, "
+                                                  f"{num_envs} envs, 1 thread"),
+        "kalah_vector_2_threads": dict(_rate(num_envs * steps, runs["kalah_2"]),
+                                       environment="same, 2 threads"),
+        "kernel_random_games_1_thread": dict(_rate(games, runs["games_1"]),
+                                             environment="Kalah(6,4) random games in one "
+                                                         "kernel call, 1 thread"),
+        "kernel_random_games_2_threads": dict(_rate(games, runs["games_2"]),
+                                              environment="same, 2 threads"),
+        "mastermind_vector": dict(_rate(mastermind_envs * (steps // 4), runs["mastermind"]),
+                                  environment=f"Mastermind-v0 4x6, {mastermind_envs} envs, "
+                                              "1 thread"),
+        "solitaire_vector": dict(_rate(solitaire_envs * (steps // 4), runs["solitaire"]),
+                                 environment=f"Solitaire-v0 (optimal score at reset), "
+                                             f"{solitaire_envs} envs, 1 thread"),
+        "openspiel_skipped": skipped,
+    }
+    if skipped is None:
+        result["openspiel"] = dict(_rate(open_moves, runs["openspiel"]),
+                                   environment="OpenSpiel mancala random moves (Python API)")
+        for clock in ("wall", "cpu"):
+            result[f"kalah_vector_over_openspiel_{clock}"] = (
+                result["kalah_vector_1_thread"][f"per_second_{clock}"]
+                / result["openspiel"][f"per_second_{clock}"])
+    for clock in ("wall", "cpu"):
+        result[f"two_threads_over_one_{clock}"] = (
+            result["kalah_vector_2_threads"][f"per_second_{clock}"]
+            / result["kalah_vector_1_thread"][f"per_second_{clock}"])
+        result[f"kernel_games_two_threads_over_one_{clock}"] = (
+            result["kernel_random_games_2_threads"][f"per_second_{clock}"]
+            / result["kernel_random_games_1_thread"][f"per_second_{clock}"])
+    return result
+
+
+def print_vector(result: dict, repeats: int) -> None:
+    print(f"vector environments, median of {repeats} rounds (wall; CPU seconds in the JSON)")
+    print(f"{'':64s} {'per second':>12s} {'(CPU clock)':>12s}")
+    for key in ("kalah_vector_1_thread", "openspiel", "kalah_vector_2_threads",
+                "kernel_random_games_1_thread", "kernel_random_games_2_threads",
+                "mastermind_vector", "solitaire_vector"):
+        row = result.get(key)
+        if row:
+            print(f"{row['environment']:64s} {row['per_second_wall']:12,.0f} "
+                  f"{row['per_second_cpu']:12,.0f}")
+    if result.get("openspiel"):
+        print(f"Kalah-v0 vector steps / OpenSpiel moves: wall "
+              f"{result['kalah_vector_over_openspiel_wall']:.2f}x, CPU "
+              f"{result['kalah_vector_over_openspiel_cpu']:.2f}x")
+    else:
+        print(f"OpenSpiel mancala skipped: {result['openspiel_skipped']}")
+    print(f"2 threads / 1 thread: vector wall {result['two_threads_over_one_wall']:.2f}x, "
+          f"kernel games wall {result['kernel_games_two_threads_over_one_wall']:.2f}x")
+
+
 GYM_CASES = [
     ("Kalah-v0 6x4 vs random", "jitgames/Kalah-v0", {"opponent": "random"}),
     ("Kalah-v0 6x4 vs alpha-beta depth 4", "jitgames/Kalah-v0", {"depth": 4}),
@@ -128,11 +277,20 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer steps and rounds")
     parser.add_argument("--repeats", type=int, default=None, help="rounds of each timing")
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "envs.json"))
+    parser.add_argument("--only", choices=["vector"], default=None,
+                        help="only the vector environments (saved to envs_vector.json)")
+    parser.add_argument("--out", default=None, help="result file (JSON)")
     args = parser.parse_args(argv)
     steps = 5_000 if args.quick else 40_000
     repeats = args.repeats or (3 if args.quick else 7)
     results = {"machine": machine(), "steps": steps, "repeats": repeats}
+    name = "envs_vector.json" if args.only == "vector" else "envs.json"
+    out = args.out or str(ROOT / "bench" / "results" / name)
+    results["vector"] = vector_section(args.quick, repeats)
+    print_vector(results["vector"], repeats)
+    if args.only == "vector":
+        save_result(out, results)
+        return 0
 
     # warm-up: compile (or load) every kernel before timing
     aec_steps(200, 0)
@@ -193,7 +351,7 @@ def main(argv=None) -> int:
         print(f"OpenSpiel mancala skipped: {skipped}")
     for row in rows:
         print(f"{row['environment']:48s} {row['steps_per_second']:12,.0f}")
-    save_result(args.out, results)
+    save_result(out, results)
     return 0
 
 

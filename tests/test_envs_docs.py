@@ -41,3 +41,25 @@ def test_gymnasium_solitaire_loop_prints_what_the_page_shows():
     shown = [line.fullmatch(x).groups() for x in blocks("text")[0].splitlines()]
     assert [(d, o) for d, _, o in printed] == [(d, o) for d, _, o in shown]
     assert all(int(score) <= int(optimal) for _, score, optimal in printed)
+
+
+def test_pettingzoo_example_is_reproducible():
+    """The example seeds the game (and so the agents' samplers): two runs print the same."""
+    code = blocks("python")[0]
+    assert run(code) == run(code)
+
+
+def test_vector_env_training_loop_prints_what_the_page_shows():
+    """The REINFORCE loop on the vector environment: seeded, so its output is exactly
+    the page's, and the agent won more games at the end than at the start."""
+    printed = run(blocks("python")[2])
+    assert printed.strip() == blocks("text")[1].strip()
+    first, last = map(int, re.findall(r"won (\d+)% of the first 2000 and (\d+)%", printed)[0])
+    assert last > first
+
+
+def test_self_play_batch_loop():
+    printed = run(blocks("python")[3]).strip()
+    won, drew = map(float, re.fullmatch(
+        r"South won (\d+\.\d)%, drew (\d+\.\d)% of 1000 random games", printed).groups())
+    assert 0 < won < 100 and 0 <= drew < 100 and won + drew <= 100

@@ -43,7 +43,14 @@ _ENTRY_POINTS = {
     "jitgames/Solitaire-v0": "jitgames.envs.solitaire:SolitaireEnv",
 }
 
+_VECTOR_ENTRY_POINTS = {
+    "jitgames/Kalah-v0": "jitgames.envs.vector:KalahVectorEnv",
+    "jitgames/Mastermind-v0": "jitgames.envs.vector:MastermindVectorEnv",
+    "jitgames/Solitaire-v0": "jitgames.envs.vector:SolitaireVectorEnv",
+}
+
 for _id, _entry in _ENTRY_POINTS.items():
     # Importing twice (or after a reload) must not register twice: Gymnasium warns.
     if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point=_entry)
+        gymnasium.register(id=_id, entry_point=_entry,
+                           vector_entry_point=_VECTOR_ENTRY_POINTS.get(_id))

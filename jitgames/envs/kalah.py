@@ -37,8 +37,9 @@ from ..kalah.evaluation import weights_for
 from ..kalah.play import draw_board
 from ..kalah.rules import (NORTH, SOUTH, VARIANTS, apply_move, final_margin, is_over,
                            legal_moves, new_board, store_of)
-from ..kalah.search import ALPHABETA, choose_move
+from .._random import below, stream_key
 from ..kalah.solver import Solver
+from .kalah_batch import OPPONENT_CODES, Rules, _random_move, _search_move, reply
 from ._render import RENDER_MODES, TextEnv, check_render_mode, render
 
 __all__ = ["env", "raw_env", "KalahAEC", "KalahEnv", "PerfectPlayer", "perfect_player",
@@ -154,9 +155,9 @@ class KalahAEC(AECEnv):
         self._variant = VARIANTS[variant]
         self.possible_agents = list(AGENTS)
         observation = _observation_space(pits, 2 * pits * stones)
-        action = spaces.Discrete(pits)
         self.observation_spaces = {agent: observation for agent in AGENTS}
-        self.action_spaces = {agent: action for agent in AGENTS}
+        # one space each, so that each agent's sampler has its own generator
+        self.action_spaces = {agent: spaces.Discrete(pits) for agent in AGENTS}
         self._scratch = np.zeros(pits, dtype=np.int64)
         self.board = new_board(pits, stones)
 
@@ -167,10 +168,13 @@ class KalahAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a game from the opening, South to move (the game has no randomness;
-        ``seed`` seeds ``np_random`` for the API's sake)."""
+        """Start a game from the opening, South to move. The game has no randomness:
+        ``seed`` seeds ``np_random`` and the agents' action spaces (agent ``k``'s with
+        ``seed + k``), so that agents sampling from them play the same game again."""
         if seed is not None:
             self.np_random, self.np_random_seed = gymnasium.utils.seeding.np_random(seed)
+            for k, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(seed + k)
         self.board = new_board(self.pits, self.stones)
         self.agents = list(AGENTS)
         self.rewards = {agent: 0.0 for agent in AGENTS}
@@ -275,6 +279,19 @@ class PerfectPlayer:
             self._known[key] = values
         return values
 
+    def choose(self, board: np.ndarray, player: int, key, counter: int) -> tuple[int, int]:
+        """A move of the highest exact value for ``player`` and the next counter of
+        stream ``key``: among equally good moves (ascending pit order) the
+        ``below(key, counter, ties)``-th, drawn only when there are several (as
+        :func:`jitgames.kalah.search.choose_move` breaks ties)."""
+        values = self.move_values(board, player)
+        best = max(values.values())
+        ties = sorted(pit for pit, value in values.items() if value == best)
+        if len(ties) == 1:
+            return ties[0], counter
+        pick, counter = below(np.uint64(key), counter, len(ties))
+        return ties[int(pick)], int(counter)
+
     def _search(self, board: np.ndarray, player: int) -> dict[int, int]:
         m = (board.shape[0] - 2) // 2
         store = store_of(m, player)
@@ -295,6 +312,21 @@ def perfect_player(pits: int, stones: int, variant: str) -> PerfectPlayer:
     return PerfectPlayer(pits, stones, variant)
 
 
+def check_options(pits, stones, variant, reward, opponent, depth, side) -> None:
+    """Refuse (:class:`~jitgames.errors.InputError`) options ``Kalah-v0`` cannot play."""
+    _check_board_size(pits, stones, variant, reward)
+    if opponent not in OPPONENTS:
+        raise InputError(f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}")
+    if not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
+        raise InputError(f"depth must be an integer from 1 to 20, got {depth!r}")
+    if side not in SIDES:
+        raise InputError(f"side must be one of {', '.join(SIDES)}, got {side!r}")
+    if opponent == "perfect" and 2 * pits * stones > PERFECT_MAX_STONES:
+        raise InputError(f"the perfect opponent plays boards of at most "
+                         f"{PERFECT_MAX_STONES} stones; Kalah({pits},{stones}) has "
+                         f"{2 * pits * stones}")
+
+
 class KalahEnv(TextEnv):
     """``jitgames/Kalah-v0``: one agent plays Kalah(m, n) against a built-in opponent.
 
@@ -307,7 +339,10 @@ class KalahEnv(TextEnv):
         evaluation (the computer of ``jitgames kalah play``); ``"perfect"``: a move of
         the highest exact value by the solver (:mod:`jitgames.kalah.solver`; boards
         of at most :data:`PERFECT_MAX_STONES` stones); ``"random"``: a uniform legal
-        move. Ties between equally good moves are broken at random from ``np_random``.
+        move. Ties between equally good moves are broken at random: episode ``e``
+        after ``reset(seed=s)`` draws from the SplitMix64 stream ``stream_key(base, e)``
+        with ``base`` the first ``integers(2**63)`` of ``np_random``
+        (:mod:`jitgames.envs.kalah_batch`; the vector environment does the same).
     depth : int
         Search depth of the ``"alphabeta"`` opponent, in plies (1 .. 20).
     side : str
@@ -323,17 +358,7 @@ class KalahEnv(TextEnv):
     def __init__(self, pits: int = 6, stones: int = 4, variant: str = "empty-capture",
                  reward: str = "margin", opponent: str = "alphabeta", depth: int = 4,
                  side: str = "south", render_mode: str | None = None):
-        _check_board_size(pits, stones, variant, reward)
-        if opponent not in OPPONENTS:
-            raise InputError(f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}")
-        if not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
-            raise InputError(f"depth must be an integer from 1 to 20, got {depth!r}")
-        if side not in SIDES:
-            raise InputError(f"side must be one of {', '.join(SIDES)}, got {side!r}")
-        if opponent == "perfect" and 2 * pits * stones > PERFECT_MAX_STONES:
-            raise InputError(f"the perfect opponent plays boards of at most "
-                             f"{PERFECT_MAX_STONES} stones; Kalah({pits},{stones}) has "
-                             f"{2 * pits * stones}")
+        check_options(pits, stones, variant, reward, opponent, depth, side)
         check_render_mode(render_mode)
         self.pits, self.stones, self.variant, self.reward_kind = pits, stones, variant, reward
         self.opponent, self.depth, self.render_mode = opponent, int(depth), render_mode
@@ -346,29 +371,36 @@ class KalahEnv(TextEnv):
         self.action_space = spaces.Discrete(pits)
         self.board = new_board(pits, stones)
         self.to_move, self._over = SOUTH, False
+        self._rules = Rules(stones, self._variant, self.player, OPPONENT_CODES[opponent],
+                            self.depth, self._weights, reward == "outcome")
         self._key, self._counter = np.uint64(0), 0
+        self._base, self._episode = None, 0
+        self._mover = _search_move if opponent == "alphabeta" else _random_move
 
     # -- the opponent
     def _opponent_move(self) -> int:
+        """The opponent's move (board index) in the current position (its turn)."""
         player = 1 - self.player
-        if self.opponent == "random":
-            legal = self._scratch[:legal_moves(self.board, player, self._scratch)]
-            return int(self.np_random.choice(legal))
         if self.opponent == "perfect":
-            values = self._perfect.move_values(self.board, player)
-            best = max(values.values())
-            ties = [pit for pit, value in values.items() if value == best]
-            return int(ties[self.np_random.integers(len(ties))])
-        nodes = np.zeros(1, dtype=np.int64)
-        move, _, self._counter = choose_move(self.board, player, self.depth, self._weights,
-                                             self._variant, ALPHABETA, True, True, self._key,
-                                             self._counter, nodes)
-        return int(move)
+            pit, self._counter = self._perfect.choose(self.board, player, self._key,
+                                                      self._counter)
+            return int(pit)
+        pit, self._counter = self._mover(self.board, player, self.depth, self._weights,
+                                         self._variant, self._key, self._counter,
+                                         self._scratch)
+        return int(pit)
 
     def _play(self, pit: int) -> None:
         self.to_move, self._over, _ = play_pit(self.board, self.to_move, pit, self._variant)
 
     def _opponent_plays(self) -> None:
+        if self.opponent != "perfect":
+            # the batch's kernel, so that a game of a vector environment plays the same
+            self.to_move, self._counter = reply(self.board, self.to_move, self._rules,
+                                                self._key, self._counter, self._scratch,
+                                                self._mover)
+            self.to_move = int(self.to_move)
+            self._over = bool(is_over(self.board))
         while self.to_move != self.player and not self._over:
             self._play(self._opponent_move())
 
@@ -381,10 +413,21 @@ class KalahEnv(TextEnv):
         margin = int(final_margin(self.board))
         return margin if self.player == SOUTH else -margin
 
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._base = None  # a new seed: a new base key, episodes counted from 0
+        return super().reset(seed=seed, options=options)
+
     def _reset(self, options: dict):
         self.board = new_board(self.pits, self.stones)
         self.to_move, self._over = SOUTH, False
-        self._key = np.uint64(self.np_random.integers(2**63))
+        # Episode e draws from stream_key(base, e), base drawn from np_random when seeded
+        # (as the vector environment does, jitgames.envs.kalah_batch).
+        if self._base is None:
+            self._base, self._episode = np.uint64(self.np_random.integers(2**63)), 0
+        else:
+            self._episode += 1
+        self._key = np.uint64(stream_key(self._base, self._episode))
         self._counter = 0
         self._opponent_plays()
         observation = self._observation()

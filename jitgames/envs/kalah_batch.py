@@ -1,0 +1,404 @@
+"""Batched Kalah: N games in flat arrays, stepped by one parallel kernel call.
+
+This module holds the kernels under ``jitgames/Kalah-v0``'s vector environment
+(:mod:`jitgames.envs.vector`) and the two-player batch (:mod:`jitgames.envs.selfplay`);
+the single environment :class:`jitgames.envs.kalah.KalahEnv` draws its opponent's
+moves with the same kernels (:func:`reply`), so one game of a batch and one single
+environment with the same seed play the same moves.
+
+State of a batch of ``N`` games of Kalah(m, n) (:class:`Games`): the boards, an
+``(N, 2m + 2)`` int8 array in the shared layout (``docs/design.md``), the side to move,
+whether the last step ended the episode, and each game's random stream.
+
+Randomness (``docs/design.md``: counter-based, independent of the thread count): game
+``i`` of a batch has a base key (drawn once, from its seed, by the Python side);
+episode ``e`` of that game draws from the SplitMix64 stream
+``stream_key(base, e)`` (:mod:`jitgames._random`), output by output, counted in
+``Games.counter``. Only the opponent draws: a random opponent takes the ``k``-th of its
+legal pits (ascending board index) with ``k = below(key, counter, count)``; an
+alpha-beta opponent draws among equally good moves as
+:func:`jitgames.kalah.search.choose_move` does; a perfect opponent among the moves of
+the highest exact value (drawn in Python, :meth:`jitgames.envs.kalah.PerfectPlayer`).
+
+Episode steps follow Gymnasium 1.x's ``NEXT_STEP`` autoreset: the step after the one
+that ended an episode starts the next episode instead (its action ignored, reward 0,
+not terminated) and returns the new episode's first observation.
+
+Choices docs/design.md leaves open: each game owns its row of the scratch arrays
+(``Games.moves``), so a thread never shares scratch with another whatever the thread
+count; the perfect opponent is not in a kernel (the exact solver keeps a shared
+transposition table and is searched from Python, between the two kernel phases
+the phases of :func:`advance`).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._jit import jit, prange
+from .._random import below, stream_key
+from ..kalah.rules import SOUTH, apply_move, final_margin, is_over, legal_moves
+from ..kalah.search import ALPHABETA, choose_move
+
+__all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
+           "new_games", "new_step_out", "reply", "ACT", "FINISH", "RESTART",
+           "advance", "apply_replies", "random_games"]
+
+RANDOM = 0
+SEARCH = 1
+PERFECT = 2
+OPPONENT_CODES = {"random": RANDOM, "alphabeta": SEARCH, "perfect": PERFECT}
+
+
+class Games(NamedTuple):
+    """State of ``N`` games (one row each), changed in place by the kernels.
+
+    Attributes
+    ----------
+    boards : np.ndarray
+        int8 ``(N, 2m + 2)``, the shared board layout.
+    to_move : np.ndarray
+        int8 ``(N,)``: ``SOUTH`` (0) or ``NORTH`` (1); meaningless once a game is over.
+    done : np.ndarray
+        bool ``(N,)``: the last step ended the episode, so the next step starts a new one.
+    base : np.ndarray
+        uint64 ``(N,)``: the game's base key (from its seed).
+    episode : np.ndarray
+        int64 ``(N,)``: episodes started since the game was seeded, minus one.
+    key : np.ndarray
+        uint64 ``(N,)``: ``stream_key(base, episode)``, the episode's random stream.
+    counter : np.ndarray
+        int64 ``(N,)``: outputs of ``key``'s stream used so far.
+    moves : np.ndarray
+        int64 ``(N, m)``: scratch for move lists, row ``i`` used by game ``i`` only.
+    """
+
+    boards: np.ndarray
+    to_move: np.ndarray
+    done: np.ndarray
+    base: np.ndarray
+    episode: np.ndarray
+    key: np.ndarray
+    counter: np.ndarray
+    moves: np.ndarray
+
+
+class Rules(NamedTuple):
+    """What a step needs besides the state: the game, the agent's side and its opponent.
+
+    Attributes
+    ----------
+    stones : int
+        Stones a pit at the start, ``n``.
+    variant : int
+        Capture rule (:data:`jitgames.kalah.rules.VARIANTS`).
+    agent : int
+        The agent's side (``SOUTH`` or ``NORTH``); the opponent plays the other.
+    opponent : int
+        ``RANDOM``, ``SEARCH`` (alpha-beta) or ``PERFECT`` (moves supplied from Python).
+    depth : int
+        Plies of the alpha-beta opponent.
+    weights : np.ndarray
+        int64 evaluation of the alpha-beta opponent (:mod:`jitgames.kalah.evaluation`).
+    outcome : bool
+        Rewards are the sign of the margin (``reward="outcome"``), else the margin.
+    """
+
+    stones: int
+    variant: int
+    agent: int
+    opponent: int
+    depth: int
+    weights: np.ndarray
+    outcome: bool
+
+
+class StepOut(NamedTuple):
+    """What one step returns, one row per game (filled by the kernels).
+
+    Attributes
+    ----------
+    seen : np.ndarray
+        int8 ``(N, 2m + 2)``: the board from the agent's side (own pits, own store,
+        opponent's pits, opponent's store).
+    mask : np.ndarray
+        int8 ``(N, m)``: the agent's legal pits (1 = legal), zeros once the game is over.
+    reward : np.ndarray
+        float64 ``(N,)``.
+    terminated : np.ndarray
+        bool ``(N,)``.
+    margin : np.ndarray
+        int64 ``(N,)``: the agent's final margin where ``ended``, else 0.
+    ended : np.ndarray
+        bool ``(N,)``: the game ended by play on this step (``margin`` is set).
+    illegal : np.ndarray
+        bool ``(N,)``: the step's action was illegal (the episode ends with the penalty).
+    settled : np.ndarray
+        bool ``(N,)``: scratch between the phases of :func:`advance`: the
+        step's outcome was decided before any move (a new episode, an illegal action,
+        a game already over).
+    """
+
+    seen: np.ndarray
+    mask: np.ndarray
+    reward: np.ndarray
+    terminated: np.ndarray
+    margin: np.ndarray
+    ended: np.ndarray
+    illegal: np.ndarray
+    settled: np.ndarray
+
+
+def new_games(count: int, pits: int) -> Games:
+    """Zeroed state of ``count`` games of ``pits`` pits a side (to be reset)."""
+    return Games(np.zeros((count, 2 * pits + 2), np.int8), np.zeros(count, np.int8),
+                 np.ones(count, np.bool_), np.zeros(count, np.uint64),
+                 np.zeros(count, np.int64), np.zeros(count, np.uint64),
+                 np.zeros(count, np.int64), np.zeros((count, pits), np.int64))
+
+
+def new_step_out(count: int, pits: int) -> StepOut:
+    """Fresh output arrays for a step of ``count`` games (fresh, so that arrays handed
+    to the caller are never written again)."""
+    return StepOut(np.empty((count, 2 * pits + 2), np.int8), np.empty((count, pits), np.int8),
+                   np.empty(count, np.float64), np.empty(count, np.bool_),
+                   np.empty(count, np.int64), np.empty(count, np.bool_),
+                   np.empty(count, np.bool_), np.empty(count, np.bool_))
+
+
+@jit(inline=True)
+def _random_move(board, player, depth, weights, variant, key, counter, moves):
+    """The random opponent's move: the ``below(key, counter, count)``-th legal pit."""
+    count = legal_moves(board, player, moves)
+    pick, counter = below(key, counter, count)
+    return moves[pick], counter
+
+
+@jit
+def _search_move(board, player, depth, weights, variant, key, counter, moves):
+    """The alpha-beta opponent's move: a call of its own, kept out of the leaf kernel
+    :func:`_advance_block` (the search creates arrays)."""
+    nodes = moves[:1]  # choose_move counts nodes into it; the count is not wanted
+    pit, _, counter = choose_move(board, player, depth, weights, variant, ALPHABETA, True,
+                                  True, key, counter, nodes)
+    return pit, counter
+
+
+@jit(inline=True)
+def reply(board, to_move, rules, key, counter, moves, mover):
+    """Let the opponent move (``mover``: :func:`_random_move` or :func:`_search_move`)
+    until it is the agent's turn or the game is over (a ``PERFECT`` opponent is left to
+    the caller); return ``(to_move, counter)``."""
+    while to_move != rules.agent and rules.opponent != PERFECT and not is_over(board):
+        pit, counter = mover(board, to_move, rules.depth, rules.weights, rules.variant, key,
+                             counter, moves)
+        to_move, _ = apply_move(board, to_move, pit, rules.variant)
+    return to_move, counter
+
+
+@jit(inline=True)
+def _result(margin, outcome):
+    """A final margin as a reward: itself or its sign."""
+    if not outcome:
+        return np.float64(margin)
+    return np.float64(1.0) if margin > 0 else (np.float64(-1.0) if margin < 0 else 0.0)
+
+
+@jit(inline=True)
+def _agent_margin(board, agent):
+    margin = final_margin(board)
+    return margin if agent == SOUTH else -margin
+
+
+@jit(inline=True)
+def _act(games, i, action, rules, out, mover):
+    """First phase of game ``i``'s step: a new episode after one that ended (the
+    action ignored), the end of a game that was over before the agent moved, an
+    illegal action, or the agent's move; then the opponent's replies."""
+    board = games.boards[i]
+    m = board.shape[0] // 2 - 1
+    out.reward[i] = 0.0
+    out.terminated[i] = False
+    out.margin[i] = 0
+    out.ended[i] = False
+    out.illegal[i] = False
+    out.settled[i] = True
+    if games.done[i]:
+        games.episode[i] += 1
+        games.key[i] = stream_key(games.base[i], games.episode[i])
+        games.counter[i] = 0
+        for j in range(board.shape[0]):
+            board[j] = rules.stones
+        board[m] = 0
+        board[2 * m + 1] = 0
+        games.to_move[i] = SOUTH
+        games.done[i] = False
+    elif is_over(board):
+        # only on tiny boards: the opponent ended the game before the agent's first move
+        out.margin[i] = _agent_margin(board, rules.agent)
+        out.reward[i] = _result(out.margin[i], rules.outcome)
+        out.terminated[i] = True
+        out.ended[i] = True
+        games.done[i] = True
+    else:
+        pit = action if rules.agent == SOUTH else m + 1 + action
+        if action < 0 or action >= m or board[pit] == 0:
+            out.reward[i] = -1.0 if rules.outcome else -2.0 * m * rules.stones
+            out.terminated[i] = True
+            out.illegal[i] = True
+            games.done[i] = True
+        else:
+            following, _ = apply_move(board, games.to_move[i], pit, rules.variant)
+            games.to_move[i] = following
+            out.settled[i] = False
+    # (plain assignments: a tuple assigned into array items went wrong in a prange loop)
+    to_move, counter = reply(board, games.to_move[i], rules, games.key[i], games.counter[i],
+                             games.moves[i], mover)
+    games.to_move[i] = to_move
+    games.counter[i] = counter
+
+
+@jit(inline=True)
+def _finish(games, i, rules, out):
+    """Second phase of game ``i``'s step: the end of the game if play ended it, and the
+    agent's observation and legal pits."""
+    board = games.boards[i]
+    size = board.shape[0]
+    m = size // 2 - 1
+    over = is_over(board)
+    if over and not out.settled[i]:
+        out.margin[i] = _agent_margin(board, rules.agent)
+        out.reward[i] = _result(out.margin[i], rules.outcome)
+        out.terminated[i] = True
+        out.ended[i] = True
+        games.done[i] = True
+    shift = 0 if rules.agent == SOUTH else m + 1
+    for j in range(size - shift):  # the board rotated by shift (no modulo: a division)
+        out.seen[i, j] = board[j + shift]
+    for j in range(size - shift, size):
+        out.seen[i, j] = board[j + shift - size]
+    for j in range(m):
+        # the mask is empty once the game is over (it is then nobody's turn)
+        out.mask[i, j] = 1 if board[shift + j] > 0 and not over else 0
+
+
+ACT = 1
+FINISH = 2
+RESTART = 4
+BLOCK = 64  # games a call in the prange loop of advance
+
+
+@jit(inline=True)
+def _idle(i, out):
+    """Outputs of a game a reset leaves alone (its observation is still written)."""
+    out.reward[i] = 0.0
+    out.terminated[i] = False
+    out.margin[i] = 0
+    out.ended[i] = False
+    out.illegal[i] = False
+    out.settled[i] = True
+
+
+@jit(parallel=True)
+def advance(games, actions, which, phases, rules, out):
+    """Step or reset every game, in the ``phases`` given (bits, one kernel for all, so
+    that one parallel loop is compiled):
+
+    - ``ACT``: the first phase of a step, the agent's ``actions[i]`` (pit ``0 .. m-1``
+      from the agent's side) and the opponent's replies;
+    - ``RESTART`` (instead of ``ACT``): a reset; games with ``which[i]`` start their next
+      episode (``episode + 1``; the caller sets ``episode = -1`` and ``base`` for a new
+      seed), the opponent opening for them when it moves first; the others are left;
+    - ``FINISH``: the second phase, rewards, ends and observations into ``out``.
+
+    ``ACT | FINISH`` is a whole step. With a ``PERFECT`` opponent the caller plays the
+    opponent's moves (:func:`apply_replies`) between the first phase and ``FINISH``.
+    """
+    count = games.boards.shape[0]
+    for block in prange((count + BLOCK - 1) // BLOCK):
+        start, stop = block * BLOCK, min(count, (block + 1) * BLOCK)
+        if rules.opponent == SEARCH:
+            _search_block(games, start, stop, actions, which, phases, rules, out)
+        else:
+            _advance_block(games, start, stop, actions, which, phases, rules, out)
+
+
+@jit(leaf=True)
+def _advance_block(games, start, stop, actions, which, phases, rules, out):
+    """Games ``start .. stop-1`` of :func:`advance`, one after the other.
+
+    Blocks of games rather than one call a game, with the step inlined and without
+    reference counting (a leaf kernel: it creates no array; the alpha-beta search it
+    calls manages its own): half the time of one call a game. The alpha-beta opponent
+    runs in :func:`_search_block` instead. Written into
+    the prange loop itself, item assignments through the records' attributes
+    (``games.done[i] = ...``) were lost (Numba 0.68 parfors). The result of a game
+    does not depend on its block, so neither does it on the thread count."""
+    for i in range(start, stop):
+        _advance_one(games, i, actions[i], which[i], phases, rules, out, _random_move)
+
+
+@jit
+def _search_block(games, start, stop, actions, which, phases, rules, out):
+    """:func:`_advance_block` for the alpha-beta opponent, with reference counting (the
+    search creates arrays, and a callee compiled from a leaf kernel inherits its lack
+    of reference counting)."""
+    for i in range(start, stop):
+        _advance_one(games, i, actions[i], which[i], phases, rules, out, _search_move)
+
+
+@jit(inline=True)
+def _advance_one(games, i, action, chosen, phases, rules, out, mover):
+    """Game ``i``'s part of :func:`advance`."""
+    if phases & RESTART:
+        if chosen:
+            games.done[i] = True
+            _act(games, i, 0, rules, out, mover)
+        else:
+            _idle(i, out)
+    elif phases & ACT:
+        _act(games, i, action, rules, out, mover)
+    if phases & FINISH:
+        _finish(games, i, rules, out)
+
+
+@jit
+def _play(games, i, pit, variant):
+    # A function of its own: written inline in the prange loop, the tuple assignment
+    # into games.to_move[i] came out wrong (Numba 0.68 parfors; the next player was lost).
+    following, _ = apply_move(games.boards[i], games.to_move[i], pit, variant)
+    games.to_move[i] = following
+
+
+@jit(parallel=True)
+def apply_replies(games, pits, rules):
+    """Play the opponent's move ``pits[i]`` (board index; ``-1``: none) in game ``i``."""
+    for i in prange(games.boards.shape[0]):
+        if pits[i] >= 0:
+            _play(games, i, pits[i], rules.variant)
+
+
+@jit(parallel=True)
+def random_games(pits, stones, variant, seed, margins, plies):
+    """Play ``len(margins)`` whole games of uniformly random legal moves: game ``g``
+    draws from ``stream_key(seed, g)``; its final South margin goes to ``margins[g]``
+    and its number of moves to ``plies[g]``."""
+    size = 2 * pits + 2
+    for g in prange(margins.shape[0]):
+        board = np.full(size, stones, dtype=np.int8)
+        board[pits] = 0
+        board[size - 1] = 0
+        moves = np.empty(pits, dtype=np.int64)
+        key = stream_key(seed, g)
+        counter = 0
+        player = SOUTH
+        count = legal_moves(board, player, moves)
+        played = 0
+        while count > 0:
+            pick, counter = below(key, counter, count)
+            player, _ = apply_move(board, player, moves[pick], variant)
+            played += 1
+            count = legal_moves(board, player, moves)
+        margins[g] = final_margin(board)
+        plies[g] = played

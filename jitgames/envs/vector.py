@@ -1,0 +1,399 @@
+"""Native Gymnasium vector environments: N games in arrays, one kernel call a step.
+
+``gymnasium.make_vec("jitgames/Kalah-v0", num_envs=N, vectorization_mode=
+"vector_entry_point", ...)`` (and the same for ``Mastermind-v0`` and ``Solitaire-v0``)
+builds the classes of this module. Each equals ``N`` copies of the single environment
+stepped one by one by Gymnasium's own ``SyncVectorEnv`` (``vectorization_mode="sync"``),
+observation for observation, reward for reward and info for info, which
+``tests/test_envs_vector.py`` checks:
+
+- seeds per sub-environment as Gymnasium gives them: ``reset(seed=s)`` seeds
+  sub-environment ``i`` with ``s + i`` (or ``seed`` may be a list of ``N`` seeds);
+  ``reset(options={"reset_mask": mask})`` resets only the masked ones;
+- autoreset ``NEXT_STEP`` (Gymnasium 1.x's default, declared in
+  ``metadata["autoreset_mode"]``): the step after one that ended an episode
+  starts the next episode, ignoring that sub-environment's action;
+- observations are the single environment's spaces batched (``(N, ...)`` arrays);
+  ``info`` is batched as Gymnasium does it, each key with its ``_key`` mask, and
+  ``info["action_mask"]`` is ``(N, actions)``.
+
+The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
+:func:`jitgames._jit.threads`); results do not depend on it.
+"""
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..errors import InputError
+from ..kalah.evaluation import weights_for
+from ..kalah.rules import VARIANTS
+from . import kalah
+from ..solitaire.rules import SCORE, new_position
+from ..solitaire.search import make_scratch, solve_rows
+from .mastermind import MastermindEnv
+from .solitaire import SolitaireEnv, _check_deal_number, deal_deck
+from .solitaire_batch import new_tableaus, play_moves
+from .mastermind_batch import Codes, guess_codes, new_codebreaks
+from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RESTART, Rules, advance,
+                          apply_replies, new_games, new_step_out)
+
+__all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
+
+
+def sub_seeds(seed, num_envs: int) -> list | None:
+    """The seeds of the sub-environments for ``reset(seed=...)``: ``seed + i`` for an
+    integer (as Gymnasium's ``SyncVectorEnv``), the list itself for a list."""
+    if seed is None:
+        return None
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed) + i for i in range(num_envs)]
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise InputError(f"reset needs {num_envs} seeds, got {len(seeds)}")
+    return seeds
+
+
+def _reset_mask(options, num_envs: int) -> np.ndarray:
+    mask = (options or {}).get("reset_mask")
+    if mask is None:
+        return np.ones(num_envs, dtype=np.bool_)
+    mask = np.asarray(mask, dtype=np.bool_)
+    if mask.shape != (num_envs,):
+        raise InputError(f"reset_mask must have shape ({num_envs},), got {mask.shape}")
+    return mask
+
+
+def _actions(actions, num_envs: int) -> np.ndarray:
+    actions = np.asarray(actions)
+    if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        raise InputError(f"actions must be {num_envs} integers, got shape {actions.shape} "
+                         f"of {actions.dtype}")
+    return actions.astype(np.int64, copy=False)
+
+
+def _add(info: dict, key: str, values: np.ndarray, where: np.ndarray) -> None:
+    """Put ``values`` under ``key`` with its ``_key`` mask, when any sub-environment has
+    it (Gymnasium leaves a key out when no sub-environment gave it)."""
+    if where.any():
+        info[key] = values
+        info["_" + key] = where
+
+
+class KalahVectorEnv(VectorEnv):
+    """``num_envs`` games of ``jitgames/Kalah-v0`` (:class:`jitgames.envs.kalah.KalahEnv`),
+    same options, stepped together by :func:`jitgames.envs.kalah_batch.advance`.
+
+    Sub-environment ``i`` seeded with ``s`` plays exactly as ``KalahEnv`` does after
+    ``reset(seed=s)``: its base key is the first ``integers(2**63)`` of
+    ``gymnasium.utils.seeding.np_random(s)``, and episode ``e`` draws from
+    ``stream_key(base, e)``. A ``"perfect"`` opponent's moves are searched in Python
+    (the exact solver), between two kernel calls, so it runs at the solver's speed.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, pits: int = 6, stones: int = 4,
+                 variant: str = "empty-capture", reward: str = "margin",
+                 opponent: str = "alphabeta", depth: int = 4, side: str = "south",
+                 render_mode: str | None = None):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise InputError(f"num_envs must be a positive integer, got {num_envs!r}")
+        kalah.check_options(pits, stones, variant, reward, opponent, depth, side)
+        if render_mode is not None:
+            raise InputError("the vector environment does not render; use the single one")
+        self.num_envs = int(num_envs)
+        self.pits, self.stones, self.variant, self.reward_kind = pits, stones, variant, reward
+        self.opponent, self.depth, self.side = opponent, int(depth), side
+        self.render_mode = None
+        self.single_observation_space = kalah._observation_space(pits, 2 * pits * stones)
+        self.single_action_space = spaces.Discrete(pits)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.rules = Rules(stones, VARIANTS[variant], kalah.SIDES.index(side),
+                           OPPONENT_CODES[opponent], self.depth, weights_for("store", pits),
+                           reward == "outcome")
+        self._perfect = (kalah.perfect_player(pits, stones, variant)
+                         if opponent == "perfect" else None)
+        self.games = new_games(self.num_envs, pits)
+        self._seeded = np.zeros(self.num_envs, dtype=np.bool_)
+        self._everyone = np.ones(self.num_envs, dtype=np.bool_)
+        self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
+        ``seed``: an integer (sub-environment ``i`` gets ``seed + i``) or a list."""
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        which = _reset_mask(options, self.num_envs)
+        seeds = sub_seeds(seed, self.num_envs)
+        games = self.games
+        for i in np.flatnonzero(which):
+            if seeds is not None or not self._seeded[i]:
+                # a base key drawn as KalahEnv draws it from its np_random
+                generator = (seeding.np_random(seeds[i])[0] if seeds is not None
+                             else self.np_random)
+                games.base[i] = np.uint64(generator.integers(2**63))
+                games.episode[i] = -1
+                self._seeded[i] = True
+        out = new_step_out(self.num_envs, self.pits)
+        self._advance(None, which, RESTART, out)
+        observation = {"observation": out.seen, "action_mask": out.mask}
+        # as Gymnasium's SyncVectorEnv: infos of the sub-environments reset only
+        return observation, {"action_mask": np.where(which[:, None], out.mask, 0).astype(np.int8),
+                             "_action_mask": which.copy()}
+
+    def step(self, actions):
+        actions = _actions(actions, self.num_envs)
+        out = new_step_out(self.num_envs, self.pits)
+        self._advance(actions, self._everyone, ACT, out)
+        info = {"action_mask": out.mask.copy(),
+                "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+        _add(info, "margin", out.margin, out.ended)
+        _add(info, "illegal_action", out.illegal.copy(), out.illegal)
+        observation = {"observation": out.seen, "action_mask": out.mask}
+        return (observation, out.reward, out.terminated,
+                np.zeros(self.num_envs, dtype=np.bool_), info)
+
+    def _advance(self, actions, which, first, out) -> None:
+        """Phase ``first`` (``ACT`` or ``RESTART``) of :func:`advance` and ``FINISH``, in
+        one call; with the perfect opponent, its moves (searched in Python) between."""
+        games, rules = self.games, self.rules
+        if actions is None:
+            actions = self._no_actions
+        if rules.opponent != PERFECT:
+            advance(games, actions, which, first | FINISH, rules, out)
+        else:
+            advance(games, actions, which, first, rules, out)
+            m = self.pits
+            while True:
+                boards = games.boards
+                over = (boards[:, :m].sum(axis=1) == 0) | (boards[:, m + 1:2 * m + 1]
+                                                           .sum(axis=1) == 0)
+                waiting = np.flatnonzero((games.to_move != rules.agent) & ~over)
+                if waiting.size == 0:
+                    break
+                pits = np.full(self.num_envs, -1, dtype=np.int64)
+                for i in waiting:
+                    pits[i], games.counter[i] = self._perfect.choose(
+                        boards[i], int(games.to_move[i]), games.key[i], int(games.counter[i]))
+                apply_replies(games, pits, rules)
+            advance(games, actions, which, FINISH, rules, out)
+
+
+
+def _generators(rngs: list, which: np.ndarray, seeds) -> None:
+    """(Re)create the generators of the sub-environments ``which`` as the single
+    environments' ``reset(seed=...)`` does: from their seed, or, never seeded, from
+    fresh entropy."""
+    for i in np.flatnonzero(which):
+        if seeds is not None:
+            rngs[i] = seeding.np_random(seeds[i])[0]
+        elif rngs[i] is None:
+            rngs[i] = seeding.np_random()[0]
+
+
+class MastermindVectorEnv(VectorEnv):
+    """``num_envs`` games of ``jitgames/Mastermind-v0``
+    (:class:`jitgames.envs.mastermind.MastermindEnv`), same options, stepped together by
+    :func:`jitgames.envs.mastermind_batch.guess_codes`.
+
+    Each sub-environment keeps its own ``np_random`` (``seed + i``), from which its
+    secrets are drawn as the single environment draws them, at (auto)reset only.
+    ``reset(options={"secret": "1122"})`` sets the secret of the games reset.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, pegs: int = 4, colours: int = 6,
+                 repeats: bool = True, max_guesses: int = 10, render_mode: str | None = None):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise InputError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if render_mode is not None:
+            raise InputError("the vector environment does not render; use the single one")
+        single = MastermindEnv(pegs, colours, repeats, max_guesses)  # checks the options
+        self.num_envs, self.space, self.max_guesses = int(num_envs), single.space, single.max_guesses
+        self.render_mode = None
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        space = self.space
+        self.codes = Codes(space.digits, space.counts, space.pegs, space.solved)
+        self.games = new_codebreaks(self.num_envs, space.size, space.pegs, self.max_guesses)
+        self._rngs: list = [None] * self.num_envs
+        self._done = np.zeros(self.num_envs, dtype=np.bool_)
+        self._nobody = np.zeros(self.num_envs, dtype=np.bool_)
+        self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
+
+    def _restart(self, which: np.ndarray, secret=None) -> None:
+        games = self.games
+        for i in np.flatnonzero(which):
+            games.secrets[i] = (secret if secret is not None
+                                else int(self._rngs[i].integers(self.space.size)))
+        games.played[which] = 0
+        games.consistent[which] = 1
+        games.left[which] = self.space.size
+        self._done[which] = False
+
+    def _info(self, where: np.ndarray) -> dict:
+        info: dict = {}
+        _add(info, "consistent", self.games.left.copy(), where)
+        _add(info, "guesses", self.games.played.copy(), where)
+        return info
+
+    def _observation(self) -> dict:
+        return {"guesses": self.games.seen_guesses.copy(),
+                "feedback": self.games.seen_feedback.copy()}
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Reset the sub-environments (all, or those of ``options["reset_mask"]``)."""
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        which = _reset_mask(options, self.num_envs)
+        _generators(self._rngs, which, sub_seeds(seed, self.num_envs))
+        secret = (options or {}).get("secret")
+        if secret is not None:
+            try:
+                secret = self.space.parse(secret)
+            except ValueError as exc:
+                raise InputError(f"secret: {exc}") from None
+        self._restart(which, secret)
+        guess_codes(self.codes, self.games, self._no_actions, self._nobody)
+        return self._observation(), self._info(which)
+
+    def step(self, actions):
+        actions = _actions(actions, self.num_envs)
+        restarting = self._done.copy()
+        active = ~restarting
+        if ((actions < 0) | (actions >= self.space.size))[active].any():
+            raise InputError(f"actions must be code indices from 0 to {self.space.size - 1}")
+        self._restart(restarting)
+        guess_codes(self.codes, self.games, actions, active)
+        games = self.games
+        last = games.answers[np.arange(self.num_envs), np.maximum(games.played - 1, 0)]
+        terminated = active & (last == self.space.solved)
+        truncated = active & ~terminated & (games.played == self.max_guesses)
+        self._done = terminated | truncated
+        info = self._info(np.ones(self.num_envs, dtype=np.bool_))
+        if self._done.any():
+            secrets = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(self._done):
+                secrets[i] = self.space.format(games.secrets[i])
+            _add(info, "secret", secrets, self._done.copy())
+        reward = np.where(active, -1.0, 0.0)
+        return self._observation(), reward, terminated, truncated, info
+
+
+class SolitaireVectorEnv(VectorEnv):
+    """``num_envs`` games of ``jitgames/Solitaire-v0``
+    (:class:`jitgames.envs.solitaire.SolitaireEnv`), same options, stepped together by
+    :func:`jitgames.envs.solitaire_batch.play_moves`.
+
+    Deals are drawn (when ``seed`` or ``index`` is unset) from each sub-environment's own
+    ``np_random`` (``seed + i``) and dealt and solved in Python at (auto)reset, all the
+    deals of a step in one :func:`jitgames.solitaire.search.solve_rows` call.
+    ``reachable=True`` (a search after every step) is not offered here: use the single
+    environment.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, seed: int | None = None, index: int | None = None,
+                 shuffle: str = "fisher-yates", show_face_down: bool = False,
+                 solve: bool = True, reachable: bool = False, render_mode: str | None = None):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise InputError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if render_mode is not None:
+            raise InputError("the vector environment does not render; use the single one")
+        if reachable:
+            raise InputError("reachable=True (a search a step) is not batched; use the "
+                             "single environment")
+        single = SolitaireEnv(seed, index, shuffle, show_face_down, solve)  # checks options
+        self.num_envs = int(num_envs)
+        self.deal_seed, self.deal_index, self.shuffle = seed, index, shuffle
+        self.show_face_down, self.solve = bool(show_face_down), bool(solve)
+        self.render_mode = None
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.games = new_tableaus(self.num_envs, single.position.shape[0])
+        self._scratch = make_scratch(1) if solve else None
+        self._rngs: list = [None] * self.num_envs
+        self._deals = np.zeros((self.num_envs, 2), dtype=np.int64)  # seed, index
+        self._optimal = np.zeros(self.num_envs, dtype=np.int64)
+        self._done = np.zeros(self.num_envs, dtype=np.bool_)
+        self._nobody = np.zeros(self.num_envs, dtype=np.bool_)
+        self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
+
+    def _deal(self, which: np.ndarray, options: dict) -> None:
+        chosen = np.flatnonzero(which)
+        decks = np.zeros((chosen.size, 52), dtype=np.int64)
+        for row, i in enumerate(chosen):
+            deal_seed = options.get("seed", self.deal_seed)
+            index = options.get("index", self.deal_index)
+            _check_deal_number("seed", deal_seed)
+            _check_deal_number("index", index)
+            # drawn in the single environment's order: seed first, then index
+            if deal_seed is None:
+                deal_seed = int(self._rngs[i].integers(2**63))
+            if index is None:
+                index = int(self._rngs[i].integers(2**62))
+            decks[row] = deal_deck(int(deal_seed), int(index), self.shuffle)
+            self.games.positions[i] = new_position(decks[row])
+            self._deals[i] = deal_seed, index
+        if self.solve and chosen.size:
+            self._optimal[chosen] = solve_rows(decks, True, self._scratch)[:, 0]
+        self._done[which] = False
+
+    def _info(self, where: np.ndarray, illegal=None) -> dict:
+        info: dict = {}
+        if self.solve:
+            _add(info, "optimal_score", self._optimal.copy(), where)
+        else:
+            _add(info, "optimal_score", np.full(self.num_envs, None, dtype=object), where)
+        _add(info, "seed", self._deals[:, 0].copy(), where)
+        _add(info, "index", self._deals[:, 1].copy(), where)
+        _add(info, "score", self.games.positions[:, SCORE].copy(), where)
+        _add(info, "action_mask", self.games.mask.copy(), where)
+        if illegal is not None:
+            _add(info, "illegal_action", illegal.copy(), illegal)
+        return info
+
+    def _observation(self) -> dict:
+        games = self.games
+        return {"status": games.status.copy(), "piles": games.piles.copy(),
+                "moves": games.move_rows.copy(), "action_mask": games.mask.copy()}
+
+    def _play(self, actions, active):
+        reward = np.empty(self.num_envs, dtype=np.float64)
+        terminated = np.empty(self.num_envs, dtype=np.bool_)
+        illegal = np.empty(self.num_envs, dtype=np.bool_)
+        play_moves(self.games, actions, active, self.show_face_down, reward, terminated, illegal)
+        return reward, terminated, illegal
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
+        ``options`` may also set the deal's ``"seed"`` and ``"index"``."""
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        options = dict(options or {})
+        which = _reset_mask(options, self.num_envs)
+        _generators(self._rngs, which, sub_seeds(seed, self.num_envs))
+        self._deal(which, options)
+        self._play(self._no_actions, self._nobody)
+        return self._observation(), self._info(which)
+
+    def step(self, actions):
+        actions = _actions(actions, self.num_envs)
+        restarting = self._done.copy()
+        self._deal(restarting, {})
+        reward, terminated, illegal = self._play(actions, ~restarting)
+        self._done = terminated.copy()
+        return (self._observation(), reward, terminated,
+                np.zeros(self.num_envs, dtype=np.bool_), self._info(self._everyone(), illegal))
+
+    def _everyone(self) -> np.ndarray:
+        return np.ones(self.num_envs, dtype=np.bool_)
