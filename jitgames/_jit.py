@@ -95,9 +95,9 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool =
     """
     options = dict(_OPTIONS, parallel=parallel)
     if leaf:
-        options["_nrt"] = False
+        options["_nrt"] = False  # Numba's (underscored) switch for its reference counting
     if inline:
-        options["inline"] = "always"  # Numba's (underscored) switch for its reference counting
+        options["inline"] = "always"
 
     def wrap(f):
         name = f"{f.__module__}.{f.__qualname__}"
