@@ -55,8 +55,11 @@ def test_tables_and_matrix_match_reference(pegs, colours, repeats):
     ref.code_tables_kernel(space.values, pegs, colours, digits, counts)
     assert (digits == space.digits).all() and (counts == space.counts).all()
     expected = np.zeros((space.size, space.size), np.uint8)
-    ref.response_matrix_kernel(space.digits, space.counts, pegs, expected)
+    ref.response_matrix_kernel(space.digits, space.counts, pegs, expected, 0)
     assert (response_matrix(space) == expected).all()
+    block = np.zeros((2, space.size), np.uint8)  # one block of rows, as the threads fill
+    codes.response_matrix_kernel(space.digits, space.counts, pegs, block, 3)
+    assert (block == expected[3:5]).all()
 
 
 def test_issue_example_and_written_codes():

@@ -184,7 +184,7 @@ def one_pair_split(tables, members, start, end, seen):
     matrix = tables.matrix
     solved = tables.pegs * (tables.pegs + 1)
     for j in range(start, end):
-        g = members[j]
+        g = np.int64(members[j])  # the guess type of the other calls of response()
         seen[:] = 0
         pairs = 0
         for t in range(start, end):
@@ -247,35 +247,6 @@ def node_filters(tables, src, start, end, level, used, history, perms):
     absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
     return Filters(absent, repeats_allowed(digits.shape[0], tables.pegs, colours),
                    all_colours_used(used), group, maps)
-
-
-@jit(leaf=True)
-def candidate_estimate(tables, src, start, end, g, largest_allowed, filters, used, bounds,
-                       scratch):
-    """Lower bound ``m + sum lb(class sizes)`` of guessing ``g`` at the node, or -1
-    when ``g`` is skipped: a smaller code is equivalent to it, it divides nothing,
-    or it leaves a class larger than ``largest_allowed`` (too large for the guesses
-    left). ``bounds`` is ``(lb, answers)`` of the :class:`Search`."""
-    if not canonical(tables, g, filters, used, scratch):
-        return -1
-    count = scratch.count
-    lb, answers = bounds
-    solved = tables.pegs * (tables.pegs + 1)
-    for t in range(start, end):  # (used without a response matrix)
-        count[response(tables, g, src[t])] += 1
-    parts = 1 if count[solved] > 0 else 0
-    count[solved] = 0
-    estimate = end - start
-    largest = 0
-    for i in range(answers.shape[0]):  # the answers other than "solved" that occur
-        size = count[answers[i]]
-        count[answers[i]] = 0
-        estimate += lb[size]
-        largest = max(largest, size)
-        parts += size > 0
-    if parts <= 1 or largest > largest_allowed:
-        return -1
-    return estimate
 
 
 @jit(leaf=True)
@@ -399,7 +370,7 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     returns their number (``masks_ready``: :func:`fast_case` has left this node's
     answer masks in ``search.masks``). Candidates are the codes that divide the set
     and leave no class too large for ``remaining - 1`` guesses; the estimate is
-    ``m + sum lb(class sizes)`` (see :func:`candidate_estimate`).
+    ``m + sum lb(class sizes)``.
 
     Codes that a symmetry filter drops (:func:`canonical`) may remain in the list when
     the estimate came from the answer masks alone (checking each code would cost
@@ -411,22 +382,40 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     n = tables.digits.shape[0]
     n_cand = 0
     if tables.matrix.shape[0] == 0:
-        bounds = (search.lb, search.answers)
+        # No response matrix: each code that no symmetry filter drops is estimated from
+        # its class sizes, its answers computed one by one. (Written here, not in a
+        # kernel of its own: every kernel level costs compile time.)
+        lb, answers, count = search.lb, search.answers, scratch.count
+        solved = tables.pegs * (tables.pegs + 1)
         for g in range(n):
-            estimate = candidate_estimate(tables, src, start, end, g, cap_next, filters, used,
-                                          bounds, scratch)
-            if 0 <= estimate < bound:
-                keys[n_cand, 0], keys[n_cand, 1] = estimate, g
-                n_cand += 1
+            if not canonical(tables, g, filters, used, scratch):
+                continue
+            for t in range(start, end):
+                count[response(tables, g, src[t])] += 1
+            parts = 1 if count[solved] > 0 else 0
+            count[solved] = 0
+            estimate = end - start
+            largest = 0
+            for i in range(answers.shape[0]):  # the answers other than "solved" that occur
+                size = count[answers[i]]
+                count[answers[i]] = 0
+                estimate += lb[size]
+                largest = max(largest, size)
+                parts += size > 0
+            # a code dividing nothing, or leaving a class too large for the guesses left
+            if parts <= 1 or largest > cap_next or estimate >= bound:
+                continue
+            keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+            n_cand += 1
         return n_cand
     m = end - start
     solved = tables.pegs * (tables.pegs + 1)
     lb, tally, sums, masks = search.lb, search.tally, search.sums, search.masks
     slots = tally.shape[0] // n
-    with_masks = masks_apply(tables)
+    with_masks = (tables.pegs + 1) ** 2 <= 64  # (the matrix is there) see answer_masks
     if with_masks and not masks_ready:
         answer_masks(tables.matrix, src, start, end, masks)
-    if small_enough_for_masks(tables, lb, m):
+    if with_masks and lb[m] == 2 * m - 1:
         # Up to b + 1 codes every class of s codes has lb(s) = 2s - 1, so the estimate
         # m + sum lb is 3m - [g is a member] - (number of classes): the mask alone.
         for g in range(n):
@@ -487,36 +476,32 @@ def root_candidates(tables, src, start, end, remaining, level, used, search):
                              search, filters, scratch, False)
     keys = search.order_keys[level]
     kept = 0
+    # (element by element: an array assigned to a slice compiles Numba's formatting of
+    # its shape-mismatch message, seconds of compile time on first use)
     for i in range(n_cand):
         if canonical(tables, keys[i, 1], filters, used, scratch):
-            keys[kept] = keys[i]
+            keys[kept, 0], keys[kept, 1] = keys[i, 0], keys[i, 1]
             kept += 1
     n_cand = kept
     order = np.argsort(keys[:n_cand, 0] * tables.digits.shape[0] + keys[:n_cand, 1])
-    keys[:n_cand] = keys[order].copy()
+    ordered = np.empty((n_cand, 2), dtype=np.int64)
+    for i in range(n_cand):
+        ordered[i, 0], ordered[i, 1] = keys[order[i], 0], keys[order[i], 1]
+    for i in range(n_cand):
+        keys[i, 0], keys[i, 1] = ordered[i, 0], ordered[i, 1]
     return n_cand
-
-
-@jit(leaf=True)
-def masks_apply(tables):
-    """Whether answer masks (:func:`answer_masks`) can be made: a response matrix and
-    at most 64 feedback slots."""
-    return tables.matrix.shape[0] > 0 and (tables.pegs + 1) ** 2 <= 64
 
 
 @jit(leaf=True)
 def fast_case_by_masks_applies(tables, m):
     """Whether :func:`fast_case` reads a node of ``m`` codes from answer masks (and
-    leaves them for :func:`list_candidates`)."""
-    return masks_apply(tables) and m <= (tables.pegs + 1) ** 2
-
-
-@jit(leaf=True)
-def small_enough_for_masks(tables, lb, m):
-    """Whether a node of ``m`` codes is estimated from its answer masks alone:
-    ``lb(m) = 2m - 1`` (m <= b + 1, so that every class of s codes has the bound
-    2s - 1)."""
-    return masks_apply(tables) and lb[m] == 2 * m - 1
+    leaves them for :func:`list_candidates`): answer masks (:func:`answer_masks`) can be
+    made (a response matrix and at most 64 feedback slots) and ``m`` is at most the
+    number of slots. (The conditions are written out here and in
+    :func:`list_candidates`, not in a kernel of their own: every kernel level costs
+    compile time.)"""
+    slots = (tables.pegs + 1) ** 2
+    return tables.matrix.shape[0] > 0 and slots <= 64 and m <= slots
 
 
 @jit(leaf=True)
@@ -665,7 +650,8 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         # cheaply, so the large classes, which cost most to search, get the tightest
         # budget (best total minus what the others are known to cost at least).
         search.history[level] = g
-        new_used[:] = used
+        for c in range(used.shape[0]):  # (not new_used[:] = used: see root_candidates)
+            new_used[c] = used[c]
         for i in range(pegs):
             new_used[tables.digits[g, i]] = True
         total = sharper
