@@ -47,7 +47,8 @@ def test_feedback_is_invariant_under_colour_and_position_permutations(case, rnd)
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (3, 4, False)])
+@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (3, 4, False),
+                                                   (3, 7, True)])  # 343 codes: 2 row blocks
 def test_tables_and_matrix_match_reference(pegs, colours, repeats):
     space = code_space(pegs, colours, repeats)
     digits = np.zeros_like(space.digits)
