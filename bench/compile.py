@@ -114,14 +114,16 @@ def main(argv=None) -> int:
                 run = mastermind_once(checkout)
                 result["mastermind"][name].append(run)
                 print(f"mastermind {name:6s} run {repeat + 1}: compiling {run['compile_wall']:.2f} "
-                      f"s wall, {run['compile_cpu']:.2f} s CPU; warm run {run['warm_wall']:.2f} s",
+                      f"s wall, {run['compile_cpu']:.2f} s CPU; warm run {run['warm_wall']:.2f} s "
+                      f"({run['warm_cpu']:.2f} s CPU)",
                       flush=True)
     summary = {"solitaire": {k: _medians(v) for k, v in result["solitaire"].items()}}
     if args.mastermind:
         summary["mastermind"] = {k: _medians(v) for k, v in result["mastermind"].items()}
     if "before" in checkouts:
         for game, keys in (("solitaire", ("compile_seconds", "cpu")),
-                           ("mastermind", ("compile_wall", "compile_cpu", "warm_wall"))):
+                           ("mastermind", ("compile_wall", "compile_cpu", "warm_wall",
+                                           "warm_cpu"))):
             if game in summary:
                 summary[game]["ratio_this_to_before"] = {
                     k: summary[game]["this"][k] / summary[game]["before"][k] for k in keys}

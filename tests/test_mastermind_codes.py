@@ -47,7 +47,8 @@ def test_feedback_is_invariant_under_colour_and_position_permutations(case, rnd)
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (3, 4, False)])
+@pytest.mark.parametrize("pegs,colours,repeats", [(2, 3, True), (3, 3, True), (3, 4, False),
+                                                   (3, 7, True)])  # 343 codes: 2 row blocks
 def test_tables_and_matrix_match_reference(pegs, colours, repeats):
     space = code_space(pegs, colours, repeats)
     digits = np.zeros_like(space.digits)
@@ -55,8 +56,11 @@ def test_tables_and_matrix_match_reference(pegs, colours, repeats):
     ref.code_tables_kernel(space.values, pegs, colours, digits, counts)
     assert (digits == space.digits).all() and (counts == space.counts).all()
     expected = np.zeros((space.size, space.size), np.uint8)
-    ref.response_matrix_kernel(space.digits, space.counts, pegs, expected)
+    ref.response_matrix_kernel(space.digits, space.counts, pegs, expected, 0)
     assert (response_matrix(space) == expected).all()
+    block = np.zeros((2, space.size), np.uint8)  # one block of rows, as the threads fill
+    codes.response_matrix_kernel(space.digits, space.counts, pegs, block, 3)
+    assert (block == expected[3:5]).all()
 
 
 def test_issue_example_and_written_codes():

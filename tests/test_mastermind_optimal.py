@@ -257,7 +257,8 @@ def test_candidate_lists_equal_the_twin(node, remaining, bound, with_matrix):
     _, guess = optimal.fast_case(tables, src, 0, src.size, remaining, state.masks,
                                  np.zeros(slots, np.int64))
     # the masks are left when no member splits the set apart (else the search is done)
-    ready = bool(optimal.fast_case_by_masks_applies(tables, src.size)) and (
+    by_masks = matrix.shape[0] > 0 and slots <= 64 and src.size <= slots  # fast_case's rule
+    ready = by_masks and (
         guess < 0 or guess not in src or ref.fast_case(tables, src, 0, src.size, remaining,
                                                         None, None)[0] != 2 * src.size - 1)
     check(optimal.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),

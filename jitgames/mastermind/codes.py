@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import jit, prange
+from .._jit import jit, thread_count
 from ..errors import InputError
 
 __all__ = [
@@ -84,20 +84,26 @@ def feedback_digits(digits_a, counts_a, digits_b, counts_b, pegs):
     return black * (pegs + 1) + (common - black)
 
 
-@jit(parallel=True)
-def response_matrix_kernel(digits, counts, pegs, out):
-    """Fill ``out[g, s]`` with the encoded feedback of code g against code s (uint8).
+@jit
+def response_matrix_kernel(digits, counts, pegs, out, first):
+    """Fill ``out[r, s]`` with the encoded feedback of code ``first + r`` against code s
+    (uint8), for the rows of ``out`` (a block of rows of the whole matrix).
 
     Row by row, with the inner loops running over secrets so they vectorise: blacks
     from position-wise equality, common colours from the colours the guess uses.
+    Serial: :func:`response_matrix` runs blocks of rows on threads (the kernel releases
+    the GIL), which costs none of the compile time of a ``parallel=True`` kernel.
     """
     n = digits.shape[0]
     colours = counts.shape[1]
     digits_t = np.ascontiguousarray(digits.T)
     counts_t = np.ascontiguousarray(counts.T)
-    for g in prange(n):
-        black = np.zeros(n, dtype=np.int8)
-        common = np.zeros(n, dtype=np.int8)
+    black = np.empty(n, dtype=np.int8)
+    common = np.empty(n, dtype=np.int8)
+    for r in range(out.shape[0]):
+        g = first + r
+        black[:] = 0
+        common[:] = 0
         for i in range(pegs):
             d = digits[g, i]
             row = digits_t[i]
@@ -111,7 +117,7 @@ def response_matrix_kernel(digits, counts, pegs, out):
             for s in range(n):
                 common[s] += min(row[s], m)
         for s in range(n):
-            out[g, s] = black[s] * (pegs + 1) + common[s] - black[s]
+            out[r, s] = black[s] * (pegs + 1) + common[s] - black[s]
 
 
 @jit
@@ -308,6 +314,29 @@ def response_matrix(space: CodeSpace, max_bytes: int = DEFAULT_MATRIX_BYTES) -> 
         raise MemoryLimitError(
             f"the response matrix of {space.size} codes needs {need:,} bytes, more than "
             f"this machine can allocate; lower --max-matrix-bytes") from None
-    response_matrix_kernel(space.digits, space.counts, space.pegs, out)
+    _fill_rows_on_threads(space, out)
     return out
+
+
+MATRIX_ROWS_PER_BLOCK = 256  # rows of the response matrix one kernel call fills
+
+
+def _fill_rows_on_threads(space: CodeSpace, out: np.ndarray) -> None:
+    """Fill the response matrix ``out`` by blocks of rows on the threads of
+    :func:`jitgames._jit.thread_count` (the serial kernel releases the GIL)."""
+    blocks = range(0, space.size, MATRIX_ROWS_PER_BLOCK)
+
+    def fill(first):
+        response_matrix_kernel(space.digits, space.counts, space.pegs,
+                               out[first:first + MATRIX_ROWS_PER_BLOCK], first)
+
+    workers = min(thread_count(), len(blocks))
+    if workers <= 1:
+        for first in blocks:
+            fill(first)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(fill, blocks))
 

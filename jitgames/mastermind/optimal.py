@@ -174,35 +174,6 @@ def splits_apart_any(tables, members, start, end, only_members, seen):
     return -1
 
 
-@jit(leaf=True)
-def one_pair_split(tables, members, start, end, seen):
-    """A member leaving one pair and otherwise single codes, or -1.
-
-    Playing it costs ``m + 3 + (m - 3) = 2m``, the least possible once no guess
-    splits the set apart.
-    """
-    matrix = tables.matrix
-    solved = tables.pegs * (tables.pegs + 1)
-    for j in range(start, end):
-        g = members[j]
-        seen[:] = 0
-        pairs = 0
-        for t in range(start, end):
-            if matrix.shape[0] > 0:
-                f = np.int64(matrix[g, members[t]])
-            else:
-                f = response(tables, g, members[t])
-            seen[f] += 1
-            if f != solved and seen[f] == 2:
-                pairs += 1
-            if seen[f] > 2 or pairs > 1:
-                break
-        else:
-            if pairs == 1:
-                return g
-    return -1
-
-
 class Filters(NamedTuple):
     """The symmetries of one node that let candidates be skipped (see :mod:`.symmetry`)."""
 
@@ -250,71 +221,6 @@ def node_filters(tables, src, start, end, level, used, history, perms):
 
 
 @jit(leaf=True)
-def candidate_estimate(tables, src, start, end, g, largest_allowed, filters, used, bounds,
-                       scratch):
-    """Lower bound ``m + sum lb(class sizes)`` of guessing ``g`` at the node, or -1
-    when ``g`` is skipped: a smaller code is equivalent to it, it divides nothing,
-    or it leaves a class larger than ``largest_allowed`` (too large for the guesses
-    left). ``bounds`` is ``(lb, answers)`` of the :class:`Search`."""
-    if not canonical(tables, g, filters, used, scratch):
-        return -1
-    count = scratch.count
-    lb, answers = bounds
-    solved = tables.pegs * (tables.pegs + 1)
-    for t in range(start, end):  # (used without a response matrix)
-        count[response(tables, g, src[t])] += 1
-    parts = 1 if count[solved] > 0 else 0
-    count[solved] = 0
-    estimate = end - start
-    largest = 0
-    for i in range(answers.shape[0]):  # the answers other than "solved" that occur
-        size = count[answers[i]]
-        count[answers[i]] = 0
-        estimate += lb[size]
-        largest = max(largest, size)
-        parts += size > 0
-    if parts <= 1 or largest > largest_allowed:
-        return -1
-    return estimate
-
-
-@jit(leaf=True)
-def sharpen(tables, src, start, end, g, out, lb, scratch):
-    """Split ``src[start:end]`` by the answers to ``g`` into ``out[0:m]`` and return the
-    sharpened estimate of ``g``: ``m`` plus a lower bound per class (``lb`` of its
-    size, or ``2s`` for a class of ``s >= 3`` codes that no member splits apart).
-
-    Leaves class ``f`` at ``out[class_end[f]:class_end[f] + row[f]]`` and its bound in
-    ``class_lb[f]`` (arrays of ``scratch``).
-    """
-    pegs = tables.pegs
-    solved = pegs * (pegs + 1)
-    n_slots = (pegs + 1) * (pegs + 1)
-    row, class_end, class_lb = scratch.row, scratch.class_end, scratch.class_lb
-    row[:] = 0
-    for t in range(start, end):
-        row[response(tables, g, src[t])] += 1
-    class_end[0] = row[0]
-    for f in range(1, n_slots):
-        class_end[f] = class_end[f - 1] + row[f]
-    for t in range(end - 1, start - 1, -1):
-        f = response(tables, g, src[t])
-        class_end[f] -= 1
-        out[class_end[f]] = src[t]
-    sharper = end - start
-    for f in range(n_slots):
-        size = row[f]
-        class_lb[f] = lb[size]
-        if f != solved and 3 <= size <= n_slots and lb[size] < 2 * size:
-            lo = class_end[f]
-            if splits_apart_any(tables, out, lo, lo + size, True, scratch.seen) < 0:
-                class_lb[f] = 2 * size
-        if f != solved:
-            sharper += class_lb[f]
-    return sharper
-
-
-@jit(leaf=True)
 def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sums):
     """Class sizes of the guesses ``guesses[:n_guesses]`` at once: ``tally[g * slots + f]``
     += the members of ``src[start:end]`` answering ``f`` to ``g``, and ``sums[g]``
@@ -351,14 +257,6 @@ def clear_tally(matrix, src, start, end, guesses, n_guesses, tally):
         for j in range(n_guesses):
             g = guesses[j]
             tally[g * slots + np.int64(row[g])] = 0
-
-
-@jit(leaf=True)
-def balanced_bound(lb, total, parts):
-    """Least ``sum lb(s_i)`` over ``parts`` non-empty classes of ``total`` codes in all:
-    the classes as equal as possible (``lb`` is convex: its steps never shrink)."""
-    q, r = total // parts, total % parts
-    return r * lb[q + 1] + (parts - r) * lb[q]
 
 
 @jit(leaf=True)
@@ -399,7 +297,7 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     returns their number (``masks_ready``: :func:`fast_case` has left this node's
     answer masks in ``search.masks``). Candidates are the codes that divide the set
     and leave no class too large for ``remaining - 1`` guesses; the estimate is
-    ``m + sum lb(class sizes)`` (see :func:`candidate_estimate`).
+    ``m + sum lb(class sizes)``.
 
     Codes that a symmetry filter drops (:func:`canonical`) may remain in the list when
     the estimate came from the answer masks alone (checking each code would cost
@@ -411,22 +309,40 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     n = tables.digits.shape[0]
     n_cand = 0
     if tables.matrix.shape[0] == 0:
-        bounds = (search.lb, search.answers)
+        # No response matrix: each code that no symmetry filter drops is estimated from
+        # its class sizes, its answers computed one by one. (Written here, not in a
+        # kernel of its own: every kernel level costs compile time.)
+        lb, answers, count = search.lb, search.answers, scratch.count
+        solved = tables.pegs * (tables.pegs + 1)
         for g in range(n):
-            estimate = candidate_estimate(tables, src, start, end, g, cap_next, filters, used,
-                                          bounds, scratch)
-            if 0 <= estimate < bound:
-                keys[n_cand, 0], keys[n_cand, 1] = estimate, g
-                n_cand += 1
+            if not canonical(tables, g, filters, used, scratch):
+                continue
+            for t in range(start, end):
+                count[response(tables, g, src[t])] += 1
+            parts = 1 if count[solved] > 0 else 0
+            count[solved] = 0
+            estimate = end - start
+            largest = 0
+            for i in range(answers.shape[0]):  # the answers other than "solved" that occur
+                size = count[answers[i]]
+                count[answers[i]] = 0
+                estimate += lb[size]
+                largest = max(largest, size)
+                parts += size > 0
+            # a code dividing nothing, or leaving a class too large for the guesses left
+            if parts <= 1 or largest > cap_next or estimate >= bound:
+                continue
+            keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+            n_cand += 1
         return n_cand
     m = end - start
     solved = tables.pegs * (tables.pegs + 1)
     lb, tally, sums, masks = search.lb, search.tally, search.sums, search.masks
     slots = tally.shape[0] // n
-    with_masks = masks_apply(tables)
+    with_masks = (tables.pegs + 1) ** 2 <= 64  # (the matrix is there) see answer_masks
     if with_masks and not masks_ready:
         answer_masks(tables.matrix, src, start, end, masks)
-    if small_enough_for_masks(tables, lb, m):
+    if with_masks and lb[m] == 2 * m - 1:
         # Up to b + 1 codes every class of s codes has lb(s) = 2s - 1, so the estimate
         # m + sum lb is 3m - [g is a member] - (number of classes): the mask alone.
         for g in range(n):
@@ -448,7 +364,13 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
         if with_masks:
             parts = popcount(masks[g])
             member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
-            if parts <= 1 or m + balanced_bound(lb, m - member, parts - member) >= bound:
+            if parts <= 1:
+                continue
+            # least sum lb(s_i) over the parts - member non-empty classes of the m - member
+            # codes: the classes as equal as possible (lb is convex: its steps never shrink)
+            total, classes = m - member, parts - member
+            q, r = total // classes, total % classes
+            if m + r * lb[q + 1] + (classes - r) * lb[q] >= bound:
                 continue
         if canonical(tables, g, filters, used, scratch):
             guesses[n_guesses] = g
@@ -487,56 +409,20 @@ def root_candidates(tables, src, start, end, remaining, level, used, search):
                              search, filters, scratch, False)
     keys = search.order_keys[level]
     kept = 0
+    # (element by element: an array assigned to a slice compiles Numba's formatting of
+    # its shape-mismatch message, seconds of compile time on first use)
     for i in range(n_cand):
         if canonical(tables, keys[i, 1], filters, used, scratch):
-            keys[kept] = keys[i]
+            keys[kept, 0], keys[kept, 1] = keys[i, 0], keys[i, 1]
             kept += 1
     n_cand = kept
     order = np.argsort(keys[:n_cand, 0] * tables.digits.shape[0] + keys[:n_cand, 1])
-    keys[:n_cand] = keys[order].copy()
+    ordered = np.empty((n_cand, 2), dtype=np.int64)
+    for i in range(n_cand):
+        ordered[i, 0], ordered[i, 1] = keys[order[i], 0], keys[order[i], 1]
+    for i in range(n_cand):
+        keys[i, 0], keys[i, 1] = ordered[i, 0], ordered[i, 1]
     return n_cand
-
-
-@jit(leaf=True)
-def masks_apply(tables):
-    """Whether answer masks (:func:`answer_masks`) can be made: a response matrix and
-    at most 64 feedback slots."""
-    return tables.matrix.shape[0] > 0 and (tables.pegs + 1) ** 2 <= 64
-
-
-@jit(leaf=True)
-def fast_case_by_masks_applies(tables, m):
-    """Whether :func:`fast_case` reads a node of ``m`` codes from answer masks (and
-    leaves them for :func:`list_candidates`)."""
-    return masks_apply(tables) and m <= (tables.pegs + 1) ** 2
-
-
-@jit(leaf=True)
-def small_enough_for_masks(tables, lb, m):
-    """Whether a node of ``m`` codes is estimated from its answer masks alone:
-    ``lb(m) = 2m - 1`` (m <= b + 1, so that every class of s codes has the bound
-    2s - 1)."""
-    return masks_apply(tables) and lb[m] == 2 * m - 1
-
-
-@jit(leaf=True)
-def fast_case_by_masks(masks, src, start, end, remaining):
-    """:func:`fast_case` read from the answer masks of every guess (same guesses: a
-    member gets its own answer "solved", so it splits the m codes apart when it gets m
-    answers, and leaves one pair when it gets m - 1)."""
-    m = end - start
-    for t in range(start, end):
-        if popcount(masks[src[t]]) == m:
-            return 2 * m - 1, np.int64(src[t])
-    for g in range(masks.shape[0]):
-        if popcount(masks[g]) == m:
-            return 2 * m, np.int64(g)
-    if remaining < 3:
-        return INFEASIBLE, np.int64(-1)
-    for t in range(start, end):
-        if popcount(masks[src[t]]) == m - 1:
-            return 2 * m, np.int64(src[t])
-    return 2 * m + 1, np.int64(-1)
 
 
 @jit(leaf=True)
@@ -545,16 +431,34 @@ def fast_case(tables, src, start, end, remaining, masks, seen):
     applies, else ``(floor, -1)`` with a lower bound ``floor`` of the cost
     (INFEASIBLE when none fits the depth). ``seen`` is scratch of the slots.
 
-    When :func:`fast_case_by_masks_applies` and no fast case does, leaves the answer
-    masks of the node in ``masks`` (for :func:`list_candidates`)."""
+    When the node is read from answer masks (there is a response matrix, at most 64
+    feedback slots and ``m`` at most their number) and no fast case applies, leaves
+    the answer masks of the node in ``masks`` (for :func:`list_candidates`).
+
+    Playing a member that leaves one pair and otherwise single codes costs
+    ``m + 3 + (m - 3) = 2m``, the least possible once no guess splits the set apart.
+    (The cases are written out here, not in kernels of their own: every level of kernel
+    calls costs compile time.)"""
     m = end - start
-    if fast_case_by_masks_applies(tables, m):
+    slots = (tables.pegs + 1) ** 2
+    if tables.matrix.shape[0] > 0 and slots <= 64 and m <= slots:  # by the masks
         # most small sets are split apart by a member: m * m answers, not m * n
         g = splits_apart_any(tables, src, start, end, True, seen)
         if g >= 0:
             return 2 * m - 1, g
         answer_masks(tables.matrix, src, start, end, masks)
-        return fast_case_by_masks(masks, src, start, end, remaining)
+        # the same guesses, read from the answer masks of every guess: a member gets
+        # its own answer "solved", so it splits the m codes apart when it gets m
+        # answers, and leaves one pair when it gets m - 1
+        for g in range(masks.shape[0]):
+            if popcount(masks[g]) == m:
+                return 2 * m, np.int64(g)
+        if remaining < 3:
+            return INFEASIBLE, np.int64(-1)
+        for t in range(start, end):
+            if popcount(masks[src[t]]) == m - 1:
+                return 2 * m, np.int64(src[t])
+        return 2 * m + 1, np.int64(-1)
     floor = 0
     if m <= seen.shape[0]:
         g = splits_apart_any(tables, src, start, end, True, seen)
@@ -565,9 +469,25 @@ def fast_case(tables, src, start, end, remaining, masks, seen):
             return 2 * m, g
         if remaining < 3:  # two guesses solve m >= 2 codes only by splitting them apart
             return INFEASIBLE, -1
-        g = one_pair_split(tables, src, start, end, seen)
-        if g >= 0:
-            return 2 * m, g
+        matrix = tables.matrix
+        solved = tables.pegs * (tables.pegs + 1)
+        for j in range(start, end):  # a member leaving one pair and single codes
+            g = np.int64(src[j])
+            seen[:] = 0
+            pairs = 0
+            for t in range(start, end):
+                if matrix.shape[0] > 0:
+                    f = np.int64(matrix[g, src[t]])
+                else:
+                    f = response(tables, g, src[t])
+                seen[f] += 1
+                if f != solved and seen[f] == 2:
+                    pairs += 1
+                if seen[f] > 2 or pairs > 1:
+                    break
+            else:
+                if pairs == 1:
+                    return 2 * m, g
         floor = 2 * m + 1
     return floor, -1
 
@@ -630,7 +550,8 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     else:
         n_cand = list_candidates(tables, src, start, end, remaining, bound, level, used,
                                  search, filters, scratch,
-                                 fast_case_by_masks_applies(tables, m))
+                                 # whether fast_case left the answer masks (its rule)
+                                 tables.matrix.shape[0] > 0 and n_slots <= 64 and m <= n_slots)
     out = search.buffers[level]
     row, class_end, class_lb, done = scratch.row, scratch.class_end, scratch.class_lb, scratch.done
     new_used = used.copy()
@@ -658,14 +579,37 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         j += 1
         if only < 0 and not canonical(tables, g, filters, used, scratch):
             continue
-        sharper = sharpen(tables, src, start, end, g, out, lb, scratch)
+        # Sharpen the estimate of g: split the node by its answers into out[0:m] (class
+        # f at out[class_end[f]:class_end[f] + row[f]]) and bound each class by lb of
+        # its size, or 2s for a class of s >= 3 codes that no member splits apart.
+        row[:] = 0
+        for t in range(start, end):
+            row[response(tables, g, src[t])] += 1
+        class_end[0] = row[0]
+        for f in range(1, n_slots):
+            class_end[f] = class_end[f - 1] + row[f]
+        for t in range(end - 1, start - 1, -1):
+            f = response(tables, g, src[t])
+            class_end[f] -= 1
+            out[class_end[f]] = src[t]
+        sharper = m
+        for f in range(n_slots):
+            size = row[f]
+            class_lb[f] = lb[size]
+            if f != solved and 3 <= size <= n_slots and lb[size] < 2 * size:
+                lo = class_end[f]
+                if splits_apart_any(tables, out, lo, lo + size, True, scratch.seen) < 0:
+                    class_lb[f] = 2 * size
+            if f != solved:
+                sharper += class_lb[f]
         if sharper >= best:
             continue
         # Search the classes of g, smallest first: their exact costs raise the total
         # cheaply, so the large classes, which cost most to search, get the tightest
         # budget (best total minus what the others are known to cost at least).
         search.history[level] = g
-        new_used[:] = used
+        for c in range(used.shape[0]):  # (not new_used[:] = used: see root_candidates)
+            new_used[c] = used[c]
         for i in range(pegs):
             new_used[tables.digits[g, i]] = True
         total = sharper

@@ -98,25 +98,31 @@ def orbit_minimal(digits, used, colours, group, colour_maps, code, image, relabe
 def history_group(digits, used, colours, history, n_history, perms):
     """Position permutations (with colour maps) fixing every guess of the history."""
     pegs = digits.shape[1]
-    keep = np.zeros(perms.shape[0], dtype=np.bool_)
-    maps = np.full((perms.shape[0], colours), -1, dtype=np.int64)
+    group = np.empty_like(perms)
+    maps = np.empty((perms.shape[0], colours), dtype=np.int64)
     back = np.empty(colours, dtype=np.int64)
+    kept = 0
     for e in range(perms.shape[0]):
         ok = True
         back[:] = -1
+        maps[kept] = -1
         for h in range(n_history):
             g = history[h]
             for i in range(pegs):
                 a, b = digits[g, i], digits[g, perms[e, i]]
-                if maps[e, a] < 0 and back[b] < 0:
-                    maps[e, a], back[b] = b, a
-                elif maps[e, a] != b or back[b] != a:
+                if maps[kept, a] < 0 and back[b] < 0:
+                    maps[kept, a], back[b] = b, a
+                elif maps[kept, a] != b or back[b] != a:
                     ok = False
                     break
             if not ok:
                 break
-        keep[e] = ok
-    return perms[keep].copy(), maps[keep].copy()
+        if ok:  # kept in place: loops, not boolean indexing or an array assigned to a
+            # slice, which compile many times more code (formatting of shape errors)
+            for i in range(pegs):
+                group[kept, i] = perms[e, i]
+            kept += 1
+    return group[:kept].copy(), maps[:kept].copy()
 
 
 @jit

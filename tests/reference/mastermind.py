@@ -19,11 +19,12 @@ def feedback_digits(digits_a, counts_a, digits_b, counts_b, pegs):
     return black * (pegs + 1) + common - black
 
 
-def response_matrix_kernel(digits, counts, pegs, out):
+def response_matrix_kernel(digits, counts, pegs, out, first):
     n = len(digits)
-    for g in range(n):
+    for r in range(len(out)):
         for s in range(n):
-            out[g, s] = feedback_digits(digits[g], counts[g], digits[s], counts[s], pegs)
+            out[r, s] = feedback_digits(digits[first + r], counts[first + r], digits[s],
+                                        counts[s], pegs)
 
 
 def code_tables_kernel(values, pegs, colours, digits, counts):
