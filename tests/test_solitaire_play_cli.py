@@ -439,3 +439,50 @@ def test_a_slow_solve_shows_progress_on_a_terminal_only():
     assert with_progress(lambda: 9, terminal) == 9 and terminal.getvalue() == ""
     with pytest.raises(ZeroDivisionError):
         with_progress(lambda: 1 // 0, FakeTerminal())
+
+
+class _Terminal(io.StringIO):
+    """Typed input at an interactive terminal."""
+
+    def isatty(self):
+        return True
+
+
+def _game_to_its_end(seed=0, index=7):
+    """The typed moves (card names) that play deal ``index`` of ``seed`` to its end,
+    taking the first legal move each time, so a test can finish a game quickly."""
+    from jitgames.solitaire.play import Game
+
+    game, typed = Game(deals(seed, index, index + 1)[0]), []
+    while not game.over and len(typed) < 300:
+        move = game.legal_moves()[0]
+        typed.append(game.describe(move).split()[0])
+        game.play(move)
+    assert game.over, "the first-move line did not end within 300 moves"
+    return "\n".join(typed) + "\n"
+
+
+def test_play_again_at_a_terminal_same_deal_then_stop(capsys, monkeypatch, tmp_path):
+    index, moves = 7, _game_to_its_end()
+    db = str(tmp_path / "g.sqlite")
+    monkeypatch.setattr(sys, "stdin", _Terminal(moves + "r\n" + moves + "\n"))
+    status = cli.main(["play", "0", str(index), "--db", db, "--name", "ann"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.count("Play again?") == 2 and len(END.findall(out)) == 2
+    games = rows(db)
+    assert len(games) == 2 and games[0] == games[1] and games[0][3] == str(index)
+
+
+def test_play_again_a_new_deal_and_never_asked_when_piped(capsys, monkeypatch, tmp_path):
+    index, moves = 7, _game_to_its_end()
+    db = str(tmp_path / "g.sqlite")
+    monkeypatch.setattr(sys, "stdin", _Terminal(moves + "n\nquit\n"))
+    assert cli.main(["play", "0", str(index), "--db", db, "--name", "ann"]) == 0
+    out = capsys.readouterr().out
+    # the second game's end line follows its prompt ("> score 0 of optimal ...")
+    assert out.count("Play again?") == 1 and len(re.findall(r"score \d+ of optimal", out)) == 2
+    first, second = rows(db)
+    assert first[2:4] == ("0", str(index)) and second[2:4] != ("0", str(index))  # a new deal
+    status, out, _ = play(capsys, monkeypatch, moves + "r\n", "0", str(index), "--db", db)
+    assert status == 0 and "Play again?" not in out and len(END.findall(out)) == 1

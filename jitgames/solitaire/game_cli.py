@@ -119,36 +119,68 @@ def _choose_deal(args):
                              deal_line=None)
 
 
+AGAIN_PROMPT = "Play again? n: a new random deal, r: this deal again, Enter: stop > "
+
+
 def play_command(argv) -> int:
-    """``play``: one game; 0 when it ended (by play, quit or end of input), 130 on Ctrl-C."""
+    """``play``: a game, then (at a terminal, after a game played to its end) another
+    if the player asks; 0 when the last ended by play, quit or end of input, 130 on
+    Ctrl-C."""
     args = play_parser().parse_args(argv)
     deck, title, where = _choose_deal(args)
     records = open_db(args.db)  # before any play: a bad file costs no game
     try:
-        # the deal's optimum is solved here (a second or so for the hardest deals)
-        game = with_progress(lambda: Game(deck, PositionSolver(DEFAULT_CAPACITY)))
-        colour = args.colour and sys.stdout.isatty()
-        status, end = 0, None
-        try:
-            end = play_session(game, colour=colour, title=title)
-        except KeyboardInterrupt:
-            print()
-            status = 130
-        print(end_line(game))
-        player = args.name or _player()
-        abandoned = is_abandoned(end, len(game.history))
-        if abandoned:
-            print("abandoned: stored, and not counted in your record")
-        if record_game(records, GameRecord(player=player, score=game.score,
-                                           optimum=game.optimum, moves=len(game.history),
-                                           hints=game.hints, undos=game.undos,
-                                           abandoned=abandoned, **where)):
-            line = record_line(records, player)  # the running record, as the web page shows
-            if line:
-                print(line)
+        while True:
+            status, end = _play_one(args, records, deck, title, where)
+            again = _ask_again(status, end)
+            if again is None:
+                return status
+            if again == "n":
+                args.deal, args.deal_file, args.line = [], None, None
+                deck, title, where = _choose_deal(args)
     finally:
         records.close()
-    return status
+
+
+def _play_one(args, records, deck, title, where):
+    """One game of ``deck``, stored in ``records``; ``(status, session end)``, the end
+    None after Ctrl-C."""
+    # the deal's optimum is solved here (a second or so for the hardest deals)
+    game = with_progress(lambda: Game(deck, PositionSolver(DEFAULT_CAPACITY)))
+    colour = args.colour and sys.stdout.isatty()
+    status, end = 0, None
+    try:
+        end = play_session(game, colour=colour, title=title)
+    except KeyboardInterrupt:
+        print()
+        status = 130
+    print(end_line(game))
+    player = args.name or _player()
+    abandoned = is_abandoned(end, len(game.history))
+    if abandoned:
+        print("abandoned: stored, and not counted in your record")
+    if record_game(records, GameRecord(player=player, score=game.score,
+                                       optimum=game.optimum, moves=len(game.history),
+                                       hints=game.hints, undos=game.undos,
+                                       abandoned=abandoned, **where)):
+        line = record_line(records, player)  # the running record, as the web page shows
+        if line:
+            print(line)
+    return status, end
+
+
+def _ask_again(status: int, end) -> str | None:
+    """After a game played to its end, at an interactive terminal: ``"n"`` (a new random
+    deal), ``"r"`` (the same deal again) or None (stop). Piped input is never asked, so
+    a script's lines are not read as an answer."""
+    if status != 0 or end is None or end.reason != "over" or not sys.stdin.isatty():
+        return None
+    try:
+        answer = input(AGAIN_PROMPT).strip().lower()
+    except EOFError:
+        print()
+        return None
+    return answer if answer in ("n", "r") else None
 
 
 def is_abandoned(end, moves: int) -> bool:
