@@ -88,6 +88,21 @@ const JG = (() => {
     return opts.newGame();
   }
 
-  return {game, data, api, act, start, status, coach, message,
+  // SVG drawing shared by the game pages: an element with attributes, appended to
+  // parent; a text element holding value at (x, y).
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  function svg(name, attrs, parent) {
+    const node = document.createElementNS(SVG_NS, name);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function svgText(parent, x, y, value, attrs) {
+    const node = svg("text", Object.assign({x, y}, attrs || {}), parent);
+    node.textContent = value;
+    return node;
+  }
+
+  return {game, data, api, act, start, status, coach, message, svg, svgText,
           get id() { return gameId; }};
 })();

@@ -3,7 +3,6 @@
 // Values, Undo, New game. The server's model decides everything (see kalah.py).
 "use strict";
 (() => {
-  const NS = "http://www.w3.org/2000/svg";
   const STEP = 74, R = 30, STORE_W = 74, MARGIN = 16, GAP = 12;
   const TOP_Y = 96, BOTTOM_Y = 214, HEIGHT = 300;
   const svg = document.getElementById("kalah-board");
@@ -14,18 +13,9 @@
   let animation = 0;       // bumped to cancel a running animation
   let animating = false;
 
-  const el = (name, attrs, parent) => {
-    const node = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (parent) parent.appendChild(node);
-    return node;
-  };
-  const text = (parent, x, y, value, attrs) => {
-    const node = el("text", Object.assign({x, y, "text-anchor": "middle"}, attrs || {}),
-                    parent);
-    node.textContent = value;
-    return node;
-  };
+  const el = JG.svg;
+  const text = (parent, x, y, value, attrs) =>   // centred on x
+    JG.svgText(parent, x, y, value, Object.assign({"text-anchor": "middle"}, attrs || {}));
   const sideOf = (m, i) => (i <= m ? "south" : "north");
   const numberOf = (m, i) => (i < m ? i + 1 : i - m);
   const pitX = (m, i) => {       // centre of pit i (South left to right, North right to left)

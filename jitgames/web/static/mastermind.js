@@ -3,7 +3,6 @@
 // state; as codemaker the computer's guess is answered with blacks and whites.
 "use strict";
 (() => {
-  const NS = "http://www.w3.org/2000/svg";
   const PEG = 15, STEP = 38, LEFT = 44, ROW = 46, TOP = 8;   // SVG units
   const svg = document.getElementById("rows");
   const palette = document.getElementById("palette");
@@ -17,17 +16,8 @@
   let slots = [];          // the guess being built: digit characters or null
   let hint = null;         // the code shown by Hint
 
-  const el = (name, attrs, parent) => {
-    const node = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (parent) parent.appendChild(node);
-    return node;
-  };
-  const text = (parent, x, y, value, attrs) => {
-    const node = el("text", Object.assign({x, y}, attrs || {}), parent);
-    node.textContent = value;
-    return node;
-  };
+  const el = JG.svg;
+  const text = JG.svgText;
   const colourOf = (ch) => state.palette.find((c) => c.digit === ch);
 
   function drawPeg(parent, x, y, ch, extra) {

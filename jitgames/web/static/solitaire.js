@@ -2,7 +2,6 @@
 // by click-then-destination or typed; Hint, Best move, Undo, Restart, New game.
 "use strict";
 (() => {
-  const NS = "http://www.w3.org/2000/svg";
   const CW = 72, CH = 100, COL = 86, LEFT = 14;   // card size and column step (SVG units)
   const TOP = 132, DOWN_STEP = 14, UP_STEP = 27;  // pile origin and card overlaps
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -14,17 +13,8 @@
   let hint = null;         // {card, pile} shown by Hint
   let drag = null;
 
-  const el = (name, attrs, parent) => {
-    const node = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (parent) parent.appendChild(node);
-    return node;
-  };
-  const text = (parent, x, y, value, attrs) => {
-    const node = el("text", Object.assign({x, y}, attrs || {}), parent);
-    node.textContent = value;
-    return node;
-  };
+  const el = JG.svg;
+  const text = JG.svgText;
   const cardName = (c) => `${RANKS[c % 13]}${SUITS[Math.floor(c / 13)]}`;
   const longName = (c) => `${["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack",
     "queen", "king"][c % 13]} of ${SUIT_NAMES[Math.floor(c / 13)]}`;
