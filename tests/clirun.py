@@ -44,6 +44,8 @@ VALID = {
     ("puzzles", "fibnim"): ["5"],
     ("puzzles", "pegsolitaire"): ["cross"],
     ("primes", "count"): ["0", "100"],
+    ("primes", "pi"): ["10^6"],
+    ("primes", "nth"): ["1000"],
     ("primes", "isprime"): ["7"],
     ("primes", "list"): ["0", "30"],
     ("primes", "poly"): ["1", "1", "41", "--upto", "10"],
