@@ -131,8 +131,11 @@ class MastermindEnv(TextEnv):
 
     def drawing(self) -> str:
         """The guesses and answers as ``jitgames mastermind play`` prints them."""
-        board = Board(self.space, colour=False)
-        rows = [board.row(number, guess, answer)
-                for number, (guess, answer) in enumerate(self.history, start=1)]
+        board = Board(colour=False)
+        rows = []
+        for number, (guess, answer) in enumerate(self.history, start=1):
+            black, white = decode_feedback(answer, self.space.pegs)
+            code = board.code(tuple(int(d) for d in self.space.digits[guess]))
+            rows.append(f"{number:>3}. {code}   {black} black {white} white")
         rows.append(f"{self._left} code{'s' if self._left != 1 else ''} still possible")
         return "\n".join(rows)
