@@ -218,12 +218,7 @@ def _act(games, i, action, rules, out, mover):
     illegal action, or the agent's move; then the opponent's replies."""
     board = games.boards[i]
     m = board.shape[0] // 2 - 1
-    out.reward[i] = 0.0
-    out.terminated[i] = False
-    out.margin[i] = 0
-    out.ended[i] = False
-    out.illegal[i] = False
-    out.settled[i] = True
+    _idle(i, out)
     if games.done[i]:
         games.episode[i] += 1
         games.key[i] = stream_key(games.base[i], games.episode[i])
