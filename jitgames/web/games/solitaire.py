@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import secrets
-import threading
 
 from ..plugin import GamePlugin, Page, StatsSection, get_int, get_str
 from ..stats import figure_svg, html_table, new_figure
@@ -31,10 +30,6 @@ RANDOM_SEEDS = 2**32
 """A random deal's seed is drawn below this and its index below ``RANDOM_INDICES``
 (as at the terminal: short enough to type back)."""
 RANDOM_INDICES = 10**6
-_DEALING = threading.Lock()
-"""Held around :func:`deals`, a parallel kernel: Numba's workqueue threading layer (the
-one left when neither OpenMP nor TBB is present) refuses concurrent parallel launches
-from several threads; one deal takes microseconds, so the lock costs nothing."""
 MAX_TEXT = 2048
 """Longest deal or position text accepted (a position is at most ~400 characters)."""
 
@@ -76,8 +71,7 @@ def _build(kind: str, value) -> WebGame:
         seed, index = value
     else:
         seed, index = secrets.randbelow(RANDOM_SEEDS), secrets.randbelow(RANDOM_INDICES)
-    with _DEALING:
-        deck = deals(seed, index, index + 1)[0]
+    deck = deals(seed, index, index + 1)[0]  # a serial kernel: safe on any thread
     return WebGame(Game(deck, solver), dict(empty, shuffle="fisher-yates", seed=seed,
                                             deal_index=index))
 
