@@ -99,6 +99,10 @@ def build_parser() -> ArgumentParser:
                         help="print deal INDEX of SEED and its optimal line move by move")
     parser.add_argument("--board", action="store_true",
                         help="with --show: draw the board after each move of the line")
+    parser.add_argument("--solution", metavar="FILE",
+                        help="with --show (or --deal-file of one deal): write the optimal "
+                             "line in the solution notation that `check FILE` replays "
+                             "(docs/solitaire.md)")
     parser.add_argument("--deal-file", dest="deal_file", metavar="FILE",
                         help="solve the deals of FILE (52 card ids a line; docs/design.md)")
     # The flag's earlier spelling, kept so existing scripts run; N alone counts deals.
@@ -116,12 +120,15 @@ def main(argv=None) -> int:
     return run_cli(_main, argv, prog=PROG)
 
 
-SUBCOMMANDS = ("play", "stats")
+SUBCOMMANDS = ("play", "stats", "check")
 """Sub-commands, recognised as the first argument (the study keeps its positional N)."""
 
 
 def _main(argv) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "check":  # the independent checker: no solver code imported
+        from .check import check_command
+        return check_command(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         from . import game_cli
         return getattr(game_cli, f"{argv[0]}_command")(argv[1:])
@@ -135,6 +142,10 @@ def _main(argv) -> int:
         raise InputError("--out and --plot apply to a study of N deals or to --deal-file FILE")
     if args.board and args.show is None:
         raise InputError("--board applies to --show SEED INDEX")
+    if args.solution is not None and args.show is None and args.deal_file is None:
+        raise InputError("--solution applies to --show SEED INDEX or --deal-file FILE")
+    if args.solution is not None:
+        check_writable(args.solution)
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
@@ -375,6 +386,9 @@ def format_comparison(report: dict) -> str:
 
 def _solve_file(args) -> int:
     decks = read_deal_file(args.deal_file)
+    if args.solution is not None and decks.shape[0] != 1:
+        raise InputError(f"--solution writes the line of one deal; {args.deal_file} holds "
+                         f"{decks.shape[0]} deals")
     _check_outputs(args)
     with threads(args.threads):
         scratch = make_scratch(thread_count(), args.table_capacity)
@@ -391,6 +405,8 @@ def _solve_file(args) -> int:
         text.append(f"deal {number}: score {row[0]}{figures} ({row[3]} positions)")
     text.append(f"{len(rows)} deals: mean score {summary['mean']:.3f}, "
                 f"{summary['wins']} won, {wall:.3f} s")
+    if args.solution is not None:
+        _write_solution(args, decks[0])
     emit(args, summary, text)
     _write_outputs(args, summary, "deal", [csv_lines(numbers, rows)],
                    f"deals of {Path(args.deal_file).name}")
@@ -405,6 +421,8 @@ def _show(args) -> int:
     seed, index = args.show
     deck = deals(seed, index, index + 1, args.shuffle)[0]
     line = optimal_line(deck, table_capacity=args.table_capacity)
+    if args.solution is not None:
+        _write_solution(args, deck, line, seed=seed, index=index, shuffle=args.shuffle)
     if args.json:
         return emit(args, {"seed": seed, "index": index, "deck": deck, "score": line.score,
                            "moves": line.moves, "decisions": line.decisions,
@@ -418,6 +436,19 @@ def _show(args) -> int:
     for k, step in enumerate(line.steps, start=1):
         print(f"  {k:2d}. {_step_text(step)}")
     return 0
+
+
+def _write_solution(args, deck, line=None, **origin) -> None:
+    """Write the optimal line of ``deck`` to ``args.solution`` (:mod:`.solution`);
+    ``origin``: the seed, index and shuffle of a numbered deal."""
+    from . import optimal_line
+    from .solution import write_solution
+
+    if line is None:
+        line = optimal_line(deck, table_capacity=args.table_capacity)
+    figures = (f"optimal line: {line.moves} moves, {line.decisions} decision points "
+               f"(the solver's figures; the checker counts the moves itself)")
+    write_solution(args.solution, deck, line, comment=figures, **origin)
 
 
 def _show_boards(deck, line) -> int:
