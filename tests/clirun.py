@@ -14,6 +14,7 @@ import io
 import pkgutil
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from jitgames.__main__ import GAMES, PACKAGES
 
@@ -22,6 +23,7 @@ VALID = {
     ("solitaire",): ["3", "-q"],
     ("solitaire", "play"): ["2026", "7", "--db", "{tmp}/solitaire.sqlite"],
     ("solitaire", "stats"): ["--db", "{tmp}/solitaire.sqlite"],
+    ("solitaire", "check"): [str(Path(__file__).parent / "data" / "solitaire_solution_2026_7.txt")],
     ("mastermind", "evaluate"): ["-p", "2", "-k", "3"],
     ("mastermind", "tournament"): ["--sizes", "2x2", "--strategies", "knuth,random"],
     ("mastermind", "tree"): ["-p", "2", "-k", "2"],

@@ -14,6 +14,7 @@ from jitgames.solitaire import deals, optimal_line, solve_deals  # noqa: E402
 from jitgames.solitaire import rules  # noqa: E402
 from tests.reference import envs as ref_envs  # noqa: E402
 from tests.reference import solitaire as ref  # noqa: E402
+from tests.solution_check import check_line  # noqa: E402
 
 
 def test_masks_and_moves_equal_the_legal_moves_along_random_games():
@@ -62,6 +63,7 @@ def test_the_optimal_line_reaches_the_optimal_score(index):
     assert info["optimal_score"] == int(solve_deals(deck, score_only=True).score[0])
     line = optimal_line(deck)
     assert line.score == info["optimal_score"] and len(line.steps) >= 4
+    check_line(deck, line, seed=0, index=index)
     for step in line.steps:
         action = env.unwrapped.legal_moves().index(step.card * 8 + step.pile)
         assert obs["action_mask"][action] == 1
@@ -165,7 +167,10 @@ def test_reachable_score_along_optimal_and_random_play():
     env = gymnasium.make("jitgames/Solitaire-v0", seed=0, index=index, reachable=True)
     obs, info = env.reset()
     assert info["reachable"] == info["optimal_score"] == 9
-    for step in optimal_line(deals(0, index, index + 1)[0]).steps:
+    deck = deals(0, index, index + 1)[0]
+    line = optimal_line(deck)
+    check_line(deck, line, seed=0, index=index)
+    for step in line.steps:
         obs, reward, terminated, truncated, info = env.step(
             env.unwrapped.legal_moves().index(step.card * 8 + step.pile))
         assert info["reachable"] == 9

@@ -6,6 +6,7 @@ import pytest
 
 from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import deals, solve_deals
+from jitgames.solitaire.check import check_file
 
 
 def run(capsys, *argv):
@@ -70,11 +71,15 @@ def test_unwritable_output_fails_before_the_run(capsys, monkeypatch, output):
     assert status == 2 and out == "" and err.count("\n") == 1
 
 
-def test_largest_seed_and_index_deal(capsys):
+def test_largest_seed_and_index_deal(capsys, tmp_path):
     top = str(2**64 - 1)
-    status, out, _ = run(capsys, "--show", top, top, "--json")
+    solution = tmp_path / "line.txt"
+    status, out, _ = run(capsys, "--show", top, top, "--json", "--solution", str(solution))
     assert status == 0
-    assert json.loads(out)["deck"] == deals(2**64 - 1, 2**64 - 1, 2**64)[0].tolist()
+    data = json.loads(out)
+    assert data["deck"] == deals(2**64 - 1, 2**64 - 1, 2**64)[0].tolist()
+    report = check_file(solution)   # the checker deals the largest deal itself
+    assert report.ok and report.score == data["score"] and report.moves == data["moves"]
 
 
 def test_small_table_grows_and_the_report_says_so(capsys):
@@ -120,8 +125,9 @@ def test_ctrl_c_keeps_the_finished_chunks(capsys, monkeypatch):
     assert "interrupted after 40 of 100 deals" in err
 
 
-def test_show_prints_the_line(capsys):
-    status, out, _ = run(capsys, "--show", "1", "1")
+def test_show_prints_the_line(capsys, tmp_path):
+    solution = tmp_path / "line.txt"
+    status, out, _ = run(capsys, "--show", "1", "1", "--solution", str(solution))
     assert status == 0
     assert "pile 7:" in out and "Optimal score" in out
     assert any(s in out for s in "♠♥♦♣")
@@ -131,6 +137,8 @@ def test_show_prints_the_line(capsys):
     assert (data["score"], data["moves"], data["decisions"]) == (
         results.score[0], results.moves[0], results.decisions[0])
     assert len(data["line"]) == data["moves"]
+    report = check_file(solution)
+    assert report.ok and (report.score, report.moves) == (data["score"], data["moves"])
 
 
 def test_deal_file(capsys, tmp_path):

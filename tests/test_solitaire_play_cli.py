@@ -17,6 +17,7 @@ import pytest
 from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import deals, solve_deals
 from jitgames.solitaire.records import SCHEMA
+from tests.solution_check import check_line
 
 ROOT = Path(__file__).resolve().parents[1]
 END = re.compile(r"^score (\d+) of optimal (\d+); (\d+) moves, (\d+) hints, (\d+) undos$", re.M)
@@ -378,6 +379,7 @@ def test_show_board_draws_every_position_of_the_line(capsys):
     assert cli.main(["--show", "2026", "7", "--board"]) == 0
     out = capsys.readouterr().out
     line = optimal_line(deals(2026, 7, 8)[0])
+    check_line(deals(2026, 7, 8)[0], line, seed=2026, index=7)
     assert out.count("foundations  ") == line.moves + 1
     assert "[K♥]" in out                               # face-down cards revealed
     last = [row for row in out.splitlines() if row.startswith("foundations  ")][-1]

@@ -15,6 +15,7 @@ from jitgames.solitaire import table as T
 from jitgames.solitaire.reach import ALL_CARDS, card_count, reachable_cards
 from tests.reference import solitaire as ref
 from tests.reference.solitaire_strategies import any_deals, hard_deals, random_deals
+from tests.solution_check import check_line
 
 DATA = Path(__file__).parent / "data" / "solitaire_regression.json"
 # The reference gives up past this many distinct positions (a count, not a time):
@@ -91,11 +92,13 @@ def test_optimal_line_replays_to_the_optimal_score(deck):
         piles, foundations = ref.game_apply(piles, foundations, step.card, destination)
         assert sum(foundations) - played_before == len(step.to_foundation)
     assert sum(foundations) == line.score
+    check_line(deck, line)
 
 
 def test_optimal_line_takes_exactly_one_deal():
     one = deals(4, 2, 3)
     assert optimal_line(one).score == optimal_line(one[0]).score == solve_deals(one).score[0]
+    check_line(one[0], optimal_line(one), seed=4, index=2)
     with pytest.raises(ValueError, match="one deal, got 2"):
         optimal_line(deals(4, 0, 2))
 
