@@ -57,8 +57,31 @@ def test_partial_agrees_with_per_deal_results(whole):
     assert list(whole.histogram) == np.bincount(results.score, minlength=53).tolist()
     assert whole.moves_sum == int(results.moves.sum())
     assert whole.decisions_sum == int(results.decisions.sum())
+    assert whole.moves_squares == int((results.moves ** 2).sum())
+    assert whole.decisions_squares == int((results.decisions ** 2).sum())
     assert whole.positions == int(results.positions.sum())
     assert whole.peak_occupancy == int(results.occupancy.max())
+    s = S.summarise(whole)
+    for key, figures in (("moves", results.moves), ("decisions", results.decisions)):
+        half = 1.959963984540054 * figures.std(ddof=1) / math.sqrt(N)
+        assert s[key]["mean"] == pytest.approx(figures.mean())
+        assert s[key]["sd"] == pytest.approx(figures.std(ddof=1))
+        assert s[key]["ci95"] == pytest.approx([figures.mean() - half, figures.mean() + half])
+    only = S.summarise(S.study_chunk(SEED, 0, 20, score_only=True))
+    assert only["moves"] is None and only["decisions"] is None
+
+
+def test_the_sd_stays_exact_at_the_studys_sizes():
+    """Sums of 10**8 deals' scores and squares: the integer numerator of the variance
+    keeps every digit (a float difference of the two large terms would not)."""
+    n, total, squares = 10**8, 653 * 10**6, 213 * 10**8
+    mean, sd, half = S.mean_sd_half(total, squares, n)
+    exact = (n * squares - total * total) / (n * (n - 1))
+    assert mean == 6.53 and sd == math.sqrt(exact) and half == pytest.approx(1.96 * sd / 10**4, rel=1e-3)
+    assert S.mean_sd_half(7, 49, 1)[0] == 7 and math.isnan(S.mean_sd_half(7, 49, 1)[1])
+    with pytest.raises(ValueError, match="cannot be the sum of squares"):
+        dataclasses.replace(S.study_chunk(SEED, 0, 10), moves_squares=0).validate(
+            10, S.DEFAULT_CAPACITY, False)
 
 
 def test_summary_statistics(whole):

@@ -99,6 +99,7 @@ def test_changed_digit_of_a_partial_sum_is_refused(study, capsys):
     (lambda p: p["histogram"].append(0), "54 entries"),
     (lambda p: p["histogram"].__setitem__(0, -1), "histogram[0] is -1"),
     (lambda p: p.update(moves_sum=None), "moves_sum is None"),
+    (lambda p: p.update(moves_squares=p["moves_sum"] - 1), "moves_squares cannot be"),
     (lambda p: p.update(positions=1.5), "positions is 1.5"),
     (lambda p: p.update(grown=1), "largest_capacity does not match"),
     (lambda p: p.update(capacity=1024), "capacity is 1024"),

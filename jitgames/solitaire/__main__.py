@@ -171,7 +171,7 @@ def study_job(args) -> ChunkedJob:
     params = {"seed": args.seed, "deals": args.deals, "shuffle": args.shuffle,
               "score_only": args.score_only, "table_capacity": args.table_capacity,
               "chunk_size": args.chunk_size, "rows": "csv" if args.out is not None else False,
-              "partial_fields": "opening moves",
+              "partial_fields": "opening moves, squares of the line figures",
               "version": __version__}
     return ChunkedJob("solitaire.study", params,
                       tuple(split_range(0, args.deals, args.chunk_size)), study_worker,
@@ -236,7 +236,12 @@ def format_summary(s: dict) -> str:
     wl, wh = s["win_rate_ci95"]
     lines.append(f"  wins (52 cards): {s['wins']:,} = {100 * s['win_rate']:.3f}% "
                  f"(Wilson 95% [{100 * wl:.3f}%, {100 * wh:.3f}%])")
-    if s["mean_moves"] is not None:
+    if s["moves"] is not None and s["moves"]["sd"] is not None:
+        for label, key in (("moves", "moves"), ("decision points", "decisions")):
+            f = s[key]
+            lines.append(f"  optimal line, {label}: mean {f['mean']:.4f}, sd {f['sd']:.4f}; "
+                         f"95% interval of the mean [{f['ci95'][0]:.4f}, {f['ci95'][1]:.4f}]")
+    elif s["mean_moves"] is not None:
         lines.append(f"  optimal line: {s['mean_moves']:.3f} moves, "
                      f"{s['mean_decisions']:.3f} decision points on average")
     none = s["no_move_at_deal"]

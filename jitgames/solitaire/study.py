@@ -42,7 +42,9 @@ class StudyPartial:
     """Exact statistics of a set of deals (every field but ``seconds`` is an integer).
 
     ``histogram[s]`` counts deals of optimal score ``s`` (53 entries). ``moves_sum``
-    and ``decisions_sum`` are None in score-only mode. ``capacity`` is the slots of
+    and ``decisions_sum``, and their sums of squares ``moves_squares`` and
+    ``decisions_squares`` (for the standard deviations and intervals), are None in
+    score-only mode. ``capacity`` is the slots of
     one thread's table and ``peak_occupancy`` the most entries a deal solved on it
     used; ``grown`` counts the deals that thrashed it and were solved on a larger
     table (see :mod:`.search`), ``largest_capacity`` is the largest table used.
@@ -68,6 +70,8 @@ class StudyPartial:
     largest_capacity: int
     no_move_deals: int
     forced_deals: int | None
+    moves_squares: int | None
+    decisions_squares: int | None
     seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict:
@@ -98,12 +102,20 @@ class StudyPartial:
         if check_count(self.score_squares, "score_squares") != sum(
                 s * s * h for s, h in enumerate(histogram)):
             raise ValueError("score_squares differs from the histogram's")
-        for name in ("moves_sum", "decisions_sum"):
+        for name in ("moves_sum", "decisions_sum", "moves_squares", "decisions_squares"):
             if score_only:
                 if getattr(self, name) is not None:
                     raise ValueError(f"{name} in a score-only partial")
             else:
                 check_count(getattr(self, name), name)
+        if not score_only:
+            # each deal's figure m is a non-negative integer, so m <= m * m, and the sum of
+            # squares is at least the square of the sum spread evenly over the deals
+            for total, squares in (("moves_sum", "moves_squares"),
+                                   ("decisions_sum", "decisions_squares")):
+                s, q = getattr(self, total), getattr(self, squares)
+                if q < s or (deals and q * deals < s * s):
+                    raise ValueError(f"{squares} cannot be the sum of squares of {total}")
         check_count(self.capacity, "capacity", capacity, capacity)
         check_count(self.peak_occupancy, "peak_occupancy", 0, capacity)
         for name in ("positions", "lookups", "probes", "evictions"):
@@ -118,9 +130,9 @@ class StudyPartial:
 
 def empty_partial(capacity: int = DEFAULT_CAPACITY, score_only: bool = False) -> StudyPartial:
     """The statistics of no deals (the identity of :func:`merge`)."""
-    return StudyPartial(0, 0, 0, (0,) * (N_CARDS + 1), None if score_only else 0,
-                        None if score_only else 0, 0, capacity, 0, 0, 0, 0, 0, capacity,
-                        0, None if score_only else 0)
+    line = None if score_only else 0
+    return StudyPartial(0, 0, 0, (0,) * (N_CARDS + 1), line, line, 0, capacity, 0, 0, 0, 0, 0,
+                        capacity, 0, line, line, line)
 
 
 def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
@@ -146,6 +158,8 @@ def partial_from_rows(rows: np.ndarray, capacity: int, score_only: bool,
         largest_capacity=int(rows[:, 8].max(initial=capacity)),
         no_move_deals=int((rows[:, 9] == 0).sum()),
         forced_deals=None if score_only else int((rows[:, 2] == 0).sum()),
+        moves_squares=None if score_only else int((rows[:, 1] * rows[:, 1]).sum()),
+        decisions_squares=None if score_only else int((rows[:, 2] * rows[:, 2]).sum()),
         seconds=seconds,
     )
 
@@ -158,8 +172,8 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
     InputError
         If one partial is score-only and the other is not, or capacities differ.
     """
-    if (a.moves_sum is None) != (b.moves_sum is None) or \
-            (a.forced_deals is None) != (b.forced_deals is None):
+    if len({x is None for x in (a.moves_sum, a.forced_deals, a.moves_squares, b.moves_sum,
+                                b.forced_deals, b.moves_squares)}) > 1:
         raise InputError("cannot merge a score-only partial with a full one")
     if a.capacity != b.capacity:
         raise InputError(f"cannot merge partials of table capacity {a.capacity} and {b.capacity}")
@@ -184,6 +198,8 @@ def merge(a: StudyPartial, b: StudyPartial) -> StudyPartial:
         largest_capacity=max(a.largest_capacity, b.largest_capacity),
         no_move_deals=a.no_move_deals + b.no_move_deals,
         forced_deals=add(a.forced_deals, b.forced_deals),
+        moves_squares=add(a.moves_squares, b.moves_squares),
+        decisions_squares=add(a.decisions_squares, b.decisions_squares),
         seconds=a.seconds + b.seconds,
     )
 
@@ -335,16 +351,33 @@ def _fraction(count: int, n: int) -> dict:
             "ci95": list(wilson_interval(count, n)) if n else None}
 
 
+def mean_sd_half(total: int, squares: int, n: int) -> tuple[float, float, float]:
+    """Mean, sample standard deviation and the 95% interval's half-width of ``n``
+    integers whose sum is ``total`` and sum of squares ``squares`` (NaN where
+    undefined). The variance is computed exactly in integers, then divided: at 10**8
+    deals the sums reach 10**11, past where float rounding would lose digits."""
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    if n == 1:
+        return total / n, float("nan"), float("nan")
+    # (n * squares - total**2) / (n * (n - 1)) is the sample variance, exact numerator
+    sd = math.sqrt(max(n * squares - total * total, 0) / (n * (n - 1)))
+    return total / n, sd, Z95 * sd / math.sqrt(n)
+
+
+def _line_figure(total, squares, n) -> dict | None:
+    """Mean, sd and 95% interval of a per-deal line figure (None in score-only mode)."""
+    if total is None or not n:
+        return None
+    mean, sd, half = mean_sd_half(total, squares, n)
+    return {"mean": mean, "sd": sd if n > 1 else None,
+            "ci95": [mean - half, mean + half] if n > 1 else None}
+
+
 def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> dict:
     """Everything the study reports, as a JSON-ready dict (no timing; the CLI adds it)."""
     n = partial.deals
-    mean = partial.score_sum / n if n else float("nan")
-    if n > 1:
-        variance = (partial.score_squares - partial.score_sum ** 2 / n) / (n - 1)
-        sd = math.sqrt(max(variance, 0.0))
-        half = Z95 * sd / math.sqrt(n)
-    else:
-        sd = half = float("nan")
+    mean, sd, half = mean_sd_half(partial.score_sum, partial.score_squares, n)
     wins = partial.histogram[N_CARDS]
     win_low, win_high = wilson_interval(wins, n)
     needed = deals_needed(sd, precision) if n > 1 else None
@@ -366,6 +399,8 @@ def summarise(partial: StudyPartial, precision: float = DEFAULT_PRECISION) -> di
         "histogram": {str(s): c for s, c in enumerate(partial.histogram)},
         "mean_moves": partial.moves_sum / n if full and n else None,
         "mean_decisions": partial.decisions_sum / n if full and n else None,
+        "moves": _line_figure(partial.moves_sum, partial.moves_squares, n),
+        "decisions": _line_figure(partial.decisions_sum, partial.decisions_squares, n),
         "no_move_at_deal": _fraction(partial.no_move_deals, n),
         "score_fixed_by_deal": _fraction(forced, n) if forced is not None else None,
         "score_only": not full,
