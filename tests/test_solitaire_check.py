@@ -75,6 +75,24 @@ def test_every_solver_line_checks_with_the_same_score(deck):
     check_line(deck, optimal_line(deck))
 
 
+@lines_setting
+@given(st.one_of(random_deals(), hard_deals()))
+def test_an_etude_line_is_an_alaska_line_with_its_foundation_plays_written_out(deck):
+    """Alaska allows every étude move (same suit, one rank higher) and leaves foundation
+    plays to the player: the étude's line written for alaska (each automatic play an
+    ``F`` line, those of the deal first) replays to the same score; it is no yukon line
+    (same-suit builds are illegal there) once it builds on a card (a king into an empty
+    pile is legal everywhere)."""
+    line = optimal_line(deck)
+    text = solution_text(deck, line, rules="alaska")
+    report = C.check_text(text)
+    assert report.ok and report.score == line.score == text.count(">F ")
+    assert report.moves == line.moves + line.score and " + " not in text
+    if any(step.onto is not None for step in line.steps):
+        yukon = C.check_text(solution_text(deck, line, rules="yukon"))
+        assert not yukon.legal and "does not go on" in yukon.reason
+
+
 def _mutated(text: str, change) -> str:
     lines = text.splitlines()
     moves = [k for k, line in enumerate(lines) if ">" in line]

@@ -9,6 +9,8 @@ Game(deck)                             a game for a person: moves, undo, hints (
 PositionSolver()                       optimal score and best move from any position of a game
 study_chunk / merge / summarise        mergeable study statistics (see :mod:`.study`)
 shuffle_bias(n, shuffle)               chi-square test of a shuffle's card positions
+write_solution(path, deck, line)       a line in the notation anyone can check (:mod:`.solution`)
+check_solution_file(path)              replay it with the independent checker (:mod:`.check`)
 
 The rules and deal format are those of docs/design.md ("Solitaire deals"); the
 definitions of ``moves`` and ``decisions`` are in :mod:`.search`.
@@ -25,6 +27,8 @@ from .deal import SHUFFLES, ShuffleBias, deals, read_deal_file, shuffle_bias, va
 from .play import Game
 from .rules import card_name
 from .search import RESULT_FIELDS, PositionSolver, Step, make_scratch, optimal_steps, solve_rows
+from .check import CheckReport, check_file as check_solution_file
+from .solution import solution_text, write_solution
 from .study import StudyPartial, empty_partial, merge, partial_from_rows, study_chunk, summarise
 from .table import DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY
 
@@ -33,6 +37,7 @@ __all__ = [
     "validate_deals", "shuffle_bias", "ShuffleBias", "SHUFFLES", "card_name", "Step",
     "StudyPartial", "study_chunk", "merge", "summarise", "empty_partial",
     "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY", "Game", "PositionSolver",
+    "solution_text", "write_solution", "check_solution_file", "CheckReport",
 ]
 
 

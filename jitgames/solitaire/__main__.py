@@ -453,7 +453,8 @@ def _write_solution(args, deck, line=None, **origin) -> None:
         line = optimal_line(deck, table_capacity=args.table_capacity)
     figures = (f"optimal line: {line.moves} moves, {line.decisions} decision points "
                f"(the solver's figures; the checker counts the moves itself)")
-    write_solution(args.solution, deck, line, comment=figures, **origin)
+    write_solution(args.solution, deck, line, comment=figures,
+                   rules=getattr(args, "rules", "etude"), **origin)
 
 
 def _show_boards(deck, line) -> int:
