@@ -4,8 +4,10 @@
 
 runs ``python -m jitgames.solitaire N --json --checkpoint FILE`` (seed 0, Fisher-Yates,
 full mode: score, moves and decision points) for at most ``--budget`` seconds, then
-stops it as Ctrl-C does (SIGINT: the finished chunks, and the finished blocks of the
-chunk in progress, are kept in the checkpoint). Running the same command again, here
+stops it with SIGTERM, which the command treats as Ctrl-C (the finished chunks, and
+the finished blocks of the chunk in progress, are kept in the checkpoint). Not SIGINT:
+a job started in the background by a shell inherits SIGINT ignored, and Python then
+never hears it. Running the same command again, here
 or on another machine with the checkpoint file copied along, resumes where the last
 session stopped; the answers do not depend on the machine or the thread count.
 
@@ -34,7 +36,7 @@ from bench._harness import ROOT, machine, save_result  # noqa: E402
 from jitgames._cli import parse_int  # noqa: E402
 
 GRACE_SECONDS = 60
-"""After SIGINT the study finishes its current block (about a second) and writes the
+"""After SIGTERM the study finishes its current block (about a second) and writes the
 checkpoint; it is killed if it has not ended after this many seconds."""
 
 
@@ -92,7 +94,7 @@ def run_session(args) -> dict:
     try:
         out, _ = child.communicate(timeout=args.budget)
     except subprocess.TimeoutExpired:
-        child.send_signal(signal.SIGINT)   # as Ctrl-C: finished work stays in the checkpoint
+        child.send_signal(signal.SIGTERM)  # as Ctrl-C: finished work stays in the checkpoint
         try:
             out, _ = child.communicate(timeout=GRACE_SECONDS)
         except subprocess.TimeoutExpired:

@@ -188,3 +188,30 @@ def test_compare_shuffles_keeps_one_checkpoint_per_shuffle_and_resumes(capsys, t
         for key in ("mean", "histogram", "no_move_at_deal", "score_fixed_by_deal"):
             assert again["shuffles"][shuffle][key] == first["shuffles"][shuffle][key]
     assert again["difference_of_means"] == first["difference_of_means"]
+
+
+def test_the_study_bench_saves_its_sessions_and_resumes(tmp_path):
+    """bench/solitaire_study.py: a finished study run again resumes every chunk from its
+    checkpoint and adds a session record; the summary and histogram are those of the
+    command line, with the machine and time of each session."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "solitaire_study.py"
+    spec = importlib.util.spec_from_file_location("solitaire_study_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "study.json"
+    argv = ["--deals", "1500", "--seed", str(SEED), "--chunk-size", "500", "--threads", "1",
+            "--checkpoint", str(tmp_path / "study.ckpt"), "--out", str(out)]
+    assert bench.main(argv) == 0 and bench.main(argv) == 0
+    result = json.loads(out.read_text())
+    first, second = result["sessions"]
+    assert (first["deals_before"], first["deals_after"]) == (0, 1500)
+    assert (second["deals_before"], second["deals_after"], second["resumed_chunks"]) == (
+        1500, 1500, 3)
+    assert result["complete"] and first["machine"]["cpus"] >= 1 and "utc" in first["machine"]
+    expected = S.summarise(S.study_chunk(SEED, 0, 1500))
+    for key in ("mean", "sd", "ci95", "win_rate", "moves", "decisions", "histogram"):
+        assert result["summary"][key] == expected[key]
+    assert result["histogram"] == expected["histogram"]
