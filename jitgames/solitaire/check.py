@@ -218,8 +218,8 @@ def parse_solution(text: str) -> Solution:
         permutation of 0..51 or that differs from deal INDEX of SEED, a malformed
         move line, more than :data:`MAX_MOVE_LINES` moves.
     """
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != FORMAT_LINE:
+    lines = text.split("\n")  # line numbers as an editor counts them (no other breaks)
+    if lines[0].strip() != FORMAT_LINE:
         raise SolutionError(f"line 1: not a solution file (the first line must be "
                             f"{FORMAT_LINE!r})")
     header: dict[str, str] = {}
