@@ -292,6 +292,8 @@ HEADER = [C.FORMAT_LINE, "rules: etude", "seed: 2026", "index: 7", "score: 5"]
     ("\n".join(HEADER[:-1]), "no 'score' line"),
     ("\n".join(HEADER).replace("etude", "spider"), "unknown rules 'spider'"),
     ("\n".join(HEADER).replace("score: 5", "score: 53"), "score must be an integer from 0 to 52"),
+    ("\n".join(HEADER).replace("score: 5", "score: \u00b2"), "score must be an integer"),
+    ("\n".join(HEADER[:2] + HEADER[4:] + ["deal: " + "\u0663 " * 52]), "52 card ids"),
     ("\n".join(HEADER).replace("index: 7", "index: 18446744073709551616"), "index must be"),
     ("\n".join(HEADER[:3] + HEADER[4:]), "both 'seed' and 'index'"),
     ("\n".join(HEADER + ["colour: red"]), "unknown header key 'colour'"),
@@ -331,8 +333,8 @@ def test_unreadable_and_hostile_files_are_refused(capsys, tmp_path):
 
 
 @settings(max_examples=60)
-@given(st.lists(st.text(alphabet="AKQJT98 2shdcF>+1734:#rulesco\t10", max_size=30),
-                max_size=6))
+@given(st.lists(st.one_of(st.text(alphabet="AKQJT98 2shdcF>+1734:#rulesco\t10", max_size=30),
+                          st.text(max_size=30)), max_size=6))
 def test_any_move_lines_give_a_report_or_one_error(rows):
     text = "\n".join(HEADER + rows) + "\n"
     try:

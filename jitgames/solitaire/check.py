@@ -165,7 +165,7 @@ def _bad(number: int, why: str) -> SolutionError:
 
 
 def _number(value: str, number: int, what: str, high: int) -> int:
-    if not value.isdigit() or len(value) > 20 or int(value) > high:
+    if not (value.isascii() and value.isdigit()) or len(value) > 20 or int(value) > high:
         raise _bad(number, f"{what} must be an integer from 0 to {high}, got {value[:MAX_FIELD]!r}")
     return int(value)
 
@@ -276,7 +276,8 @@ def _deal(header: dict, at: dict) -> tuple[tuple[int, ...], str]:
         raise _bad(at["shuffle"], "'shuffle' without 'seed' and 'index'")
     if "deal" in header:
         fields = header["deal"].replace(",", " ").split()
-        if len(fields) != 52 or not all(f.isdigit() and len(f) <= 2 for f in fields):
+        if len(fields) != 52 or not all(f.isascii() and f.isdigit() and len(f) <= 2
+                                        for f in fields):
             raise _bad(at["deal"], "the deal must be 52 card ids (integers 0..51)")
         given = tuple(int(f) for f in fields)
         if sorted(given) != list(range(52)):
