@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import check as C
 from jitgames.solitaire import deals, optimal_line
-from jitgames.solitaire.solution import solution_text, write_solution
+from jitgames.solitaire import rules as R
+from jitgames.solitaire.solution import line_of_moves, solution_text, write_solution
 from tests.reference.solitaire_strategies import hard_deals, random_deals
 
 from .solution_check import check_line
@@ -91,6 +92,26 @@ def test_an_etude_line_is_an_alaska_line_with_its_foundation_plays_written_out(d
     if any(step.onto is not None for step in line.steps):
         yukon = C.check_text(solution_text(deck, line, rules="yukon"))
         assert not yukon.legal and "does not go on" in yukon.reason
+
+
+@settings(max_examples=40)
+@given(st.one_of(random_deals(), hard_deals()), st.lists(st.integers(0, 15), max_size=60))
+def test_any_legal_game_replays_to_the_same_score(deck, choices):
+    """Not only optimal lines: a game of arbitrary legal moves (the solver's rules pick
+    them) replays under the checker's own rules to the same foundations, as an étude
+    line and as an alaska line with its foundation plays written out."""
+    pos, buffer, moves = R.new_position(deck), np.zeros(R.MAX_MOVES, dtype=np.int64), []
+    for choice in choices:
+        n = R.legal_moves(pos, buffer, 0)
+        if n == 0:
+            break
+        moves.append(int(buffer[choice % n]))
+        R.apply_move(pos, moves[-1])
+    line = line_of_moves(deck, moves)
+    assert line.score == int(pos[R.SCORE])
+    check_line(deck, line)
+    alaska = C.check_text(solution_text(deck, line, rules="alaska"))
+    assert alaska.ok and alaska.score == line.score
 
 
 def _mutated(text: str, change) -> str:

@@ -9,8 +9,10 @@ from jitgames.solitaire import deals, solve_deals
 from jitgames.solitaire import rules as R
 from jitgames.solitaire.play import Game, IllegalMove, parse_card
 from jitgames.solitaire.search import PositionSolver
+from jitgames.solitaire.solution import line_of_moves
 from tests.reference import solitaire as ref
 from tests.reference.solitaire_strategies import any_deals, hard_deals, random_deals
+from tests.solution_check import check_line
 
 BUDGET = 250  # reference positions per deal (see test_solitaire_search.py)
 filtering = settings(max_examples=25,
@@ -80,6 +82,7 @@ def test_best_alone_reaches_the_optimal_score(deck):
     steps = play_best_alone(game)
     assert game.score == game.optimum == expected.score[0]
     assert steps == expected.moves[0]  # the hints follow a shortest optimal line
+    check_line(deck, line_of_moves(deck, game.history))
 
 
 def test_best_alone_wins_a_won_deal():
@@ -88,6 +91,7 @@ def test_best_alone_wins_a_won_deal():
     game = Game(deals(2026, won, won + 1)[0])
     assert play_best_alone(game) == results.moves[won]
     assert game.score == 52
+    check_line(game.deck, line_of_moves(game.deck, game.history), seed=2026, index=won)
 
 
 @pytest.mark.slow
@@ -99,6 +103,7 @@ def test_best_alone_plays_out_the_hardest_known_deal():
     assert game.optimum == solve_deals(hard).score[0]
     play_best_alone(game)
     assert game.score == game.optimum
+    check_line(hard, line_of_moves(hard, game.history), seed=0, index=347269)
 
 
 def test_cards_are_read_in_every_spelling():

@@ -157,3 +157,27 @@ def write_solution(path, deck, line, **header) -> None:
         atomic_write_text(path, text)
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def line_of_moves(deck, moves):
+    """The line of legal ``moves`` (codes ``card * 8 + pile``, as a game's history holds
+    them) played from the deal ``deck``, as an :class:`~jitgames.solitaire.OptimalLine`
+    whose score is the cards on the foundations at its end: a played game written
+    like a solved line (each step's ``choices`` the legal moves before it)."""
+    from . import OptimalLine
+    from .rules import FOUNDATION, MAX_MOVES, SCORE, apply_move, legal_moves, new_position, \
+        piles_of
+    from .search import Step, describe_move, foundation_plays
+
+    pos = new_position(np.asarray(deck, dtype=np.int64))
+    piles = tuple((down, tuple(cards)) for down, cards in piles_of(pos))
+    foundations = tuple(int(f) for f in pos[FOUNDATION:FOUNDATION + 4])
+    buffer, steps = np.zeros(MAX_MOVES, dtype=np.int64), []
+    for move in moves:
+        choices = legal_moves(pos, buffer, 0)
+        card, onto, src, dest, carried = describe_move(pos, int(move))
+        before = int(pos[SCORE])
+        apply_move(pos, int(move))
+        steps.append(Step(card, onto, src, dest, carried,
+                          foundation_plays(pos, int(pos[SCORE]) - before), choices))
+    return OptimalLine(int(pos[SCORE]), tuple(steps), piles, foundations)
