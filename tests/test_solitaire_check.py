@@ -20,7 +20,7 @@ from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import check as C
 from jitgames.solitaire import deals, optimal_line
 from jitgames.solitaire import rules as R
-from jitgames.solitaire.solution import line_of_moves, solution_text, write_solution
+from jitgames.solitaire.solution import line_of_moves, solution_text
 from tests.reference.solitaire_strategies import hard_deals, random_deals
 
 from .solution_check import check_line
