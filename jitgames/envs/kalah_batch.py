@@ -38,7 +38,7 @@ import numpy as np
 
 from .._jit import jit, prange
 from .._random import below, stream_key
-from ..kalah.rules import SOUTH, apply_move, final_margin, is_over, legal_moves
+from ..kalah.rules import SOUTH, apply_move, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
 
 __all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
@@ -159,8 +159,8 @@ def new_games(count: int, pits: int) -> Games:
 
 
 def new_step_out(count: int, pits: int) -> StepOut:
-    """Fresh output arrays for a step of ``count`` games (fresh, so that arrays handed
-    to the caller are never written again)."""
+    """Output arrays for the steps of ``count`` games (the vector environment writes
+    every step into the same ones)."""
     return StepOut(np.empty((count, 2 * pits + 2), np.int8), np.empty((count, pits), np.int8),
                    np.empty(count, np.float64), np.empty(count, np.bool_),
                    np.empty(count, np.int64), np.empty(count, np.bool_),
@@ -169,10 +169,25 @@ def new_step_out(count: int, pits: int) -> StepOut:
 
 @jit(inline=True)
 def _random_move(board, player, depth, weights, variant, key, counter, moves):
-    """The random opponent's move: the ``below(key, counter, count)``-th legal pit."""
-    count = legal_moves(board, player, moves)
+    """The random opponent's move: the ``below(key, counter, count)``-th legal pit
+    (ascending board index) of a game not over (``moves`` is not used).
+
+    The pits are counted and the chosen one found with selects rather than by listing
+    the legal moves: in random positions a branch on each pit is often mispredicted
+    (half the time of a random move, ``bench/envs.py``)."""
+    m = board.shape[0] // 2 - 1
+    first = 0 if player == SOUTH else m + 1
+    count = 0
+    for j in range(first, first + m):
+        count += board[j] > 0
     pick, counter = below(key, counter, count)
-    return moves[pick], counter
+    pit = first
+    before = 0
+    for j in range(first, first + m):
+        full = board[j] > 0
+        pit = j if full and before == pick else pit
+        before += full
+    return pit, counter
 
 
 @jit
@@ -384,16 +399,13 @@ def random_games(pits, stones, variant, seed, margins, plies):
         board = np.full(size, stones, dtype=np.int8)
         board[pits] = 0
         board[size - 1] = 0
-        moves = np.empty(pits, dtype=np.int64)
         key = stream_key(seed, g)
         counter = 0
         player = SOUTH
-        count = legal_moves(board, player, moves)
         played = 0
-        while count > 0:
-            pick, counter = below(key, counter, count)
-            player, _ = apply_move(board, player, moves[pick], variant)
+        while not is_over(board):
+            pit, counter = _random_move(board, player, 0, board, variant, key, counter, board)
+            player, _ = apply_move(board, player, pit, variant)
             played += 1
-            count = legal_moves(board, player, moves)
         margins[g] = final_margin(board)
         plies[g] = played
