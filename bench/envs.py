@@ -14,15 +14,18 @@ is not installed. Prints a table and saves ``bench/results/envs.json`` with the
 machine it ran on.
 
 The vector environments (``--only vector``, saved to ``bench/results/envs_vector.json``;
-also part of a full run): ``jitgames/Kalah-v0`` with 1024 sub-environments against the
-random opponent on one thread (each step is the agent's move and the opponent's
-replies in all 1024 games; the agent picks a uniform legal pit from the mask with
-NumPy, in the timed loop) alternated with OpenSpiel's mancala random moves, medians
-and the ratio of steps a second; the same on two threads; Mastermind-v0 and
-Solitaire-v0 vector steps a second; and whole random games played inside one kernel
-call (:func:`jitgames.envs.kalah_batch.random_games`), games a second. Both wall and
-process-CPU seconds are kept: on a shared machine CPU seconds depend less on the
-other jobs.
+also part of a full run): ``jitgames/Kalah-v0`` against the random opponent (standard
+rule) with ``--envs`` sub-environments (default 1024) on each of ``--threads`` thread
+counts (default 1 2): each step is the agent's move and the opponent's replies in all
+games, and the agent picks a uniform legal pit from the mask with NumPy inside the timed
+loop (also timed: the ``step`` calls alone, the agent drawing with
+:func:`jitgames.envs.sampling.sample_legal`, and ``copy=False``). OpenSpiel's mancala
+random moves are timed between them in each round (and its ``apply_action`` calls
+alone); ratios are medians of the per-round ratios. Then whole random games inside one
+kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch``,
+``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
+and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
+seconds are kept: on a shared machine CPU seconds depend less on the other jobs.
 """
 from __future__ import annotations
 
@@ -123,13 +126,15 @@ def openspiel_available() -> str | None:
 
 
 def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: int,
-                 num_threads: int) -> tuple:
+                 num_threads: int, sampler: bool = False) -> tuple:
     """Seconds ``(wall, cpu, step_wall)`` for ``steps`` steps of a native vector
     environment of ``num_envs`` sub-environments on ``num_threads`` threads, random legal
     actions chosen from ``info["action_mask"]`` with NumPy (0 where none is legal) inside
     the timed loop; ``step_wall`` counts the ``step`` calls alone (the agent's choice
-    left out)."""
+    left out). With ``sampler`` the agent draws with
+    :func:`jitgames.envs.sampling.sample_legal` (one kernel pass) instead."""
     from jitgames._jit import threads
+    from jitgames.envs.sampling import sample_legal
 
     env = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point",
                              **options)
@@ -142,6 +147,8 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
         for _ in range(steps):
             if mask is None:
                 actions = rng.integers(env.single_action_space.n, size=num_envs)
+            elif sampler:
+                actions = sample_legal(mask, rng)
             else:
                 # the largest of uniform numbers on the legal actions: a uniform legal one
                 # (0 where none is legal)
@@ -244,6 +251,7 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     # warm-up: compile or load every kernel
     vector_steps(*KALAH, envs[0], 3, 0, 1)
     vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], 3, 0, 1)
+    vector_steps(*KALAH, envs[0], 3, 0, 1, True)
     vector_steps("jitgames/Mastermind-v0", {}, 16, 2, 0, 1)
     vector_steps("jitgames/Solitaire-v0", {}, 16, 2, 0, 1)
     for game in GAMES:
@@ -262,6 +270,7 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                 add(("kalah", n, t), vector_steps(*KALAH, n, steps, r, t))
                 if n == envs[0] and t == thread_counts[0] and skipped is None:
                     add("openspiel", openspiel_steps_cpu(open_moves, r))
+        add("kalah_sampler", vector_steps(*KALAH, envs[0], steps, r, thread_counts[0], True))
         add("kalah_nocopy", vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], steps,
                                          r, thread_counts[0]))
         for game in GAMES:
@@ -282,6 +291,10 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                 row["speedup_over_first_thread_count_wall"] = _ratio(
                     runs[("kalah", n, t)], runs[("kalah", n, first_t)])
             rows.append(row)
+    rows.append(dict(_rate(envs[0] * steps, runs["kalah_sampler"]), kind="kalah_vector_sampler",
+                     envs=envs[0], threads=first_t,
+                     label=f"the same, agent sample_legal, {envs[0]} envs, {first_t} thread(s): "
+                           "steps"))
     rows.append(dict(_rate(envs[0] * steps, runs["kalah_nocopy"]), kind="kalah_vector_nocopy",
                      envs=envs[0], threads=first_t,
                      label=f"the same, copy=False, {envs[0]} envs, {first_t} thread(s): steps"))
@@ -313,8 +326,12 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                          for a, b in zip(ours, theirs)]
         per_round_steps = [(envs[0] * steps / a[2]) / (open_moves / b[2])
                            for a, b in zip(ours, theirs)]
+        sampled = runs["kalah_sampler"]
+        per_round_sampled = [(envs[0] * steps / a[0]) / (open_moves / b[0])
+                             for a, b in zip(sampled, theirs)]
         result["kalah_vector_over_openspiel"] = {
             "envs": envs[0], "threads": first_t,
+            "median_ratio_wall_sample_legal_agent": statistics.median(per_round_sampled),
             "median_ratio_wall": statistics.median(per_round),
             "median_ratio_cpu": statistics.median(per_round_cpu),
             "median_ratio_steps_only_wall": statistics.median(per_round_steps),
@@ -338,6 +355,7 @@ def print_vector(result: dict) -> None:
         print(f"Kalah-v0 vector steps / OpenSpiel moves ({ratio['envs']} envs, "
               f"{ratio['threads']} thread(s), median of per-round ratios): wall "
               f"{ratio['median_ratio_wall']:.2f}x, CPU {ratio['median_ratio_cpu']:.2f}x, "
+              f"agent sample_legal {ratio['median_ratio_wall_sample_legal_agent']:.2f}x, "
               f"step calls alone / apply_action calls alone "
               f"{ratio['median_ratio_steps_only_wall']:.2f}x")
     else:

@@ -204,3 +204,33 @@ def test_solitaire_random_games_match_reference(seed):
     ref.solitaire_random_games(seed, ref_scores, ref_plies)
     assert scores.tolist() == ref_scores.tolist()
     assert plies.tolist() == ref_plies.tolist()
+
+
+# ------------------------------------------------------------- uniform legal actions of masks
+
+@pytest.mark.kernel
+@given(st.integers(1, 6), st.integers(1, 20), U64, st.data())
+def test_uniform_legal_matches_reference(actions, rows, key, data):
+    from jitgames.envs.sampling import uniform_legal
+
+    mask = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=actions,
+                                                max_size=actions),
+                                       min_size=rows, max_size=rows)), np.int8)
+    ours, theirs = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
+    uniform_legal(mask, np.uint64(key), ours)
+    ref.uniform_legal(mask, key, theirs)
+    assert ours.tolist() == theirs.tolist()
+    assert all(mask[i, a] or not mask[i].any() for i, a in enumerate(ours))
+
+
+def test_sample_legal_is_uniform_and_checks_its_input():
+    from jitgames.envs.sampling import sample_legal
+
+    mask = np.tile(np.array([1, 0, 1, 1, 0, 0], np.int8), (30_000, 1))
+    counts = np.bincount(sample_legal(mask, np.random.default_rng(0)), minlength=6)
+    assert counts[[1, 4, 5]].tolist() == [0, 0, 0]
+    assert abs(counts[[0, 2, 3]] - 10_000).max() < 500  # about 5 standard deviations
+    both = sample_legal(mask.astype(bool), np.random.default_rng(3))
+    assert both.tolist() == sample_legal(mask, np.random.default_rng(3)).tolist()
+    with pytest.raises(InputError):
+        sample_legal(np.ones(6), np.random.default_rng(0))

@@ -257,3 +257,11 @@ def solitaire_random_games(seed, scores, plies):
             played += 1
             count = _legal_in_action_order(position, moves)
         scores[g], plies[g] = int(position[sol.R.SCORE]), played
+
+
+# ----- uniform legal actions (jitgames.envs.sampling)
+
+def uniform_legal(mask, key, out):
+    for i in range(len(mask)):
+        legal = [j for j in range(len(mask[i])) if mask[i][j] != 0]
+        out[i] = legal[below(stream_key(int(key), i), 0, len(legal))[0]] if legal else 0
