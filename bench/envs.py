@@ -238,11 +238,12 @@ GAMES = {"kalah": "Kalah(6,4) standard", "mastermind": "Mastermind 4x6 (10 guess
 
 
 def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
-                   steps: int | None = None) -> dict:
+                   steps: int | None = None, kalah_only: bool = False) -> dict:
     """The vector-environment figures (see the module docstring): ``jitgames/Kalah-v0``
     against the random opponent for each number of sub-environments in ``envs`` and
     threads in ``thread_counts``, OpenSpiel's random moves, whole random games in one
-    kernel call, and Mastermind and solitaire vector steps, all timed in rounds."""
+    kernel call, and Mastermind and solitaire vector steps, all timed in rounds
+    (``kalah_only``: Kalah's figures and OpenSpiel's alone)."""
     steps = steps or (40 if quick else 200)
     open_moves = 50_000 if quick else 200_000
     games = {"kalah": 5_000 if quick else 20_000, "mastermind": 5_000 if quick else 20_000,
@@ -252,9 +253,12 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     vector_steps(*KALAH, envs[0], 3, 0, 1)
     vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], 3, 0, 1)
     vector_steps(*KALAH, envs[0], 3, 0, 1, True)
-    vector_steps("jitgames/Mastermind-v0", {}, 16, 2, 0, 1)
-    vector_steps("jitgames/Solitaire-v0", {}, 16, 2, 0, 1)
-    for game in GAMES:
+    if kalah_only:
+        games = {"kalah": games["kalah"]}
+    else:
+        vector_steps("jitgames/Mastermind-v0", {}, 16, 2, 0, 1)
+        vector_steps("jitgames/Solitaire-v0", {}, 16, 2, 0, 1)
+    for game in games:
         kernel_games(game, 50, 0, 1)
     skipped = openspiel_available()
     if skipped is None:
@@ -273,9 +277,11 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
         add("kalah_sampler", vector_steps(*KALAH, envs[0], steps, r, thread_counts[0], True))
         add("kalah_nocopy", vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], steps,
                                          r, thread_counts[0]))
-        for game in GAMES:
+        for game in games:
             for t in thread_counts:
                 add((game, "games", t), kernel_games(game, games[game], r, t))
+        if kalah_only:
+            continue
         add("mastermind", vector_steps("jitgames/Mastermind-v0", {}, small, steps // 4, r,
                                        thread_counts[0]))
         add("solitaire", vector_steps("jitgames/Solitaire-v0", {}, small, steps // 4, r,
@@ -290,6 +296,8 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
             if t != first_t:
                 row["speedup_over_first_thread_count_wall"] = _ratio(
                     runs[("kalah", n, t)], runs[("kalah", n, first_t)])
+                row["speedup_over_first_thread_count_steps_only"] = _ratio(
+                    runs[("kalah", n, t)], runs[("kalah", n, first_t)], clock=2)
             rows.append(row)
     rows.append(dict(_rate(envs[0] * steps, runs["kalah_sampler"]), kind="kalah_vector_sampler",
                      envs=envs[0], threads=first_t,
@@ -301,7 +309,8 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     if skipped is None:
         rows.append(dict(_rate(open_moves, runs["openspiel"]), kind="openspiel",
                          label="OpenSpiel mancala, Python API: random moves"))
-    for game, name in GAMES.items():
+    for game in games:
+        name = GAMES[game]
         for t in thread_counts:
             row = dict(_rate(games[game], runs[(game, "games", t)]), kind="kernel_games",
                        game=game, threads=t,
@@ -310,11 +319,14 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                 row["speedup_over_first_thread_count_wall"] = _ratio(
                     runs[(game, "games", t)], runs[(game, "games", first_t)])
             rows.append(row)
-    rows.append(dict(_rate(small * (steps // 4), runs["mastermind"]), kind="mastermind_vector",
-                     label=f"Mastermind-v0 4x6 vector, {small} envs, {first_t} thread(s): steps"))
-    rows.append(dict(_rate(small * (steps // 4), runs["solitaire"]), kind="solitaire_vector",
-                     label=f"Solitaire-v0 vector (solved at reset), {small} envs, {first_t} "
-                           "thread(s): steps"))
+    if not kalah_only:
+        rows.append(dict(_rate(small * (steps // 4), runs["mastermind"]),
+                         kind="mastermind_vector",
+                         label=f"Mastermind-v0 4x6 vector, {small} envs, {first_t} thread(s): "
+                               "steps"))
+        rows.append(dict(_rate(small * (steps // 4), runs["solitaire"]), kind="solitaire_vector",
+                         label=f"Solitaire-v0 vector (solved at reset), {small} envs, "
+                               f"{first_t} thread(s): steps"))
     result = {"rows": rows, "openspiel_skipped": skipped, "envs": envs,
               "threads": thread_counts, "steps": steps, "repeats": repeats}
     if skipped is None:
@@ -348,6 +360,8 @@ def print_vector(result: dict) -> None:
             extra += f"   calls alone {row['per_second_steps_only']:,.0f}/s"
         if "speedup_over_first_thread_count_wall" in row:
             extra += f"   {row['speedup_over_first_thread_count_wall']:.2f}x first thread count"
+        if "speedup_over_first_thread_count_steps_only" in row:
+            extra += f" (calls alone {row['speedup_over_first_thread_count_steps_only']:.2f}x)"
         print(f"{row['label']:72s} {row['per_second_wall']:12,.0f} "
               f"{row['per_second_cpu']:12,.0f}{extra}")
     ratio = result.get("kalah_vector_over_openspiel")
@@ -386,6 +400,9 @@ def main(argv=None) -> int:
                              "one is compared with OpenSpiel; default 1024)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2],
                         help="thread counts (the first is the baseline; default 1 2)")
+    parser.add_argument("--kalah-only", action="store_true",
+                        help="vector figures of Kalah (and OpenSpiel) only: no Mastermind or "
+                             "solitaire kernels to compile")
     parser.add_argument("--vector-steps", type=int, default=None,
                         help="steps of each vector timing (default 200, 40 with --quick)")
     parser.add_argument("--out", default=None, help="result file (JSON)")
@@ -398,7 +415,7 @@ def main(argv=None) -> int:
     name = "envs_vector.json" if args.only == "vector" else "envs.json"
     out = args.out or str(ROOT / "bench" / "results" / name)
     results["vector"] = vector_section(args.quick, repeats, args.envs, args.threads,
-                                       args.vector_steps)
+                                       args.vector_steps, args.kalah_only)
     print_vector(results["vector"])
     if args.only == "vector":
         save_result(out, results)
