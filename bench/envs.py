@@ -14,15 +14,18 @@ is not installed. Prints a table and saves ``bench/results/envs.json`` with the
 machine it ran on.
 
 The vector environments (``--only vector``, saved to ``bench/results/envs_vector.json``;
-also part of a full run): ``jitgames/Kalah-v0`` with 1024 sub-environments against the
-random opponent on one thread (each step is the agent's move and the opponent's
-replies in all 1024 games; the agent picks a uniform legal pit from the mask with
-NumPy, in the timed loop) alternated with OpenSpiel's mancala random moves, medians
-and the ratio of steps a second; the same on two threads; Mastermind-v0 and
-Solitaire-v0 vector steps a second; and whole random games played inside one kernel
-call (:func:`jitgames.envs.kalah_batch.random_games`), games a second. Both wall and
-process-CPU seconds are kept: on a shared machine CPU seconds depend less on the
-other jobs.
+also part of a full run): ``jitgames/Kalah-v0`` against the random opponent (standard
+rule) with ``--envs`` sub-environments (default 1024) on each of ``--threads`` thread
+counts (default 1 2): each step is the agent's move and the opponent's replies in all
+games, and the agent picks a uniform legal pit from the mask with NumPy inside the timed
+loop (also timed: the ``step`` calls alone, the agent drawing with
+:func:`jitgames.envs.sampling.sample_legal`, and ``copy=False``). OpenSpiel's mancala
+random moves are timed between them in each round (and its ``apply_action`` calls
+alone); ratios are medians of the per-round ratios. Then whole random games inside one
+kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch``,
+``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
+and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
+seconds are kept: on a shared machine CPU seconds depend less on the other jobs.
 """
 from __future__ import annotations
 
@@ -123,141 +126,254 @@ def openspiel_available() -> str | None:
 
 
 def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: int,
-                 num_threads: int) -> float:
-    """Seconds (wall, cpu) for ``steps`` steps of a native vector environment of
-    ``num_envs`` sub-environments on ``num_threads`` threads, random legal actions
-    chosen from ``info["action_mask"]`` with NumPy (0 where none is legal)."""
+                 num_threads: int, sampler: bool = False) -> tuple:
+    """Seconds ``(wall, cpu, step_wall)`` for ``steps`` steps of a native vector
+    environment of ``num_envs`` sub-environments on ``num_threads`` threads, random legal
+    actions chosen from ``info["action_mask"]`` with NumPy (0 where none is legal) inside
+    the timed loop; ``step_wall`` counts the ``step`` calls alone (the agent's choice
+    left out). With ``sampler`` the agent draws with
+    :func:`jitgames.envs.sampling.sample_legal` (one kernel pass) instead."""
     from jitgames._jit import threads
+    from jitgames.envs.sampling import sample_legal
 
     env = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point",
                              **options)
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     mask = info.get("action_mask")
+    step_wall = 0.0
     with threads(num_threads):
         wall, cpu = time.perf_counter(), time.process_time()
         for _ in range(steps):
             if mask is None:
                 actions = rng.integers(env.single_action_space.n, size=num_envs)
+            elif sampler:
+                actions = sample_legal(mask, rng)
             else:
                 # the largest of uniform numbers on the legal actions: a uniform legal one
-                actions = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask + mask,
-                                    axis=1)
+                # (0 where none is legal)
+                draw = rng.random(mask.shape, dtype=np.float32)
+                draw *= mask
+                draw += mask
+                actions = np.argmax(draw, axis=1)
+            start = time.perf_counter()
             _, _, _, _, info = env.step(actions)
+            step_wall += time.perf_counter() - start
             mask = info.get("action_mask")
-        return time.perf_counter() - wall, time.process_time() - cpu
+        return time.perf_counter() - wall, time.process_time() - cpu, step_wall
 
 
 def openspiel_steps_cpu(steps: int, seed: int):
-    """(wall, cpu) seconds of :func:`openspiel_steps`."""
-    cpu = time.process_time()
-    wall = openspiel_steps(steps, seed)
-    return wall, time.process_time() - cpu
+    """Seconds ``(wall, cpu, apply_wall)`` of :func:`openspiel_steps`'s loop;
+    ``apply_wall`` counts the ``apply_action`` calls alone (the random choice from
+    ``legal_actions()`` left out, as the agent's choice is for the vector steps)."""
+    import pyspiel
+
+    game = pyspiel.load_game("mancala")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    apply_wall = 0.0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(steps):
+        if state.is_terminal():
+            state = game.new_initial_state()
+        action = rng.choice(state.legal_actions())
+        start = time.perf_counter()
+        state.apply_action(action)
+        apply_wall += time.perf_counter() - start
+    return time.perf_counter() - wall, time.process_time() - cpu, apply_wall
 
 
-def kernel_games(games: int, seed: int, num_threads: int):
-    """(wall, cpu) seconds to play ``games`` random games of Kalah(6,4) in one kernel call."""
+def kernel_games(game: str, games: int, seed: int, num_threads: int):
+    """(wall, cpu) seconds to play ``games`` whole games of uniformly random legal
+    moves inside one kernel call: Kalah(6,4) (standard rule), Mastermind 4 x 6 (random
+    codes until the secret or 10 guesses) or the solitaire (random legal moves until
+    none is left)."""
     from jitgames._jit import threads
-    from jitgames.envs.kalah_batch import random_games
 
-    margins, plies = np.zeros(games, np.int64), np.zeros(games, np.int64)
+    if game == "kalah":
+        from jitgames.envs.kalah_batch import random_games
+
+        margins, plies = np.zeros(games, np.int64), np.zeros(games, np.int64)
+        call = lambda: random_games(6, 4, 1, np.uint64(seed), margins, plies)  # noqa: E731
+    elif game == "mastermind":
+        from jitgames.envs.mastermind_batch import random_games
+        from jitgames.mastermind.codes import code_space
+
+        space = code_space(4, 6, True)
+        guesses, solved = np.zeros(games, np.int64), np.zeros(games, np.bool_)
+        call = lambda: random_games(space.digits, space.counts, space.pegs, 10,  # noqa: E731
+                                    np.uint64(seed), guesses, solved)
+    else:
+        from jitgames.envs.solitaire_batch import random_games
+
+        scores, plies = np.zeros(games, np.int64), np.zeros(games, np.int64)
+        call = lambda: random_games(np.uint64(seed), scores, plies)  # noqa: E731
     with threads(num_threads):
         wall, cpu = time.perf_counter(), time.process_time()
-        random_games(6, 4, 1, np.uint64(seed), margins, plies)
+        call()
         return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def _rate(count: int, runs: list) -> dict:
-    walls, cpus = [w for w, _ in runs], [c for _, c in runs]
-    return {"count": count, "median_wall_seconds": statistics.median(walls),
-            "median_cpu_seconds": statistics.median(cpus),
-            "per_second_wall": count / statistics.median(walls),
-            "per_second_cpu": count / statistics.median(cpus)}
+    walls, cpus = [run[0] for run in runs], [run[1] for run in runs]
+    row = {"count": count, "median_wall_seconds": statistics.median(walls),
+           "median_cpu_seconds": statistics.median(cpus),
+           "per_second_wall": count / statistics.median(walls),
+           "per_second_cpu": count / statistics.median(cpus)}
+    if len(runs[0]) > 2:  # the step calls alone
+        row["per_second_steps_only"] = count / statistics.median(run[2] for run in runs)
+    return row
 
 
-def vector_section(quick: bool, repeats: int) -> dict:
-    """The vector-environment figures (see the module docstring)."""
-    num_envs = 1024
-    steps = 40 if quick else 200
+def _ratio(runs_a: list, runs_b: list, clock: int = 0) -> float:
+    """Median of the per-round ratios of ``b``'s seconds to ``a``'s (a's speed over
+    b's, rounds timed back to back)."""
+    return statistics.median(b[clock] / a[clock] for a, b in zip(runs_a, runs_b))
+
+
+KALAH = ("jitgames/Kalah-v0", {"opponent": "random", "variant": "standard"})
+GAMES = {"kalah": "Kalah(6,4) standard", "mastermind": "Mastermind 4x6 (10 guesses)",
+         "solitaire": "solitaire (Fisher-Yates deals)"}
+
+
+def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
+                   steps: int | None = None, kalah_only: bool = False) -> dict:
+    """The vector-environment figures (see the module docstring): ``jitgames/Kalah-v0``
+    against the random opponent for each number of sub-environments in ``envs`` and
+    threads in ``thread_counts``, OpenSpiel's random moves, whole random games in one
+    kernel call, and Mastermind and solitaire vector steps, all timed in rounds
+    (``kalah_only``: Kalah's figures and OpenSpiel's alone)."""
+    steps = steps or (40 if quick else 200)
     open_moves = 50_000 if quick else 200_000
-    kalah = ("jitgames/Kalah-v0", {"opponent": "random", "variant": "standard"})
+    games = {"kalah": 5_000 if quick else 20_000, "mastermind": 5_000 if quick else 20_000,
+             "solitaire": 2_000 if quick else 8_000}
+    small = 256  # sub-environments of the Mastermind and solitaire vector environments
     # warm-up: compile or load every kernel
-    vector_steps(*kalah, num_envs, 3, 0, 1)
-    vector_steps("jitgames/Mastermind-v0", {}, 16, 2, 0, 1)
-    vector_steps("jitgames/Solitaire-v0", {}, 16, 2, 0, 1)
-    kernel_games(100, 0, 1)
+    vector_steps(*KALAH, envs[0], 3, 0, 1)
+    vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], 3, 0, 1)
+    vector_steps(*KALAH, envs[0], 3, 0, 1, True)
+    if kalah_only:
+        games = {"kalah": games["kalah"]}
+    else:
+        vector_steps("jitgames/Mastermind-v0", {}, 16, 2, 0, 1)
+        vector_steps("jitgames/Solitaire-v0", {}, 16, 2, 0, 1)
+    for game in games:
+        kernel_games(game, 50, 0, 1)
     skipped = openspiel_available()
     if skipped is None:
         openspiel_steps(200, 0)
-    runs = {"kalah_1": [], "kalah_2": [], "openspiel": [], "games_1": [], "games_2": [],
-            "mastermind": [], "solitaire": []}
-    games = 5_000 if quick else 20_000
-    mastermind_envs, solitaire_envs = 256, 256
+    runs: dict = {}
+
+    def add(key, value):
+        runs.setdefault(key, []).append(value)
+
     for r in range(repeats):  # alternate, so that all see the same load
-        runs["kalah_1"].append(vector_steps(*kalah, num_envs, steps, r, 1))
-        if skipped is None:
-            runs["openspiel"].append(openspiel_steps_cpu(open_moves, r))
-        runs["kalah_2"].append(vector_steps(*kalah, num_envs, steps, r, 2))
-        runs["games_1"].append(kernel_games(games, r, 1))
-        runs["games_2"].append(kernel_games(games, r, 2))
-        runs["mastermind"].append(vector_steps("jitgames/Mastermind-v0", {}, mastermind_envs,
-                                               steps // 4, r, 1))
-        runs["solitaire"].append(vector_steps("jitgames/Solitaire-v0", {}, solitaire_envs,
-                                              steps // 4, r, 1))
-    result = {
-        "kalah_vector_1_thread": dict(_rate(num_envs * steps, runs["kalah_1"]),
-                                      environment="Kalah-v0 6x4 (standard) vs random, "
-                                                  f"{num_envs} envs, 1 thread"),
-        "kalah_vector_2_threads": dict(_rate(num_envs * steps, runs["kalah_2"]),
-                                       environment="same, 2 threads"),
-        "kernel_random_games_1_thread": dict(_rate(games, runs["games_1"]),
-                                             environment="Kalah(6,4) random games in one "
-                                                         "kernel call, 1 thread"),
-        "kernel_random_games_2_threads": dict(_rate(games, runs["games_2"]),
-                                              environment="same, 2 threads"),
-        "mastermind_vector": dict(_rate(mastermind_envs * (steps // 4), runs["mastermind"]),
-                                  environment=f"Mastermind-v0 4x6, {mastermind_envs} envs, "
-                                              "1 thread"),
-        "solitaire_vector": dict(_rate(solitaire_envs * (steps // 4), runs["solitaire"]),
-                                 environment=f"Solitaire-v0 (optimal score at reset), "
-                                             f"{solitaire_envs} envs, 1 thread"),
-        "openspiel_skipped": skipped,
-    }
+        for n in envs:
+            for t in thread_counts:
+                add(("kalah", n, t), vector_steps(*KALAH, n, steps, r, t))
+                if n == envs[0] and t == thread_counts[0] and skipped is None:
+                    add("openspiel", openspiel_steps_cpu(open_moves, r))
+        add("kalah_sampler", vector_steps(*KALAH, envs[0], steps, r, thread_counts[0], True))
+        add("kalah_nocopy", vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], steps,
+                                         r, thread_counts[0]))
+        for game in games:
+            for t in thread_counts:
+                add((game, "games", t), kernel_games(game, games[game], r, t))
+        if kalah_only:
+            continue
+        add("mastermind", vector_steps("jitgames/Mastermind-v0", {}, small, steps // 4, r,
+                                       thread_counts[0]))
+        add("solitaire", vector_steps("jitgames/Solitaire-v0", {}, small, steps // 4, r,
+                                      thread_counts[0]))
+    rows = []
+    first_t = thread_counts[0]
+    for n in envs:
+        for t in thread_counts:
+            row = dict(_rate(n * steps, runs[("kalah", n, t)]), kind="kalah_vector", envs=n,
+                       threads=t, label=f"Kalah-v0 6x4 vs random, {n} envs, {t} thread(s): "
+                                        "steps")
+            if t != first_t:
+                row["speedup_over_first_thread_count_wall"] = _ratio(
+                    runs[("kalah", n, t)], runs[("kalah", n, first_t)])
+                row["speedup_over_first_thread_count_steps_only"] = _ratio(
+                    runs[("kalah", n, t)], runs[("kalah", n, first_t)], clock=2)
+            rows.append(row)
+    rows.append(dict(_rate(envs[0] * steps, runs["kalah_sampler"]), kind="kalah_vector_sampler",
+                     envs=envs[0], threads=first_t,
+                     label=f"the same, agent sample_legal, {envs[0]} envs, {first_t} thread(s): "
+                           "steps"))
+    rows.append(dict(_rate(envs[0] * steps, runs["kalah_nocopy"]), kind="kalah_vector_nocopy",
+                     envs=envs[0], threads=first_t,
+                     label=f"the same, copy=False, {envs[0]} envs, {first_t} thread(s): steps"))
     if skipped is None:
-        result["openspiel"] = dict(_rate(open_moves, runs["openspiel"]),
-                                   environment="OpenSpiel mancala random moves (Python API)")
-        for clock in ("wall", "cpu"):
-            result[f"kalah_vector_over_openspiel_{clock}"] = (
-                result["kalah_vector_1_thread"][f"per_second_{clock}"]
-                / result["openspiel"][f"per_second_{clock}"])
-    for clock in ("wall", "cpu"):
-        result[f"two_threads_over_one_{clock}"] = (
-            result["kalah_vector_2_threads"][f"per_second_{clock}"]
-            / result["kalah_vector_1_thread"][f"per_second_{clock}"])
-        result[f"kernel_games_two_threads_over_one_{clock}"] = (
-            result["kernel_random_games_2_threads"][f"per_second_{clock}"]
-            / result["kernel_random_games_1_thread"][f"per_second_{clock}"])
+        rows.append(dict(_rate(open_moves, runs["openspiel"]), kind="openspiel",
+                         label="OpenSpiel mancala, Python API: random moves"))
+    for game in games:
+        name = GAMES[game]
+        for t in thread_counts:
+            row = dict(_rate(games[game], runs[(game, "games", t)]), kind="kernel_games",
+                       game=game, threads=t,
+                       label=f"{name} random games in one kernel call, {t} thread(s): games")
+            if t != first_t:
+                row["speedup_over_first_thread_count_wall"] = _ratio(
+                    runs[(game, "games", t)], runs[(game, "games", first_t)])
+            rows.append(row)
+    if not kalah_only:
+        rows.append(dict(_rate(small * (steps // 4), runs["mastermind"]),
+                         kind="mastermind_vector",
+                         label=f"Mastermind-v0 4x6 vector, {small} envs, {first_t} thread(s): "
+                               "steps"))
+        rows.append(dict(_rate(small * (steps // 4), runs["solitaire"]), kind="solitaire_vector",
+                         label=f"Solitaire-v0 vector (solved at reset), {small} envs, "
+                               f"{first_t} thread(s): steps"))
+    result = {"rows": rows, "openspiel_skipped": skipped, "envs": envs,
+              "threads": thread_counts, "steps": steps, "repeats": repeats}
+    if skipped is None:
+        # per round: our steps a second over OpenSpiel's moves a second, timed back to back
+        ours = runs[("kalah", envs[0], first_t)]
+        theirs = runs["openspiel"]
+        per_round = [(envs[0] * steps / a[0]) / (open_moves / b[0]) for a, b in zip(ours, theirs)]
+        per_round_cpu = [(envs[0] * steps / a[1]) / (open_moves / b[1])
+                         for a, b in zip(ours, theirs)]
+        per_round_steps = [(envs[0] * steps / a[2]) / (open_moves / b[2])
+                           for a, b in zip(ours, theirs)]
+        sampled = runs["kalah_sampler"]
+        per_round_sampled = [(envs[0] * steps / a[0]) / (open_moves / b[0])
+                             for a, b in zip(sampled, theirs)]
+        result["kalah_vector_over_openspiel"] = {
+            "envs": envs[0], "threads": first_t,
+            "median_ratio_wall_sample_legal_agent": statistics.median(per_round_sampled),
+            "median_ratio_wall": statistics.median(per_round),
+            "median_ratio_cpu": statistics.median(per_round_cpu),
+            "median_ratio_steps_only_wall": statistics.median(per_round_steps),
+            "rounds_wall": per_round}
     return result
 
 
-def print_vector(result: dict, repeats: int) -> None:
-    print(f"vector environments, median of {repeats} rounds (wall; CPU seconds in the JSON)")
-    print(f"{'':64s} {'per second':>12s} {'(CPU clock)':>12s}")
-    for key in ("kalah_vector_1_thread", "openspiel", "kalah_vector_2_threads",
-                "kernel_random_games_1_thread", "kernel_random_games_2_threads",
-                "mastermind_vector", "solitaire_vector"):
-        row = result.get(key)
-        if row:
-            print(f"{row['environment']:64s} {row['per_second_wall']:12,.0f} "
-                  f"{row['per_second_cpu']:12,.0f}")
-    if result.get("openspiel"):
-        print(f"Kalah-v0 vector steps / OpenSpiel moves: wall "
-              f"{result['kalah_vector_over_openspiel_wall']:.2f}x, CPU "
-              f"{result['kalah_vector_over_openspiel_cpu']:.2f}x")
+def print_vector(result: dict) -> None:
+    print(f"vector environments, median of {result['repeats']} rounds (wall; CPU clock beside)")
+    print(f"{'':72s} {'per second':>12s} {'(CPU clock)':>12s}")
+    for row in result["rows"]:
+        extra = ""
+        if "per_second_steps_only" in row:
+            extra += f"   calls alone {row['per_second_steps_only']:,.0f}/s"
+        if "speedup_over_first_thread_count_wall" in row:
+            extra += f"   {row['speedup_over_first_thread_count_wall']:.2f}x first thread count"
+        if "speedup_over_first_thread_count_steps_only" in row:
+            extra += f" (calls alone {row['speedup_over_first_thread_count_steps_only']:.2f}x)"
+        print(f"{row['label']:72s} {row['per_second_wall']:12,.0f} "
+              f"{row['per_second_cpu']:12,.0f}{extra}")
+    ratio = result.get("kalah_vector_over_openspiel")
+    if ratio:
+        print(f"Kalah-v0 vector steps / OpenSpiel moves ({ratio['envs']} envs, "
+              f"{ratio['threads']} thread(s), median of per-round ratios): wall "
+              f"{ratio['median_ratio_wall']:.2f}x, CPU {ratio['median_ratio_cpu']:.2f}x, "
+              f"agent sample_legal {ratio['median_ratio_wall_sample_legal_agent']:.2f}x, "
+              f"step calls alone / apply_action calls alone "
+              f"{ratio['median_ratio_steps_only_wall']:.2f}x")
     else:
         print(f"OpenSpiel mancala skipped: {result['openspiel_skipped']}")
-    print(f"2 threads / 1 thread: vector wall {result['two_threads_over_one_wall']:.2f}x, "
-          f"kernel games wall {result['kernel_games_two_threads_over_one_wall']:.2f}x")
 
 
 GYM_CASES = [
@@ -279,15 +395,28 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=None, help="rounds of each timing")
     parser.add_argument("--only", choices=["vector"], default=None,
                         help="only the vector environments (saved to envs_vector.json)")
+    parser.add_argument("--envs", type=int, nargs="+", default=[1024],
+                        help="sub-environments of the Kalah vector environment (the first "
+                             "one is compared with OpenSpiel; default 1024)")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2],
+                        help="thread counts (the first is the baseline; default 1 2)")
+    parser.add_argument("--kalah-only", action="store_true",
+                        help="vector figures of Kalah (and OpenSpiel) only: no Mastermind or "
+                             "solitaire kernels to compile")
+    parser.add_argument("--vector-steps", type=int, default=None,
+                        help="steps of each vector timing (default 200, 40 with --quick)")
     parser.add_argument("--out", default=None, help="result file (JSON)")
     args = parser.parse_args(argv)
+    if min(args.envs) < 1 or min(args.threads) < 1:
+        parser.error("--envs and --threads take positive integers")
     steps = 5_000 if args.quick else 40_000
     repeats = args.repeats or (3 if args.quick else 7)
     results = {"machine": machine(), "steps": steps, "repeats": repeats}
     name = "envs_vector.json" if args.only == "vector" else "envs.json"
     out = args.out or str(ROOT / "bench" / "results" / name)
-    results["vector"] = vector_section(args.quick, repeats)
-    print_vector(results["vector"], repeats)
+    results["vector"] = vector_section(args.quick, repeats, args.envs, args.threads,
+                                       args.vector_steps, args.kalah_only)
+    print_vector(results["vector"])
     if args.only == "vector":
         save_result(out, results)
         return 0

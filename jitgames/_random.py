@@ -56,10 +56,11 @@ def below(key, counter, n):
     2**64 are skipped. Returns ``(value, next_counter)``; ``n`` must be >= 1.
     """
     un = np.uint64(n)
-    # 2**64 mod n, computed without 128-bit arithmetic.
-    limit = (np.uint64(0) - un) % un
     while True:
         r = next_u64(key, counter)
         counter += 1
-        if r >= limit:
+        # The limit, 2**64 mod n (computed without 128-bit arithmetic), is below n: an
+        # output of at least n is kept without it, so the division that computes it runs
+        # only for the rare outputs below n (same outputs, one division less a draw).
+        if r >= un or r >= (np.uint64(0) - un) % un:
             return np.int64(r % un), counter

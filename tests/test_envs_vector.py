@@ -278,3 +278,32 @@ def test_advance_with_the_search_opponent_matches_reference(agent):
     assert_same(games, theirs)
     assert_same(out, ref_out)
     assert (games.boards[:, 4:7] != 2).any()  # the opponent (North or South) has moved
+
+
+def test_copy_false_returns_the_same_steps_in_reused_arrays():
+    """``copy=False`` gives the steps of ``copy=True`` in the environment's own output
+    arrays (the same objects at every step); ``copy=True`` hands out arrays that later
+    steps leave alone."""
+    options = dict(num_envs=6, vectorization_mode="vector_entry_point", pits=3, stones=2,
+                   opponent="random")
+    copied = gymnasium.make_vec("jitgames/Kalah-v0", copy=True, **options)
+    shared = gymnasium.make_vec("jitgames/Kalah-v0", copy=False, **options)
+    copied.reset(seed=3)
+    _, info = shared.reset(seed=3)
+    rng = np.random.default_rng(0)
+    first_copied = first_shared = None
+    for _ in range(30):
+        actions = np.argmax(rng.random((6, 3)) * info["action_mask"], axis=1)
+        mine = copied.step(actions)
+        theirs = shared.step(actions)
+        info = theirs[4]
+        for a, b in zip(mine[1:4], theirs[1:4]):
+            assert a.tolist() == b.tolist()
+        assert mine[0]["observation"].tolist() == theirs[0]["observation"].tolist()
+        assert sorted(mine[4]) == sorted(theirs[4])
+        if first_shared is None:
+            first_copied, kept = mine[0]["observation"], mine[0]["observation"].copy()
+            first_shared = theirs[0]["observation"]
+        assert theirs[0]["observation"] is first_shared
+    assert first_copied.tolist() == kept.tolist()  # never written again
+    assert mine[0]["observation"] is not first_copied

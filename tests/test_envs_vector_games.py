@@ -13,6 +13,7 @@ pytest.importorskip("pettingzoo", reason="needs the envs extra (pettingzoo)")
 
 import jitgames.envs  # noqa: E402,F401  (registers the environments)
 from jitgames.envs import mastermind_batch as mb  # noqa: E402
+from jitgames.envs import solitaire_batch as sb  # noqa: E402
 from jitgames.errors import InputError  # noqa: E402
 from jitgames.mastermind.codes import code_space  # noqa: E402
 from tests.reference import envs_batch as ref  # noqa: E402
@@ -169,3 +170,67 @@ def test_solitaire_vector_env_checks():
     with pytest.raises(InputError):
         gymnasium.make_vec("jitgames/Solitaire-v0", num_envs=2,
                            vectorization_mode="vector_entry_point", reachable=True)
+
+
+# ------------------------------------------------------- whole random games in one kernel call
+
+U64 = st.integers(0, 2**64 - 1)
+
+
+@pytest.mark.kernel
+@settings(max_examples=min(20, settings.default.max_examples))
+@given(st.integers(1, 3), st.integers(2, 4), st.booleans(), st.integers(1, 6), U64)
+def test_mastermind_random_games_match_reference(pegs, colours, repeats, max_guesses, seed):
+    space = code_space(pegs, colours, repeats or colours < pegs)
+    guesses, solved = np.zeros(4, np.int64), np.zeros(4, np.bool_)
+    ref_guesses, ref_solved = np.zeros(4, np.int64), np.zeros(4, np.bool_)
+    mb.random_games(space.digits, space.counts, pegs, max_guesses, np.uint64(seed), guesses,
+                    solved)
+    ref.mastermind_random_games(space.digits, space.counts, pegs, max_guesses, seed,
+                                ref_guesses, ref_solved)
+    assert guesses.tolist() == ref_guesses.tolist()
+    assert solved.tolist() == ref_solved.tolist()
+    assert ((guesses >= 1) & (guesses <= max_guesses)).all()
+    assert (solved | (guesses == max_guesses)).all()  # stopped only by the secret or the limit
+
+
+@pytest.mark.kernel
+@settings(max_examples=min(10, settings.default.max_examples))
+@given(U64)
+def test_solitaire_random_games_match_reference(seed):
+    scores, plies = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    ref_scores, ref_plies = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    sb.random_games(np.uint64(seed), scores, plies)
+    ref.solitaire_random_games(seed, ref_scores, ref_plies)
+    assert scores.tolist() == ref_scores.tolist()
+    assert plies.tolist() == ref_plies.tolist()
+
+
+# ------------------------------------------------------------- uniform legal actions of masks
+
+@pytest.mark.kernel
+@given(st.integers(1, 6), st.integers(1, 20), U64, st.data())
+def test_uniform_legal_matches_reference(actions, rows, key, data):
+    from jitgames.envs.sampling import uniform_legal
+
+    mask = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=actions,
+                                                max_size=actions),
+                                       min_size=rows, max_size=rows)), np.int8)
+    ours, theirs = np.zeros(rows, np.int64), np.zeros(rows, np.int64)
+    uniform_legal(mask, np.uint64(key), ours)
+    ref.uniform_legal(mask, key, theirs)
+    assert ours.tolist() == theirs.tolist()
+    assert all(mask[i, a] or not mask[i].any() for i, a in enumerate(ours))
+
+
+def test_sample_legal_is_uniform_and_checks_its_input():
+    from jitgames.envs.sampling import sample_legal
+
+    mask = np.tile(np.array([1, 0, 1, 1, 0, 0], np.int8), (30_000, 1))
+    counts = np.bincount(sample_legal(mask, np.random.default_rng(0)), minlength=6)
+    assert counts[[1, 4, 5]].tolist() == [0, 0, 0]
+    assert abs(counts[[0, 2, 3]] - 10_000).max() < 500  # about 5 standard deviations
+    both = sample_legal(mask.astype(bool), np.random.default_rng(3))
+    assert both.tolist() == sample_legal(mask, np.random.default_rng(3)).tolist()
+    with pytest.raises(InputError):
+        sample_legal(np.ones(6), np.random.default_rng(0))

@@ -15,10 +15,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import jit, prange
+from .._random import below, stream_key
 from ..mastermind.codes import feedback_digits
 from .mastermind import narrow_consistent
 
-__all__ = ["Codebreaks", "Codes", "new_codebreaks", "guess_codes"]
+__all__ = ["Codebreaks", "Codes", "new_codebreaks", "guess_codes", "random_games"]
 
 
 class Codes(NamedTuple):
@@ -110,3 +111,42 @@ def guess_codes(codes, games, actions, active):
     observation rows (``seen_guesses``, ``seen_feedback``)."""
     for i in prange(games.secrets.shape[0]):
         _guess_one(codes, games, i, actions[i], active[i])
+
+
+@jit(parallel=True)
+def random_games(digits, counts, pegs, max_guesses, seed, guesses, solved):
+    """Play ``len(guesses)`` whole games of a random consistent codebreaker in one call.
+
+    Game ``g`` draws from the stream ``stream_key(seed, g)``: first the secret (a
+    uniform code index), then each guess uniformly among the codes consistent with every
+    answer so far (the ``k``-th of them in code order), until the answer is ``pegs``
+    blacks or ``max_guesses`` guesses are made. ``guesses[g]``: guesses made;
+    ``solved[g]``: the secret was found. ``digits`` and ``counts`` are the code
+    space's (:class:`Codes`). Each game owns its consistent flags, so the results do
+    not depend on the thread count."""
+    size = digits.shape[0]
+    target = pegs * (pegs + 1)
+    for g in prange(guesses.shape[0]):
+        consistent = np.ones(size, np.uint8)
+        key = stream_key(seed, g)
+        secret, counter = below(key, 0, size)
+        left = size
+        made = 0
+        broken = False
+        while made < max_guesses and not broken:
+            pick, counter = below(key, counter, left)
+            guess = 0
+            seen = 0
+            for c in range(size):  # the pick-th consistent code
+                if consistent[c]:
+                    if seen == pick:
+                        guess = c
+                        break
+                    seen += 1
+            answer = feedback_digits(digits[guess], counts[guess], digits[secret],
+                                     counts[secret], pegs)
+            made += 1
+            broken = answer == target
+            left = narrow_consistent(digits, counts, pegs, guess, answer, consistent)
+        guesses[g] = made
+        solved[g] = broken

@@ -15,10 +15,13 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import jit, prange
-from ..solitaire.rules import MAX_MOVES, N_CARDS, N_PILES, PILE_STRIDE, SCORE, apply_move, legal_moves
+from .._random import below, stream_key
+from ..solitaire.deal import fisher_yates_deck
+from ..solitaire.rules import (MAX_MOVES, N_CARDS, N_PILES, PILE_STRIDE, POSITION_SIZE, SCORE,
+                              apply_move, deal_position, legal_moves)
 from .solitaire import observe_position
 
-__all__ = ["Tableaus", "new_tableaus", "play_moves"]
+__all__ = ["Tableaus", "new_tableaus", "play_moves", "random_games"]
 
 
 class Tableaus(NamedTuple):
@@ -96,3 +99,32 @@ def play_moves(games, actions, active, show_face_down, reward, terminated, illeg
     observation arrays; ``reward[i]``: cards the move sent to the foundations."""
     for i in prange(games.positions.shape[0]):
         _play_one(games, i, actions[i], active[i], show_face_down, reward, terminated, illegal)
+
+
+@jit(parallel=True)
+def random_games(seed, scores, plies):
+    """Play ``len(scores)`` whole solitaire games of uniformly random legal moves in one
+    call: game ``g`` plays deal ``g`` of ``seed`` (the Fisher-Yates deal of
+    ``jitgames solitaire``, from ``stream_key(seed, g)``) and draws its moves from the
+    stream ``stream_key(stream_key(seed, g), 1)``, each the ``k``-th of the legal moves in
+    action order, until no move is left. ``scores[g]``: cards on the foundations at the
+    end; ``plies[g]``: moves made. Each game owns its position, so the results do not
+    depend on the thread count."""
+    for g in prange(scores.shape[0]):
+        deck = np.empty(N_CARDS, np.int64)
+        position = np.empty(POSITION_SIZE, np.int64)
+        moves = np.empty(MAX_MOVES, np.int64)
+        key = stream_key(seed, g)
+        fisher_yates_deck(key, deck)
+        deal_position(deck, position)
+        draws = stream_key(key, 1)
+        counter = 0
+        played = 0
+        count = legal_moves(position, moves, 0)
+        while count > 0:
+            pick, counter = below(draws, counter, count)
+            apply_move(position, moves[pick])
+            played += 1
+            count = legal_moves(position, moves, 0)
+        scores[g] = position[SCORE]
+        plies[g] = played

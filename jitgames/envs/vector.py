@@ -70,7 +70,7 @@ def _reset_mask(options, num_envs: int) -> np.ndarray:
 
 def _actions(actions, num_envs: int) -> np.ndarray:
     actions = np.asarray(actions)
-    if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+    if actions.shape != (num_envs,) or actions.dtype.kind not in "iu":
         raise InputError(f"actions must be {num_envs} integers, got shape {actions.shape} "
                          f"of {actions.dtype}")
     return actions.astype(np.int64, copy=False)
@@ -93,6 +93,12 @@ class KalahVectorEnv(VectorEnv):
     ``gymnasium.utils.seeding.np_random(s)``, and episode ``e`` draws from
     ``stream_key(base, e)``. A ``"perfect"`` opponent's moves are searched in Python
     (the exact solver), between two kernel calls, so it runs at the solver's speed.
+
+    The kernel writes every step into the same output arrays. With ``copy=True`` (the
+    default, as Gymnasium's ``SyncVectorEnv``) :meth:`step` and :meth:`reset` return
+    copies of them, which stay as they are; with ``copy=False`` :meth:`step` returns
+    the arrays themselves (observation, mask, reward, terminated), which the next step
+    overwrites: read or copy them before stepping again.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -100,7 +106,7 @@ class KalahVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, pits: int = 6, stones: int = 4,
                  variant: str = "empty-capture", reward: str = "margin",
                  opponent: str = "alphabeta", depth: int = 4, side: str = "south",
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, copy: bool = True):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise InputError(f"num_envs must be a positive integer, got {num_envs!r}")
         kalah.check_options(pits, stones, variant, reward, opponent, depth, side)
@@ -110,6 +116,7 @@ class KalahVectorEnv(VectorEnv):
         self.pits, self.stones, self.variant, self.reward_kind = pits, stones, variant, reward
         self.opponent, self.depth, self.side = opponent, int(depth), side
         self.render_mode = None
+        self.copy = bool(copy)
         self.single_observation_space = kalah._observation_space(pits, 2 * pits * stones)
         self.single_action_space = spaces.Discrete(pits)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -120,6 +127,7 @@ class KalahVectorEnv(VectorEnv):
         self._perfect = (kalah.perfect_player(pits, stones, variant)
                          if opponent == "perfect" else None)
         self.games = new_games(self.num_envs, pits)
+        self._out = new_step_out(self.num_envs, pits)  # written by every step, reused
         self._seeded = np.zeros(self.num_envs, dtype=np.bool_)
         self._everyone = np.ones(self.num_envs, dtype=np.bool_)
         self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
@@ -139,23 +147,31 @@ class KalahVectorEnv(VectorEnv):
                 games.base[i] = np.uint64(generator.integers(2**63))
                 games.episode[i] = -1
                 self._seeded[i] = True
-        out = new_step_out(self.num_envs, self.pits)
+        out = self._out
         self._advance(None, which, RESTART, out)
-        observation = {"observation": out.seen, "action_mask": out.mask}
+        observation = {"observation": out.seen.copy(), "action_mask": out.mask.copy()}
         # as Gymnasium's SyncVectorEnv: infos of the sub-environments reset only
         return observation, {"action_mask": np.where(which[:, None], out.mask, 0).astype(np.int8),
                              "_action_mask": which.copy()}
 
     def step(self, actions):
+        """Step every sub-environment (one kernel call; see the class docstring for
+        ``copy``)."""
         actions = _actions(actions, self.num_envs)
-        out = new_step_out(self.num_envs, self.pits)
+        out = self._out
         self._advance(actions, self._everyone, ACT, out)
-        info = {"action_mask": out.mask.copy(),
-                "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
-        _add(info, "margin", out.margin, out.ended)
-        _add(info, "illegal_action", out.illegal.copy(), out.illegal)
-        observation = {"observation": out.seen, "action_mask": out.mask}
-        return (observation, out.reward, out.terminated,
+        if self.copy:
+            seen, mask, reward = out.seen.copy(), out.mask.copy(), out.reward.copy()
+            terminated, info_mask = out.terminated.copy(), out.mask.copy()
+        else:
+            seen, mask, reward, terminated, info_mask = (out.seen, out.mask, out.reward,
+                                                         out.terminated, out.mask)
+        info = {"action_mask": info_mask, "_action_mask": np.ones(self.num_envs, np.bool_)}
+        if out.ended.any():
+            info["margin"], info["_margin"] = out.margin.copy(), out.ended.copy()
+        if out.illegal.any():
+            info["illegal_action"], info["_illegal_action"] = out.illegal.copy(), out.illegal.copy()
+        return ({"observation": seen, "action_mask": mask}, reward, terminated,
                 np.zeros(self.num_envs, dtype=np.bool_), info)
 
     def _advance(self, actions, which, first, out) -> None:

@@ -209,3 +209,59 @@ def play_moves(games, actions, active, show_face_down, reward, terminated, illeg
         games.move_rows[i, :count, 0] = games.moves[i, :count] // 8
         games.move_rows[i, :count, 1] = games.moves[i, :count] % 8
         games.mask[i] = [1] * count + [0] * (len(games.mask[i]) - count)
+
+
+# ----- whole random games of Mastermind and the solitaire (random_games of
+# jitgames.envs.mastermind_batch and jitgames.envs.solitaire_batch)
+
+def mastermind_random_games(digits, counts, pegs, max_guesses, seed, guesses, solved):
+    """Twin of :func:`jitgames.envs.mastermind_batch.random_games`."""
+    from tests.reference.mastermind import feedback_digits
+
+    size = len(digits)
+    for g in range(len(guesses)):
+        key = stream_key(int(seed), g)
+        secret, counter = below(key, 0, size)
+        candidates = list(range(size))  # the codes consistent with every answer, in order
+        made, broken = 0, False
+        while made < max_guesses and not broken:
+            pick, counter = below(key, counter, len(candidates))
+            guess = candidates[pick]
+            answer = feedback_digits(digits[guess], counts[guess], digits[secret],
+                                     counts[secret], pegs)
+            made += 1
+            broken = answer == pegs * (pegs + 1)
+            candidates = [c for c in candidates
+                          if feedback_digits(digits[guess], counts[guess], digits[c],
+                                             counts[c], pegs) == answer]
+        guesses[g], solved[g] = made, broken
+
+
+def solitaire_random_games(seed, scores, plies):
+    """Twin of :func:`jitgames.envs.solitaire_batch.random_games`: the reference rules,
+    moves in the environment's action order."""
+    from tests.reference import solitaire as sol
+
+    for g in range(len(scores)):
+        key = stream_key(int(seed), g)
+        deck = np.zeros(52, dtype=np.int64)
+        sol.fisher_yates_deck(key, deck)
+        position = np.zeros(sol.R.POSITION_SIZE, dtype=np.int64)
+        sol.deal_position(deck, position)
+        draws, counter, played = stream_key(key, 1), 0, 0
+        moves = np.zeros(64, dtype=np.int64)
+        count = _legal_in_action_order(position, moves)
+        while count:
+            pick, counter = below(draws, counter, count)
+            sol.apply_move(position, moves[pick])
+            played += 1
+            count = _legal_in_action_order(position, moves)
+        scores[g], plies[g] = int(position[sol.R.SCORE]), played
+
+
+# ----- uniform legal actions (jitgames.envs.sampling)
+
+def uniform_legal(mask, key, out):
+    for i in range(len(mask)):
+        legal = [j for j in range(len(mask[i])) if mask[i][j] != 0]
+        out[i] = legal[below(stream_key(int(key), i), 0, len(legal))[0]] if legal else 0
