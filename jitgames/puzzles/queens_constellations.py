@@ -50,6 +50,8 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 
 from jitgames._interrupt import stop_flag, stop_requested
 from jitgames._jit import jit, prange
@@ -447,60 +449,119 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, out, stop):
     return True
 
 
+@intrinsic
+def _fetch_add(typingctx, counter, value):
+    """``counter[0] += value`` as one atomic step (int64 array); returns the old value."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64
+            and isinstance(value, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        step = context.cast(builder, args[1], signature.args[1], types.int64)
+        return builder.atomic_rmw("add", data, step, "monotonic")
+
+    return types.int64(counter, value), codegen
+
+
+if numba.config.DISABLE_JIT:  # plain Python runs the thread slots one after another
+    def _fetch_add(counter, value):  # noqa: F811
+        old = counter[0]
+        counter[0] += value
+        return old
+
+
+@jit
+def _run_one(n, fixed, shift, free_rows, rows, symmetric, border, con, start, cols, ld, rd,
+             t, out, done, stop):
+    """Task ``t`` into ``out[t]`` (count, half, quarter) and ``done[t]``, unless stopped."""
+    c = con[t]
+    if symmetric[c] == 0:
+        count = complete_task(fixed[c], shift[c], free_rows[c], start[t], cols[t], ld[t],
+                              rd[t], stop)
+        if count >= 0:
+            out[t, 0] = count
+            done[t] = True
+    else:
+        acc = np.zeros(3, np.int64)
+        if complete_task_symmetric(n, fixed[c], shift[c], free_rows[c], rows[c], border[c],
+                                   acc, stop):
+            out[t, 0] = acc[0]
+            out[t, 1] = acc[1]
+            out[t, 2] = acc[2]
+            done[t] = True
+
+
 @jit(parallel=True)
 def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, cols, ld, rd,
-              order, out, done, stop):
+              order, out, done, stop, slots):
     """(count, half, quarter) of every task ``order[i]`` into ``out[t]``, ``done[t]`` set.
 
-    Tasks are visited in ``order`` (prange: threads take blocks of
-    :data:`TASKS_PER_GRAB` tasks as they get free, see :func:`_run`); once
-    ``stop[0]`` is set, running tasks stop within moments, unfinished, and no further
-    task starts.
+    Dynamic schedule: ``slots`` (the thread count) slots, one per thread (prange hands
+    each thread one), and every slot
+    takes the next :data:`TASKS_PER_GRAB` tasks of ``order`` from a shared atomic
+    counter until none is left, so a thread slowed down by another process, or one that
+    drew costly tasks, holds nobody up (prange alone splits its range into fixed
+    contiguous blocks, ``parallel_chunksize`` or not: measured with Numba 0.68's omp
+    and workqueue layers). Once ``stop[0]`` is set, running tasks stop within moments,
+    unfinished, and no further task starts.
     """
-    for i in prange(order.shape[0]):
-        t = order[i]
-        if stop_requested(stop):
-            continue
-        c = con[t]
-        if symmetric[c] == 0:
-            count = complete_task(fixed[c], shift[c], free_rows[c], start[t], cols[t], ld[t],
-                                  rd[t], stop)
-            if count >= 0:
-                out[t, 0] = count
-                done[t] = True
-        else:
-            acc = np.zeros(3, np.int64)
-            if complete_task_symmetric(n, fixed[c], shift[c], free_rows[c], rows[c],
-                                       border[c], acc, stop):
-                out[t, 0] = acc[0]
-                out[t, 1] = acc[1]
-                out[t, 2] = acc[2]
-                done[t] = True
+    following = np.zeros(1, np.int64)  # the next position of ``order`` to hand out
+    total = order.shape[0]
+    for _ in prange(slots):
+        while True:
+            first = _fetch_add(following, TASKS_PER_GRAB)
+            if first >= total:
+                break
+            for i in range(first, min(first + TASKS_PER_GRAB, total)):
+                if stop_requested(stop):
+                    break
+                _run_one(n, fixed, shift, free_rows, rows, symmetric, border, con, start,
+                         cols, ld, rd, order[i], out, done, stop)
 
 
 # ----------------------------------------------------------------- driving
+TASKS_PER_GRAB = 4
+"""Tasks a thread takes at a time from the shared counter (a task is a quarter of a
+millisecond on average at n = 17: the atomic step costs nothing beside it)."""
+
+
 def _stride_order(count: int) -> np.ndarray:
     """A fixed permutation of range(count) that interleaves cheap and costly tasks
-    (neighbouring tasks share a constellation and often a cost)."""
+    (neighbouring tasks share a constellation and often a cost), so that every batch of
+    :func:`iter_census` gets a like share of the work."""
     stride = max(1, int(count * 0.618))
     while math.gcd(stride, count) != 1:
         stride += 1
     return (np.arange(count, dtype=np.int64) * stride) % max(count, 1)
 
 
-TASKS_PER_GRAB = 16
-"""Tasks a thread takes at a time (dynamic schedule): a thread slowed down by another
-process on a shared machine no longer holds up a fixed half of the work."""
+def _costliest_first(ts: TaskSet, index: np.ndarray) -> np.ndarray:
+    """``index`` sorted by estimated cost, highest first: free rows left, then free
+    squares in the first of them (a stable sort, so the order is fixed). Handing the
+    costly tasks out first leaves only small ones for the end of a run, when threads run
+    out of work one by one (simulated at n = 16 from search-node counts: 99.8% of the
+    ideal speed-up on 16 threads, against 99.3% for the mixed order)."""
+    if len(index) == 0:
+        return index
+    con, start = ts.con[index], ts.start[index]
+    left = ts.free_rows[con] - start
+    first_row = ts.fixed[con, np.minimum(start, ts.n - 1)]
+    free = ~(ts.cols[index] | ts.ld[index] | ts.rd[index] | first_row) & ((1 << ts.n) - 1)
+    squares = np.zeros(len(index), np.int64)
+    for x in range(ts.n):
+        squares += (free >> x) & 1
+    return index[np.lexsort((-squares, -left))]
 
 
 def _run(ts: TaskSet, index: np.ndarray, out: np.ndarray, done: np.ndarray, stop) -> None:
-    with numba.parallel_chunksize(TASKS_PER_GRAB):
-        _run_tasks(ts, index, out, done, stop)
+    _run_tasks(ts, _costliest_first(ts, index), out, done, stop)
 
 
 def _run_tasks(ts, index, out, done, stop):
     run_tasks(ts.n, ts.fixed, ts.shift, ts.free_rows, ts.rows, ts.symmetric, ts.border,
-              ts.con, ts.start, ts.cols, ts.ld, ts.rd, index, out, done, stop)
+              ts.con, ts.start, ts.cols, ts.ld, ts.rd, index, out, done, stop,
+              numba.get_num_threads())
 
 
 def census_of(ts: TaskSet, out: np.ndarray, index=None) -> tuple[int, int]:
