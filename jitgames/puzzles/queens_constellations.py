@@ -50,11 +50,9 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba.core import types
-from numba.extending import intrinsic
 
 from jitgames._interrupt import stop_flag, stop_requested
-from jitgames._jit import jit, prange
+from jitgames._jit import fetch_add, jit, prange
 from jitgames.errors import InputError
 
 __all__ = ["MAX_N", "Constellation", "TaskSet", "constellations", "tasks", "complete_task",
@@ -449,28 +447,6 @@ def complete_task_symmetric(n, fixed, shift, m, rows, border, out, stop):
     return True
 
 
-@intrinsic
-def _fetch_add(typingctx, counter, value):
-    """``counter[0] += value`` as one atomic step (int64 array); returns the old value."""
-    if not (isinstance(counter, types.Array) and counter.dtype == types.int64
-            and isinstance(value, types.Integer)):
-        return None
-
-    def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        step = context.cast(builder, args[1], signature.args[1], types.int64)
-        return builder.atomic_rmw("add", data, step, "monotonic")
-
-    return types.int64(counter, value), codegen
-
-
-if numba.config.DISABLE_JIT:  # plain Python runs the thread slots one after another
-    def _fetch_add(counter, value):  # noqa: F811
-        old = counter[0]
-        counter[0] += value
-        return old
-
-
 @jit
 def _run_one(n, fixed, shift, free_rows, rows, symmetric, border, con, start, cols, ld, rd,
              t, out, done, stop):
@@ -510,7 +486,7 @@ def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, c
     total = order.shape[0]
     for _ in prange(slots):
         while True:
-            first = _fetch_add(following, TASKS_PER_GRAB)
+            first = fetch_add(following, TASKS_PER_GRAB)
             if first >= total:
                 break
             for i in range(first, min(first + TASKS_PER_GRAB, total)):
