@@ -24,6 +24,11 @@ Callbacks of a fixed C signature (a strategy handed to an engine kernel as a
 first-class function, so the engine compiles once for all of them) are made with
 :func:`jit_callback`, the one place that wraps ``numba.cfunc``.
 
+Dynamic schedules: ``prange`` gives each thread one fixed contiguous block of its
+range (Numba 0.68, omp and workqueue layers, ``parallel_chunksize`` or not), so a
+parallel kernel whose items differ much in cost runs one slot per thread, each taking
+its next items from a shared counter with :func:`fetch_add` (an atomic add).
+
 Threads: Numba's OpenMP layer spins idle threads by default, which on a shared
 2-core machine slows parallel kernels many times over when other processes are busy;
 ``OMP_WAIT_POLICY=PASSIVE`` is set unless the user has chosen a policy.
@@ -67,8 +72,8 @@ if not numba.config.DISABLE_JIT:
 
 from .errors import InputError  # noqa: E402
 
-__all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "prange", "thread_count", "threads", "KERNELS",
-           "executed_kernels", "compile_notice"]
+__all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "prange", "thread_count", "threads",
+           "KERNELS", "executed_kernels", "compile_notice"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 

@@ -32,15 +32,17 @@ a solution fixed by g has a constellation fixed by g, hence
 ``8 unique = sum(w * (count + half + 2 quarter))`` where ``half``, ``quarter`` count the
 completions invariant under the turns (zero for constellations not fixed by them).
 Both sums are sums over tasks, so any subset of tasks, on any thread or machine, adds
-exactly; :func:`run_tasks` visits tasks in a fixed order with one result row per task,
-so answers never depend on the thread count.
+exactly; :func:`run_tasks` hands the tasks to threads costliest first, from a shared
+counter (a dynamic schedule), with one result row per task, so answers never depend on
+the thread count or on which thread ran what.
 
 Choices docs/design.md leaves open: the representative of a constellation orbit is the
 image whose bottom queen is nearest a corner (the bottom queen's long diagonal then
 crosses the board early, which prunes the search; NQueensFAF makes the same choice),
-ties broken by the lowest higher side queen, ``min(c, d)`` largest (2.6% fewer nodes at
-n = 13 and 15 than the smallest ``(a, b, c, d)``; the best of the 8 images would save 9 to
-10%, but no cheap predictor of it was found), then by the smallest ``(a, b, c, d)``; bit x of a mask is column x.
+ties broken by the lowest higher side queen, ``min(c, d)`` largest (2.9% fewer search
+nodes at n = 16 than the smallest ``(a, b, c, d)``; the best of the 8 images would save 9
+to 10%, but no cheap predictor of it was found), then by the smallest ``(a, b, c, d)``;
+bit x of a mask is column x.
 """
 from __future__ import annotations
 
@@ -474,13 +476,12 @@ def run_tasks(n, fixed, shift, free_rows, rows, symmetric, border, con, start, c
     """(count, half, quarter) of every task ``order[i]`` into ``out[t]``, ``done[t]`` set.
 
     Dynamic schedule: ``slots`` (the thread count) slots, one per thread (prange hands
-    each thread one), and every slot
-    takes the next :data:`TASKS_PER_GRAB` tasks of ``order`` from a shared atomic
-    counter until none is left, so a thread slowed down by another process, or one that
-    drew costly tasks, holds nobody up (prange alone splits its range into fixed
-    contiguous blocks, ``parallel_chunksize`` or not: measured with Numba 0.68's omp
-    and workqueue layers). Once ``stop[0]`` is set, running tasks stop within moments,
-    unfinished, and no further task starts.
+    each thread one); every slot takes the next :data:`TASKS_PER_GRAB` tasks of
+    ``order`` from a shared atomic counter until none is left, so a thread slowed down
+    by another process, or one that drew costly tasks, holds nobody up (prange alone
+    splits its range into fixed contiguous blocks, ``parallel_chunksize`` or not:
+    measured with Numba 0.68's omp and workqueue layers). Once ``stop[0]`` is set,
+    running tasks stop within moments, unfinished, and no further task starts.
     """
     following = np.zeros(1, np.int64)  # the next position of ``order`` to hand out
     total = order.shape[0]
