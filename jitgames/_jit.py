@@ -24,6 +24,11 @@ Callbacks of a fixed C signature (a strategy handed to an engine kernel as a
 first-class function, so the engine compiles once for all of them) are made with
 :func:`jit_callback`, the one place that wraps ``numba.cfunc``.
 
+Dynamic schedules: ``prange`` gives each thread one fixed contiguous block of its
+range (Numba 0.68, omp and workqueue layers, ``parallel_chunksize`` or not), so a
+parallel kernel whose items differ much in cost runs one slot per thread, each taking
+its next items from a shared counter with :func:`fetch_add` (an atomic add).
+
 Threads: Numba's OpenMP layer spins idle threads by default, which on a shared
 2-core machine slows parallel kernels many times over when other processes are busy;
 ``OMP_WAIT_POLICY=PASSIVE`` is set unless the user has chosen a policy.
@@ -67,8 +72,8 @@ if not numba.config.DISABLE_JIT:
 
 from .errors import InputError  # noqa: E402
 
-__all__ = ["jit", "jit_callback", "prefetch", "prange", "thread_count", "threads", "KERNELS",
-           "executed_kernels", "compile_notice"]
+__all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "prange", "thread_count", "threads",
+           "KERNELS", "executed_kernels", "compile_notice"]
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
@@ -333,3 +338,37 @@ def compile_notice(label: str, estimate: str = "some seconds", quiet: bool = Fal
             yield
     finally:
         notice.close()
+
+
+def _fetch_add_intrinsic():
+    """``fetch_add(counter, value)`` for compiled kernels: ``counter[0] += value`` (an
+    int64 array) as one atomic step, returning the value before. Threads of a parallel
+    kernel take their next piece of work from such a counter (a dynamic schedule: prange
+    alone gives each thread one fixed contiguous block of its range)."""
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def fetch_add(typingctx, counter, value):
+        if not (isinstance(counter, types.Array) and counter.dtype == types.int64
+                and isinstance(value, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            step = context.cast(builder, args[1], signature.args[1], types.int64)
+            return builder.atomic_rmw("add", data, step, "monotonic")
+
+        return types.int64(counter, value), codegen
+
+    return fetch_add
+
+
+def _plain_fetch_add(counter, value):
+    """Plain-Python stand-in for :func:`fetch_add` (prange runs one slot at a time)."""
+    old = counter[0]
+    counter[0] += value
+    return old
+
+
+fetch_add = _plain_fetch_add if numba.config.DISABLE_JIT else _fetch_add_intrinsic()

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jitgames._bits import popcount
+from jitgames._jit import threads
 from jitgames.puzzles import domination as dom
 from jitgames.puzzles.__main__ import main
 from tests.reference import bits as ref_bits
@@ -117,3 +118,35 @@ def test_cli(capsys):
     assert drawn == squares and len(drawn) == 4
     assert main(["domination", "12"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.kernel
+@given(st.integers(1, 5), st.integers(1, 4), st.booleans(), st.integers(-1, 14))
+def test_branch_kernel_matches_reference(n, k, independent, branch):
+    if k > n * n:
+        return
+    attack = dom.attack_masks(n)
+    ours = np.zeros((4096, k), np.int32)
+    theirs = np.zeros((4096, k), np.int32)
+    count = dom.count_dominating_branch(n, k, independent, attack, branch, ours)
+    assert count == ref.count_dominating_branch(n, k, independent, attack, branch, theirs)
+    smaller = k > 1 and ref.count_dominating(n, k - 1, False, attack, theirs[:0, :k - 1]) > 0
+    if independent or not smaller:  # then every set is listed (no leaf is a completion)
+        listed = sorted(tuple(sorted(r)) for r in ours[:count].tolist())
+        assert listed == sorted(tuple(r) for r in theirs[:count].tolist())
+
+
+@pytest.mark.kernel
+@given(st.integers(1, 6), st.integers(1, 4), st.booleans(), st.sampled_from([0, 5, 4096]))
+def test_split_search_equals_the_one_thread_search(n, k, independent, cap):
+    # the branches on threads give the one-thread count and list, cap included
+    if k > n * n:
+        return
+    attack = dom.attack_masks(n)
+    out = np.zeros((cap, k), np.int32)
+    count = dom.count_dominating(n, k, independent, attack, out)
+    for thread_count in (1, 2):
+        with threads(thread_count):
+            split_count, sets = dom.dominating_sets(n, k, independent, cap)
+        assert split_count == count
+        assert sets.tolist() == out[:min(count, cap)].tolist()

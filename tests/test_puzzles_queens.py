@@ -74,6 +74,16 @@ def test_eight_queens_92_and_12():
     assert all(ref.is_solution(s) for s in unique)
 
 
+@pytest.mark.parametrize("n", [1, 2, 4, 6, 9, 10])
+def test_vectorised_classes_are_the_canonical_forms_one_by_one(n):
+    sols = queens.solutions(n, "recursive")
+    expected = sorted({queens.canonical_form(s) for s in sols})
+    assert queens.unique_solutions(sols) == expected
+    assert queens.unique_solutions(iter(sols)) == expected  # any iterable
+    known = next(int(r["unique"]) for r in KNOWN if int(r["n"]) == n)
+    assert len(expected) == known
+
+
 def test_draw():
     assert queens.draw((1, 3, 0, 2)) == ". Q . .\n. . . Q\nQ . . .\n. . Q ."
 

@@ -223,3 +223,29 @@ def test_cli_checkpoint_resumes_and_one_beyond_its_bound_is_refused(tmp_path, ca
     # and a checkpoint of another n is refused
     assert main(["queens", "10", "--checkpoint", str(path), "--chunks", "3"]) == 2
     assert "n: 9 there, 10 here" in capsys.readouterr().err
+
+
+def test_cli_checkpoint_of_a_cut_run_resumes_to_the_known_count(tmp_path, capsys, monkeypatch):
+    # the third chunk is cut by Ctrl-C: the two finished ones are kept, and the next run
+    # counts only the three left and adds up to the known count
+    calls = []
+    worker = qc.chunk_worker
+
+    def cut_at_the_third_chunk(params, start, stop):
+        calls.append(start)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return worker(params, start, stop)
+
+    monkeypatch.setattr(qc, "chunk_worker", cut_at_the_third_chunk)
+    path = tmp_path / "q.ckpt"
+    argv = ["queens", "11", "--checkpoint", str(path), "--chunks", "5", "--quiet", "--json"]
+    assert main(argv) == 130
+    cut = json.loads(capsys.readouterr().out)
+    assert cut["complete"] is False and cut["chunks_done"] == 2 and cut["unique"] is None
+    assert 0 < cut["count"] < KNOWN[11][0]
+    monkeypatch.setattr(qc, "chunk_worker", worker)
+    assert main(argv) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert (resumed["count"], resumed["unique"]) == KNOWN[11][:2]
+    assert (resumed["resumed_chunks"], resumed["chunks_done"]) == (2, 5)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from jitgames._bits import popcount
-from jitgames._jit import jit
+from jitgames._jit import fetch_add, jit, prange, thread_count
 from jitgames.errors import InputError
 
 __all__ = [
@@ -94,6 +94,20 @@ def count_dominating(n, k, independent, attack, out):
     first ``cap`` sets found that use exactly k queens covering everything (sets
     reached by completing a smaller dominating set are counted, not listed).
     """
+    return count_dominating_branch(n, k, independent, attack, -1, out)
+
+
+@jit
+def count_dominating_branch(n, k, independent, attack, branch, out):
+    """:func:`count_dominating` restricted to the ``branch``-th choice of the first queen
+    (all of them when ``branch`` is -1).
+
+    The search's first step branches on the square with the fewest coverers; choice
+    ``branch`` (in square order) is searched with the earlier choices forbidden, as the
+    whole search does it, so the counts of branches 0, 1, ... add up to the whole count
+    and the sets each lists, one branch after another, are the whole search's list.
+    A branch beyond the last choice counts 0.
+    """
     squares = n * n
     words = attack.shape[1]
     full = np.zeros(words, np.uint64)
@@ -151,6 +165,19 @@ def count_dominating(n, k, independent, attack, out):
                 continue
             for w in range(words):
                 candidates[depth, w] = attack[best, w] & ~excluded[depth, w]
+            if depth == 0 and branch >= 0:  # forbid the choices before the branch's
+                for _ in range(branch):
+                    a = _lowest_bit(candidates[0], words)
+                    if a < 0:
+                        break
+                    bit = np.uint64(1) << np.uint64(a % 64)
+                    candidates[0, a // 64] &= ~bit
+                    excluded[0, a // 64] |= bit
+                a = _lowest_bit(candidates[0], words)  # ... and every one after it
+                for w in range(words):
+                    candidates[0, w] = np.uint64(0)
+                if a >= 0:
+                    candidates[0, a // 64] = np.uint64(1) << np.uint64(a % 64)
         a = _lowest_bit(candidates[depth], words)
         if a < 0:
             depth -= 1
@@ -169,15 +196,54 @@ def count_dominating(n, k, independent, attack, out):
     return total
 
 
+@jit(parallel=True)
+def count_dominating_split(n, k, independent, attack, counts, outs, slots):
+    """:func:`count_dominating_branch` of every first choice ``b < len(counts)`` into
+    ``counts[b]`` and ``outs[b]`` (shape (branches, cap, k)), on ``slots`` threads that
+    take the next branch from a shared counter as they get free (the branches differ
+    much in size: the first forbid nothing)."""
+    following = np.zeros(1, np.int64)
+    branches = counts.shape[0]
+    for _ in prange(slots):
+        while True:
+            b = fetch_add(following, 1)
+            if b >= branches:
+                break
+            counts[b] = count_dominating_branch(n, k, independent, attack, b, outs[b])
+
+
+SPLIT_CELLS = 1 << 22
+"""Largest ``branches * cap * k`` (int32 cells, 16 MiB) for which the first choices are
+searched on threads, each with its own list; beyond it one thread searches them all."""
+
+
 def dominating_sets(n: int, k: int, independent: bool = False, cap: int = 1 << 16):
-    """(count, sets): number of dominating k-sets and up to ``cap`` of them."""
+    """(count, sets): number of dominating k-sets and up to ``cap`` of them.
+
+    The first queen's choices (the coverers of the square covered by the fewest, 3n - 2
+    of them) are independent branches searched on threads; their counts add up, and
+    their lists, one after another, are the list of the one-thread search (kept when the
+    per-branch lists would take more than :data:`SPLIT_CELLS` cells).
+    """
     n = _check_n(n)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n * n:
         raise InputError(f"k must be an integer from 1 to {n * n}")
+    k = int(k)
     attack = attack_masks(n)
-    out = np.zeros((cap, int(k)), dtype=np.int32)
-    count = int(count_dominating(n, int(k), bool(independent), attack, out))
-    return count, out[:min(count, cap)]
+    branches = int(min(sum(bin(int(w)).count("1") for w in row) for row in attack))
+    if branches * cap * k > SPLIT_CELLS:
+        out = np.zeros((cap, k), dtype=np.int32)
+        count = int(count_dominating(n, k, bool(independent), attack, out))
+        return count, out[:min(count, cap)]
+    counts = np.zeros(branches, np.int64)
+    outs = np.zeros((branches, cap, k), dtype=np.int32)
+    count_dominating_split(n, k, bool(independent), attack, counts, outs, thread_count())
+    parts, offset = [], 0
+    for b in range(branches):  # branch b's sets stand at offset .. offset + counts[b]
+        take = max(0, min(cap - offset, int(counts[b])))
+        parts.append(outs[b, :take])
+        offset += int(counts[b])
+    return offset, np.concatenate(parts)
 
 
 def minimum_dominating(n: int, independent: bool = False):

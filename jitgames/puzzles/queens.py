@@ -226,7 +226,7 @@ def solutions(n: int, method: str = "kernel") -> list[tuple[int, ...]]:
         return solutions_recursive(n)
     if method == "iterative":
         return solutions_iterative(n)
-    return [tuple(int(c) for c in row) for row in solutions_kernel(n)]
+    return [tuple(row) for row in solutions_kernel(n).tolist()]  # tolist: Python ints
 
 
 def _symmetries(solution: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -253,8 +253,34 @@ def canonical_form(solution: Iterable[int]) -> tuple[int, ...]:
 
 
 def unique_solutions(solutions: Iterable[Iterable[int]]) -> list[tuple[int, ...]]:
-    """One representative (the canonical form) per symmetry class, sorted."""
-    return sorted({canonical_form(s) for s in solutions})
+    """One representative (the canonical form) per symmetry class, sorted.
+
+    Vectorised over the whole list (numpy): a board's 8 images as arrays, each read as
+    an integer in base n (the lexicographic order of equal-length tuples of digits
+    below n), the smallest kept. At n = 14 (365,596 solutions) this takes a fraction of
+    a second where one :func:`canonical_form` per solution took 16 CPU s, most of a
+    listing's time. Boards too large for an int64 code go one by one.
+    """
+    rows = np.array(list(solutions), dtype=np.int64)  # tuples of ints or an int array
+    if rows.ndim != 2:  # no solution at all (or n = 0)
+        return []
+    if rows.size == 0 or rows.shape[1] ** rows.shape[1] >= 2 ** 62:
+        return sorted({canonical_form(s) for s in rows.tolist()})
+    count, n = rows.shape
+    weights = n ** np.arange(n - 1, -1, -1, dtype=np.int64)
+    which = np.arange(count)[:, None]
+    turned_away = np.arange(n - 1, -1, -1, dtype=np.int64)  # n - 1 - r for row r
+    best = None
+    image = rows
+    for _ in range(4):
+        for board in (image, n - 1 - image):  # the image and its left-right mirror
+            code = board @ weights
+            best = code if best is None else np.minimum(best, code)
+        turned = np.empty_like(image)  # quarter turn: square (r, c) goes to (c, n-1-r)
+        turned[which, image] = turned_away
+        image = turned
+    digits = (np.unique(best)[:, None] // weights) % n
+    return [tuple(row) for row in digits.tolist()]
 
 
 def draw(solution: Iterable[int]) -> str:
