@@ -312,12 +312,20 @@ def easy_leaves(x, y, c, primes, pi, pib, mlpf):
                 while i <= sparse_i:
                     total += _pi_lookup(pib, _div(xp, primes[i])) - b + 2
                     i += 1
-                while i <= last_i:
-                    v = _pi_lookup(pib, _div(xp, primes[i]))
-                    # every q' <= xp // p_v has x // (p q') >= p_v, so pi(z') = v too
-                    run_end = min(_pi_lookup(pib, min(_div(xp, primes[v]), hi)), last_i)
-                    total += (run_end - i + 1) * (v - b + 2)
-                    i = run_end + 1
+                if i <= last_i:
+                    # beyond, z changes by less than a prime gap: count by values v of
+                    # pi(z) instead of by leaf. The leaves q_j (j = i..last_i) with
+                    # pi(x / (p q_j)) >= v are those with q_j <= xp // p_v, so
+                    # sum_j pi(z_j) = n v_min + sum over v_min < v <= v_max of that
+                    # number; its look-ups are independent of one another, where a
+                    # walk from run to run of equal pi(z) waits on each look-up.
+                    n_q = last_i - i + 1
+                    v_min = _pi_lookup(pib, _div(xp, primes[last_i]))
+                    v_max = _pi_lookup(pib, _div(xp, primes[i]))
+                    runs = n_q * v_min
+                    for v in range(v_min + 1, v_max + 1):
+                        runs += _pi_lookup(pib, min(_div(xp, primes[v]), hi)) - (i - 1)
+                    total += runs - n_q * (b - 2)
         else:
             for m in range(y, lo, -1):
                 s = mlpf[m]
