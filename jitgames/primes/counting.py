@@ -405,15 +405,15 @@ def _count_prefix(words, wpre, idx):
 
 
 @jit(leaf=True)
-def _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre, base,
+def _leaf_sums(xp, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre, base,
                use_prefix, out2):
-    """The hard leaves ``m p`` of one ``b`` with ``z = x // (m p)`` in ``[zl, high)``:
-    ``out2[0] = sum -mu(m) (base + count of the segment's set slots <= z)`` and
-    ``out2[1] = sum -mu(m)`` (``|out2[0]| < 2^62``: at most y leaves of at most 2^43). Counts come from ``wpre`` (``use_prefix``) or from a
-    walk over ``counters`` (the ``z`` increase as ``m`` decreases)."""
-    xp = np.int64(x // np.uint64(p))
-    mhi = min(y, xp // zl)
-    mlo = max(max(y // p, xp // high), p)
+    """The hard leaves ``m p`` of one ``b`` (``xp = x // p``) with ``z = xp // m`` in
+    ``[zl, high)``: ``out2[0] = sum -mu(m) (base + count of the segment's set slots
+    <= z)`` and ``out2[1] = sum -mu(m)`` (``|out2[0]| < 2^62``: at most y leaves of at
+    most 2^43). Counts come from ``wpre`` (``use_prefix``) or from a walk over
+    ``counters`` (the ``z`` increase as ``m`` decreases)."""
+    mhi = min(y, _div(xp, zl))
+    mlo = max(max(y // p, _div(xp, high)), p)
     if mhi <= mlo:
         return
     cb = 0  # the walk: csum = set slots in counter blocks < cb
@@ -466,6 +466,13 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
     period = 1
     for i in range(2, c + 1):
         period *= primes[i]
+    # x // p_b and the largest z of a leaf of b, x // (p_b (p_b + 1)), once per block
+    # (a 64-bit division costs as much as a leaf)
+    xps = np.zeros(bh + 2, dtype=np.int64)
+    tops = np.zeros(bh + 2, dtype=np.int64)
+    for b in range(c + 1, bh + 1):
+        xps[b] = np.int64(x // np.uint64(primes[b]))
+        tops[b] = xps[b] // (primes[b] + 1)
     tail = 0  # the block's count so far at the last level sieved (lazy levels)
     jexp = 0  # levels b <= jexp of phi_loc are explicit, above: phi_loc[b] + tail
     pi_loc = 0
@@ -503,9 +510,9 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
             p = primes[b]
             if b <= bh:
                 zl = max(low, min(y + 1, p * p))
-                if zl < high and (x // np.uint64(p)) // np.uint64(p + 1) >= np.uint64(low):
+                if zl < high and tops[b] >= low:
                     out2[:] = 0
-                    _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters,
+                    _leaf_sums(xps[b], y, p, low, high, zl, primes, pi, mlpf, words, counters,
                                wpre, phi_loc[b], False, out2)
                     acc_add(acc, out2[0])
                     mus[b] += out2[1]
@@ -519,12 +526,12 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
                 run += popcount(words[w])
         for b in range(j + 1, bh + 1):  # levels not sieved here equal level j
             p = primes[b]
-            if (x // np.uint64(p)) // np.uint64(p + 1) < np.uint64(low):
+            if tops[b] < low:
                 break  # this b and every larger one have no leaf at or above low
             zl = max(low, min(y + 1, p * p))
             if zl < high:
                 out2[:] = 0
-                _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre,
+                _leaf_sums(xps[b], y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre,
                            phi_loc[b] + tail, True, out2)
                 acc_add(acc, out2[0])
                 mus[b] += out2[1]
