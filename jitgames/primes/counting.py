@@ -338,50 +338,60 @@ def easy_leaves(x, y, c, primes, pi, pib, mlpf):
 
 
 # --------------------------------------------------------------------------- hard leaves
-#: The wheel of 30: for each residue r mod 30, how far to the next residue prime to 30
-#: (0 if r is one) and that residue's rank among 1, 7, 11, ..., 29; the half gaps from
-#: each of them to the next (6, 4, 2, 4, 2, 4, 6, 2 numbers: that many odd slots / 2).
-_WHEEL_SKIP = np.array([1, 0, 5, 4, 3, 2, 1, 0, 3, 2, 1, 0, 1, 0, 3, 2, 1, 0, 1, 0,
-                        3, 2, 1, 0, 5, 4, 3, 2, 1, 0], dtype=np.int64)
-_WHEEL_RANK = np.array([0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 4, 4, 4, 5, 5,
-                        6, 6, 6, 6, 7, 7, 7, 7, 7, 7], dtype=np.int64)
-_WHEEL_HALF_GAP = np.array([3, 2, 1, 2, 1, 2, 3, 1], dtype=np.int64)
+def _wheel(modulus: int):
+    """The wheel of ``modulus`` (a product of the primes 2, 3, 5, ...): for each residue
+    ``r``, how far to the next residue prime to the modulus (0 if ``r`` is one; past
+    the last one, to ``modulus + 1``) and that residue's rank; and half the gap from
+    each of those residues to the next (the step in odd slots, per ``p``)."""
+    units = [r for r in range(1, modulus + 1) if math.gcd(r, modulus) == 1]
+    skip = np.zeros(modulus, dtype=np.int64)
+    rank = np.zeros(modulus, dtype=np.int64)
+    for r in range(modulus):
+        k = next((k for k, u in enumerate(units) if u >= r), len(units))
+        nxt = units[k] if k < len(units) else modulus + 1
+        skip[r] = nxt - r
+        rank[r] = k % len(units)
+    half_gap = np.array([(b - a) // 2 for a, b in zip(units, units[1:] + [modulus + 1])],
+                        dtype=np.int64)
+    return skip, rank, half_gap
+
+
+# the crossings visit only the multiples m p with m prime to 30 (c >= 3: the pre-sieve
+# cleared the multiples of 3 and 5) or to 2310 (c >= 5: of 3, 5, 7 and 11): 8 in 15,
+# or 96 in 385, of the odd multiples
+_W30_SKIP, _W30_RANK, _W30_GAP = _wheel(30)
+_W2310_SKIP, _W2310_RANK, _W2310_GAP = _wheel(2310)
 
 
 @jit(leaf=True)
 def _cross(words, counters, low, nslots, p, wheel):
     """Clear the odd multiples ``n >= max(low, p)`` of ``p`` (slot ``(n - low - 1) / 2``)
     below the segment's end, decrement the counter of each newly cleared bit, and
-    return how many there were. With ``wheel`` (the segment is already free of the
-    multiples of 3 and 5) only the multiples ``m p`` with ``m`` prime to 30 are
-    visited: 8 in 15 of the odd ones, the others are cleared already."""
+    return how many there were. ``wheel`` is 2310 when the segment is free of the
+    multiples of 3, 5, 7 and 11 already, 30 when of those of 3 and 5 (only the
+    multiples ``m p`` with ``m`` prime to it are visited), 2 otherwise."""
     start = max(low, p)
     m = (start + p - 1) // p
-    k = 0  # wheel rank of m (wheel) or its parity step
-    if wheel:
-        r = m % 30
-        m += _WHEEL_SKIP[r]
-        k = _WHEEL_RANK[r]
-    elif m % 2 == 0:
-        m += 1
+    if wheel == 2310:
+        skip, rank, gap = _W2310_SKIP, _W2310_RANK, _W2310_GAP
+    else:
+        skip, rank, gap = _W30_SKIP, _W30_RANK, _W30_GAP
+    k = 0
+    n_gap = 1
+    if wheel == 2:
+        m += 1 - (m & 1)
+    else:
+        r = m % wheel
+        m += skip[r]
+        k = rank[r]
+        n_gap = gap.shape[0]
     # unsigned slot indices: no negative-index wrap-around test per access
     i = np.uint64((m * p - low - 1) >> 1)
     n = np.uint64(nslots)
     removed = 0
     # Without branches: whether the bit was set is as good as random, and a
     # mispredicted branch per crossing cost more than the crossing (3x here).
-    if wheel:
-        while i < n:
-            w = i >> np.uint64(6)
-            shift = i & np.uint64(63)
-            old = words[w]
-            words[w] = old & ~(_U1 << shift)
-            was = np.int64((old >> shift) & _U1)
-            counters[i >> np.uint64(_CTR_SHIFT)] -= was
-            removed += was
-            i += np.uint64(_WHEEL_HALF_GAP[k] * p)
-            k = (k + 1) & 7
-    else:
+    if wheel == 2:
         pu = np.uint64(p)
         while i < n:
             w = i >> np.uint64(6)
@@ -392,6 +402,19 @@ def _cross(words, counters, low, nslots, p, wheel):
             counters[i >> np.uint64(_CTR_SHIFT)] -= was
             removed += was
             i += pu
+    else:
+        while i < n:
+            w = i >> np.uint64(6)
+            shift = i & np.uint64(63)
+            old = words[w]
+            words[w] = old & ~(_U1 << shift)
+            was = np.int64((old >> shift) & _U1)
+            counters[i >> np.uint64(_CTR_SHIFT)] -= was
+            removed += was
+            i += np.uint64(gap[k] * p)
+            k += 1
+            if k == n_gap:
+                k = 0
     return removed
 
 
@@ -473,6 +496,7 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
     for b in range(c + 1, bh + 1):
         xps[b] = np.int64(x // np.uint64(primes[b]))
         tops[b] = xps[b] // (primes[b] + 1)
+    wheel = 2310 if c >= 5 else 30 if c >= 3 else 2  # see _cross
     tail = 0  # the block's count so far at the last level sieved (lazy levels)
     jexp = 0  # levels b <= jexp of phi_loc are explicit, above: phi_loc[b] + tail
     pi_loc = 0
@@ -517,7 +541,7 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
                     acc_add(acc, out2[0])
                     mus[b] += out2[1]
                 phi_loc[b] += total
-            total -= _cross(words, counters, low, nslots, p, c >= 3)
+            total -= _cross(words, counters, low, nslots, p, wheel)
         need_prefix = j < bh or (s > 0 and min(sq, np.int64(x // np.uint64(low))) > y)
         if need_prefix:
             run = 0
