@@ -4,7 +4,8 @@ Run ``python bench/primes.py [--repeats 3] [--quick] [--no-big]``; prints a tabl
 writes ``bench/results/primes.json`` (with the machine). ``--count-to B --threads 1 2
 16`` times only ``count 0 B`` at each thread count beside primesieve on as many
 threads (the thread scaling; ratios to one thread printed and saved);
-``--primesieve PATH`` names the peer's binary (default: ``primesieve`` on the PATH;
+``--method`` is ours (default ``sieve``: ``auto`` would count wide intervals by the
+combinatorial pi instead); ``--primesieve PATH`` names the peer's binary (default: ``primesieve`` on the PATH;
 where it was found is printed and saved). Every figure is a whole
 process started afresh: ``python -c`` importing jitgames and counting (warm Numba
 cache), and primesieve's command line (Debian package ``primesieve``) on the same
@@ -45,11 +46,12 @@ from jitgames._cli import exit_process
 from jitgames._jit import threads
 from jitgames.primes.sieve import count_primes
 a, b, n = (int(x) for x in sys.argv[1:4])
+method = sys.argv[4]
 with threads(n):
     count_primes(10**18, 10**18 + 1000)  # start-up: load the compiled kernels
     t = time.perf_counter()
     c = time.process_time()
-    result = count_primes(a, b)
+    result = count_primes(a, b, method)
     kernel = time.perf_counter() - t
     kernel_cpu = time.process_time() - c
 print(json.dumps({"count": result.count, "method": result.method, "kernel": kernel,
@@ -86,8 +88,12 @@ def timed_child(argv) -> dict:
             "rss_mib": usage.ru_maxrss / 1024, "out": "".join(chunks)}
 
 
+METHOD = ["sieve"]  # the counting method timed (main: --method)
+
+
 def ours(a: int, b: int, n_threads: int) -> dict:
-    run = timed_child([sys.executable, "-c", OURS, str(a), str(b), str(n_threads)])
+    run = timed_child([sys.executable, "-c", OURS, str(a), str(b), str(n_threads),
+                       METHOD[0]])
     record = json.loads(run["out"].strip().splitlines()[-1])
     return {**run, **record}
 
@@ -96,7 +102,7 @@ def cli(a: int, b: int, n_threads: int) -> dict:
     """The command line itself, ``python -m jitgames primes count A B`` (no first
     tiny count: the whole-process figure a user sees)."""
     run = timed_child([sys.executable, "-m", "jitgames", "primes", "count", str(a), str(b),
-                       "--threads", str(n_threads), "--json"])
+                       "--threads", str(n_threads), "--method", METHOD[0], "--json"])
     return {**run, "count": json.loads(run["out"])["count"]}
 
 
@@ -198,9 +204,13 @@ def main() -> None:
                         help="only count 0 B (e.g. 1e12) at each of --threads")
     parser.add_argument("--threads", nargs="*", type=int, default=[1, 2],
                         help="thread counts for --count-to (default 1 2)")
+    parser.add_argument("--method", default="sieve", choices=("sieve", "auto"),
+                        help="our counting method (default sieve: auto takes the "
+                             "combinatorial pi for wide intervals)")
     parser.add_argument("--primesieve", default=None,
                         help="the primesieve binary (default: primesieve on the PATH)")
     args = parser.parse_args()
+    METHOD[0] = args.method
     peer = shutil.which(args.primesieve or "primesieve")
     if peer:
         PEER[0] = peer
