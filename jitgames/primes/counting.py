@@ -32,14 +32,17 @@ How each part is computed
 - *Easy* special leaves (DR): ``z = x / (m p_b) < min(y + 1, p_b^2)``. Then
   ``phi(z, b - 1) = pi(z) - b + 2`` (1 when ``z < p_b``), read from a table of pi up
   to ``y`` (:func:`easy_leaves`). For ``p_b^2 > y`` the ``m`` are primes ``q``; the
-  leaves with ``z < p_b`` are counted in one step per ``b``, and runs of ``q`` with
-  the same ``pi(z)`` in one step per run (DR's clustered easy leaves).
+  leaves with ``z < p_b`` are counted in one step per ``b``, and where ``z`` moves by
+  less than a prime gap (DR's clustered easy leaves) the sum of ``pi(z)`` is taken
+  by values ``v``: one look-up of ``pi(x / (p_b p_v))`` each, independent of the
+  others.
 - *Hard* special leaves and ``P2`` (:func:`hard_leaves`): a segmented sieve of the odd
   numbers below ``x / y`` (Oliveira e Silva's formulation of LMO and DR). In each
   segment the primes ``p_b`` are crossed off in turn; before ``p_b`` is, the
-  segment's unsieved numbers are those counted by ``phi(., b - 1)``, so a leaf's
-  ``phi(z, b - 1)`` is the count below the segment plus the count in the segment up
-  to ``z``. Counts in the segment come from one bit per odd number and a counter per
+  segment's unsieved numbers are those counted by ``phi(., b - 1)`` (a crossing
+  visits only the multiples ``m p_b`` with ``m`` prime to 2310, the pre-sieve having
+  cleared the others), so a leaf's ``phi(z, b - 1)`` is the count below the
+  segment plus the count in the segment up to ``z``. Counts in the segment come from one bit per odd number and a counter per
   1024 bits: a removal decrements one counter (O(1)); a query walks the counters from
   the previous query of the same ``b`` (the leaves of one ``b`` come in increasing
   ``z``) and popcounts at most 16 words. Primes ``p_b > sqrt(segment end)`` change
