@@ -178,9 +178,10 @@ def scaling_run(args, version, peer) -> None:
         rows.append(row)
         ps = (f"{row['primesieve_wall']:9.3f}{row['primesieve_cpu']:8.3f}"
               f"{row['ratio_kernel']:7.2f}" if peer else f"{'-':>9}{'-':>8}{'-':>7}")
+        ups = "".join(f"{row[k]:{w}.2f}" if k in row else f"{'-':>{w}}"
+                      for k, w in (("speedup", 9), ("primesieve_speedup", 12)))
         print(f"{b:>16}{n_threads:>4}{row['count']:>15}{row['kernel']:9.3f}"
-              f"{row['kernel_cpu']:8.3f}{ps}{row.get('speedup', 1.0):9.2f}"
-              f"{row.get('primesieve_speedup', 1.0):12.2f}", flush=True)
+              f"{row['kernel_cpu']:8.3f}{ps}{ups}", flush=True)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"peer": version, "peer_path": peer, "rows": rows,
