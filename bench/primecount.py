@@ -2,7 +2,9 @@
 pi(10^k) for the k too slow for the tests.
 
 Run ``python bench/primecount.py [--points 1e12 1e13 1e15] [--repeats 3]
-[--threads 1 2] [--check 1e16 ...] [--out bench/results/primecount.json]``.
+[--threads 1 2 16] [--check 1e16 ...] [--primecount PATH] [--out
+bench/results/primecount.json]``. ``--primecount`` names the peer's binary (default:
+``primecount`` on the PATH; where it was found is printed and saved).
 
 Every figure is a whole process started afresh: ``python -c`` loading jitgames's
 compiled kernels (a first pi(10^7)) and timing ``prime_pi(x)`` (``kernel s``), and
@@ -24,6 +26,7 @@ import csv
 import json
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 
@@ -60,8 +63,11 @@ def ours(x: int, n_threads: int) -> dict:
     return {**run, **json.loads(run["out"].strip().splitlines()[-1])}
 
 
+PEER = ["primecount"]  # the peer's binary, as found or given (main)
+
+
 def primecount(x: int, n_threads: int) -> dict:
-    run = timed_child(["primecount", str(x), f"--threads={n_threads}", "--time"])
+    run = timed_child([PEER[0], str(x), f"--threads={n_threads}", "--time"])
     lines = run["out"].split()
     seconds = next(float(lines[i + 1]) for i, w in enumerate(lines) if w == "Seconds:")
     return {**run, "pi": int(run["out"].split()[0]), "kernel": seconds}
@@ -124,13 +130,23 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--check", nargs="*", default=[],
                         help="x to compute once and compare with tests/data (no peer)")
+    parser.add_argument("--primecount", default=None,
+                        help="the primecount binary (default: primecount on the PATH)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "primecount.json"))
     args = parser.parse_args(argv)
-    peer = shutil.which("primecount") is not None
-    if not peer:
-        print("primecount is not installed (apt-get install primecount): ours alone")
+    found = shutil.which(args.primecount or "primecount")
+    peer = found is not None
+    version = None
+    if peer:
+        PEER[0] = found
+        out = subprocess.run([found, "--version"], capture_output=True, text=True).stdout
+        version = out.splitlines()[0] if out else "primecount"
+        print(f"peer: {version} at {found}")
+    else:
+        print(f"primecount not found ({args.primecount or 'not on the PATH'}; Debian: "
+              "apt-get install primecount): ours alone")
     known = known_pi()
-    result = {"machine": machine(), "peer": "primecount (Debian package)" if peer else None,
+    result = {"machine": machine(), "peer": version, "peer_path": found,
               "rows": [], "checks": []}
     print(f"{'x':>22} {'thr':>3} {'pi(x)':>20} {'ours s':>9} {'primecnt':>9} {'ratio':>7} "
           f"{'wall':>7} {'cpu':>7} {'pi cpu':>7} {'MiB':>7}")

@@ -1,7 +1,12 @@
 """Benchmark of jitgames.primes beside primesieve: prime counts, a far window, lines.
 
 Run ``python bench/primes.py [--repeats 3] [--quick] [--no-big]``; prints a table and
-writes ``bench/results/primes.json`` (with the machine). Every figure is a whole
+writes ``bench/results/primes.json`` (with the machine). ``--count-to B --threads 1 2
+16`` times only ``count 0 B`` at each thread count beside primesieve on as many
+threads (the thread scaling; ratios to one thread printed and saved);
+``--method`` is ours (default ``sieve``: ``auto`` would count wide intervals by the
+combinatorial pi instead); ``--primesieve PATH`` names the peer's binary (default: ``primesieve`` on the PATH;
+where it was found is printed and saved). Every figure is a whole
 process started afresh: ``python -c`` importing jitgames and counting (warm Numba
 cache), and primesieve's command line (Debian package ``primesieve``) on the same
 interval, run alternately, ``--repeats`` times each; the table gives medians of wall
@@ -41,11 +46,12 @@ from jitgames._cli import exit_process
 from jitgames._jit import threads
 from jitgames.primes.sieve import count_primes
 a, b, n = (int(x) for x in sys.argv[1:4])
+method = sys.argv[4]
 with threads(n):
     count_primes(10**18, 10**18 + 1000)  # start-up: load the compiled kernels
     t = time.perf_counter()
     c = time.process_time()
-    result = count_primes(a, b)
+    result = count_primes(a, b, method)
     kernel = time.perf_counter() - t
     kernel_cpu = time.process_time() - c
 print(json.dumps({"count": result.count, "method": result.method, "kernel": kernel,
@@ -82,8 +88,12 @@ def timed_child(argv) -> dict:
             "rss_mib": usage.ru_maxrss / 1024, "out": "".join(chunks)}
 
 
+METHOD = ["sieve"]  # the counting method timed (main: --method)
+
+
 def ours(a: int, b: int, n_threads: int) -> dict:
-    run = timed_child([sys.executable, "-c", OURS, str(a), str(b), str(n_threads)])
+    run = timed_child([sys.executable, "-c", OURS, str(a), str(b), str(n_threads),
+                       METHOD[0]])
     record = json.loads(run["out"].strip().splitlines()[-1])
     return {**run, **record}
 
@@ -92,7 +102,7 @@ def cli(a: int, b: int, n_threads: int) -> dict:
     """The command line itself, ``python -m jitgames primes count A B`` (no first
     tiny count: the whole-process figure a user sees)."""
     run = timed_child([sys.executable, "-m", "jitgames", "primes", "count", str(a), str(b),
-                       "--threads", str(n_threads), "--json"])
+                       "--threads", str(n_threads), "--method", METHOD[0], "--json"])
     return {**run, "count": json.loads(run["out"])["count"]}
 
 
@@ -102,9 +112,12 @@ def algorithm_bytes(a: int, b: int, n_threads: int) -> int:
     return memory_bytes(a, b, n_threads)
 
 
+PEER = ["primesieve"]  # the peer's binary, as found or given (main)
+
+
 def primesieve(a: int, b: int, n_threads: int) -> dict:
     """primesieve counts [START, STOP] (STOP included): we ask for [a, b - 1]."""
-    run = timed_child(["primesieve", str(a), str(b - 1), "-c", "-q", "--no-status",
+    run = timed_child([PEER[0], str(a), str(b - 1), "-c", "-q", "--no-status",
                        "-t", str(n_threads)])
     return {**run, "count": int(run["out"].split()[-1])}
 
@@ -149,6 +162,33 @@ def compare(name, a, b, n_threads, repeats, peer_ok) -> dict:
     return row
 
 
+def scaling_run(args, version, peer) -> None:
+    """``count 0 B`` at each thread count beside primesieve on as many threads."""
+    b = int(float(args.count_to)) if "e" in args.count_to else int(args.count_to)
+    rows = []
+    print(f"{'count 0 B':>16}{'thr':>4}{'count':>15}{'kernel s':>9}{'k cpu':>8}"
+          f"{'ps wall':>9}{'ps cpu':>8}{'x wall':>7}{'speed-up':>9}{'ps speed-up':>12}")
+    for n_threads in args.threads:
+        row = compare(f"count 0 {b}", 0, b, n_threads, args.repeats, bool(peer))
+        one = rows[0] if rows and rows[0]["threads"] == 1 else None
+        if one is not None:
+            row["speedup"] = one["kernel"] / row["kernel"]
+            if peer:
+                row["primesieve_speedup"] = one["primesieve_wall"] / row["primesieve_wall"]
+        rows.append(row)
+        ps = (f"{row['primesieve_wall']:9.3f}{row['primesieve_cpu']:8.3f}"
+              f"{row['ratio_kernel']:7.2f}" if peer else f"{'-':>9}{'-':>8}{'-':>7}")
+        ups = "".join(f"{row[k]:{w}.2f}" if k in row else f"{'-':>{w}}"
+                      for k, w in (("speedup", 9), ("primesieve_speedup", 12)))
+        print(f"{b:>16}{n_threads:>4}{row['count']:>15}{row['kernel']:9.3f}"
+              f"{row['kernel_cpu']:8.3f}{ps}{ups}", flush=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"peer": version, "peer_path": peer, "rows": rows,
+                               "repeats": args.repeats, "machine": machine()}, indent=2))
+    print(f"wrote {out}")
+
+
 COLD = ("import time; t = time.perf_counter(); from jitgames.primes import count_primes, "
         "analyse_lines; count_primes(0, 10**6); count_primes(10**18, 10**18 + 10**6); "
         "analyse_lines('spiral', 21); print(time.perf_counter() - t)")
@@ -161,17 +201,31 @@ def main() -> None:
     parser.add_argument("--no-big", action="store_true", help="skip pi(10^12)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "primes.json"),
                         help="JSON file to write (default bench/results/primes.json)")
+    parser.add_argument("--count-to", default=None,
+                        help="only count 0 B (e.g. 1e12) at each of --threads")
+    parser.add_argument("--threads", nargs="*", type=int, default=[1, 2],
+                        help="thread counts for --count-to (default 1 2)")
+    parser.add_argument("--method", default="sieve", choices=("sieve", "auto"),
+                        help="our counting method (default sieve: auto takes the "
+                             "combinatorial pi for wide intervals)")
+    parser.add_argument("--primesieve", default=None,
+                        help="the primesieve binary (default: primesieve on the PATH)")
     args = parser.parse_args()
-    peer = shutil.which("primesieve")
+    METHOD[0] = args.method
+    peer = shutil.which(args.primesieve or "primesieve")
     if peer:
+        PEER[0] = peer
         version = subprocess.run([peer, "--version"], capture_output=True, text=True).stdout
         version = version.splitlines()[0] if version else "primesieve"
-        print(f"peer: {version}")
+        print(f"peer: {version} at {peer}")
     else:
         version = None
-        print("primesieve is not installed (Debian: apt-get install primesieve): "
-              "timing ours alone")
+        print(f"primesieve not found ({args.primesieve or 'not on the PATH'}; Debian: "
+              "apt-get install primesieve): timing ours alone")
     ours(0, 10**6, 1)  # warm the Numba cache
+    if args.count_to is not None:
+        scaling_run(args, version, peer)
+        return
     scale = 10**3 if args.quick else 1
     cases = [("pi(10^10)", 0, 10**10 // scale, 1), ("pi(10^10)", 0, 10**10 // scale, 2),
              ("window 10^6 at 10^18", 10**18, 10**18 + 10**6, 1),

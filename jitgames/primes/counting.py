@@ -32,14 +32,17 @@ How each part is computed
 - *Easy* special leaves (DR): ``z = x / (m p_b) < min(y + 1, p_b^2)``. Then
   ``phi(z, b - 1) = pi(z) - b + 2`` (1 when ``z < p_b``), read from a table of pi up
   to ``y`` (:func:`easy_leaves`). For ``p_b^2 > y`` the ``m`` are primes ``q``; the
-  leaves with ``z < p_b`` are counted in one step per ``b``, and runs of ``q`` with
-  the same ``pi(z)`` in one step per run (DR's clustered easy leaves).
+  leaves with ``z < p_b`` are counted in one step per ``b``, and where ``z`` moves by
+  less than a prime gap (DR's clustered easy leaves) the sum of ``pi(z)`` is taken
+  by values ``v``: one look-up of ``pi(x / (p_b p_v))`` each, independent of the
+  others.
 - *Hard* special leaves and ``P2`` (:func:`hard_leaves`): a segmented sieve of the odd
   numbers below ``x / y`` (Oliveira e Silva's formulation of LMO and DR). In each
   segment the primes ``p_b`` are crossed off in turn; before ``p_b`` is, the
-  segment's unsieved numbers are those counted by ``phi(., b - 1)``, so a leaf's
-  ``phi(z, b - 1)`` is the count below the segment plus the count in the segment up
-  to ``z``. Counts in the segment come from one bit per odd number and a counter per
+  segment's unsieved numbers are those counted by ``phi(., b - 1)`` (a crossing
+  visits only the multiples ``m p_b`` with ``m`` prime to 2310, the pre-sieve having
+  cleared the others), so a leaf's ``phi(z, b - 1)`` is the count below the
+  segment plus the count in the segment up to ``z``. Counts in the segment come from one bit per odd number and a counter per
   1024 bits: a removal decrements one counter (O(1)); a query walks the counters from
   the previous query of the same ``b`` (the leaves of one ``b`` come in increasing
   ``z``) and popcounts at most 16 words. Primes ``p_b > sqrt(segment end)`` change
@@ -312,12 +315,20 @@ def easy_leaves(x, y, c, primes, pi, pib, mlpf):
                 while i <= sparse_i:
                     total += _pi_lookup(pib, _div(xp, primes[i])) - b + 2
                     i += 1
-                while i <= last_i:
-                    v = _pi_lookup(pib, _div(xp, primes[i]))
-                    # every q' <= xp // p_v has x // (p q') >= p_v, so pi(z') = v too
-                    run_end = min(_pi_lookup(pib, min(_div(xp, primes[v]), hi)), last_i)
-                    total += (run_end - i + 1) * (v - b + 2)
-                    i = run_end + 1
+                if i <= last_i:
+                    # beyond, z changes by less than a prime gap: count by values v of
+                    # pi(z) instead of by leaf. The leaves q_j (j = i..last_i) with
+                    # pi(x / (p q_j)) >= v are those with q_j <= xp // p_v, so
+                    # sum_j pi(z_j) = n v_min + sum over v_min < v <= v_max of that
+                    # number; its look-ups are independent of one another, where a
+                    # walk from run to run of equal pi(z) waits on each look-up.
+                    n_q = last_i - i + 1
+                    v_min = _pi_lookup(pib, _div(xp, primes[last_i]))
+                    v_max = _pi_lookup(pib, _div(xp, primes[i]))
+                    runs = n_q * v_min
+                    for v in range(v_min + 1, v_max + 1):
+                        runs += _pi_lookup(pib, min(_div(xp, primes[v]), hi)) - (i - 1)
+                    total += runs - n_q * (b - 2)
         else:
             for m in range(y, lo, -1):
                 s = mlpf[m]
@@ -330,28 +341,83 @@ def easy_leaves(x, y, c, primes, pi, pib, mlpf):
 
 
 # --------------------------------------------------------------------------- hard leaves
+def _wheel(modulus: int):
+    """The wheel of ``modulus`` (a product of the primes 2, 3, 5, ...): for each residue
+    ``r``, how far to the next residue prime to the modulus (0 if ``r`` is one; past
+    the last one, to ``modulus + 1``) and that residue's rank; and half the gap from
+    each of those residues to the next (the step in odd slots, per ``p``)."""
+    units = [r for r in range(1, modulus + 1) if math.gcd(r, modulus) == 1]
+    skip = np.zeros(modulus, dtype=np.int64)
+    rank = np.zeros(modulus, dtype=np.int64)
+    for r in range(modulus):
+        k = next((k for k, u in enumerate(units) if u >= r), len(units))
+        nxt = units[k] if k < len(units) else modulus + 1
+        skip[r] = nxt - r
+        rank[r] = k % len(units)
+    half_gap = np.array([(b - a) // 2 for a, b in zip(units, units[1:] + [modulus + 1])],
+                        dtype=np.int64)
+    return skip, rank, half_gap
+
+
+# the crossings visit only the multiples m p with m prime to 30 (c >= 3: the pre-sieve
+# cleared the multiples of 3 and 5) or to 2310 (c >= 5: of 3, 5, 7 and 11): 8 in 15,
+# or 96 in 385, of the odd multiples
+_W30_SKIP, _W30_RANK, _W30_GAP = _wheel(30)
+_W2310_SKIP, _W2310_RANK, _W2310_GAP = _wheel(2310)
+
+
 @jit(leaf=True)
-def _cross(words, counters, low, nslots, p):
+def _cross(words, counters, low, nslots, p, wheel):
     """Clear the odd multiples ``n >= max(low, p)`` of ``p`` (slot ``(n - low - 1) / 2``)
     below the segment's end, decrement the counter of each newly cleared bit, and
-    return how many there were."""
+    return how many there were. ``wheel`` is 2310 when the segment is free of the
+    multiples of 3, 5, 7 and 11 already, 30 when of those of 3 and 5 (only the
+    multiples ``m p`` with ``m`` prime to it are visited), 2 otherwise."""
     start = max(low, p)
     m = (start + p - 1) // p
-    if m % 2 == 0:
-        m += 1
-    i = (m * p - low - 1) >> 1
+    if wheel == 2310:
+        skip, rank, gap = _W2310_SKIP, _W2310_RANK, _W2310_GAP
+    else:
+        skip, rank, gap = _W30_SKIP, _W30_RANK, _W30_GAP
+    k = 0
+    n_gap = 1
+    if wheel == 2:
+        m += 1 - (m & 1)
+    else:
+        r = m % wheel
+        m += skip[r]
+        k = rank[r]
+        n_gap = gap.shape[0]
+    # unsigned slot indices: no negative-index wrap-around test per access
+    i = np.uint64((m * p - low - 1) >> 1)
+    n = np.uint64(nslots)
     removed = 0
     # Without branches: whether the bit was set is as good as random, and a
     # mispredicted branch per crossing cost more than the crossing (3x here).
-    while i < nslots:
-        w = i >> 6
-        shift = np.uint64(i & 63)
-        old = words[w]
-        words[w] = old & ~(_U1 << shift)
-        was = np.int64((old >> shift) & _U1)
-        counters[i >> _CTR_SHIFT] -= was
-        removed += was
-        i += p
+    if wheel == 2:
+        pu = np.uint64(p)
+        while i < n:
+            w = i >> np.uint64(6)
+            shift = i & np.uint64(63)
+            old = words[w]
+            words[w] = old & ~(_U1 << shift)
+            was = np.int64((old >> shift) & _U1)
+            counters[i >> np.uint64(_CTR_SHIFT)] -= was
+            removed += was
+            i += pu
+    else:
+        while i < n:
+            w = i >> np.uint64(6)
+            shift = i & np.uint64(63)
+            old = words[w]
+            words[w] = old & ~(_U1 << shift)
+            was = np.int64((old >> shift) & _U1)
+            counters[i >> np.uint64(_CTR_SHIFT)] -= was
+            removed += was
+            i += np.uint64(gap[k] * p)
+            k += 1
+            if k == n_gap:
+                k = 0
     return removed
 
 
@@ -365,15 +431,15 @@ def _count_prefix(words, wpre, idx):
 
 
 @jit(leaf=True)
-def _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre, base,
+def _leaf_sums(xp, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre, base,
                use_prefix, out2):
-    """The hard leaves ``m p`` of one ``b`` with ``z = x // (m p)`` in ``[zl, high)``:
-    ``out2[0] = sum -mu(m) (base + count of the segment's set slots <= z)`` and
-    ``out2[1] = sum -mu(m)`` (``|out2[0]| < 2^62``: at most y leaves of at most 2^43). Counts come from ``wpre`` (``use_prefix``) or from a
-    walk over ``counters`` (the ``z`` increase as ``m`` decreases)."""
-    xp = np.int64(x // np.uint64(p))
-    mhi = min(y, xp // zl)
-    mlo = max(max(y // p, xp // high), p)
+    """The hard leaves ``m p`` of one ``b`` (``xp = x // p``) with ``z = xp // m`` in
+    ``[zl, high)``: ``out2[0] = sum -mu(m) (base + count of the segment's set slots
+    <= z)`` and ``out2[1] = sum -mu(m)`` (``|out2[0]| < 2^62``: at most y leaves of at
+    most 2^43). Counts come from ``wpre`` (``use_prefix``) or from a walk over
+    ``counters`` (the ``z`` increase as ``m`` decreases)."""
+    mhi = min(y, _div(xp, zl))
+    mlo = max(max(y // p, _div(xp, high)), p)
     if mhi <= mlo:
         return
     cb = 0  # the walk: csum = set slots in counter blocks < cb
@@ -426,6 +492,14 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
     period = 1
     for i in range(2, c + 1):
         period *= primes[i]
+    # x // p_b and the largest z of a leaf of b, x // (p_b (p_b + 1)), once per block
+    # (a 64-bit division costs as much as a leaf)
+    xps = np.zeros(bh + 2, dtype=np.int64)
+    tops = np.zeros(bh + 2, dtype=np.int64)
+    for b in range(c + 1, bh + 1):
+        xps[b] = np.int64(x // np.uint64(primes[b]))
+        tops[b] = xps[b] // (primes[b] + 1)
+    wheel = 2310 if c >= 5 else 30 if c >= 3 else 2  # see _cross
     tail = 0  # the block's count so far at the last level sieved (lazy levels)
     jexp = 0  # levels b <= jexp of phi_loc are explicit, above: phi_loc[b] + tail
     pi_loc = 0
@@ -463,14 +537,14 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
             p = primes[b]
             if b <= bh:
                 zl = max(low, min(y + 1, p * p))
-                if zl < high and (x // np.uint64(p)) // np.uint64(p + 1) >= np.uint64(low):
+                if zl < high and tops[b] >= low:
                     out2[:] = 0
-                    _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters,
+                    _leaf_sums(xps[b], y, p, low, high, zl, primes, pi, mlpf, words, counters,
                                wpre, phi_loc[b], False, out2)
                     acc_add(acc, out2[0])
                     mus[b] += out2[1]
                 phi_loc[b] += total
-            total -= _cross(words, counters, low, nslots, p)
+            total -= _cross(words, counters, low, nslots, p, wheel)
         need_prefix = j < bh or (s > 0 and min(sq, np.int64(x // np.uint64(low))) > y)
         if need_prefix:
             run = 0
@@ -479,12 +553,12 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
                 run += popcount(words[w])
         for b in range(j + 1, bh + 1):  # levels not sieved here equal level j
             p = primes[b]
-            if (x // np.uint64(p)) // np.uint64(p + 1) < np.uint64(low):
+            if tops[b] < low:
                 break  # this b and every larger one have no leaf at or above low
             zl = max(low, min(y + 1, p * p))
             if zl < high:
                 out2[:] = 0
-                _leaf_sums(x, y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre,
+                _leaf_sums(xps[b], y, p, low, high, zl, primes, pi, mlpf, words, counters, wpre,
                            phi_loc[b] + tail, True, out2)
                 acc_add(acc, out2[0])
                 mus[b] += out2[1]
@@ -629,13 +703,22 @@ def sieve_plan_hard(x: int, y: int, segment: int | None = None,
                     blocks: int | None = None) -> HardPlan:
     """Cut ``[0, x // (y + 1) + 1)`` into a first segment of ``y + 1`` numbers (rounded
     up to even: the pi table covers it) and then segments of ``segment`` numbers
-    (default: a power of two near ``4 sqrt(x / y)``, between 2^18 and 2^22), grouped into
-    ``blocks`` blocks (default: up to 256, independent of the thread count)."""
+    (default: the power of two in ``[16, 32) sqrt(x / y)``, between 2^18 and 2^22:
+    measured best at 10^15 and 10^16, where each segment's fixed cost per prime
+    outweighs the words falling out of the L1 cache), grouped into
+    ``blocks`` blocks (default: up to 256, independent of the thread count).
+
+    The blocks hold about equal estimated work, not equal numbers of segments: a
+    segment starting at ``low`` costs its length times ``1 + 200 y / low`` (the
+    crossings, and the hard leaves, whose density falls like ``1 / low``; the factor
+    was measured at 10^15). Equal segment counts left the first block with a sixth of
+    the work of pi(10^15), more than a thread's share beyond six threads.
+    """
     end = x // (y + 1) + 1
     first = y + 1 + ((y + 1) & 1)
     if segment is None:
         root = math.isqrt(end)
-        segment = 1 << max(18, min(22, (4 * root).bit_length()))
+        segment = 1 << max(18, min(22, (16 * root).bit_length()))
     segment += segment & 1
     bounds = [0, min(first, end)]
     while bounds[-1] < end:
@@ -644,7 +727,19 @@ def sieve_plan_hard(x: int, y: int, segment: int | None = None,
     if blocks is None:
         blocks = min(256, n_seg)
     blocks = max(1, min(blocks, n_seg))
-    starts = [(k * n_seg) // blocks for k in range(blocks + 1)]
+    edges = np.array(bounds, dtype=np.float64)
+    lows = np.maximum(edges[:-1], float(y + 1))
+    weight = np.cumsum((edges[1:] - edges[:-1]) * (1.0 + 200.0 * y / lows))
+    # block k ends after the first segment whose cumulative weight reaches k / blocks
+    # of the whole; strictly increasing starts keep every block non-empty
+    starts = [0]
+    for k in range(1, blocks):
+        s = int(np.searchsorted(weight, weight[-1] * k / blocks)) + 1
+        s = max(s, starts[-1] + 1)
+        if s >= n_seg - (blocks - k - 1):
+            s = n_seg - (blocks - k)
+        starts.append(s)
+    starts.append(n_seg)
     return HardPlan(np.array(bounds, dtype=np.int64), np.array(starts, dtype=np.int64),
                     max(first, segment))
 
