@@ -219,3 +219,15 @@ def solve_family_rows(decks: np.ndarray, rules: int, node_limit: int = DEFAULT_N
                            scratch.meta, scratch.pos, scratch.stack, scratch.moves, scratch.line,
                            int(node_limit), out)
     return out
+
+
+def optimal_line_moves(deck, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
+                       scratch: FamilyScratch | None = None) -> list[int]:
+    """The moves of the line :func:`best_score` finds from the deal of validated ``deck``
+    (to a position with the best score seen: the optimal score unless undecided)."""
+    scratch = scratch or FamilyScratch.new()
+    pos = scratch.pos
+    deal_position(np.asarray(deck, dtype=np.int64), int(rules), pos)
+    best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves, scratch.line,
+               int(node_limit), 52)
+    return [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
