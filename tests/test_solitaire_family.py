@@ -170,3 +170,18 @@ def test_the_line_found_reaches_the_score():
                 assert move in kernel_moves(pos)
                 F.apply_move(pos, move)
             assert pos[F.SCORE] == row[0] and len(line) == row[3]
+
+
+@pytest.mark.kernel
+@cases
+@given(small_positions(most=20), st.sampled_from(range(3)))
+def test_score_bound_matches_its_twin_and_bounds_the_score(position, rules):
+    from jitgames.solitaire.family_bound import bound_of
+
+    piles, foundations = ref_normalised(rules, *position)
+    pos = kernel_position(piles, foundations, rules)
+    bound = bound_of(pos)
+    assert bound == ref.score_bound(ref.RULES[rules], piles, foundations)
+    score = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)
+    if score is not None:
+        assert score <= bound

@@ -6,7 +6,8 @@ score too). Yukon's and Alaska's game graphs have cycles, so a position's value 
 not a function of a subtree; but the score alone is a reachability question, and a
 depth-first search that marks every position it reaches in an exact set (the keys of
 :mod:`.family`) and keeps the best score seen answers it: once every reachable
-position has been seen the best is exact. The search stops early at 52 (a win).
+position has been seen the best is exact. The search stops early when the best
+reaches the upper bound of :mod:`.family_bound` (52 at most): no line can beat it.
 
 Limits, and undecided deals
 ---------------------------
@@ -37,6 +38,7 @@ import numpy as np
 from ..errors import InputError
 from .._jit import jit
 from .._random import mix64
+from .family_bound import bound_of, score_bound
 from .family import (DOWN, HEIGHT, KEY, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
                      deal_position, legal_moves, undo_move)
 
@@ -175,11 +177,13 @@ def solve_family_decks(decks, rules, slots, meta, pos, stack, moves, line, node_
     (``RESULT_FIELDS``: score, status, positions, the length of the line found, the
     legal moves right after the deal). One worker's scratch; each row depends on its
     deal alone."""
+    sets = np.zeros((3, 52), dtype=np.int64)
     for d in range(decks.shape[0]):
         deal_position(decks[d], rules, pos)
         opening = legal_moves(pos, moves, 0)
+        goal = score_bound(pos, sets[0], sets[1], sets[2])
         score, status, positions = best_score(pos, slots, meta, stack, moves, line,
-                                              node_limit, 52)
+                                              node_limit, goal)
         out[d, 0] = score
         out[d, 1] = status
         out[d, 2] = positions
@@ -229,5 +233,5 @@ def optimal_line_moves(deck, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
     pos = scratch.pos
     deal_position(np.asarray(deck, dtype=np.int64), int(rules), pos)
     best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves, scratch.line,
-               int(node_limit), 52)
+               int(node_limit), bound_of(pos))
     return [int(m) for m in scratch.line[1:1 + scratch.line[0]]]

@@ -139,3 +139,42 @@ def optimal_score(rules, piles, foundations, budget=20_000):
                     following.append(child)
         frontier = following
     return best
+
+
+def places(rules, card):
+    """The cards ``card`` may be put on."""
+    return [under for under in range(52) if may_go_on(rules, card, under)]
+
+
+def score_bound(rules, piles, foundations):
+    """Cards that may ever go home (jitgames.solitaire.family_bound's definition),
+    grown to a fixed point: shows, leads, home, and whether a pile may be empty."""
+    where = {}
+    for p, (down, cards) in enumerate(piles):
+        for h, card in enumerate(cards):
+            where[card] = (p, h, h >= down)
+    home = {c for c in range(52) if c not in where}
+    shows = set(home) | {c for c, (_, _, up) in where.items() if up}
+    leads = set()
+    empty = any(not cards for _, cards in piles)
+    changed = True
+    while changed:
+        changed = False
+        for card, (p, h, _) in where.items():
+            if card not in shows:
+                continue
+            lower_home = card % 13 == 0 or card - 1 in home
+            if card not in home and lower_home:
+                home.add(card)
+                changed = True
+            if card not in leads and (card in home or card % 13 == 12 and empty or any(
+                    under in shows and under in where for under in places(rules, card))):
+                leads.add(card)
+                changed = True
+            if card in leads and h > 0 and piles[p][1][h - 1] not in shows:
+                shows.add(piles[p][1][h - 1])
+                changed = True
+            if not empty and h == 0 and (card in home or card in leads and card % 13 != 12):
+                empty = True
+                changed = True
+    return len(home)
