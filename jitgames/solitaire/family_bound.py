@@ -7,18 +7,22 @@ one of its (often millions of) positions.
 The bound is the least fixed point of three over-approximations, grown together
 from the position where it stands:
 
-- *may show* (``U``): the face-up cards; and a face-down card once the card lying
-  on it may be the head of a move (it must leave for anything to uncover it);
-- *may lead* (a card may ever be the head of a move): a card that may show and
-  has a place (:data:`.family.PLACES`) off the foundations that may show, or may go home, or is a
-  king while some pile may be empty;
-- *may go home* (``F``): a card that may show whose suit's next lower card may go
+- *may be exposed*: the exposed cards; and a card once the card lying on it now
+  may lead (it must leave, as the head of a move or to its foundation, before the
+  card under it is ever exposed: nothing else is put on a card that is covered);
+- *may lead* (may ever be the head of a move or go home): a card face up or that
+  may be exposed (to turn it up) that may go home, or has a place
+  (:data:`.family.PLACES`) off the foundations that may be exposed, or is a king
+  while some pile may be empty;
+- *may go home*: a card that may be exposed whose suit's next lower card may go
   home (or is on its foundation already);
 - *may empty a pile*: a pile is empty, or the bottom card of a pile may lead
   (not a king: moving a king off the bottom of a pile frees nothing new) or may go
   home.
 
-Each rule is a necessary condition of the event it names in any line, so the
+Each rule is a necessary condition of the first time the event it names happens in
+a line, in terms of events that happened before it, so (by induction along the
+line) the
 cards that may go home include every card any line puts on the foundations, and
 their number (with the cards already home) bounds the score from above.
 """
@@ -34,12 +38,13 @@ from .rules import N_CARDS, N_PILES, RANK_OF, SUIT_OF
 @jit(leaf=True)
 def score_bound(pos, shows, leads, home):
     """The upper bound of the module docstring for ``pos``; ``shows``, ``leads``,
-    ``home`` (52 int64 each) are scratch and end as the three sets (1 = may)."""
+    ``home`` (52 int64 each) are scratch and end as the sets may-be-exposed, may-lead
+    and may-go-home (1 = may)."""
     rules = pos[RULES]
     for c in range(N_CARDS):
         p = pos[WHERE + c]
         home[c] = 1 if p < 0 else 0
-        shows[c] = 1 if p < 0 or pos[HEIGHT + c] >= pos[DOWN + p] else 0
+        shows[c] = 1 if p < 0 or pos[HEIGHT + c] == pos[LENGTH + p] - 1 else 0
         leads[c] = 0
     empty = 0
     for p in range(N_PILES):
@@ -50,14 +55,15 @@ def score_bound(pos, shows, leads, home):
         changed = False
         for c in range(N_CARDS):
             p = pos[WHERE + c]
-            if p < 0 or not shows[c]:
+            if p < 0:
                 continue
-            if not home[c]:
+            h = pos[HEIGHT + c]
+            if not home[c] and shows[c]:
                 rank = RANK_OF[c]
                 if rank == pos[FOUNDATION + SUIT_OF[c]] or (rank > 0 and home[c - 1]):
                     home[c] = 1
                     changed = True
-            if not leads[c]:
+            if not leads[c] and (h >= pos[DOWN + p] or shows[c]):
                 a = PLACES[rules, c, 0]
                 b = PLACES[rules, c, 1]
                 if home[c] or (a >= 0 and shows[a] and pos[WHERE + a] >= 0) \
@@ -65,7 +71,6 @@ def score_bound(pos, shows, leads, home):
                         or (RANK_OF[c] == 12 and empty):
                     leads[c] = 1
                     changed = True
-            h = pos[HEIGHT + c]
             if leads[c] and h > 0:
                 under = pos[PILES + p * PILE_STRIDE + h - 1]
                 if not shows[under]:

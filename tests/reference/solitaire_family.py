@@ -148,31 +148,29 @@ def places(rules, card):
 
 def score_bound(rules, piles, foundations):
     """Cards that may ever go home (jitgames.solitaire.family_bound's definition),
-    grown to a fixed point: shows, leads, home, and whether a pile may be empty."""
+    grown to a fixed point: may be exposed, may lead, may go home, may a pile be empty."""
     where = {}
     for p, (down, cards) in enumerate(piles):
         for h, card in enumerate(cards):
-            where[card] = (p, h, h >= down)
+            where[card] = (p, h, h >= down, h == len(cards) - 1)
     home = {c for c in range(52) if c not in where}
-    shows = set(home) | {c for c, (_, _, up) in where.items() if up}
+    exposed = set(home) | {c for c, (_, _, _, top) in where.items() if top}
     leads = set()
     empty = any(not cards for _, cards in piles)
     changed = True
     while changed:
         changed = False
-        for card, (p, h, _) in where.items():
-            if card not in shows:
-                continue
-            lower_home = card % 13 == 0 or card - 1 in home
-            if card not in home and lower_home:
+        for card, (p, h, up, _) in where.items():
+            if card not in home and card in exposed and (card % 13 == 0 or card - 1 in home):
                 home.add(card)
                 changed = True
-            if card not in leads and (card in home or card % 13 == 12 and empty or any(
-                    under in shows and under in where for under in places(rules, card))):
+            if card not in leads and (up or card in exposed) and (
+                    card in home or card % 13 == 12 and empty or any(
+                        under in exposed and under in where for under in places(rules, card))):
                 leads.add(card)
                 changed = True
-            if card in leads and h > 0 and piles[p][1][h - 1] not in shows:
-                shows.add(piles[p][1][h - 1])
+            if card in leads and h > 0 and piles[p][1][h - 1] not in exposed:
+                exposed.add(piles[p][1][h - 1])
                 changed = True
             if not empty and h == 0 and (card in home or card in leads and card % 13 != 12):
                 empty = True
