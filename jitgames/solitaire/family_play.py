@@ -121,7 +121,29 @@ class FamilyGame:
                  f"(pile {dest + 1})") if n else f"into the empty pile {dest + 1}"
         return f"{card_name(card)}{cover} from pile {src + 1} {where}"
 
+    def text(self) -> str:
+        """The rule set, the deal as 52 two-character cards, then each move played as
+        the card and where it went (``9c>3``, ``Ah>f``)."""
+        from .play import card_code
+
+        deal = "".join(card_code(int(c)) for c in self.deck)
+        moves = " ".join(f"{card_code(m // 8)}>{'f' if m % 8 == TO_FOUNDATION else m % 8 + 1}"
+                         for m in self.history)
+        return f"{self.rules} {deal} {moves}".strip()
+
     # ------------------------------------------------------------------ moves
+
+    def move_to(self, card: int, pile: int) -> int:
+        """The legal move taking ``card`` to pile ``pile`` (0..6) or to its foundation
+        (``pile`` 7), as dropped there; IllegalMove says why not."""
+        if not 0 <= card < 52:
+            raise IllegalMove(f"there is no card {card}")
+        if not 0 <= pile <= N_PILES:
+            raise IllegalMove(f"piles are numbered 1 to {N_PILES}")
+        where = "f" if pile == TO_FOUNDATION else str(pile + 1)
+        moves = [m for m in self.legal_moves() if m // 8 == card and self._to(m, where)]
+        target = "its foundation" if pile == TO_FOUNDATION else f"pile {pile + 1}"
+        return self._only(moves, f"{card_name(card)} cannot go to {target} here")
 
     def play(self, move: int) -> list[int]:
         """Make legal ``move``; return the cards that went to the foundations by
