@@ -128,7 +128,7 @@ def test_moves_apply_and_undo_match_the_twin(position, rules, choices):
 
 
 @pytest.mark.kernel
-@cases
+@settings(cases, max_examples=15)
 @given(st.permutations(range(52)), st.sampled_from(range(3)))
 def test_deal_and_limits(deck, rules):
     """A dealt position is the twin's deal; a search cut by its node limit is
@@ -143,6 +143,25 @@ def test_deal_and_limits(deck, rules):
         assert score == exact
     if all_positions > 51 and exact < 52:
         assert status == FS.UNDECIDED
+
+
+@pytest.mark.kernel
+def test_solve_family_rows_is_best_score_from_the_deal():
+    """The per-deal rows kernel gives, for each deal, the search from its dealt position
+    with the bound as goal (score, status, positions, line length, opening moves)."""
+    from jitgames.solitaire import deals
+    from jitgames.solitaire.family_bound import bound_of
+
+    decks = deals(5, 0, 3)
+    for rules in range(3):
+        rows = FS.solve_family_rows(decks, rules, node_limit=300,
+                                    scratch=FS.FamilyScratch.new(1 << 10))
+        for deck, row in zip(decks, rows):
+            pos = F.new_position(deck, rules)
+            scratch = FS.FamilyScratch.new(1 << 10)
+            expected = FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack,
+                                     scratch.moves, scratch.line, 300, bound_of(pos))
+            assert row.tolist() == [*expected, scratch.line[0], len(kernel_moves(pos))]
 
 
 def test_etude_rules_give_the_etude_solvers_scores():
