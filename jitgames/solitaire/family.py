@@ -30,8 +30,8 @@ earlier). Each foundation play of the line is then legal from P' as well (the ca
 is exposed there when it is in P), so P' reaches every foundation set P does, plus
 ``c``. In the étude this is every card that fits (the card below ``c`` in its suit
 fits the foundation first); in Yukon it is a card of rank at most one above the
-lower opposite-colour foundation (both cards of rank one less are home), any ace
-or two; in Alaska only kings (the next card of the suit could always be parked on
+lower opposite-colour foundation (both cards of the other colour one rank lower
+are home), so any ace; in Alaska only kings (the next card of the suit could always be parked on
 ``c``, so nothing else is provably safe).
 
 A line in Yukon or Alaska may return to a position (a card may go back and forth

@@ -40,7 +40,8 @@ def capacity_for(node_limit: int) -> int:
 
 
 _SCRATCH: dict = {}
-"""Per-process scratch, by (thread, capacity), reused by every chunk."""
+"""Per-process scratch, by (thread, capacity), reused by every chunk: one study at a
+time per process (as the étude's study); a game (:mod:`.family_play`) has its own."""
 
 
 def _scratch(w: int, capacity: int) -> FamilyScratch:
