@@ -86,3 +86,20 @@ def test_hardest_deals_keep_their_scores():
         cut = solve_many(deck, F.RULE_NAMES.index(item["rules"]), item["positions"] // 2)
         assert cut[0, 1] == UNDECIDED or cut[0, 0] == item["score"]
         assert cut[0, 0] <= item["score"]
+
+
+def test_library_solve_rules_and_game():
+    from jitgames.solitaire import FamilyGame, solve_deals, solve_rules
+    from jitgames.errors import InputError
+
+    decks = deals(9, 0, 40)
+    yukon = solve_rules(decks, "yukon", node_limit=20_000, threads=2)
+    rows = solve_many(decks, F.YUKON, 20_000)
+    assert yukon.rules == "yukon" and len(yukon) == 40
+    assert yukon.score.tolist() == rows[:, 0].tolist()
+    assert yukon.undecided.tolist() == (rows[:, 1] == UNDECIDED).tolist()
+    etude = solve_rules(decks[:10], "etude", node_limit=10**6)
+    assert etude.score.tolist() == solve_deals(decks[:10], score_only=True).score.tolist()
+    assert FamilyGame(decks[0], "alaska").rules == "alaska"
+    with pytest.raises(InputError):
+        solve_rules(decks, "klondike")
