@@ -5,6 +5,8 @@ Public API
 solve_deals(deals, score_only=False)   per-deal optimal score, moves, decisions, positions
 deals(seed, start, stop, shuffle)      reproducible deals in the shared format
 optimal_line(deck)                     the optimal line of one deal, move by move
+solve_rules(deals, rules)              optimal scores under yukon or alaska rules (:mod:`.family`)
+FamilyGame(deck, rules)                a game under those rules, the family search as coach
 Game(deck)                             a game for a person: moves, undo, hints (see :mod:`.play`)
 PositionSolver()                       optimal score and best move from any position of a game
 study_chunk / merge / summarise        mergeable study statistics (see :mod:`.study`)
@@ -24,6 +26,9 @@ import numpy as np
 from ..errors import InputError
 from .._jit import thread_count, threads as _threads
 from .deal import SHUFFLES, ShuffleBias, deals, read_deal_file, shuffle_bias, validate_deals
+from .family import RULE_NAMES, rules_code
+from .family_play import FamilyGame
+from .family_search import DEFAULT_NODE_LIMIT, UNDECIDED
 from .play import Game
 from .rules import card_name
 from .search import RESULT_FIELDS, PositionSolver, Step, make_scratch, optimal_steps, solve_rows
@@ -38,6 +43,7 @@ __all__ = [
     "StudyPartial", "study_chunk", "merge", "summarise", "empty_partial",
     "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY", "Game", "PositionSolver",
     "solution_text", "write_solution", "check_solution_file", "CheckReport",
+    "RuleResults", "solve_rules", "FamilyGame", "RULE_NAMES",
 ]
 
 
@@ -150,3 +156,54 @@ def optimal_line(deck, *, table_capacity: int = DEFAULT_CAPACITY,
     piles = tuple((down, tuple(cards)) for down, cards in piles_of(start))
     foundations = tuple(int(f) for f in start[FOUNDATION:FOUNDATION + 4])
     return OptimalLine(score, tuple(steps), piles, foundations)
+
+
+@dataclass(frozen=True)
+class RuleResults:
+    """Per-deal results under a rule set of :mod:`.family`, arrays in deal order.
+
+    ``score`` the optimal score, or for an undecided deal the best score its search
+    saw (a lower bound); ``undecided`` True where the search passed its node limit;
+    ``positions`` positions the search saw; ``line_moves`` the length of the line it
+    found to ``score``; ``opening_moves`` the legal moves right after the deal.
+    """
+
+    rules: str
+    score: np.ndarray
+    undecided: np.ndarray
+    positions: np.ndarray
+    line_moves: np.ndarray
+    opening_moves: np.ndarray
+
+    def __len__(self) -> int:
+        return self.score.shape[0]
+
+
+def solve_rules(deals_in, rules: str = "yukon", *, node_limit: int = DEFAULT_NODE_LIMIT,
+                threads: int | None = None) -> RuleResults:
+    """The optimal score of each deal under ``rules`` (``"yukon"``, ``"alaska"``, or
+    ``"etude"`` through the family search: the same scores as :func:`solve_deals`).
+
+    Parameters
+    ----------
+    deals_in : array_like
+        One deal a row in the shared format; a single 52-card deal is accepted too.
+    rules : str
+        The rule set (docs/solitaire.md, "The family").
+    node_limit : int
+        Positions a deal's search may see before the deal is reported undecided.
+    threads : int, optional
+        Threads to use (default: all Numba threads). Answers do not depend on it.
+    """
+    from .family_study import solve_many
+
+    code = rules_code(rules)
+    if not 1 <= int(node_limit) <= 10**9:
+        raise InputError(f"node_limit must be 1 to 10^9, got {node_limit}")
+    decks = validate_deals(deals_in)
+    with _threads(threads):
+        rows = solve_many(decks, code, int(node_limit), thread_count())
+    columns = [rows[:, 0], rows[:, 1] == UNDECIDED, rows[:, 2], rows[:, 3], rows[:, 4]]
+    for column in columns:
+        column.flags.writeable = False
+    return RuleResults(RULE_NAMES[code], *columns)

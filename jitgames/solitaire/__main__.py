@@ -6,6 +6,7 @@
     python -m jitgames.solitaire play [SEED INDEX | --deal-file FILE [--line K]] [--name NAME] [--db FILE]
     python -m jitgames.solitaire stats [--db FILE] [--json]    the players' results
     python -m jitgames.solitaire N --bias                chi-square test of both shuffles
+    python -m jitgames.solitaire N --rules yukon|alaska  the same under another rule set
 
 The study runs deals ``[0, N)`` in chunks through :mod:`jitgames._chunked`: in this
 process, or on a Dask cluster with ``--scheduler``, resumable with ``--checkpoint``;
@@ -32,6 +33,8 @@ from .._jit import thread_count, threads
 from .._store import atomic_write_text, check_writable
 from .compare import compare, verdict_line
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
+from .family import RULE_NAMES
+from .family_search import DEFAULT_NODE_LIMIT
 from .rules import card_name, draw_position
 from .search import make_scratch, solve_rows
 from .study import (CSV_FIELDS, DEFAULT_PRECISION, StudyPartial, csv_lines, empty_partial, merge,
@@ -112,6 +115,14 @@ def build_parser() -> ArgumentParser:
                              "naive one) and the difference of the mean scores")
     parser.add_argument("--bias", action="store_true",
                         help="chi-square test of card positions over N shuffles of each kind")
+    parser.add_argument("--rules", choices=RULE_NAMES, default="etude",
+                        help="rule set: etude (docs/design.md, the default), yukon (build down "
+                             "in alternating colours) or alaska (up or down by suit); "
+                             "docs/solitaire.md")
+    parser.add_argument("--node-limit", type=int_in_range(1, 10**9), default=DEFAULT_NODE_LIMIT,
+                        metavar="POSITIONS",
+                        help="with --rules yukon or alaska: positions a deal's search may see "
+                             f"before the deal is reported undecided (default {DEFAULT_NODE_LIMIT:,})")
     add_chunk_arguments(parser, DEFAULT_CHUNK)
     return parser
 
@@ -144,8 +155,13 @@ def _main(argv) -> int:
         raise InputError("--board applies to --show SEED INDEX")
     if args.solution is not None and args.show is None and args.deal_file is None:
         raise InputError("--solution applies to --show SEED INDEX or --deal-file FILE")
+    if args.solution is not None and args.rules != "etude":
+        raise InputError("--solution is written for --rules etude only so far")
     if args.solution is not None:
         check_writable(args.solution)
+    if args.rules != "etude":
+        from .family_cli import family_main
+        return family_main(args)
     if args.show is not None:
         return _show(args)
     if args.deal_file is not None:
@@ -454,7 +470,7 @@ def _write_solution(args, deck, line=None, **origin) -> None:
     figures = (f"optimal line: {line.moves} moves, {line.decisions} decision points "
                f"(the solver's figures; the checker counts the moves itself)")
     write_solution(args.solution, deck, line, comment=figures,
-                   rules=getattr(args, "rules", "etude"), **origin)
+                   rules=args.rules, **origin)
 
 
 def _show_boards(deck, line) -> int:

@@ -23,6 +23,7 @@ from .._cli import (ArgumentParser, InputError, add_db, add_json, display_name, 
 from .._store import NoRecords
 from .console import end_line, play_session, with_progress
 from .deal import SHUFFLES, deals, read_deal_file
+from .family import RULE_NAMES
 from .play import Game
 from .records import DB_FILE, GameRecord, open_db, player_table, record_game, record_line
 from .search import PositionSolver
@@ -82,6 +83,9 @@ def play_parser() -> ArgumentParser:
     parser.add_argument("--name", type=player_name, default=None,
                         help="player name (default: the user's)")
     add_db(parser, DB_FILE, "game results")
+    parser.add_argument("--rules", choices=RULE_NAMES, default="etude",
+                        help="rule set: etude (the default), yukon or alaska (docs/solitaire.md); "
+                             "games under yukon or alaska are not stored in the records")
     parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                         help="plain text even on a terminal")
     return parser
@@ -145,6 +149,8 @@ def play_command(argv) -> int:
 def _play_one(args, records, deck, title, where):
     """One game of ``deck``, stored in ``records``; ``(status, session end)``, the end
     None after Ctrl-C."""
+    if args.rules != "etude":
+        return _play_family(args, deck, title)
     # the deal's optimum is solved here (a second or so for the hardest deals)
     game = with_progress(lambda: Game(deck, PositionSolver(DEFAULT_CAPACITY)))
     colour = args.colour and sys.stdout.isatty()
@@ -166,6 +172,23 @@ def _play_one(args, records, deck, title, where):
         line = record_line(records, player)  # the running record, as the web page shows
         if line:
             print(line)
+    return status, end
+
+
+def _play_family(args, deck, title):
+    """One game under Yukon's or Alaska's rules (:mod:`.family_play`); not recorded."""
+    from .family_play import FamilyGame
+
+    game = with_progress(lambda: FamilyGame(deck, args.rules))
+    status, end = 0, None
+    try:
+        end = play_session(game, colour=args.colour and sys.stdout.isatty(),
+                           title=f"{title}, {args.rules} rules")
+    except KeyboardInterrupt:
+        print()
+        status = 130
+    print(end_line(game))
+    print(f"games under {args.rules} rules are not stored in the records")
     return status, end
 
 

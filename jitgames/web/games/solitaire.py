@@ -16,6 +16,8 @@ from ..plugin import GamePlugin, Page, StatsSection, get_int, get_str
 from ..stats import figure_svg, html_table, new_figure
 from ... import _store
 from ...solitaire.deal import deals
+from ...solitaire.family import RULE_NAMES
+from ...solitaire.family_play import FamilyGame
 from ...solitaire.play import Game, IllegalMove, parse_deal
 from ...solitaire.records import (DB_FILE, SCHEMA, GameRecord, open_db, player_table,
                                   record_game, record_line)
@@ -48,6 +50,14 @@ class WebGame:
 
 # ----------------------------------------------------------------------------- input
 
+def _rules(fields: dict) -> str:
+    """The rule set a query or body names (``rules``, default the étude's)."""
+    rules = get_str(fields, "rules", 10) if fields.get("rules") else "etude"
+    if rules not in RULE_NAMES:
+        raise IllegalMove(f"unknown rules {rules[:10]!r}: choose from {', '.join(RULE_NAMES)}")
+    return rules
+
+
 def _deal_request(fields: dict) -> tuple[str, object]:
     """What a query or body names: ("position", text), ("deal", text), ("seed",
     (seed, index)) or ("random", None); InputError when malformed."""
@@ -60,9 +70,11 @@ def _deal_request(fields: dict) -> tuple[str, object]:
     return "random", None
 
 
-def _build(kind: str, value) -> WebGame:
-    solver = PositionSolver(DEFAULT_CAPACITY)
+def _build(kind: str, value, rules: str = "etude") -> WebGame:
     empty = dict(shuffle=None, seed=None, deal_index=None, deal_file=None, deal_line=None)
+    if rules != "etude":
+        return _build_family(kind, value, rules, empty)
+    solver = PositionSolver(DEFAULT_CAPACITY)
     if kind == "position":
         return WebGame(Game.from_text(value, solver), empty)
     if kind == "deal":
@@ -74,6 +86,24 @@ def _build(kind: str, value) -> WebGame:
     deck = deals(seed, index, index + 1)[0]  # a serial kernel: safe on any thread
     return WebGame(Game(deck, solver), dict(empty, shuffle="fisher-yates", seed=seed,
                                             deal_index=index))
+
+
+def _build_family(kind: str, value, rules: str, empty: dict) -> WebGame:
+    """A game under Yukon's or Alaska's rules (:class:`FamilyGame`); not recorded."""
+    if kind == "position":
+        raise IllegalMove(f"a position can be pasted under the etude's rules only; "
+                          f"under {rules} paste a deal")
+    if kind == "deal":
+        web = WebGame(FamilyGame(parse_deal(value), rules), empty)
+    else:
+        if kind == "seed":
+            seed, index = value
+        else:
+            seed, index = secrets.randbelow(RANDOM_SEEDS), secrets.randbelow(RANDOM_INDICES)
+        web = WebGame(FamilyGame(deals(seed, index, index + 1)[0], rules),
+                      dict(empty, shuffle="fisher-yates", seed=seed, deal_index=index))
+    web.recorded = True  # another game's optimum: kept out of the étude's records
+    return web
 
 
 # ----------------------------------------------------------------------------- records
@@ -123,7 +153,7 @@ def _state(web: WebGame, ctx) -> dict:
             "reachable": reachable, "optimum": game.optimum, "over": over,
             "moves": len(game.history), "hints": game.hints, "undos": game.undos,
             "lost": web.lost, "status": status, "coach": coach, "deal": deal,
-            "text": game.text(),
+            "text": game.text(), "rules": getattr(game, "rules", "etude"),
             "legal": [[m // 8, m % 8] for m in game.legal_moves()]}
 
 
@@ -150,7 +180,7 @@ def _move(web: WebGame, body: dict, ctx) -> dict:
     if "text" in body:
         move = game.parse_move(get_str(body, "text", 40))
     else:
-        move = game.move_to(get_int(body, "card", 0, 51), get_int(body, "pile", 0, 6))
+        move = game.move_to(get_int(body, "card", 0, 51), get_int(body, "pile", 0, 7))
     return _play(web, move, ctx)
 
 
@@ -198,13 +228,13 @@ def _load(web: WebGame, body: dict, ctx) -> dict:
         raise IllegalMove("paste a deal (52 card ids, or 52 cards like Ah2s...) or a position")
     # a position starts with the deal packed in 104 characters (then its moves)
     kind = "position" if len(text.split()[0]) == 104 else "deal"
-    fresh = _build(kind, text)
+    fresh = _build(kind, text, getattr(web.game, "rules", "etude"))
     web.__dict__.update(fresh.__dict__)
     return _answer(web, ctx, "Deal loaded." if kind == "deal" else "Position loaded.")
 
 
 def _new(body: dict, ctx) -> WebGame:
-    return _build(*_deal_request(body))
+    return _build(*_deal_request(body), _rules(body))
 
 
 # ----------------------------------------------------------------------------- page
@@ -221,9 +251,18 @@ by suit from the ace) by themselves. The game ends when no move is left; the
 a card (<kbd>9c</kbd>, <kbd>Kh</kbd>) or two pile numbers (<kbd>3 5</kbd>) in the move
 box. The <b>coach</b> under the board is exact: the best score still reachable from
 here, with perfect play. A move that lowers it has thrown cards away.</p>
+<p><b>Other rules</b> (the Rules box): under <b>Yukon</b> a card goes onto a card of the
+<b>other colour</b> one rank higher; under <b>Alaska</b> onto the card of its suit one
+rank <b>higher or lower</b>. Under both, playing a card to its foundation is your move
+(drag it onto the foundations, or select it and press <kbd>f</kbd>): a card may be worth
+more as a base. Only plays that can never cost a card are made for you. The coach is
+the exact search under the chosen rules.</p>
 """
 
-CONTROLS = ('<button type="button" id="restart">Restart</button>'
+CONTROLS = ('<label>Rules <select id="rule-set"><option value="etude">Etude (by suit)</option>'
+            '<option value="yukon">Yukon (alternating colours)</option>'
+            '<option value="alaska">Alaska (up or down by suit)</option></select></label>'
+            '<button type="button" id="restart">Restart</button>'
             '<label>Move <input id="move-text" size="7" placeholder="9c or 3 5" '
             'autocomplete="off"></label>'
             '<label>Deal or position <input id="deal-text" size="16" '
@@ -233,9 +272,10 @@ CONTROLS = ('<button type="button" id="restart">Restart</button>'
 
 def _page(query: dict, ctx) -> Page:
     kind, value = _deal_request(query)
-    data = {}
+    rules = _rules(query)
+    data = {} if rules == "etude" else {"rules": rules}
     if kind == "seed":
-        data = {"seed": str(value[0]), "index": str(value[1])}
+        data.update(seed=str(value[0]), index=str(value[1]))
         title = f"Solitaire: deal {value[1]} of seed {value[0]}"
     else:
         if kind == "deal":
@@ -243,7 +283,7 @@ def _page(query: dict, ctx) -> Page:
         elif kind == "position":
             Game.from_text(value)
         if kind != "random":
-            data = {kind: value}
+            data[kind] = value
         title = "Solitaire"
     board = ('<svg id="table" role="group" aria-label="The seven piles and the four '
              'foundations" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 620 400"></svg>')

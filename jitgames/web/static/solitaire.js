@@ -44,8 +44,10 @@
     JG.status(state.status);
     JG.coach(state.coach);
     document.getElementById("coach").className = state.lost ? "lost" : "";
+    rulesBox.value = state.rules;
     if (state.deal && (action === "new" || action === undefined)) {
-      const url = `/solitaire?seed=${state.deal.seed}&index=${state.deal.index}`;
+      const rules = state.rules === "etude" ? "" : `&rules=${state.rules}`;
+      const url = `/solitaire?seed=${state.deal.seed}&index=${state.deal.index}${rules}`;
       if (location.pathname + location.search !== url) history.replaceState(null, "", url);
     }
     draw();
@@ -61,7 +63,7 @@
          {class: "label small"});
     state.foundations.forEach((height, suit) => {
       const g = el("g", {transform: `translate(${pileX(3 + suit)},12)`, class: "foundation",
-                         "data-suit": suit}, svg);
+                         "data-suit": suit, "data-pile": 7}, svg);
       if (height) {
         const card = suit * 13 + height - 1;
         g.setAttribute("aria-label", `foundation ${longName(card)}`);
@@ -129,6 +131,7 @@
     point.y = event.clientY;
     const p = point.matrixTransform(svg.getScreenCTM().inverse());
     const pile = Math.floor((p.x - LEFT + (COL - CW) / 2) / COL);
+    if (pile >= 3 && pile < 7 && p.y <= TOP - 30) return 7;  // the foundations
     return pile >= 0 && pile < 7 && p.y > TOP - 30 ? pile : null;
   }
 
@@ -186,6 +189,15 @@
     if (event.key === "r") { document.getElementById("restart").click(); event.preventDefault(); }
     if (event.key === "m") { document.getElementById("move-text").focus(); event.preventDefault(); }
     if (selected !== null && /^[1-7]$/.test(event.key)) moveTo(selected, Number(event.key) - 1);
+    if (selected !== null && event.key === "f") moveTo(selected, 7);
+  });
+
+  // the rule set: a change deals the same deal (or a new one) under the chosen rules
+  const rulesBox = document.getElementById("rule-set");
+  rulesBox.addEventListener("change", () => {
+    JG.data = state && state.deal ? {seed: state.deal.seed, index: state.deal.index} : {};
+    JG.data.rules = rulesBox.value;
+    JG.act("new", JG.data);
   });
 
   const moveBox = document.getElementById("move-text");
@@ -217,7 +229,7 @@
     newGame: () => JG.act("new", JG.data),
     buttons: {
       restart: () => JG.act("restart"),
-      new: () => { JG.data = {}; return JG.act("new", {}); },
+      new: () => { JG.data = {rules: rulesBox.value}; return JG.act("new", JG.data); },
     },
   });
 })();

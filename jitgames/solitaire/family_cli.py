@@ -1,0 +1,154 @@
+"""``python -m jitgames.solitaire ... --rules yukon|alaska``: the study, deal files and
+``--show`` under another rule set of :mod:`.family` (the étude's own commands stay
+in :mod:`.__main__`, with its line figures and faster solver)."""
+from __future__ import annotations
+
+import itertools
+import time
+
+from .._chunked import ChunkedJob, open_client, run_chunks, split_range
+from .._cli import display_name, emit
+from .._jit import thread_count, threads
+from .._store import atomic_write_text, check_writable
+from ..errors import InputError
+from .deal import deals, read_deal_file
+from .family import FOUNDATION, RULE_NAMES, new_position, piles_of
+from .family_search import RESULT_FIELDS, UNDECIDED, optimal_line_moves
+from .family_study import (capacity_for, empty_partial, family_validate, family_worker,
+                           format_family, merge_partials, partial_of, solve_many,
+                           summarise_family)
+from .rules import card_name, draw_position
+
+PROG = "python -m jitgames.solitaire"
+
+
+def family_main(args) -> int:
+    """Dispatch a parsed solitaire command line whose ``--rules`` is not the étude's."""
+    if args.bias or args.compare_shuffles or args.plot or args.board:
+        raise InputError("--bias, --compare-shuffles, --plot and --board apply to the "
+                         "etude's rules only")
+    if args.show is not None:
+        return _show(args)
+    if args.deal_file is not None:
+        if args.deals is not None:
+            raise InputError("give either N or --deal-file FILE, not both")
+        return _solve_file(args)
+    if args.deals is None:
+        raise InputError("give the number of deals N (or --show, --deal-file; see --help)")
+    return _study(args)
+
+
+def _study(args) -> int:
+    if args.out:
+        raise InputError("--out applies to --deal-file FILE under --rules yukon or alaska")
+    from .. import __version__
+
+    params = {"seed": args.seed, "deals": args.deals, "shuffle": args.shuffle,
+              "rules": args.rules, "node_limit": args.node_limit, "chunk_size": args.chunk_size,
+              "version": __version__}
+    job = ChunkedJob("solitaire.family_study", params,
+                     tuple(split_range(0, args.deals, args.chunk_size)), family_worker,
+                     family_validate)
+    with open_client(args.scheduler) as client, threads(args.threads):
+        begin = time.perf_counter()
+        solve_many(deals(0, 0, 1), RULE_NAMES.index(args.rules), 1)  # compile or load
+        compile_seconds = time.perf_counter() - begin
+        begin = time.perf_counter()
+        run = run_chunks(job, client=client, checkpoint=args.checkpoint, quiet=args.quiet,
+                         desc="deal chunks")
+        wall = time.perf_counter() - begin
+    partial = empty_partial()
+    for result in run.partials:
+        partial = merge_partials(partial, result)
+    summary = summarise_family(partial, args.rules)
+    summary.update(seed=args.seed, shuffle=args.shuffle, requested=args.deals,
+                   node_limit=args.node_limit, threads=args.threads or thread_count(),
+                   resumed_chunks=run.resumed_chunks, seconds=wall,
+                   deals_per_second=summary["deals"] / wall if wall > 0 else None,
+                   compile_seconds=compile_seconds)
+    return emit(args, summary, format_family(summary), not run.interrupted,
+                note=f"{display_name(PROG)}: interrupted after {summary['deals']} of "
+                     f"{args.deals} deals")
+
+
+def _solve_file(args) -> int:
+    decks = read_deal_file(args.deal_file)
+    if args.out:
+        check_writable(args.out)
+    with threads(args.threads):
+        begin = time.perf_counter()
+        rows = solve_many(decks, RULE_NAMES.index(args.rules), args.node_limit, thread_count())
+        wall = time.perf_counter() - begin
+    summary = summarise_family(partial_of(rows), args.rules)
+    summary.update(file=str(args.deal_file), seconds=wall, node_limit=args.node_limit,
+                   score=rows[:, 0], undecided_deals=(rows[:, 1] == UNDECIDED).tolist(),
+                   positions=rows[:, 2])
+    text = [f"deal {k}: score {row[0]}{' (undecided: at least)' if row[1] == UNDECIDED else ''}"
+            f" ({row[2]} positions)" for k, row in enumerate(rows.tolist(), start=1)]
+    text.append(f"{len(rows)} deals under {args.rules} rules: {summary['wins']} won, "
+                f"{int((rows[:, 1] == UNDECIDED).sum())} undecided, {wall:.3f} s")
+    emit(args, summary, text)
+    if args.out:
+        header = ",".join(("deal",) + RESULT_FIELDS[:3]) + "\n"
+        lines = (f"{k},{r[0]},{r[1]},{r[2]}\n" for k, r in enumerate(rows.tolist(), start=1))
+        try:
+            atomic_write_text(args.out, itertools.chain([header], lines))
+        except OSError as exc:
+            raise InputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    return 0
+
+
+def move_text(pos, move: int) -> str:
+    """One move of ``pos`` in words (before it is made)."""
+    from .family import HEIGHT, LENGTH, PILES, PILE_STRIDE, TO_FOUNDATION, WHERE
+
+    card, dest = move // 8, move % 8
+    src = int(pos[WHERE + card])
+    if dest == TO_FOUNDATION:
+        return f"{card_name(card)} from pile {src + 1} to its foundation"
+    carried = int(pos[LENGTH + src] - pos[HEIGHT + card]) - 1
+    more = f" (and {carried} card{'s' if carried > 1 else ''} on it)" if carried else ""
+    n = int(pos[LENGTH + dest])
+    onto = f"onto {card_name(int(pos[PILES + dest * PILE_STRIDE + n - 1]))}" if n \
+        else "into the empty pile"
+    return f"{card_name(card)}{more} from pile {src + 1} {onto} (pile {dest + 1})"
+
+
+def _show(args) -> int:
+    from .family import SCORE, apply_move
+    from .family_search import FamilyScratch, best_score
+    from .family_bound import bound_of
+
+    seed, index = args.show
+    rules = RULE_NAMES.index(args.rules)
+    deck = deals(seed, index, index + 1, args.shuffle)[0]
+    scratch = FamilyScratch.new(capacity_for(args.node_limit))
+    pos = new_position(deck, rules)
+    start = pos.copy()
+    score, status, positions = best_score(pos, scratch.slots, scratch.meta, scratch.stack,
+                                          scratch.moves, scratch.line, args.node_limit,
+                                          bound_of(pos))
+    line = [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
+    steps = []
+    for move in line:
+        before = int(pos[SCORE])
+        text = move_text(pos, move)
+        apply_move(pos, move)
+        if pos[SCORE] - before > (move % 8 == 7):
+            text += f"; {int(pos[SCORE]) - before - (move % 8 == 7)} card(s) played home safely"
+        steps.append(text)
+    decided = status != UNDECIDED
+    if args.json:
+        return emit(args, {"seed": seed, "index": index, "rules": args.rules, "deck": deck,
+                           "score": int(score), "undecided": not decided,
+                           "positions": int(positions), "line": steps})
+    print(f"Deal {index} of seed {seed} under {args.rules} rules ({args.shuffle} shuffle); "
+          f"face-down cards in brackets:")
+    print(draw_position(piles_of(start), start[FOUNDATION:FOUNDATION + 4].tolist()))
+    what = "Optimal score" if decided else "Undecided (search limit); best score found"
+    print(f"{what} {score} cards, reached in this line of {len(steps)} moves "
+          f"(a line to the optimum, not the shortest):")
+    for k, step in enumerate(steps, start=1):
+        print(f"  {k:2d}. {step}")
+    return 0
+

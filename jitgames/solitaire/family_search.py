@@ -1,0 +1,237 @@
+"""Exact optimal score of a deal under any rule set of :mod:`.family`.
+
+The optimal score is the largest number of foundation cards over every position
+reachable from the deal (cards never leave the foundations, so it is the best final
+score too). Yukon's and Alaska's game graphs have cycles, so a position's value is
+not a function of a subtree; but the score alone is a reachability question, and a
+depth-first search that marks every position it reaches in an exact set (the keys of
+:mod:`.family`) and keeps the best score seen answers it: once every reachable
+position has been seen the best is exact. The search stops early when the best
+reaches the upper bound of :mod:`.family_bound` (52 at most): no line can beat it.
+
+Limits, and undecided deals
+---------------------------
+A deal whose search passes ``node_limit`` positions, fills the set's table to 3/4,
+or needs a path longer than :data:`.family.MAX_DEPTH` moves is *undecided*: its
+figure is then only a lower bound (the best score seen), and the studies report it
+apart, never as lost (``status`` ``UNDECIDED``).
+
+The set
+-------
+``slots`` holds ``capacity`` slots of three words (key word 0, key word 1, epoch),
+linear probing from a SplitMix64 mix of the key; a slot of an older epoch is empty,
+so a new deal costs no clearing (:func:`new_deal`).
+
+The line
+--------
+The search keeps the moves of its current path; whenever the best score rises it
+copies them into ``line`` (``line[0]`` moves, then the moves), so ``line`` ends as a
+line from the start to a position with the optimal score, the one the search met
+first (not the shortest: lines are counted in moves only in the étude's solver).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .._jit import jit
+from .._random import mix64
+from .family_bound import bound_of, score_bound
+from .family import (DOWN, HEIGHT, KEY, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
+                     deal_position, legal_moves, undo_move)
+
+EXACT = 0
+UNDECIDED = 1
+SLOT_WORDS = 3
+DEFAULT_CAPACITY = 1 << 20      # 24 MiB per worker
+DEFAULT_NODE_LIMIT = 500_000    # positions per deal (the table holds them with room)
+EPOCH_WORD = 0                  # meta words
+META_SIZE = 2
+LINE_SIZE = MAX_DEPTH + 1
+
+RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves")
+N_FIELDS = len(RESULT_FIELDS)
+
+
+@jit(leaf=True)
+def new_deal(meta):
+    """Start a new epoch of the set: every slot counts as empty."""
+    meta[EPOCH_WORD] += 1
+
+
+@jit(leaf=True)
+def insert_key(slots, meta, key0, key1):
+    """Add the key ``(key0, key1)`` to the set: 1 if it was new, 0 if present, -1 if full.
+
+    The set is full at 3/4 of its slots (``meta[1]`` counts this epoch's keys).
+    """
+    capacity = slots.shape[0] // SLOT_WORDS
+    epoch = meta[EPOCH_WORD]
+    i = np.int64(mix64(np.uint64(key0) ^ mix64(np.uint64(key1))) & np.uint64(capacity - 1))
+    while True:
+        j = i * SLOT_WORDS
+        if slots[j + 2] != epoch:
+            if 4 * (meta[1] + 1) > 3 * capacity:
+                return -1
+            slots[j] = key0
+            slots[j + 1] = key1
+            slots[j + 2] = epoch
+            meta[1] += 1
+            return 1
+        if slots[j] == key0 and slots[j + 1] == key1:
+            return 0
+        i = (i + 1) & (capacity - 1)
+
+
+@jit(leaf=True)
+def _order_moves(pos, moves, start, n):
+    """Stable-partition ``moves[start:start + n]``: foundation plays and moves that turn
+    up a face-down card first (only to meet a win early; the set searched is the same)."""
+    k = start
+    for i in range(start, start + n):
+        move = moves[i]
+        card = move // 8
+        h = pos[HEIGHT + card]
+        if move % 8 == TO_FOUNDATION or (h > 0 and h == pos[DOWN + pos[WHERE + card]]):
+            for j in range(i, k, -1):
+                moves[j] = moves[j - 1]
+            moves[k] = move
+            k += 1
+
+
+@jit(leaf=True)
+def _record_line(moves, stack, depth, line):
+    line[0] = depth
+    for d in range(depth):
+        line[1 + d] = moves[d * MAX_MOVES + stack[2 * d + 1] - 1]
+
+
+@jit(leaf=True)
+def _unwind(pos, depth):
+    for _ in range(depth):
+        undo_move(pos)
+
+
+@jit(leaf=True)
+def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
+    """``(score, status, positions)``: the optimal score of ``pos`` (capped at ``goal``).
+
+    Depth-first search over the positions reachable from ``pos``, each expanded once
+    (see the module docstring); ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was
+    passed: ``score`` is then a lower bound). ``line`` receives a line to the best
+    position seen. ``pos`` is restored before returning. Scratch: ``stack`` (2 *
+    MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES words).
+    """
+    new_deal(meta)
+    meta[1] = 0
+    insert_key(slots, meta, pos[KEY], pos[KEY + 1])
+    best = pos[SCORE]
+    line[0] = 0
+    positions = 1
+    if best >= goal:
+        return best, EXACT, positions
+    depth = 0
+    stack[0] = legal_moves(pos, moves, 0)
+    _order_moves(pos, moves, 0, stack[0])
+    stack[1] = 0
+    while True:
+        f = 2 * depth
+        if stack[f + 1] < stack[f]:
+            move = moves[depth * MAX_MOVES + stack[f + 1]]
+            stack[f + 1] += 1
+            apply_move(pos, move)
+            added = insert_key(slots, meta, pos[KEY], pos[KEY + 1])
+            if added == 1:
+                positions += 1
+                if pos[SCORE] > best:
+                    best = pos[SCORE]
+                    _record_line(moves, stack, depth + 1, line)
+                    if best >= goal:
+                        _unwind(pos, depth + 1)
+                        return best, EXACT, positions
+                if positions > node_limit or depth + 1 >= MAX_DEPTH:
+                    _unwind(pos, depth + 1)
+                    return best, UNDECIDED, positions
+                depth += 1
+                f = 2 * depth
+                stack[f] = legal_moves(pos, moves, depth * MAX_MOVES)
+                _order_moves(pos, moves, depth * MAX_MOVES, stack[f])
+                stack[f + 1] = 0
+                continue
+            undo_move(pos)
+            if added < 0:
+                _unwind(pos, depth)
+                return best, UNDECIDED, positions
+        else:
+            if depth == 0:
+                return best, EXACT, positions
+            undo_move(pos)
+            depth -= 1
+
+
+@jit
+def solve_family_decks(decks, rules, slots, meta, pos, stack, moves, line, node_limit, out):
+    """Solve every deck (rows of ``decks``) under ``rules`` into the rows of ``out``
+    (``RESULT_FIELDS``: score, status, positions, the length of the line found, the
+    legal moves right after the deal). One worker's scratch; each row depends on its
+    deal alone."""
+    sets = np.zeros((3, 52), dtype=np.int64)
+    for d in range(decks.shape[0]):
+        deal_position(decks[d], rules, pos)
+        opening = legal_moves(pos, moves, 0)
+        goal = score_bound(pos, sets[0], sets[1], sets[2])
+        score, status, positions = best_score(pos, slots, meta, stack, moves, line,
+                                              node_limit, goal)
+        out[d, 0] = score
+        out[d, 1] = status
+        out[d, 2] = positions
+        out[d, 3] = line[0]
+        out[d, 4] = opening
+
+
+@dataclass(frozen=True)
+class FamilyScratch:
+    """One worker's scratch for :func:`best_score` (allocated once, reused per deal)."""
+
+    slots: np.ndarray
+    meta: np.ndarray
+    pos: np.ndarray
+    stack: np.ndarray
+    moves: np.ndarray
+    line: np.ndarray
+
+    @classmethod
+    def new(cls, capacity: int = DEFAULT_CAPACITY) -> "FamilyScratch":
+        if capacity < 16 or capacity & (capacity - 1):
+            raise InputError(f"capacity must be a power of two >= 16, got {capacity}")
+        return cls(np.zeros(capacity * SLOT_WORDS, dtype=np.int64),
+                   np.zeros(META_SIZE, dtype=np.int64), np.zeros(POSITION_SIZE, dtype=np.int64),
+                   np.zeros(2 * MAX_DEPTH, dtype=np.int64),
+                   np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64),
+                   np.zeros(LINE_SIZE, dtype=np.int64))
+
+
+def solve_family_rows(decks: np.ndarray, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
+                      scratch: FamilyScratch | None = None) -> np.ndarray:
+    """Per-deal rows (n x N_FIELDS int64) of validated ``decks`` under rule set ``rules``."""
+    scratch = scratch or FamilyScratch.new()
+    out = np.zeros((decks.shape[0], N_FIELDS), dtype=np.int64)
+    if decks.shape[0]:
+        solve_family_decks(np.ascontiguousarray(decks, dtype=np.int64), int(rules), scratch.slots,
+                           scratch.meta, scratch.pos, scratch.stack, scratch.moves, scratch.line,
+                           int(node_limit), out)
+    return out
+
+
+def optimal_line_moves(deck, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
+                       scratch: FamilyScratch | None = None) -> list[int]:
+    """The moves of the line :func:`best_score` finds from the deal of validated ``deck``
+    (to a position with the best score seen: the optimal score unless undecided)."""
+    scratch = scratch or FamilyScratch.new()
+    pos = scratch.pos
+    deal_position(np.asarray(deck, dtype=np.int64), int(rules), pos)
+    best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves, scratch.line,
+               int(node_limit), bound_of(pos))
+    return [int(m) for m in scratch.line[1:1 + scratch.line[0]]]

@@ -1,0 +1,178 @@
+"""Slow, obvious twin of the solitaire family's kernels, written from the rules alone.
+
+A position is a list of seven piles ``[face_down_count, [cards bottom to top]]`` and
+four foundation heights; card ``c`` is suit ``c // 13`` (♠ ♥ ♦ ♣: ♠ and ♣ black),
+rank ``c % 13 + 1``. The rule sets:
+
+- etude: a card goes on the card of its suit one rank higher;
+- yukon: on a card of the other colour one rank higher;
+- alaska: on a card of its suit one rank higher or one rank lower;
+
+in all three any face-up card moves with the cards on it, only a king (with its
+cover) goes into an empty pile, a freed face-down card turns up, and an exposed card
+of the next rank of its suit's foundation may be played there. A card that fits is
+played at once when no card that could ever be put on it is still off the
+foundations. The optimal score is found by a plain breadth-first search over every
+reachable position (piles sorted, so their order does not matter) with a set of the
+positions seen; it gives up (None) past ``budget`` positions.
+"""
+from __future__ import annotations
+
+RULES = ("etude", "yukon", "alaska")
+
+
+def colour(card):
+    return "black" if card // 13 in (0, 3) else "red"
+
+
+def may_go_on(rules, card, under):
+    """May ``card`` be put on ``under`` under ``rules``?"""
+    if rules == "etude":
+        return under // 13 == card // 13 and under % 13 == card % 13 + 1
+    if rules == "yukon":
+        return colour(under) != colour(card) and under % 13 == card % 13 + 1
+    return under // 13 == card // 13 and abs(under % 13 - card % 13) == 1
+
+
+def fits(card, foundations):
+    return card % 13 == foundations[card // 13]
+
+
+def on_foundation(card, foundations):
+    return card % 13 < foundations[card // 13]
+
+
+def safe(rules, card, foundations):
+    if not fits(card, foundations):
+        return False
+    return all(on_foundation(other, foundations)
+               for other in range(52) if may_go_on(rules, other, card))
+
+
+def normalise(rules, piles, foundations):
+    """Turn up freed cards and make the safe plays, until nothing changes (in place)."""
+    changed = True
+    while changed:
+        changed = False
+        for pile in piles:
+            if pile[1] and pile[0] >= len(pile[1]):
+                pile[0] = len(pile[1]) - 1
+                changed = True
+            if pile[1] and safe(rules, pile[1][-1], foundations):
+                foundations[pile[1][-1] // 13] += 1
+                pile[1].pop()
+                changed = True
+
+
+def deal(deck, rules):
+    """``(piles, foundations)`` right after dealing ``deck`` (docs/design.md)."""
+    deck = [int(c) for c in deck]
+    piles = [[p, deck[p * (p + 1) // 2: p * (p + 1) // 2 + p + 1]] for p in range(7)]
+    for p in range(1, 7):
+        piles[p][1].extend(deck[28 + 4 * (p - 1): 28 + 4 * p])
+    foundations = [0, 0, 0, 0]
+    normalise(rules, piles, foundations)
+    return piles, foundations
+
+
+def moves(rules, piles, foundations):
+    """The distinct moves: ``(card, "F")``, ``(card, under)`` or ``(card, "empty")``."""
+    found = set()
+    for p, (down, cards) in enumerate(piles):
+        if cards and fits(cards[-1], foundations):
+            found.add((cards[-1], "F"))
+        for i in range(down, len(cards)):
+            card = cards[i]
+            for q, (_, other) in enumerate(piles):
+                if q == p:
+                    continue
+                if not other:
+                    if card % 13 == 12 and i > 0:
+                        found.add((card, "empty"))
+                elif may_go_on(rules, card, other[-1]):
+                    found.add((card, other[-1]))
+    return found
+
+
+def play(rules, piles, foundations, move):
+    """The position after ``move`` (new lists)."""
+    piles = [[d, list(c)] for d, c in piles]
+    foundations = list(foundations)
+    card, target = move
+    p = next(i for i, (_, c) in enumerate(piles) if card in c)
+    cards = piles[p][1]
+    run = cards[cards.index(card):]
+    del cards[cards.index(card):]
+    if target == "F":
+        foundations[card // 13] += 1
+    elif target == "empty":
+        next(pile for pile in piles if not pile[1])[1].extend(run)
+    else:
+        next(pile for pile in piles if pile[1] and pile[1][-1] == target)[1].extend(run)
+    normalise(rules, piles, foundations)
+    return piles, foundations
+
+
+def key(piles, foundations):
+    return tuple(sorted((d, tuple(c)) for d, c in piles)), tuple(foundations)
+
+
+def optimal_score(rules, piles, foundations, budget=20_000):
+    """The most foundation cards over every reachable position, or None past ``budget``."""
+    piles = [[d, list(c)] for d, c in piles]
+    foundations = list(foundations)
+    normalise(rules, piles, foundations)
+    seen = {key(piles, foundations)}
+    frontier = [(piles, foundations)]
+    best = sum(foundations)
+    while frontier:
+        following = []
+        for piles, foundations in frontier:
+            best = max(best, sum(foundations))
+            for move in moves(rules, piles, foundations):
+                child = play(rules, piles, foundations, move)
+                k = key(*child)
+                if k not in seen:
+                    seen.add(k)
+                    if len(seen) > budget:
+                        return None
+                    following.append(child)
+        frontier = following
+    return best
+
+
+def places(rules, card):
+    """The cards ``card`` may be put on."""
+    return [under for under in range(52) if may_go_on(rules, card, under)]
+
+
+def score_bound(rules, piles, foundations):
+    """Cards that may ever go home (jitgames.solitaire.family_bound's definition),
+    grown to a fixed point: may be exposed, may lead, may go home, may a pile be empty."""
+    where = {}
+    for p, (down, cards) in enumerate(piles):
+        for h, card in enumerate(cards):
+            where[card] = (p, h, h >= down, h == len(cards) - 1)
+    home = {c for c in range(52) if c not in where}
+    exposed = set(home) | {c for c, (_, _, _, top) in where.items() if top}
+    leads = set()
+    empty = any(not cards for _, cards in piles)
+    changed = True
+    while changed:
+        changed = False
+        for card, (p, h, up, _) in where.items():
+            if card not in home and card in exposed and (card % 13 == 0 or card - 1 in home):
+                home.add(card)
+                changed = True
+            if card not in leads and (up or card in exposed) and (
+                    card in home or card % 13 == 12 and empty or any(
+                        under in exposed and under in where for under in places(rules, card))):
+                leads.add(card)
+                changed = True
+            if card in leads and h > 0 and piles[p][1][h - 1] not in exposed:
+                exposed.add(piles[p][1][h - 1])
+                changed = True
+            if not empty and h == 0 and (card in home or card in leads and card % 13 != 12):
+                empty = True
+                changed = True
+    return len(home)

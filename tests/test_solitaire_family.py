@@ -1,0 +1,206 @@
+"""The solitaire family (étude, Yukon, Alaska rules) against its plain twin."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from jitgames.solitaire import family as F
+from jitgames.solitaire import family_search as FS
+from tests.reference import solitaire_family as ref
+
+BUDGET = 3000  # twin positions per case (a count, not a time)
+cases = settings(max_examples=30, deadline=None,
+                 suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+
+
+@st.composite
+def small_positions(draw, most=14):
+    """``(piles, foundations)``: a position with at most ``most`` cards off the
+    foundations, dealt into seven piles with face-down cards (a reduced deck)."""
+    heights = draw(st.lists(st.integers(0, 13), min_size=4, max_size=4))
+    while 52 - sum(heights) > most:
+        s = heights.index(min(heights))
+        heights[s] = min(13, heights[s] + draw(st.integers(1, 13)))
+    rest = [c for c in range(52) if c % 13 >= heights[c // 13]]
+    rest = draw(st.permutations(rest))
+    cuts = sorted(draw(st.lists(st.integers(0, len(rest)), min_size=6, max_size=6)))
+    bounds = [0] + cuts + [len(rest)]
+    piles = []
+    for p in range(7):
+        cards = list(rest[bounds[p]:bounds[p + 1]])
+        down = draw(st.integers(0, max(len(cards) - 1, 0)))
+        piles.append([down, cards])
+    return piles, heights
+
+
+def kernel_position(piles, foundations, rules):
+    cards = np.zeros((7, 52), dtype=np.int64)
+    for p, (_, c) in enumerate(piles):
+        cards[p, :len(c)] = c
+    pos = np.zeros(F.POSITION_SIZE, dtype=np.int64)
+    F.start_position(cards, np.array([len(c) for _, c in piles], dtype=np.int64),
+                     np.array([d for d, _ in piles], dtype=np.int64),
+                     np.array(foundations, dtype=np.int64), rules, pos)
+    return pos
+
+
+def game_of(pos):
+    return ([list(pile) for pile in F.piles_of(pos)],
+            [int(h) for h in pos[F.FOUNDATION:F.FOUNDATION + 4]])
+
+
+def meaning(pos):
+    """Every word of ``pos`` that means something (not the stale words above a pile's
+    top or the undo log's end)."""
+    return (F.piles_of(pos), pos[F.LENGTH:F.LOG].tolist(),
+            pos[F.LOG:F.LOG + pos[F.LOG_LENGTH]].tolist())
+
+
+def twin_move(pos, move):
+    card, dest = move // 8, move % 8
+    if dest == F.TO_FOUNDATION:
+        return card, "F"
+    n = int(pos[F.LENGTH + dest])
+    return (card, "empty") if n == 0 else (card, int(pos[F.PILES + dest * F.PILE_STRIDE + n - 1]))
+
+
+def kernel_moves(pos):
+    out = np.zeros(F.MAX_MOVES, dtype=np.int64)
+    return [int(m) for m in out[:F.legal_moves(pos, out, 0)]]
+
+
+def kernel_score(pos, node_limit=10**9):
+    scratch = FS.FamilyScratch.new(1 << 14)
+    return FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves,
+                         scratch.line, node_limit, 52)
+
+
+@pytest.mark.kernel
+@cases
+@given(small_positions(), st.sampled_from(range(3)))
+def test_optimal_score_matches_the_twin(position, rules):
+    piles, foundations = position
+    expected = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)
+    assume(expected is not None)
+    pos = kernel_position(piles, foundations, rules)
+    before = meaning(pos)
+    assert game_of(pos) == tuple(ref_normalised(rules, piles, foundations))
+    score, status, _ = kernel_score(pos)
+    assert (score, status) == (expected, FS.EXACT)
+    assert meaning(pos) == before
+
+
+def ref_normalised(rules, piles, foundations):
+    piles = [[d, list(c)] for d, c in piles]
+    foundations = list(foundations)
+    ref.normalise(ref.RULES[rules], piles, foundations)
+    return piles, foundations
+
+
+@pytest.mark.kernel
+@cases
+@given(small_positions(most=20), st.sampled_from(range(3)), st.lists(st.integers(0, 31), max_size=25))
+def test_moves_apply_and_undo_match_the_twin(position, rules, choices):
+    """Along random play: the legal moves are the twin's (one per distinct result),
+    each move gives the twin's position, the keys name positions exactly, and undo
+    restores every word."""
+    piles, foundations = position
+    pos = kernel_position(piles, foundations, rules)
+    history = []
+    names = {}
+    for choice in choices:
+        game = game_of(pos)
+        names.setdefault(tuple(pos[F.KEY:F.KEY + 2]), ref.key(*game))
+        assert names[tuple(pos[F.KEY:F.KEY + 2])] == ref.key(*game)
+        legal = kernel_moves(pos)
+        assert {twin_move(pos, m) for m in legal} == ref.moves(ref.RULES[rules], *game)
+        assert len(legal) == len({twin_move(pos, m) for m in legal})
+        if not legal:
+            break
+        move = legal[choice % len(legal)]
+        expected = ref.play(ref.RULES[rules], *game, twin_move(pos, move))
+        history.append(meaning(pos))
+        F.apply_move(pos, move)
+        assert ref.key(*game_of(pos)) == ref.key(*expected)
+    while history:
+        F.undo_move(pos)
+        assert meaning(pos) == history.pop()
+
+
+@pytest.mark.kernel
+@settings(cases, max_examples=15)
+@given(st.permutations(range(52)), st.sampled_from(range(3)))
+def test_deal_and_limits(deck, rules):
+    """A dealt position is the twin's deal; a search cut by its node limit is
+    undecided and its score a lower bound of the exact one."""
+    pos = F.new_position(np.array(deck), rules)
+    assert ref.key(*game_of(pos)) == ref.key(*ref.deal(deck, ref.RULES[rules]))
+    exact, exact_status, all_positions = kernel_score(pos, node_limit=3000)
+    assume(exact_status == FS.EXACT)
+    score, status, positions = kernel_score(pos, node_limit=50)
+    assert score <= exact
+    if status == FS.EXACT:
+        assert score == exact
+    if all_positions > 51 and exact < 52:
+        assert status == FS.UNDECIDED
+
+
+@pytest.mark.kernel
+def test_solve_family_rows_is_best_score_from_the_deal():
+    """The per-deal rows kernel gives, for each deal, the search from its dealt position
+    with the bound as goal (score, status, positions, line length, opening moves)."""
+    from jitgames.solitaire import deals
+    from jitgames.solitaire.family_bound import bound_of
+
+    decks = deals(5, 0, 3)
+    for rules in range(3):
+        rows = FS.solve_family_rows(decks, rules, node_limit=300,
+                                    scratch=FS.FamilyScratch.new(1 << 10))
+        for deck, row in zip(decks, rows):
+            pos = F.new_position(deck, rules)
+            scratch = FS.FamilyScratch.new(1 << 10)
+            expected = FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack,
+                                     scratch.moves, scratch.line, 300, bound_of(pos))
+            assert row.tolist() == [*expected, scratch.line[0], len(kernel_moves(pos))]
+
+
+def test_etude_rules_give_the_etude_solvers_scores():
+    """The family search under the étude's rules agrees with the étude's own solver
+    (another algorithm: memoised values on a DAG) on 300 deals."""
+    from jitgames.solitaire import deals, solve_deals
+
+    decks = deals(2026, 0, 300)
+    rows = FS.solve_family_rows(decks, F.ETUDE, node_limit=10**7)
+    assert (rows[:, 1] == FS.EXACT).all()
+    assert np.array_equal(rows[:, 0], solve_deals(decks, score_only=True).score)
+
+
+def test_the_line_found_reaches_the_score():
+    """The line recorded by the search, replayed from the deal, ends with the score."""
+    from jitgames.solitaire import deals
+
+    for rules in (F.YUKON, F.ALASKA):
+        decks = deals(7, 0, 20)
+        rows = FS.solve_family_rows(decks, rules, node_limit=20_000)
+        for deck, row in zip(decks, rows):
+            line = FS.optimal_line_moves(deck, rules, node_limit=20_000)
+            pos = F.new_position(deck, rules)
+            for move in line:
+                assert move in kernel_moves(pos)
+                F.apply_move(pos, move)
+            assert pos[F.SCORE] == row[0] and len(line) == row[3]
+
+
+@pytest.mark.kernel
+@cases
+@given(small_positions(most=20), st.sampled_from(range(3)))
+def test_score_bound_matches_its_twin_and_bounds_the_score(position, rules):
+    from jitgames.solitaire.family_bound import bound_of
+
+    piles, foundations = ref_normalised(rules, *position)
+    pos = kernel_position(piles, foundations, rules)
+    bound = bound_of(pos)
+    assert bound == ref.score_bound(ref.RULES[rules], piles, foundations)
+    score = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)
+    if score is not None:
+        assert score <= bound

@@ -1,0 +1,105 @@
+"""``--rules`` on the solitaire command line, the family study, and the hardest deals."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from jitgames.solitaire import __main__ as cli
+from jitgames.solitaire import deals
+from jitgames.solitaire import family as F
+from jitgames.solitaire.family_search import EXACT, UNDECIDED
+from jitgames.solitaire.family_study import solve_many
+
+HARD = Path(__file__).parent / "data" / "solitaire_family_hard.json"
+
+
+def run(capsys, *argv):
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("rules", ["yukon", "alaska"])
+def test_study_json_agrees_with_the_rows(capsys, rules):
+    status, out, _ = run(capsys, "150", "--seed", "3", "--rules", rules, "--json", "-q",
+                         "--chunk-size", "40", "--node-limit", "20000")
+    assert status == 0
+    data = json.loads(out)
+    rows = solve_many(deals(3, 0, 150), F.RULE_NAMES.index(rules), 20_000)
+    decided = rows[:, 1] == EXACT
+    assert data["complete"] and data["deals"] == 150 and data["rules"] == rules
+    assert data["undecided"] == int((~decided).sum()) and data["wins"] == int((rows[:, 0] == 52).sum())
+    assert data["histogram"] == {str(s): int(c) for s, c in
+                                 enumerate(np.bincount(rows[decided, 0], minlength=53))}
+    assert data["mean_lower"] == pytest.approx(rows[:, 0].mean())
+    low, high = data["win_rate_ci95"]
+    assert low <= data["win_rate"] <= high
+
+
+def test_deal_file_out_and_show(capsys, tmp_path):
+    deal_file = tmp_path / "deals.txt"
+    decks = deals(2026, 5, 8)
+    deal_file.write_text("\n".join(" ".join(map(str, d)) for d in decks) + "\n")
+    out_file = tmp_path / "out.csv"
+    status, out, _ = run(capsys, "--deal-file", str(deal_file), "--rules", "yukon",
+                         "--out", str(out_file))
+    assert status == 0 and "under yukon rules" in out
+    rows = solve_many(decks, F.YUKON)
+    lines = out_file.read_text().splitlines()
+    assert lines[0] == "deal,score,status,positions"
+    assert [list(map(int, line.split(","))) for line in lines[1:]] == \
+        [[k + 1, *r[:3]] for k, r in enumerate(rows.tolist())]
+    status, out, _ = run(capsys, "--show", "2026", "5", "--rules", "yukon", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["score"] == rows[0, 0] and len(data["line"]) > 0
+    status, out, _ = run(capsys, "--show", "2026", "5", "--rules", "alaska")
+    assert status == 0 and "under alaska rules" in out and "1. " in out
+
+
+@pytest.mark.parametrize("argv", [["3", "--rules", "klondike"], ["3", "--rules", "yukon", "--bias"],
+                                  ["--deal-file", "x", "3", "--rules", "alaska"],
+                                  ["3", "--rules", "yukon", "--out", "x.csv"]])
+def test_bad_rules_commands_are_one_line_errors(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_etude_default_is_unchanged(capsys):
+    """No --rules and --rules etude give the étude's study, byte for byte."""
+    first = run(capsys, "200", "--json", "-q", "--seed", "4")
+    second = run(capsys, "200", "--json", "-q", "--seed", "4", "--rules", "etude")
+    strip = lambda out: {k: v for k, v in json.loads(out).items()
+                         if k not in ("seconds", "deals_per_second", "compile_seconds")}
+    assert strip(first[1]) == strip(second[1]) and "mean_moves" in json.loads(first[1])
+
+
+@pytest.mark.slow
+def test_hardest_deals_keep_their_scores():
+    """The hardest decided deals of a sample (tests/data, derived by this project)."""
+    data = json.loads(HARD.read_text())
+    for item in data["deals"]:
+        deck = deals(data["seed"], item["index"], item["index"] + 1)
+        rows = solve_many(deck, F.RULE_NAMES.index(item["rules"]), data["node_limit"])
+        assert rows[0, :3].tolist() == [item["score"], EXACT, item["positions"]], item
+        # a limit below the positions it needs leaves it undecided, never lost
+        cut = solve_many(deck, F.RULE_NAMES.index(item["rules"]), item["positions"] // 2)
+        assert cut[0, 1] == UNDECIDED or cut[0, 0] == item["score"]
+        assert cut[0, 0] <= item["score"]
+
+
+def test_library_solve_rules_and_game():
+    from jitgames.solitaire import FamilyGame, solve_deals, solve_rules
+    from jitgames.errors import InputError
+
+    decks = deals(9, 0, 40)
+    yukon = solve_rules(decks, "yukon", node_limit=20_000, threads=2)
+    rows = solve_many(decks, F.YUKON, 20_000)
+    assert yukon.rules == "yukon" and len(yukon) == 40
+    assert yukon.score.tolist() == rows[:, 0].tolist()
+    assert yukon.undecided.tolist() == (rows[:, 1] == UNDECIDED).tolist()
+    etude = solve_rules(decks[:10], "etude", node_limit=10**6)
+    assert etude.score.tolist() == solve_deals(decks[:10], score_only=True).score.tolist()
+    assert FamilyGame(decks[0], "alaska").rules == "alaska"
+    with pytest.raises(InputError):
+        solve_rules(decks, "klondike")
