@@ -108,10 +108,15 @@ class Node:
         return bool(self.running) or any(child.busy() for child in self.children.values())
 
     def settled(self, bound: int) -> bool:
+        """No class runs and every candidate is closed under ``bound``."""
         if self.busy():
             return False
-        self._open_list = [c for c in self._open_list if not self.closed(c, bound)]
-        return not self._open_list
+        # an open candidate (the first not yet seen closed) answers at once; closed
+        # ones are dropped for good (a closed candidate never opens again)
+        candidates = self._open_list
+        while candidates and self.closed(candidates[0], bound):
+            candidates.pop(0)
+        return not candidates
 
     def result(self, bound: int) -> tuple[int, bool]:
         """``(value, exact)`` of a settled node (see the module docs)."""

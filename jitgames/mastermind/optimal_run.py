@@ -202,27 +202,35 @@ def job_params(pegs: int, colours: int, repeats: bool, depth_limit: int | None,
 
 def job_value(search: OptimalSearch, worker: int, split: RootSplit, task,
               budget: int) -> tuple[int, bool]:
-    """``(value, exact)`` of a task ``(job, guess)``: the least total of job ``job``'s
-    class within the guesses left (``guess`` -1), or (``guess >= 0``) that of the
-    class when ``guess`` is its first guess (a candidate of a job split below the
-    root, see :class:`RunPlan`); exact when below ``budget``, else a lower bound
-    ``>= budget``.
+    """``(value, exact)`` of a task ``(job, guess, answer)``: the least total of job
+    ``job``'s class within the guesses left (``guess`` -1); or (``guess >= 0``) that
+    of the class when ``guess`` is its first guess; or (``answer >= 0`` too) that of
+    the codes of the class answering ``answer`` to ``guess`` (the tasks of a job
+    split below the root, see :class:`RunPlan`). Exact when below ``budget``, else a
+    lower bound ``>= budget``.
 
     Runs on ``search.states[worker]`` (one thread at a time per state). Raises
     KeyboardInterrupt when ``search.stop`` was set during the search (the value is
     then meaningless, and so are the search's caches).
     """
-    job, guess = (int(x) for x in task)
+    job, guess, answer = (int(x) for x in task)
     space = split.space
     first = int(split.guesses[split.job_guess[job]])
     state = search.states[worker]
     state.history[0] = first
     used = np.zeros(space.colours, dtype=np.bool_)
     used[space.digits[first]] = True
-    codes = split.class_codes(job)
+    codes, level, only = split.class_codes(job), 1, guess
+    if answer >= 0:  # one class of the job's class under ``guess``
+        answers = (search.matrix[guess, codes] if search.matrix.shape[0] else
+                   np.array([space.feedback(guess, s) for s in codes]))
+        codes = np.ascontiguousarray(codes[answers == answer])
+        state.history[1] = guess
+        used[space.digits[guess]] = True
+        level, only = 2, -1
     # np.int64: the argument type solve() is compiled for (see branch_and_bound.solve)
-    value = int(solve(search.tables, codes, 0, codes.size, search.remaining - 1, int(budget),
-                      1, used, state, np.int64(guess)))
+    value = int(solve(search.tables, codes, 0, codes.size, search.remaining - level,
+                      int(budget), level, used, state, np.int64(only)))
     if search.stop[0] != 0:
         raise KeyboardInterrupt
     return value, value < budget
@@ -260,7 +268,7 @@ def exact_job_worker(params: dict, start: int, stop: int) -> dict:
     runs every job in full: the plain, slower way to the same optimum (the tests
     compare the two). :func:`optimal_run` gives each job a budget instead.
     """
-    return _dask_job(params, (start, -1), INFEASIBLE + 1)
+    return _dask_job(params, (start, -1, -1), INFEASIBLE + 1)
 
 
 def root_job(split: RootSplit) -> ChunkedJob:
@@ -279,7 +287,7 @@ _FREE_LOCK = threading.Lock()
 
 
 def _dask_job(params: dict, task, budget: int) -> dict:
-    """One task ``(job, guess)`` (:func:`job_value`) on a Dask worker: the partial
+    """One task ``(job, guess, answer)`` (:func:`job_value`) on a Dask worker: the partial
     ``{value, exact, budget}``."""
     split = root_split(params["pegs"], params["colours"], params["repeats"],
                        params["max_guesses"])
@@ -367,10 +375,10 @@ class RunPlan:
                         self.root.attach(job, child)
                         continue
                 self.root.running.add(job)
-                return path, (job, -1), budget
+                return path, (job, -1, -1), budget
             child = self.root.children[job]
             child.running.add(path[1])
-            return path, (job, child.guesses[path[1]]), budget
+            return path, (job, *child.labels[path[1]]), budget
 
     def done(self, key, value: int, exact: bool, budget: int) -> None:
         """Add the result of the task ``key`` (a path from :meth:`next_job`)."""
@@ -425,28 +433,46 @@ class RunPlan:
 
 
 def child_node(search: OptimalSearch, split: RootSplit, job: int) -> Node | None:
-    """The :class:`.optimal_plan.Node` of job ``job``'s class: one task per candidate
-    guess there (the class's total when that guess comes first, bounded below by its
-    estimate), listed on ``search.states[0]`` in the order :func:`.branch_and_bound.
-    solve` tries them, symmetry filters included; ``node.guesses[i]`` is the guess of
-    task ``i``. None when a fast case settles the class (it then runs as one job)."""
+    """The :class:`.optimal_plan.Node` of job ``job``'s class, its candidate guesses
+    listed on ``search.states[0]`` in the order :func:`.branch_and_bound.solve` tries
+    them (symmetry filters included). Each candidate is one task ``(job, guess, -1)``
+    (the class's total when that guess comes first, bounded below by its estimate),
+    except the first: until it has a total nothing bounds the others, so its classes
+    are tasks ``(job, guess, answer)`` of their own, smallest first (as ``solve``
+    takes them), beside a class standing for the codes' own guess (exact: the codes'
+    number). ``node.labels[k]`` is ``(guess, answer)`` of class ``k``. None when a fast
+    case settles the class (it then runs as one job)."""
     space, state = split.space, search.states[0]
     codes = split.class_codes(job)
     first = int(split.guesses[split.job_guess[job]])
     m, remaining = codes.size, search.remaining - 1
     floor, guess = fast_case(search.tables, codes, 0, m, remaining, state.masks,
                              np.zeros((space.pegs + 1) ** 2, dtype=np.int64))
-    if guess >= 0 or floor >= INFEASIBLE:
+    if guess >= 0 or floor >= INFEASIBLE or search.matrix.shape[0] == 0:
         return None
     used = np.zeros(space.colours, dtype=np.bool_)
     used[space.digits[first]] = True
     state.history[0] = first
     n_cand = root_candidates(search.tables, codes, 0, m, remaining, 1, used, state)
-    keys = state.order_keys[1, :n_cand]
-    # a node of "size" 0 whose candidates have one class each: cost = min over tasks
-    node = Node(0, range(n_cand + 1), keys[:, 0].tolist(),
-                floor=max(int(floor), int(search.lb[m])))
-    node.guesses = keys[:, 1].tolist()
+    if n_cand == 0:  # no guess fits the depth: one job finds that out
+        return None
+    keys = state.order_keys[1, :n_cand].copy()
+    labels, class_lb, starts = [(-1, -1)], [m], [0]  # the codes' own guess: m exactly
+    lead = int(keys[0, 1])
+    sizes = np.bincount(search.matrix[lead, codes], minlength=(space.pegs + 1) ** 2)
+    sizes[space.solved] = 0
+    order = np.lexsort((np.arange(sizes.size), sizes))  # smallest first, then answer
+    for f in order[sizes.size - np.count_nonzero(sizes):]:
+        labels.append((lead, int(f)))
+        class_lb.append(int(search.lb[sizes[f]]))
+    starts.append(len(labels))
+    for i in range(1, n_cand):
+        labels.append((int(keys[i, 1]), -1))
+        class_lb.append(int(keys[i, 0]))
+        starts.append(len(labels))
+    node = Node(0, starts, class_lb, floor=max(int(floor), int(search.lb[m])))
+    node.labels = labels
+    node.record(0, m, True)
     return node
 
 
