@@ -2,7 +2,7 @@
 
     python bench/mastermind_scaling.py --sizes 4x7,4x8 --threads 1 2 [--repeats 3]
     python bench/mastermind_scaling.py --sizes 4x8,5x6 --threads 1 16 --split-above default none
-    python bench/mastermind_scaling.py --sizes 4x8 --dask 1 4 --repeats 1
+    python bench/mastermind_scaling.py --sizes 4x8 --threads --dask 1 4    # needs [dask]
 
 For every size, thread count and split setting, :func:`jitgames.mastermind.optimal_run.
 optimal_run` is timed in this process (wall and process-CPU seconds), the settings
@@ -54,7 +54,8 @@ def _timed(call):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="4x7", help="comma-separated PxK (default 4x7)")
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--threads", type=int, nargs="*", default=[1, 2],
+                        help="thread counts (none: Dask runs only)")
     parser.add_argument("--split-above", nargs="+", default=["default"],
                         help="class sizes above which jobs are split, 'default' or 'none'")
     parser.add_argument("--dask", type=int, nargs="*", default=[],
@@ -82,7 +83,7 @@ def main(argv=None) -> int:
                           f"{wall:.2f} s wall, {cpu:.2f} s CPU, {run.tasks} tasks",
                           flush=True)
             for workers in args.dask:
-                run, wall, cpu = _dask_run(pegs, colours, workers)
+                run, wall, _ = _dask_run(pegs, colours, workers)
                 totals.add((run.total, run.guess))
                 name = f"dask {workers} workers"
                 runs.setdefault(name, []).append({"wall": wall, "tasks": run.tasks})

@@ -40,7 +40,7 @@ from .symmetry import (absent_canonical, all_colours_used, free_colours_canonica
 __all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
            "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
            "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
-           "answer_masks", "list_candidates", "root_candidates", "fast_case"]
+           "answer_masks", "list_candidates", "root_candidates", "search_order", "fast_case"]
 
 INFEASIBLE = 1 << 40  # a cost meaning "no strategy fits the guesses left"
 UNLIMITED = 62  # depth "limit" meaning none
@@ -340,9 +340,11 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
 
 @jit
 def root_candidates(tables, src, start, end, remaining, level, used, search):
-    """All candidates of the node ``src[start:end]`` into ``search.order_keys[level]``
-    as ``(estimate, guess)`` rows sorted by estimate, then code (the order in which
-    :func:`solve` tries them); returns their number."""
+    """All candidates of the node ``src[start:end]`` (those no symmetry filter drops)
+    into ``search.order_keys[level]`` as ``(estimate, guess)`` rows in code order;
+    returns their number. The caller sorts them by estimate, then code, the order in
+    which :func:`.branch_and_bound.solve` tries them (in NumPy: a sort compiled here
+    would cost seconds on first use)."""
     scratch = new_node_scratch(tables.pegs, tables.colours,
                                np.zeros((tables.pegs + 1) ** 2, dtype=np.int64))
     filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
@@ -356,14 +358,13 @@ def root_candidates(tables, src, start, end, remaining, level, used, search):
         if canonical(tables, keys[i, 1], filters, used, scratch):
             keys[kept, 0], keys[kept, 1] = keys[i, 0], keys[i, 1]
             kept += 1
-    n_cand = kept
-    order = np.argsort(keys[:n_cand, 0] * tables.digits.shape[0] + keys[:n_cand, 1])
-    ordered = np.empty((n_cand, 2), dtype=np.int64)
-    for i in range(n_cand):
-        ordered[i, 0], ordered[i, 1] = keys[order[i], 0], keys[order[i], 1]
-    for i in range(n_cand):
-        keys[i, 0], keys[i, 1] = ordered[i, 0], ordered[i, 1]
-    return n_cand
+    return kept
+
+
+def search_order(keys: np.ndarray) -> np.ndarray:
+    """The ``(estimate, guess)`` rows ``keys`` sorted by estimate, then guess: the order
+    in which :func:`.branch_and_bound.solve` tries candidates."""
+    return keys[np.lexsort((keys[:, 1], keys[:, 0]))]
 
 
 @jit(leaf=True)

@@ -24,7 +24,8 @@ from .._interrupt import run_interruptible
 from .._jit import thread_count
 from .branch_and_bound import Search, solve
 from .candidates import (INFEASIBLE, PARTS_SHIFT, UNLIMITED, answer_slots, branches,
-                         capacities, fast_case, lower_bounds, root_candidates)
+                         capacities, fast_case, lower_bounds, root_candidates,
+                         search_order)
 from .codes import CodeSpace
 from .solved_sets import CACHE_PROBES, lookup, merge_cache, set_hash
 from .symmetry import position_permutations
@@ -80,7 +81,7 @@ class OptimalSearch:
 
         The guess is a function of the node alone (never of the thread count or of
         what the caches hold): a fast case's guess, else the first candidate in the
-        order of :func:`root_candidates` that attains the cost. A node some worker
+        order of :func:`.candidates.search_order` that attains the cost. A node some worker
         has solved exactly is read from its cache (:func:`solve` records that same
         guess). Otherwise the candidates are handed out in that order to the
         workers; candidate ``i`` is searched with the bound ``best + 1`` if ``i``
@@ -114,7 +115,7 @@ class OptimalSearch:
                 return int(value), int(guess)
         first = self.states[0]
         n_cand = root_candidates(self.tables, src, 0, m, remaining, level, used, first)
-        keys = first.order_keys[level, :n_cand].copy()
+        keys = search_order(first.order_keys[level, :n_cand])
         started = time.perf_counter()
         cost, index = self._least(keys, src, remaining, level, used, floor)
         if self.stop[0] != 0:

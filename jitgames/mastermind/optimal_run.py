@@ -56,7 +56,7 @@ from .._jit import thread_count
 from ..errors import InputError
 from .branch_and_bound import solve
 from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case, lower_bounds,
-                         root_candidates)
+                         root_candidates, search_order)
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
 from .optimal import OptimalSearch
 from .optimal_plan import Node
@@ -456,7 +456,7 @@ def child_node(search: OptimalSearch, split: RootSplit, job: int) -> Node | None
     n_cand = root_candidates(search.tables, codes, 0, m, remaining, 1, used, state)
     if n_cand == 0:  # no guess fits the depth: one job finds that out
         return None
-    keys = state.order_keys[1, :n_cand].copy()
+    keys = search_order(state.order_keys[1, :n_cand])
     labels, class_lb, starts = [(-1, -1)], [m], [0]  # the codes' own guess: m exactly
     lead = int(keys[0, 1])
     sizes = np.bincount(search.matrix[lead, codes], minlength=(space.pegs + 1) ** 2)
