@@ -8,8 +8,9 @@ For every size, thread count and split setting, :func:`jitgames.mastermind.optim
 optimal_run` is timed in this process (wall and process-CPU seconds), the settings
 alternating within each round so that a busy machine weighs on all alike; the kernels
 are compiled first on a small game. ``--split-above`` takes class sizes, ``default``
-(:func:`~jitgames.mastermind.optimal_run.default_split_above`) or ``none`` (root jobs
-only: the run before jobs were split below the root). ``--dask W ...`` also times a
+(``optimal_run``'s choice: :func:`~jitgames.mastermind.optimal_run.default_split_above`
+with several threads, no split on one) or ``none`` (root jobs only: the run before
+jobs were split below the root). ``--dask W ...`` also times a
 local cluster of W single-thread worker processes per W. Every run's total must equal
 the first one's (the total and the guess never depend on threads, workers or
 splitting). Medians and speed-ups (median wall of one thread / of T threads, per
@@ -27,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import ROOT, machine, save_result  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
-from jitgames.mastermind.optimal_run import default_split_above, optimal_run  # noqa: E402
+from jitgames.mastermind.optimal_run import optimal_run  # noqa: E402
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
 
@@ -37,9 +38,9 @@ def _size(text: str):
     return int(pegs), int(colours)
 
 
-def _split(text: str, codes: int) -> int:
-    if text == "default":
-        return default_split_above(codes)
+def _split(text: str) -> int | None:
+    if text == "default":  # optimal_run's choice: split only with several threads
+        return None
     if text == "none":
         return NO_SPLIT
     return int(text)
@@ -75,7 +76,7 @@ def main(argv=None) -> int:
                     name = f"split {split_text}, {threads} threads"
                     run, wall, cpu = _timed(lambda: optimal_run(
                         pegs, colours, workers=threads,
-                        split_above=_split(split_text, colours ** pegs)))
+                        split_above=_split(split_text)))
                     totals.add((run.total, run.guess))
                     runs.setdefault(name, []).append({"wall": wall, "cpu": cpu,
                                                       "tasks": run.tasks})

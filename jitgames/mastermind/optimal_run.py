@@ -611,7 +611,9 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         Called as ``progress(plan)`` after every finished task.
     split_above : int, optional
         Jobs of classes larger than this are split into tasks below the root
-        (:class:`RunPlan`; default :func:`default_split_above`). It changes only
+        (:class:`RunPlan`). Default: :func:`default_split_above` when the run has
+        several threads or a cluster, else none (one thread gains nothing from
+        tasks, and is spared compiling the kernel that lists them). It changes only
         the speed, never the total or the guess.
 
     Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
@@ -634,11 +636,15 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
             store.record((j, j + 1), partial)
 
     _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
-    # the driver's own search state lists the candidates of the jobs it splits
-    lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
-    if split_above is None:
+    workers = workers or thread_count()
+    if split_above is None and (client is not None or workers > 1):
         split_above = default_split_above(space.size)
-    plan = RunPlan(split, lambda j: child_node(lister, split, j), split_above, keep, progress)
+    expand = None
+    if split_above is not None:
+        # the driver's own search state lists the candidates of the jobs it splits
+        lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
+        expand = lambda j: child_node(lister, split, j)  # noqa: E731
+    plan = RunPlan(split, expand, split_above, keep, progress)
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):
@@ -653,8 +659,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
             if client is not None:
                 _run_on_dask(plan, client, params)
             else:
-                search = OptimalSearch(space, matrix, max_guesses,
-                                       workers=workers or thread_count())
+                search = OptimalSearch(space, matrix, max_guesses, workers=workers)
                 run_interruptible(lambda: _run_here(plan, search), stop=search.stop)
         except KeyboardInterrupt:
             complete = False
