@@ -74,6 +74,7 @@ class Node:
                      for c in range(self.candidates)]
         self._open = [self.starts[c + 1] - self.starts[c] for c in range(self.candidates)]
         self._open_list = list(range(self.candidates))  # candidates not yet seen closed
+        self._least_sum()
 
     # ------------------------------------------------------------------ bounds
 
@@ -85,12 +86,17 @@ class Node:
         child's current bound is kept in ``known`` by :meth:`refresh`)."""
         return self.known[k][0] if k in self.known else self.class_lb[k]
 
+    def _least_sum(self) -> None:
+        """Find the least candidate sum again (sums only rise: needed only when the
+        least one rose)."""
+        self._min_sum = min(self._sum, default=INFEASIBLE)
+        self._min_at = self._sum.index(self._min_sum) if self._sum else -1
+
     def lower(self, c: int | None = None) -> int:
         """A lower bound of candidate ``c``'s total, or (``c`` None) of the node's cost."""
         if c is not None:
             return self._sum[c]
-        low = min(self._sum, default=INFEASIBLE)
-        return max(self.floor, min(low, self.best))
+        return max(self.floor, min(self._min_sum, self.best))
 
     def budget(self, c: int, bound: int) -> int:
         """Candidate ``c`` matters only if its total is below this (``bound``: B)."""
@@ -132,6 +138,8 @@ class Node:
         was_exact = k in self.known and self.known[k][1]
         self.known[k] = (int(value), bool(exact))
         self._sum[c] += int(value) - old
+        if c == self._min_at:
+            self._least_sum()
         if exact and not was_exact:
             self._open[c] -= 1
         if self.exact(c) and (self._sum[c], c) < (self.best, self.best_guess) \
