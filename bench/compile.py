@@ -1,7 +1,7 @@
 """First-use compile time of the main commands on an empty Numba cache, beside another
 checkout of the code (the code before a change), alternating run by run.
 
-    python bench/compile.py [--before DIR] [--repeats R] [--mastermind]
+    python bench/compile.py [--before DIR] [--repeats R] [--mastermind] [--no-solitaire]
 
 Each run starts a fresh interpreter with an empty ``NUMBA_CACHE_DIR`` in the checkout
 being measured and records:
@@ -17,7 +17,8 @@ being measured and records:
   it calls, so the top ones sum more than the whole), and the count of specialisations.
 
 CPU seconds are reported beside wall seconds: on a shared, busy machine they move much
-less with the other jobs. Results go to ``bench/results/compile.json``.
+less with the other jobs. Results go to ``bench/results/compile.json`` (with
+``--no-solitaire``: ``compile_mastermind.json``).
 """
 from __future__ import annotations
 
@@ -97,6 +98,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--mastermind", action="store_true",
                         help="also mastermind optimal -p 4 -k 7 (minutes a run)")
+    parser.add_argument("--no-solitaire", action="store_true",
+                        help="leave out the solitaire runs and its per-kernel costs "
+                             "(with --mastermind: mastermind only)")
     args = parser.parse_args(argv)
     checkouts = {"this": ROOT}
     if args.before is not None:
@@ -106,10 +110,12 @@ def main(argv=None) -> int:
               "mastermind": {k: [] for k in checkouts} if args.mastermind else None}
     for repeat in range(args.repeats):
         for name, checkout in checkouts.items():  # alternating: this, before, this, ...
-            run = solitaire_once(checkout)
-            result["solitaire"][name].append(run)
-            print(f"solitaire {name:6s} run {repeat + 1}: compile_seconds "
-                  f"{run['compile_seconds']:.2f}, process CPU {run['cpu']:.2f} s", flush=True)
+            if not args.no_solitaire:
+                run = solitaire_once(checkout)
+                result["solitaire"][name].append(run)
+                print(f"solitaire {name:6s} run {repeat + 1}: compile_seconds "
+                      f"{run['compile_seconds']:.2f}, process CPU {run['cpu']:.2f} s",
+                      flush=True)
             if args.mastermind:
                 run = mastermind_once(checkout)
                 result["mastermind"][name].append(run)
@@ -117,7 +123,8 @@ def main(argv=None) -> int:
                       f"s wall, {run['compile_cpu']:.2f} s CPU; warm run {run['warm_wall']:.2f} s "
                       f"({run['warm_cpu']:.2f} s CPU)",
                       flush=True)
-    summary = {"solitaire": {k: _medians(v) for k, v in result["solitaire"].items()}}
+    summary = {} if args.no_solitaire else {
+        "solitaire": {k: _medians(v) for k, v in result["solitaire"].items()}}
     if args.mastermind:
         summary["mastermind"] = {k: _medians(v) for k, v in result["mastermind"].items()}
     if "before" in checkouts:
@@ -127,14 +134,16 @@ def main(argv=None) -> int:
             if game in summary:
                 summary[game]["ratio_this_to_before"] = {
                     k: summary[game]["this"][k] / summary[game]["before"][k] for k in keys}
-    with tempfile.TemporaryDirectory() as cache:
-        per_kernel = subprocess.run([sys.executable, "-c", PER_KERNEL], cwd=ROOT, text=True,
-                                    env=dict(os.environ, NUMBA_CACHE_DIR=cache),
-                                    capture_output=True, check=True, timeout=1800)
-    result["per_kernel_solitaire"] = json.loads(per_kernel.stdout)
+    if not args.no_solitaire:
+        with tempfile.TemporaryDirectory() as cache:
+            per_kernel = subprocess.run([sys.executable, "-c", PER_KERNEL], cwd=ROOT,
+                                        text=True, env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+                                        capture_output=True, check=True, timeout=1800)
+        result["per_kernel_solitaire"] = json.loads(per_kernel.stdout)
     result["summary"] = summary
     print(json.dumps(summary, indent=2))
-    save_result(ROOT / "bench" / "results" / "compile.json", result)
+    save_result(ROOT / "bench" / "results" / (
+        "compile_mastermind.json" if args.no_solitaire else "compile.json"), result)
     return 0
 
 

@@ -35,7 +35,8 @@ from jitgames._jit import threads  # noqa: E402
 from jitgames._random import stream_key  # noqa: E402
 from jitgames.mastermind.codes import code_space, response_matrix  # noqa: E402
 from jitgames.mastermind.engine import Task, play_all  # noqa: E402
-from jitgames.mastermind.evaluate import _play, load_game  # noqa: E402
+from jitgames.mastermind.evaluate import _play  # noqa: E402
+from jitgames.mastermind.codes import load_game  # noqa: E402
 from jitgames.mastermind.symmetry import position_permutations  # noqa: E402
 from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
 from jitgames.mastermind.strategies import STRATEGIES  # noqa: E402
@@ -140,7 +141,7 @@ def filter_baseline(repeats):
 
 HARD = """
 import json, sys, time
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.optimal import _search_and_build
 pegs, colours, repeats = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 space, matrix = load_game(pegs, colours, repeats)

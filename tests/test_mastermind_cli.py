@@ -122,7 +122,7 @@ def test_play_computer_guesses_and_catches_inconsistent_answers(capsys, monkeypa
     secret = space.parse("4321")
     answers = []
     from jitgames.mastermind.breaker import Breaker
-    from jitgames.mastermind.evaluate import load_game
+    from jitgames.mastermind.codes import load_game
     _, matrix = load_game(4, 6)
     b = Breaker("knuth", space, matrix)
     while True:
@@ -144,7 +144,7 @@ def test_play_computer_guesses_and_catches_inconsistent_answers(capsys, monkeypa
 
 def test_inconsistent_answer_is_refused():
     from jitgames.mastermind.breaker import Breaker, InconsistentAnswer
-    from jitgames.mastermind.evaluate import load_game
+    from jitgames.mastermind.codes import load_game
     space, matrix = load_game(3, 3)
     b = Breaker("knuth", space, matrix)
     g = b.guess()
@@ -173,7 +173,7 @@ def test_match_strategy_against_strategy_and_person(capsys, monkeypatch, tmp_pat
     assert players["knuth"]["wins"] + players["random"]["wins"] <= 1
     # A person makes a code (22) for knuth, then breaks the computer's code.
     from jitgames.mastermind.breaker import Breaker
-    from jitgames.mastermind.evaluate import load_game
+    from jitgames.mastermind.codes import load_game
     space, matrix = load_game(2, 2)
     b, answers = Breaker("knuth", space, matrix), []
     while True:
@@ -262,7 +262,7 @@ def test_matrix_too_big_for_the_machine_is_a_one_line_error(capsys, monkeypatch)
     import numpy as np
 
     from jitgames.mastermind import codes
-    from jitgames.mastermind.evaluate import load_game
+    from jitgames.mastermind.codes import load_game
     real_empty = np.empty
 
     def no_memory(shape, dtype=float, *args, **kwargs):

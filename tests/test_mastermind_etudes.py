@@ -13,7 +13,7 @@ from jitgames._random import below, stream_key
 from jitgames.mastermind import engine, evaluate, strategies, strategy_tree
 from jitgames.mastermind.__main__ import main
 from jitgames.mastermind.codes import code_space
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.minimax import counting_bound, minimax_guesses
 from jitgames.mastermind.shrink import shrink_sums
 from jitgames.mastermind.symmetry import position_permutations

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from jitgames._bits import popcount
 from jitgames.mastermind import evaluate, strategy_tree
-from jitgames.mastermind import STRATEGIES, engine, optimal, symmetry
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind import STRATEGIES, candidates, engine, optimal, solved_sets, symmetry
+from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.optimal import optimal_cost
 from tests.reference import bits as ref_bits
 from tests.reference import mastermind as ref
@@ -82,8 +82,8 @@ def test_search_after_a_history_equals_brute_force(size, history, secret, remain
 @pytest.mark.kernel
 @given(st.integers(1, 400), st.integers(1, 20))
 def test_bound_tables_match_reference(n, branches):
-    assert (optimal.lower_bounds(n, branches) == ref.lower_bounds(n, branches)).all()
-    assert (optimal.capacities(branches, n) == ref.capacities(branches, n)).all()
+    assert (candidates.lower_bounds(n, branches) == ref.lower_bounds(n, branches)).all()
+    assert (candidates.capacities(branches, n) == ref.capacities(branches, n)).all()
 
 
 @pytest.mark.kernel
@@ -234,10 +234,10 @@ def test_candidate_lists_equal_the_twin(node, remaining, bound, with_matrix):
     state = search.states[0]
     state.history[:len(history)] = history
     tables = space.tables(matrix)
-    filters = optimal.node_filters(tables, src, 0, src.size, len(history), used,
+    filters = candidates.node_filters(tables, src, 0, src.size, len(history), used,
                                    state.history, state.perms)
     slots = (space.pegs + 1) ** 2
-    scratch = optimal.new_node_scratch(space.pegs, space.colours, np.zeros(slots, np.int64))
+    scratch = candidates.new_node_scratch(space.pegs, space.colours, np.zeros(slots, np.int64))
     expected = ref.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
                                    used, None, filters, None, False)
     unfiltered = set(ref.list_candidates(tables, src, 0, src.size, remaining, bound,
@@ -247,21 +247,21 @@ def test_candidate_lists_equal_the_twin(node, remaining, bound, with_matrix):
         """Rows in code order, each right; those the filters keep are the twin's."""
         rows = [tuple(int(x) for x in r) for r in state.order_keys[len(history), :n_cand]]
         assert rows == sorted(rows, key=lambda r: r[1]) and set(rows) <= unfiltered
-        kept = [r for r in rows if optimal.canonical(tables, r[1], filters, used, scratch)]
+        kept = [r for r in rows if candidates.canonical(tables, r[1], filters, used, scratch)]
         assert kept == expected
 
-    check(optimal.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
+    check(candidates.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
                                   used, state, filters, scratch, False))
     assert not state.tally.any()   # left zero for the next node
     # the same after the fast cases left their answer masks
-    _, guess = optimal.fast_case(tables, src, 0, src.size, remaining, state.masks,
+    _, guess = candidates.fast_case(tables, src, 0, src.size, remaining, state.masks,
                                  np.zeros(slots, np.int64))
     # the masks are left when no member splits the set apart (else the search is done)
     by_masks = matrix.shape[0] > 0 and slots <= 64 and src.size <= slots  # fast_case's rule
     ready = by_masks and (
         guess < 0 or guess not in src or ref.fast_case(tables, src, 0, src.size, remaining,
                                                         None, None)[0] != 2 * src.size - 1)
-    check(optimal.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
+    check(candidates.list_candidates(tables, src, 0, src.size, remaining, bound, len(history),
                                   used, state, filters, scratch, ready))
 
 
@@ -274,7 +274,7 @@ def test_fast_cases_equal_the_twin(node, remaining, with_matrix):
     search = optimal.OptimalSearch(space, matrix, remaining)
     tables = space.tables(matrix)
     seen = np.zeros((space.pegs + 1) ** 2, np.int64)
-    ours = optimal.fast_case(tables, src, 0, src.size, remaining, search.states[0].masks, seen)
+    ours = candidates.fast_case(tables, src, 0, src.size, remaining, search.states[0].masks, seen)
     expected = ref.fast_case(tables, src, 0, src.size, remaining, None, None)
     assert tuple(int(x) for x in ours) == expected
 
@@ -291,14 +291,14 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
     tally, sums = state.tally.astype(np.int64), np.zeros(space.size, np.int64)
     guesses = np.unique(np.array(picks[::2]) % space.size)   # some guesses, in order
     ref.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size, tally, sums)
-    optimal.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size,
+    candidates.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size,
                           state.tally, state.sums)
     assert (state.tally == tally).all() and (state.sums[guesses] == sums[guesses]).all()
-    optimal.clear_tally(matrix, src, 0, src.size, guesses, guesses.size, state.tally)
+    candidates.clear_tally(matrix, src, 0, src.size, guesses, guesses.size, state.tally)
     assert not state.tally.any()
     masks = [0] * space.size
     ref.answer_masks(matrix, src, 0, src.size, masks)
-    optimal.answer_masks(matrix, src, 0, src.size, state.masks)
+    candidates.answer_masks(matrix, src, 0, src.size, state.masks)
     assert [int(x) for x in state.masks] == masks
     assert [popcount(x) for x in state.masks] == [ref_bits.popcount(x) for x in masks]
 
@@ -312,24 +312,33 @@ def test_cache_table_equals_the_twin(puts, others, slots):
     """A small table, so that probes wrap around and full neighbourhoods forget."""
     ours, twin = np.zeros((slots, 2), np.int64), [[0, 0] for _ in range(slots)]
     for key, entry in puts:
-        optimal.cache_put(ours, key, entry)
+        solved_sets.cache_put(ours, key, entry)
         ref.cache_put(twin, key, entry)
     assert ours.tolist() == twin
     for key in range(1, 201):
-        assert optimal.cache_get(ours, key) == ref.cache_get(twin, key)
+        assert solved_sets.cache_get(ours, key) == ref.cache_get(twin, key)
     other = np.zeros((slots, 2), np.int64)
     for key, entry in others:
-        optimal.cache_put(other, key, entry)
-    optimal.merge_cache(ours, other)
+        solved_sets.cache_put(other, key, entry)
+    solved_sets.merge_cache(ours, other)
     ref.merge_cache(twin, other.tolist())
     assert ours.tolist() == twin
     for key in range(1, 201):
-        value, guess = optimal.cached_choice(ours, key)
+        # the entry layout: (guess + 1) << GUESS_SHIFT | value << 1 | exact
         entry = ref.cache_get(twin, key)
-        exact_with_guess = entry >= 0 and entry & 1 and entry >> optimal.GUESS_SHIFT
-        assert (value, guess) == (((entry >> 1) & optimal.VALUE_MASK,
-                                   (entry >> optimal.GUESS_SHIFT) - 1)
-                                  if exact_with_guess else (-1, -1))
+        expected = (((entry >> 1) & solved_sets.VALUE_MASK, bool(entry & 1),
+                     (entry >> solved_sets.GUESS_SHIFT) - 1) if entry >= 0 else (-1, False, -1))
+        assert solved_sets.lookup(ours, key) == expected
+
+
+@pytest.mark.kernel
+@given(st.integers(0, (1 << 40) - 1), st.booleans(), st.integers(-1, 1 << 21))
+def test_entries_pack_and_unpack(value, exact, guess):
+    """What goes into an entry comes out: the value, exactness, and the guess of an
+    exact value when it fits (below 2 ** 20 - 1), else none."""
+    kept = guess if exact and guess + 1 < 1 << 20 else -1
+    assert solved_sets.unpack_entry(solved_sets.pack_entry(value, exact, guess)) == (
+        value, exact, kept)
 
 
 @pytest.mark.parametrize("size,limit", [((4, 4, True), None), ((3, 5, False), 4)])

@@ -15,7 +15,7 @@ from jitgames._chunked import run_chunks
 from jitgames._store import read_checked, write_checked
 from jitgames.mastermind import optimal_run as mr
 from jitgames.mastermind.__main__ import main as mastermind_main
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.optimal import INFEASIBLE, optimal_cost
 from tests.reference import mastermind as ref
 
@@ -92,6 +92,19 @@ def test_split_covers_every_code_once_per_guess():
 def test_result_does_not_depend_on_the_thread_count(size):
     runs = [mr.optimal_run(*size, workers=w) for w in (1, 2, 3)]
     assert len({(r.total, r.guess) for r in runs}) == 1
+
+
+@pytest.mark.parametrize("size", [(4, 4, True, None), (3, 6, False, None), (4, 5, True, 5),
+                                  (4, 5, True, None)])
+def test_splitting_below_the_root_changes_nothing(size):
+    """Every job split into its candidates' tasks (split_above=0), on one thread and
+    on three: the total and the guess of the run with root jobs only."""
+    whole = mr.optimal_run(*size, workers=1, split_above=1 << 40)
+    assert whole.tasks <= whole.jobs
+    for workers in (1, 3):
+        split = mr.optimal_run(*size, workers=workers, split_above=0)
+        assert split.tasks > split.jobs_exact + split.jobs_cut  # tasks below the root ran
+        assert (split.total, split.guess, split.lower) == (whole.total, whole.guess, whole.lower)
 
 
 def test_interrupted_run_resumes_to_the_same_total(tmp_path, monkeypatch, capsys):
@@ -203,6 +216,10 @@ def test_dask_run_equals_the_local_run(size, dask_client, tmp_path):
     here = mr.optimal_run(*size)
     there = mr.optimal_run(*size, client=dask_client, checkpoint=tmp_path / "d.ckpt")
     assert there.complete and (there.total, there.guess) == (here.total, here.guess)
+    # every job split into tasks below the root, run on the workers
+    split = mr.optimal_run(*size, client=dask_client, split_above=0)
+    assert split.tasks > split.jobs_exact + split.jobs_cut
+    assert (split.total, split.guess) == (here.total, here.guess)
     again = mr.optimal_run(*size, checkpoint=tmp_path / "d.ckpt")  # resumed locally
     assert (again.total, again.guess) == (here.total, here.guess)
 

@@ -12,7 +12,7 @@ from jitgames._random import stream_key
 from jitgames.mastermind import STRATEGIES, evaluate, merge, register, strategy_tree
 from jitgames.mastermind import engine, strategies
 from jitgames.mastermind.codes import code_space
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.symmetry import position_permutations
 from jitgames.mastermind.tree import DecisionTree
 from tests.reference import mastermind as ref

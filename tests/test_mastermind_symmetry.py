@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from jitgames._random import stream_key
 from jitgames.mastermind import STRATEGIES, engine, symmetry
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.symmetry import position_permutations
 from tests.reference import mastermind as ref
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from jitgames.errors import InputError
 from jitgames.mastermind import strategy_tree
 from jitgames.mastermind.__main__ import main
-from jitgames.mastermind.evaluate import load_game
+from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.tree import check_tree, walk_tree
 from tests.reference import mastermind as ref
 

@@ -282,7 +282,7 @@ def test_match_quit_is_recorded_unsolved_and_rounds_are_balanced(tmp_path, capsy
     assert status == 2 and "--rounds must be even" in err and out == ""
     # round 1: knuth breaks qi's code 11; round 2: qi gives up on knuth's code
     from jitgames.mastermind.breaker import Breaker
-    from jitgames.mastermind.evaluate import load_game
+    from jitgames.mastermind.codes import load_game
     space, matrix = load_game(2, 2)
     b, answers = Breaker("knuth", space, matrix), []
     while True:

@@ -159,7 +159,8 @@ def _evaluate_in_chunks(args, seed):
     Returns ``(evaluation, complete)``; Ctrl-C keeps the finished chunks.
     """
     from .. import __version__
-    from .evaluate import Evaluation, evaluate_validate, evaluate_worker, load_game
+    from .evaluate import Evaluation, evaluate_validate, evaluate_worker
+    from .codes import load_game
 
     repeats = not args.no_repeats
     space, _ = load_game(args.pegs, args.colours, repeats, args.max_matrix_bytes)
@@ -274,7 +275,8 @@ def _cmd_evaluate(args):
 
 def _shrink(args, seeds):
     """The shrink table of ``args.strategy`` over the trees of ``seeds`` (pooled)."""
-    from .evaluate import load_game, strategy_tree
+    from .evaluate import strategy_tree
+    from .codes import load_game
     from .shrink import pool_sums, shrink_sums, shrink_table
 
     repeats = not args.no_repeats

@@ -94,7 +94,7 @@ def check_strategy(name: str, pegs: int, colours: int) -> str:
 
 
 def _game(pegs: int, colours: int):
-    from .evaluate import load_game
+    from .codes import load_game
     return load_game(pegs, colours, True, MATRIX_BYTES)
 
 

@@ -19,6 +19,7 @@ feedback on the fly from the digit and colour-count tables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
 
@@ -40,6 +41,7 @@ __all__ = [
     "response_matrix",
     "matrix_fits",
     "DEFAULT_MATRIX_BYTES",
+    "load_game",
 ]
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -145,12 +147,18 @@ class CodeTables(NamedTuple):
         Number of pegs of each colour of each code.
     pegs : int
         Code length.
+    colours : int
+        Number of colours (``counts.shape[1]``, carried so no kernel re-derives it).
+    repeats : bool
+        Whether codes may repeat a colour.
     """
 
     matrix: np.ndarray
     digits: np.ndarray
     counts: np.ndarray
     pegs: int
+    colours: int
+    repeats: bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,7 +227,7 @@ class CodeSpace:
 
     def tables(self, matrix: np.ndarray) -> CodeTables:
         """The kernels' :class:`CodeTables` of this space with ``matrix`` (or ``(0, 0)``)."""
-        return CodeTables(matrix, self.digits, self.counts, self.pegs)
+        return CodeTables(matrix, self.digits, self.counts, self.pegs, self.colours, self.repeats)
 
     def feedback(self, guess: int, secret: int) -> int:
         """Encoded feedback of the code at index ``guess`` against index ``secret``."""
@@ -340,3 +348,14 @@ def _fill_rows_on_threads(space: CodeSpace, out: np.ndarray) -> None:
     with ThreadPoolExecutor(workers) as pool:
         list(pool.map(fill, blocks))
 
+
+@lru_cache(maxsize=2)
+def load_game(pegs: int, colours: int, repeats: bool = True,
+              max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> tuple[CodeSpace, np.ndarray]:
+    """The code space of a game and its response matrix (``(0, 0)`` when it would exceed
+    ``max_matrix_bytes``: feedback is then computed on the fly), cached per process for
+    the strategies, the optimal search and play alike."""
+    space = code_space(pegs, colours, repeats)
+    if matrix_fits(space, max_matrix_bytes):
+        return space, response_matrix(space, max_matrix_bytes)
+    return space, np.zeros((0, 0), dtype=np.uint8)

@@ -10,21 +10,20 @@ Two options change any scored strategy: ``first`` fixes the opening guess (to
 reproduce published tables that fix it) and ``ties="random"`` applies Knuth's
 written tie rule (:func:`.strategies.with_ties`).
 
-Code spaces and response matrices are cached per process (a few sizes at a time).
+Code spaces and response matrices come from :func:`.codes.load_game` (cached per process).
 Scored strategies are played by :mod:`.engine`; the optimal ones are searched by
 :mod:`.optimal` and their tree walked.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from ..errors import InputError
 from .._jit import thread_count
 from .._random import stream_key
-from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, matrix_fits, response_matrix
+from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, code_space, load_game
 from .engine import Task, play_all
 from .optimal import optimal_tree
 from .strategies import STRATEGIES, Strategy, get_strategy, with_ties
@@ -32,22 +31,12 @@ from .symmetry import position_permutations
 from .tree import DecisionTree
 
 __all__ = ["Evaluation", "evaluate", "evaluate_worker", "merge", "strategy_tree",
-           "decision_tree", "load_game", "strategy_names"]
+           "decision_tree", "strategy_names"]
 
 
 def strategy_names() -> list[str]:
     """Names accepted by :func:`evaluate`: the registered strategies."""
     return list(STRATEGIES)
-
-
-@lru_cache(maxsize=2)
-def load_game(pegs: int, colours: int, repeats: bool = True,
-              max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> tuple[CodeSpace, np.ndarray]:
-    """The code space and its response matrix (``(0, 0)`` if it exceeds the limit)."""
-    space = code_space(pegs, colours, repeats)
-    if matrix_fits(space, max_matrix_bytes):
-        return space, response_matrix(space, max_matrix_bytes)
-    return space, np.zeros((0, 0), dtype=np.uint8)
 
 
 @dataclass(frozen=True, eq=False)

@@ -4,12 +4,12 @@ The optimum of a game of ``n`` codes is
 
     cost(all codes) = n + min over root guesses g of  sum over answers f  cost(C_f(g))
 
-(:mod:`.optimal`). Nothing has been guessed at the root, so the colour and position
+(:mod:`.branch_and_bound`). Nothing has been guessed at the root, so the colour and position
 permutations are all symmetries there: one guess per orbit is enough, and the orbits
 are the partitions of the pegs into at most ``colours`` parts (``1111, 1112, 1122,
 1123, 1234`` for 4 pegs; without repeats ``1234`` alone). Each pair (root guess,
 answer class) is one *job*: the least total guesses for the codes of that class
-within the guesses left, searched by :func:`.optimal.solve` with history ``[g]``.
+within the guesses left, searched by :func:`.branch_and_bound.solve` with history ``[g]``.
 Jobs are independent, so they run on several threads or on the workers of a Dask
 cluster, and a finished job is kept in a checkpoint.
 
@@ -18,7 +18,7 @@ Branch and bound across jobs, every cut exact:
 - each job has a *budget*: its result is exact when below it, else a lower bound
   at least the budget (the search stops as soon as it knows that much);
 - a root guess's total is bounded below by ``n`` plus, per class, its exact cost, a
-  lower bound found by a cut-off job, or ``lb(size)`` (:func:`.optimal.lower_bounds`);
+  lower bound found by a cut-off job, or ``lb(size)`` (:func:`.candidates.lower_bounds`);
 - the best total found so far, ``U``, gives the budget of a job of guess ``c``:
   ``U`` minus what the other classes of ``c`` are known to cost at least (``U + 1``
   for a guess before the best one in the order, so that the *first* guess attaining
@@ -54,16 +54,22 @@ from .._chunked import ChunkedJob, Checkpoint, check_count
 from .._interrupt import run_interruptible
 from .._jit import thread_count
 from ..errors import InputError
-from .codes import DEFAULT_MATRIX_BYTES, CodeSpace
-from .evaluate import load_game
-from .optimal import INFEASIBLE, UNLIMITED, OptimalSearch, capacities, lower_bounds, solve
+from .branch_and_bound import solve
+from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case, lower_bounds,
+                         root_candidates, search_order)
+from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
+from .optimal import OptimalSearch
+from .optimal_plan import Node
 
-__all__ = ["RootSplit", "root_split", "root_job", "OptimalRun", "optimal_run", "job_params",
-           "validate_partial", "job_value", "exact_job_worker", "JOB_NAME"]
+__all__ = ["RootSplit", "root_split", "root_job", "RunPlan", "OptimalRun", "optimal_run",
+           "job_params", "validate_partial", "job_value", "child_node",
+           "exact_job_worker", "default_split_above", "JOB_NAME"]
 
 JOB_NAME = "mastermind.optimal"
 SPLIT_SCHEME = 1
 """Version of the job list (root guesses and class order); stored in checkpoints."""
+SPLIT_MIN = 200  # see default_split_above
+SPLIT_FRACTION = 32
 
 
 # ----------------------------------------------------------------------------- the jobs
@@ -139,11 +145,6 @@ class RootSplit:
         return h.hexdigest()[:16]
 
 
-def _branches(pegs: int) -> int:
-    """Answers other than "solved" that can occur (the bound tables' branching)."""
-    return (pegs + 1) * (pegs + 2) // 2 - 2 if pegs > 1 else 1
-
-
 @lru_cache(maxsize=4)
 def root_split(pegs: int, colours: int, repeats: bool = True, depth_limit: int | None = None,
                max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> RootSplit:
@@ -155,8 +156,8 @@ def root_split(pegs: int, colours: int, repeats: bool = True, depth_limit: int |
     """
     space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
     n = space.size
-    lb = lower_bounds(n, _branches(pegs))
-    cap = capacities(_branches(pegs), n)
+    lb = lower_bounds(n, branches(pegs))
+    cap = capacities(branches(pegs), n)
     remaining = UNLIMITED if depth_limit is None else depth_limit
     every = np.arange(n, dtype=np.int64)
     rows = []
@@ -199,25 +200,37 @@ def job_params(pegs: int, colours: int, repeats: bool, depth_limit: int | None,
             "scheme": SPLIT_SCHEME, "jobs": split.jobs, "split": split.digest()}
 
 
-def job_value(search: OptimalSearch, worker: int, split: RootSplit, job: int,
+def job_value(search: OptimalSearch, worker: int, split: RootSplit, task,
               budget: int) -> tuple[int, bool]:
-    """``(value, exact)`` of job ``job``: its class's least total within the guesses
-    left when below ``budget`` (``exact``), else a lower bound ``>= budget``.
+    """``(value, exact)`` of a task ``(job, guess, answer)``: the least total of job
+    ``job``'s class within the guesses left (``guess`` -1); or (``guess >= 0``) that
+    of the class when ``guess`` is its first guess; or (``answer >= 0`` too) that of
+    the codes of the class answering ``answer`` to ``guess`` (the tasks of a job
+    split below the root, see :class:`RunPlan`). Exact when below ``budget``, else a
+    lower bound ``>= budget``.
 
     Runs on ``search.states[worker]`` (one thread at a time per state). Raises
     KeyboardInterrupt when ``search.stop`` was set during the search (the value is
     then meaningless, and so are the search's caches).
     """
+    job, guess, answer = (int(x) for x in task)
     space = split.space
-    guess = int(split.guesses[split.job_guess[job]])
+    first = int(split.guesses[split.job_guess[job]])
     state = search.states[worker]
-    state.history[0] = guess
+    state.history[0] = first
     used = np.zeros(space.colours, dtype=np.bool_)
-    used[space.digits[guess]] = True
-    codes = split.class_codes(job)
-    # np.int64(-1): the argument type solve() is compiled for (see optimal.solve)
-    value = int(solve(search.tables, codes, 0, codes.size, search.remaining - 1, int(budget),
-                      1, used, state, np.int64(-1)))
+    used[space.digits[first]] = True
+    codes, level, only = split.class_codes(job), 1, guess
+    if answer >= 0:  # one class of the job's class under ``guess``
+        answers = (search.matrix[guess, codes] if search.matrix.shape[0] else
+                   np.array([space.feedback(guess, s) for s in codes]))
+        codes = np.ascontiguousarray(codes[answers == answer])
+        state.history[1] = guess
+        used[space.digits[guess]] = True
+        level, only = 2, -1
+    # np.int64: the argument type solve() is compiled for (see branch_and_bound.solve)
+    value = int(solve(search.tables, codes, 0, codes.size, search.remaining - level,
+                      int(budget), level, used, state, np.int64(only)))
     if search.stop[0] != 0:
         raise KeyboardInterrupt
     return value, value < budget
@@ -255,7 +268,7 @@ def exact_job_worker(params: dict, start: int, stop: int) -> dict:
     runs every job in full: the plain, slower way to the same optimum (the tests
     compare the two). :func:`optimal_run` gives each job a budget instead.
     """
-    return _dask_job(params, start, INFEASIBLE + 1)
+    return _dask_job(params, (start, -1, -1), INFEASIBLE + 1)
 
 
 def root_job(split: RootSplit) -> ChunkedJob:
@@ -273,8 +286,9 @@ _FREE_SEARCHES: dict = {}
 _FREE_LOCK = threading.Lock()
 
 
-def _dask_job(params: dict, job: int, budget: int) -> dict:
-    """One job on a Dask worker: the partial ``{value, exact, budget}``."""
+def _dask_job(params: dict, task, budget: int) -> dict:
+    """One task ``(job, guess, answer)`` (:func:`job_value`) on a Dask worker: the partial
+    ``{value, exact, budget}``."""
     split = root_split(params["pegs"], params["colours"], params["repeats"],
                        params["max_guesses"])
     key = (params["pegs"], params["colours"], params["repeats"], params["max_guesses"])
@@ -284,7 +298,7 @@ def _dask_job(params: dict, job: int, budget: int) -> dict:
     if search is None:
         _, matrix = load_game(params["pegs"], params["colours"], params["repeats"])
         search = OptimalSearch(split.space, matrix, params["max_guesses"], workers=1)
-    value, exact = job_value(search, 0, split, job, budget)
+    value, exact = job_value(search, 0, split, task, budget)
     with _FREE_LOCK:
         _FREE_SEARCHES[key].append(search)
     return {"value": value, "exact": exact, "budget": int(budget)}
@@ -292,82 +306,174 @@ def _dask_job(params: dict, job: int, budget: int) -> dict:
 
 # ----------------------------------------------------------------------------- the bound
 
-class RootBranchAndBound:
-    """What is known of the root: job results, the best total, which job runs next.
+def default_split_above(codes: int) -> int:
+    """Jobs of more codes than this are split below the root: a class of a few
+    hundred codes is searched in well under a second, and smaller ones are many."""
+    return max(SPLIT_MIN, codes // SPLIT_FRACTION)
 
-    Not thread-safe: the drivers call it under their lock.
+
+class RunPlan:
+    """The root :class:`.optimal_plan.Node` of a run, its big jobs split once more.
+
+    A job (root guess, class) whose class holds more than ``split_above`` codes is
+    searched as a child node when it first comes up to run (:func:`child_node`): each
+    of its own candidate guesses (the ones :func:`.branch_and_bound.solve` would try
+    there, symmetry filters included, in the same order) becomes a task
+    ``(job, guess)``, so that one large class no longer keeps one thread busy while
+    the others wait, and the candidates share the child's best total as their bound.
+    A split job is recorded (and checkpointed) once its child is settled; the tasks
+    of a child are not kept across a restart.
+
+    ``expand(job)`` lists a job's candidates (a kernel call on a search state of the
+    driver's own). Not thread-safe: the drivers call it under their lock. The total
+    and the first root guess attaining it are the same whatever is split and however
+    the tasks interleave (see :mod:`.optimal_plan`).
     """
 
-    def __init__(self, split: RootSplit):
+    BOUND = INFEASIBLE + 1  # the root matters whatever it costs
+
+    def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
+                 keep=None, progress=None):
         self.split = split
-        self.n = split.space.size
-        self.known: dict[int, tuple[int, bool]] = {}
-        self.running: set[int] = set()
-        self.best, self.best_guess = INFEASIBLE, split.guesses.size  # (U, its guess)
+        self.root = Node(split.space.size, split.starts, split.job_lb)
+        self.expand = expand
+        self.split_above = split_above
+        self.keep = keep  # keep(job, partial) of every job settled here
+        self.progress = progress  # progress(self) after every task
+        self.known: dict[int, tuple[int, bool]] = {}  # settled jobs (value, exact)
+        self.tasks_run = 0
+        self._expanded: set[int] = set()
 
-    def _jobs(self, c: int) -> range:
-        return range(int(self.split.starts[c]), int(self.split.starts[c + 1]))
+    @property
+    def best(self) -> int:
+        return self.root.best
 
-    def lower(self, c: int) -> int:
-        """A lower bound of the total of root guess ``c`` (exact once all its jobs are)."""
-        total = self.n
-        for j in self._jobs(c):
-            total += self.known[j][0] if j in self.known else int(self.split.job_lb[j])
-        return total
-
-    def budget(self, c: int) -> int:
-        """Guess ``c`` matters only if its total is below this."""
-        return self.best + 1 if c < self.best_guess else self.best
-
-    def _exact(self, c: int) -> bool:
-        return all(j in self.known and self.known[j][1] for j in self._jobs(c))
-
-    def closed(self, c: int) -> bool:
-        """Guess ``c`` is settled: its total is known, or it cannot matter."""
-        return self._exact(c) or self.lower(c) >= self.budget(c)
+    @property
+    def best_guess(self) -> int:
+        return self.root.best_guess
 
     def record(self, job: int, value: int, exact: bool) -> None:
-        """Add a job's result (replacing an earlier lower bound of it)."""
-        old = self.known.get(job)
-        if old is not None and (old[1] or (not exact and old[0] >= value)):
-            return  # what is known already says as much
-        self.known[job] = (int(value), bool(exact))
-        c = int(self.split.job_guess[job])
-        if self._exact(c):
-            total = self.lower(c)
-            if (total, c) < (self.best, self.best_guess) and total < INFEASIBLE:
-                self.best, self.best_guess = total, c
+        """A whole job's result (run here, on a worker, or read from a checkpoint)."""
+        self.root.record(job, value, exact)
+        self.known[job] = self.root.known[job]
 
-    def next_job(self) -> tuple[int, int] | None:
-        """``(job, budget)`` to run now, or None (all settled, or waiting for results).
-
-        Until a total is known only the first open guess's jobs run (the others would
-        run without a budget).
-        """
-        for c in range(self.split.guesses.size):
-            if self.closed(c):
-                continue
-            lower = self.lower(c)
-            for j in self._jobs(c):
-                if j in self.running or (j in self.known and self.known[j][1]):
-                    continue
-                have = self.known[j][0] if j in self.known else int(self.split.job_lb[j])
-                budget = self.budget(c) - (lower - have)
-                if budget > have:
-                    return j, budget
-            if self.best >= INFEASIBLE:
+    def next_job(self):
+        """``(key, task, budget)`` to run now, or None (all settled, or waiting)."""
+        while True:
+            found = self.root.next_task(self.BOUND)
+            if found is None:
                 return None
-        return None
+            path, budget = found
+            job = path[0]
+            if len(path) == 1:
+                if (self.expand is not None and self.split_above is not None
+                        and job not in self._expanded
+                        and self.split.job_size[job] > self.split_above):
+                    self._expanded.add(job)
+                    child = self.expand(job)
+                    if child is not None:
+                        self.root.attach(job, child)
+                        continue
+                self.root.running.add(job)
+                return path, (job, -1, -1), budget
+            child = self.root.children[job]
+            child.running.add(path[1])
+            return path, (job, *child.labels[path[1]]), budget
+
+    def done(self, key, value: int, exact: bool, budget: int) -> None:
+        """Add the result of the task ``key`` (a path from :meth:`next_job`)."""
+        self.tasks_run += 1
+        job = key[0]
+        if len(key) == 1:
+            self.root.running.discard(job)
+            self.record(job, value, exact)
+            if self.keep is not None:
+                self.keep(job, {"value": int(value), "exact": bool(exact),
+                                "budget": int(budget)})
+        else:
+            child = self.root.children[job]
+            child.running.discard(key[1])
+            child.record(key[1], value, exact)
+        self._settle()
+        if self.progress is not None:
+            self.progress(self)
+
+    def dropped(self, key) -> None:
+        """A task that did not finish (an error or Ctrl-C): no longer running."""
+        node = self.root
+        for k in key[:-1]:
+            node = node.children.get(k)
+            if node is None:
+                return
+        node.running.discard(key[-1])
+
+    def _settle(self) -> None:
+        for job, value, exact, bound in self.root.settle_children(self.BOUND):
+            self.known[job] = (value, exact)
+            if self.keep is None:
+                continue
+            lb = int(self.split.job_lb[job])
+            if exact:
+                self.keep(job, {"value": value, "exact": True, "budget": max(bound, value + 1)})
+            elif value > lb:  # (a bound no better than lb(size) is not worth keeping)
+                self.keep(job, {"value": value, "exact": False,
+                                "budget": max(lb + 1, min(bound, value))})
 
     @property
     def finished(self) -> bool:
-        return not self.running and all(self.closed(c) for c in range(self.split.guesses.size))
+        self._settle()
+        return self.root.settled(self.BOUND)
 
     def bounds(self) -> tuple[int, int | None]:
         """``(lower, upper)``: the optimum lies between them (upper None: no total yet)."""
-        lows = [self.lower(c) for c in range(self.split.guesses.size) if not self.closed(c)]
-        upper = self.best if self.best < INFEASIBLE else None
-        return min(lows + ([self.best] if upper is not None else [INFEASIBLE])), upper
+        root = self.root
+        lows = [root.lower(c) for c in range(root.candidates) if not root.closed(c, self.BOUND)]
+        upper = root.best if root.best < INFEASIBLE else None
+        return min(lows + ([root.best] if upper is not None else [INFEASIBLE])), upper
+
+
+def child_node(search: OptimalSearch, split: RootSplit, job: int) -> Node | None:
+    """The :class:`.optimal_plan.Node` of job ``job``'s class, its candidate guesses
+    listed on ``search.states[0]`` in the order :func:`.branch_and_bound.solve` tries
+    them (symmetry filters included). Each candidate is one task ``(job, guess, -1)``
+    (the class's total when that guess comes first, bounded below by its estimate),
+    except the first: until it has a total nothing bounds the others, so its classes
+    are tasks ``(job, guess, answer)`` of their own, smallest first (as ``solve``
+    takes them), beside a class standing for the codes' own guess (exact: the codes'
+    number). ``node.labels[k]`` is ``(guess, answer)`` of class ``k``. None when a fast
+    case settles the class (it then runs as one job)."""
+    space, state = split.space, search.states[0]
+    codes = split.class_codes(job)
+    first = int(split.guesses[split.job_guess[job]])
+    m, remaining = codes.size, search.remaining - 1
+    floor, guess = fast_case(search.tables, codes, 0, m, remaining, state.masks,
+                             np.zeros((space.pegs + 1) ** 2, dtype=np.int64))
+    if guess >= 0 or floor >= INFEASIBLE or search.matrix.shape[0] == 0:
+        return None
+    used = np.zeros(space.colours, dtype=np.bool_)
+    used[space.digits[first]] = True
+    state.history[0] = first
+    n_cand = root_candidates(search.tables, codes, 0, m, remaining, 1, used, state)
+    if n_cand == 0:  # no guess fits the depth: one job finds that out
+        return None
+    keys = search_order(state.order_keys[1, :n_cand])
+    labels, class_lb, starts = [(-1, -1)], [m], [0]  # the codes' own guess: m exactly
+    lead = int(keys[0, 1])
+    sizes = np.bincount(search.matrix[lead, codes], minlength=(space.pegs + 1) ** 2)
+    sizes[space.solved] = 0
+    order = np.lexsort((np.arange(sizes.size), sizes))  # smallest first, then answer
+    for f in order[sizes.size - np.count_nonzero(sizes):]:
+        labels.append((lead, int(f)))
+        class_lb.append(int(search.lb[sizes[f]]))
+    starts.append(len(labels))
+    for i in range(1, n_cand):
+        labels.append((int(keys[i, 1]), -1))
+        class_lb.append(int(keys[i, 0]))
+        starts.append(len(labels))
+    node = Node(0, starts, class_lb, floor=max(int(floor), int(search.lb[m])))
+    node.labels = labels
+    node.record(0, m, True)
+    return node
 
 
 # ----------------------------------------------------------------------------- runs
@@ -380,7 +486,8 @@ class OptimalRun:
     when complete); ``guess`` is the first root guess in the job order attaining it.
     ``jobs_exact`` and ``jobs_cut`` count the jobs finished with an exact value or a
     lower bound at their budget (``jobs_resumed`` of them read from the checkpoint);
-    ``seconds`` is the wall time of this call.
+    ``seconds`` is the wall time of this call; ``tasks`` counts the kernel searches it
+    ran (whole jobs, and the tasks of jobs split below the root).
     """
 
     pegs: int
@@ -398,6 +505,7 @@ class OptimalRun:
     jobs_cut: int
     jobs_resumed: int
     seconds: float
+    tasks: int = 0
 
     def to_dict(self) -> dict:
         """The JSON object of ``optimal --json`` (without ``complete``)."""
@@ -407,12 +515,12 @@ class OptimalRun:
                 "first_guess": self.guess, "lower_bound": self.lower,
                 "upper_bound": self.upper, "jobs": self.jobs, "jobs_exact": self.jobs_exact,
                 "jobs_cut": self.jobs_cut, "jobs_resumed": self.jobs_resumed,
-                "seconds": round(self.seconds, 3)}
+                "tasks": self.tasks, "seconds": round(self.seconds, 3)}
 
 
-def _run_here(plan: RootBranchAndBound, search: OptimalSearch, keep) -> None:
-    """Run the jobs on ``search.workers`` threads of this process (each its own search
-    state; ``solve`` releases the GIL), ``keep(job, partial)`` called under the lock."""
+def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
+    """Run the tasks on ``search.workers`` threads of this process (each its own search
+    state; ``solve`` releases the GIL)."""
     cond = threading.Condition()
     errors = []
 
@@ -423,21 +531,20 @@ def _run_here(plan: RootBranchAndBound, search: OptimalSearch, keep) -> None:
                     if errors or search.stop[0] != 0 or plan.finished:
                         cond.notify_all()
                         return
-                    task = plan.next_job()
-                    if task is not None:
+                    found = plan.next_job()
+                    if found is not None:
                         break
                     cond.wait(0.5)
-                job, budget = task
-                plan.running.add(job)
+            key, task, budget = found
             try:
-                value, exact = job_value(search, worker, plan.split, job, budget)
-            finally:
+                value, exact = job_value(search, worker, plan.split, task, budget)
+            except BaseException:
                 with cond:
-                    plan.running.discard(job)
+                    plan.dropped(key)
                     cond.notify_all()
+                raise
             with cond:
-                plan.record(job, value, exact)
-                keep(job, {"value": value, "exact": exact, "budget": int(budget)})
+                plan.done(key, value, exact, budget)
                 cond.notify_all()
 
     def guarded(worker):
@@ -458,8 +565,8 @@ def _run_here(plan: RootBranchAndBound, search: OptimalSearch, keep) -> None:
         raise errors[0]
 
 
-def _run_on_dask(plan: RootBranchAndBound, client, params: dict, keep) -> None:
-    """Run the jobs on a Dask cluster, twice as many in flight as it has threads."""
+def _run_on_dask(plan: RunPlan, client, params: dict) -> None:
+    """Run the tasks on a Dask cluster, twice as many in flight as it has threads."""
     from distributed import wait
 
     slots = 2 * max(1, sum(client.nthreads().values()))
@@ -467,22 +574,19 @@ def _run_on_dask(plan: RootBranchAndBound, client, params: dict, keep) -> None:
     try:
         while not plan.finished:
             while len(flying) < slots:
-                task = plan.next_job()
-                if task is None:
+                found = plan.next_job()
+                if found is None:
                     break
-                job, budget = task
-                plan.running.add(job)
-                flying[client.submit(_dask_job, params, job, budget, pure=False,
-                                     retries=3)] = job
+                key, task, budget = found
+                flying[client.submit(_dask_job, params, task, budget, pure=False,
+                                     retries=3)] = (key, budget)
             if not flying:
                 break
             done = wait(list(flying), return_when="FIRST_COMPLETED").done
             for future in done:
-                job = flying.pop(future)
+                key, budget = flying.pop(future)
                 partial = future.result()
-                plan.running.discard(job)
-                plan.record(job, partial["value"], partial["exact"])
-                keep(job, partial)
+                plan.done(key, partial["value"], partial["exact"], budget)
     except KeyboardInterrupt:
         client.cancel(list(flying))
         raise
@@ -490,7 +594,8 @@ def _run_on_dask(plan: RootBranchAndBound, client, params: dict, keep) -> None:
 
 def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int | None = None,
                 *, checkpoint=None, client=None, workers: int | None = None,
-                max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None) -> OptimalRun:
+                max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None,
+                split_above: int | None = None) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
     Parameters
@@ -503,7 +608,13 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     workers : int, optional
         Threads of this process (default: the current Numba thread count).
     progress : callable, optional
-        Called as ``progress(plan)`` after every finished job.
+        Called as ``progress(plan)`` after every finished task.
+    split_above : int, optional
+        Jobs of classes larger than this are split into tasks below the root
+        (:class:`RunPlan`). Default: :func:`default_split_above` when the run has
+        several threads or a cluster, else none (one thread gains nothing from
+        tasks, and is spared compiling the kernel that lists them). It changes only
+        the speed, never the total or the guess.
 
     Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
     bounds proved so far, and the checkpoint every finished job.
@@ -519,31 +630,37 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     job = root_job(split)
     params = job.params
     store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
-    plan = RootBranchAndBound(split)
+
+    def keep(j, partial):
+        if store is not None:
+            store.record((j, j + 1), partial)
+
+    _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
+    workers = workers or thread_count()
+    if split_above is None and (client is not None or workers > 1):
+        split_above = default_split_above(space.size)
+    expand = None
+    if split_above is not None:
+        # the driver's own search state lists the candidates of the jobs it splits
+        lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
+        expand = lambda j: child_node(lister, split, j)  # noqa: E731
+    plan = RunPlan(split, expand, split_above, keep, progress)
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):
             plan.record(j, partial["value"], partial["exact"])
             resumed += 1
 
-    def keep(j, partial):
-        if store is not None:
-            store.record((j, j + 1), partial)
-        if progress is not None:
-            progress(plan)
-
     complete = True
     if space.size == 1:
-        plan.best, plan.best_guess, guess = 1, 0, space.format(0)
+        guess = space.format(0)
     else:
         try:
             if client is not None:
-                _run_on_dask(plan, client, params, keep)
+                _run_on_dask(plan, client, params)
             else:
-                _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
-                search = OptimalSearch(space, matrix, max_guesses,
-                                       workers=workers or thread_count())
-                run_interruptible(lambda: _run_here(plan, search, keep), stop=search.stop)
+                search = OptimalSearch(space, matrix, max_guesses, workers=workers)
+                run_interruptible(lambda: _run_here(plan, search), stop=search.stop)
         except KeyboardInterrupt:
             complete = False
         finally:
@@ -559,4 +676,4 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                       upper if complete else (upper if lower == upper else None),
                       guess if complete or lower == upper else None, lower, upper,
                       complete, split.jobs, exact, len(plan.known) - exact, resumed,
-                      time.perf_counter() - begin)
+                      time.perf_counter() - begin, plan.tasks_run)

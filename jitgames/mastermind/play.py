@@ -37,7 +37,7 @@ from .._interrupt import run_interruptible
 from .._random import below, stream_key
 from .breaker import Breaker
 from .codes import decode_feedback, encode_feedback
-from .evaluate import load_game
+from .codes import load_game
 from .._store import NoRecords, StoreError
 from .advice import check_strategy
 from .game import (COLOURS, MAX_COLOURS, MAX_PEGS, MIN_COLOURS, MIN_PEGS, Game, Turn,

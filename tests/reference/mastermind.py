@@ -191,7 +191,7 @@ def play_all(name, pegs, colours, repeats, seed, tracked, first_guess=-1, ties="
 
 
 def walk_tree(tree, children, tables, secrets, out):
-    matrix, digits, counts, pegs = tables
+    matrix, digits, counts, pegs = tables[:4]
     solved = pegs * (pegs + 1)
     for i, s in enumerate(secrets):
         node, out[i] = 0, -1
@@ -290,7 +290,7 @@ def first_splitting_code(matrix, members, start, end, marks):
 
 def _classes(tables, g, codes):
     """The codes of ``codes`` by their answer to ``g`` (answers computed from the digits)."""
-    matrix, digits, counts, pegs = tables
+    matrix, digits, counts, pegs = tables[:4]
     out = {}
     for s in codes:
         out.setdefault(_response(matrix, digits, counts, pegs, g, int(s)), []).append(int(s))
@@ -335,7 +335,7 @@ def fast_case(tables, src, start, end, remaining, masks, seen):
     2m - 1; any such code 2m; with fewer than three guesses nothing else fits; a
     member leaving one pair and single codes 2m; else at least 2m + 1 (when m fits the
     answer slots, the only case these rules are checked in)."""
-    matrix, digits, counts, pegs = tables
+    matrix, digits, counts, pegs = tables[:4]
     codes = [int(s) for s in src[start:end]]
     m = len(codes)
     n = len(digits)
@@ -366,7 +366,7 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     ``remaining - 1`` guesses can solve, and has ``m + sum lb(class size)`` (classes
     other than "solved") below ``bound``. Reads only ``tables``, the codes, the
     history's symmetries in ``filters`` and ``used``."""
-    matrix, digits, counts, pegs = tables
+    matrix, digits, counts, pegs = tables[:4]
     n = len(digits)
     colours = counts.shape[1]
     codes = [int(s) for s in src[start:end]]
@@ -438,7 +438,7 @@ def merge_cache(into, other):
 def solve(tables, src, start, end, remaining, bound, level, root, used, search):
     """Brute force: every guess at every node, no pruning, no symmetry, exact (reads
     only ``tables``, the codes and ``remaining``)."""
-    matrix, digits, counts, pegs = tables
+    matrix, digits, counts, pegs = tables[:4]
     n = len(digits)
     solved = pegs * (pegs + 1)
     memo = {}

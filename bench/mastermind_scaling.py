@@ -1,0 +1,126 @@
+"""How the optimal Mastermind run scales with threads (and Dask workers).
+
+    python bench/mastermind_scaling.py --sizes 4x7,4x8 --threads 1 2 [--repeats 3]
+    python bench/mastermind_scaling.py --sizes 4x8,5x6 --threads 1 16 --split-above default none
+    python bench/mastermind_scaling.py --sizes 4x8 --threads --dask 1 4    # needs [dask]
+
+For every size, thread count and split setting, :func:`jitgames.mastermind.optimal_run.
+optimal_run` is timed in this process (wall and process-CPU seconds), the settings
+alternating within each round so that a busy machine weighs on all alike; the kernels
+are compiled first on a small game. ``--split-above`` takes class sizes, ``default``
+(``optimal_run``'s choice: :func:`~jitgames.mastermind.optimal_run.default_split_above`
+with several threads, no split on one) or ``none`` (root jobs only: the run before
+jobs were split below the root). ``--dask W ...`` also times a
+local cluster of W single-thread worker processes per W. Every run's total must equal
+the first one's (the total and the guess never depend on threads, workers or
+splitting). Medians and speed-ups (median wall of one thread / of T threads, per
+split setting) go to ``bench/results/mastermind_scaling.json`` with the machine.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+from functools import partial
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _harness import ROOT, machine, save_result  # noqa: E402
+
+sys.path.insert(0, str(ROOT))
+from jitgames.mastermind.optimal_run import optimal_run  # noqa: E402
+
+NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
+
+
+def _size(text: str):
+    pegs, colours = text.lower().split("x")
+    return int(pegs), int(colours)
+
+
+def _split(text: str) -> int | None:
+    if text == "default":  # optimal_run's choice: split only with several threads
+        return None
+    if text == "none":
+        return NO_SPLIT
+    return int(text)
+
+
+def _timed(call):
+    wall, cpu = time.perf_counter(), time.process_time()
+    run = call()
+    return run, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="4x7", help="comma-separated PxK (default 4x7)")
+    parser.add_argument("--threads", type=int, nargs="*", default=[1, 2],
+                        help="thread counts (none: Dask runs only)")
+    parser.add_argument("--split-above", nargs="+", default=["default"],
+                        help="class sizes above which jobs are split, 'default' or 'none'")
+    parser.add_argument("--dask", type=int, nargs="*", default=[],
+                        help="also local Dask clusters of these numbers of worker processes")
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--out", default="mastermind_scaling.json")
+    args = parser.parse_args(argv)
+    optimal_run(3, 4)  # compile the kernels before any clock starts
+    result = {"machine": machine(), "argv": sys.argv[1:], "sizes": {}}
+    for size_text in args.sizes.split(","):
+        pegs, colours = _size(size_text)
+        runs = {}
+        totals = set()
+        for repeat in range(args.repeats):
+            for split_text in args.split_above:
+                for threads in args.threads:
+                    name = f"split {split_text}, {threads} threads"
+                    run, wall, cpu = _timed(lambda: optimal_run(
+                        pegs, colours, workers=threads,
+                        split_above=_split(split_text)))
+                    totals.add((run.total, run.guess))
+                    runs.setdefault(name, []).append({"wall": wall, "cpu": cpu,
+                                                      "tasks": run.tasks})
+                    print(f"{size_text} {name} run {repeat + 1}: total {run.total}, "
+                          f"{wall:.2f} s wall, {cpu:.2f} s CPU, {run.tasks} tasks",
+                          flush=True)
+            for workers in args.dask:
+                run, wall, _ = _dask_run(pegs, colours, workers)
+                totals.add((run.total, run.guess))
+                name = f"dask {workers} workers"
+                runs.setdefault(name, []).append({"wall": wall, "tasks": run.tasks})
+                print(f"{size_text} {name} run {repeat + 1}: total {run.total}, "
+                      f"{wall:.2f} s wall", flush=True)
+        if len(totals) != 1:
+            raise SystemExit(f"{size_text}: the runs disagree: {totals}")
+        medians = {name: statistics.median(r["wall"] for r in rs) for name, rs in runs.items()}
+        speedups = {}
+        for split_text in args.split_above:
+            one = medians.get(f"split {split_text}, 1 threads")
+            if one is not None:
+                speedups[split_text] = {str(t): one / medians[f"split {split_text}, {t} threads"]
+                                        for t in args.threads}
+        if args.dask and 1 in args.dask:
+            speedups["dask"] = {str(w): medians["dask 1 workers"] / medians[f"dask {w} workers"]
+                                for w in args.dask}
+        result["sizes"][size_text] = {"total": next(iter(totals))[0], "runs": runs,
+                                      "median_wall": medians, "speedup": speedups}
+        print(f"{size_text}: median wall {medians}; speed-up {speedups}", flush=True)
+    save_result(ROOT / "bench" / "results" / args.out, result)
+    return 0
+
+
+def _dask_run(pegs: int, colours: int, workers: int):
+    """``(run, wall, cpu)`` of the game on a fresh local cluster of ``workers``
+    single-thread processes (started before the clock; each compiles nothing, the
+    kernels are in the on-disk cache, loaded by each worker before the clock)."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        client.run(partial(optimal_run, 3, 4, workers=1))  # every worker loads its kernels
+        return _timed(lambda: optimal_run(pegs, colours, client=client))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

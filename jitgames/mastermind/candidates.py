@@ -1,0 +1,434 @@
+"""Bounds, symmetry filters, candidate estimates and fast cases of the optimal search.
+
+The kernels :func:`.branch_and_bound.solve` calls at a node of ``m`` consistent codes
+(see that module for the search itself):
+
+- lower bounds: a node solves at most one secret and has at most ``b`` children
+  (``b`` = answers other than "solved", :func:`branches`), so ``m`` secrets need at
+  least ``lb(m) = sum_j j * min(left, b ** (j - 1))`` guesses (:func:`lower_bounds`),
+  and at most ``1 + b + ... + b ** (D - 1)`` secrets fit in D guesses
+  (:func:`capacities`);
+- fast exact cases (:func:`fast_case`): ``m <= 2``; a consistent guess splitting the
+  set apart gives ``2m - 1``; else any guess splitting it apart, or a consistent guess
+  leaving one pair and single codes, gives ``2m``; when all fail the node costs at
+  least ``2m + 1`` (its *floor*), and with two guesses left it is infeasible;
+- candidate estimates ``m + sum lb(class sizes)`` of every guess at once
+  (:func:`list_candidates`: from one bit mask of answers per guess,
+  :func:`answer_masks`, up to ``b + 1`` codes, where ``lb(s) = 2s - 1``; else from a
+  tally of class sizes, :func:`tally_classes`, of the guesses the masks do not cut);
+- symmetry (:func:`canonical`, :func:`node_filters`): only the smallest code of each
+  orbit under the colour and position permutations fixing every guess so far is
+  tried; colours no member uses answer alike wherever they stand, so only the
+  smallest of them is used by candidates (:mod:`.symmetry` shows why the filters
+  combine).
+
+Several cases are written out inside one kernel rather than in kernels of their own:
+every level of kernel calls costs compile time on first use.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._bits import popcount
+from .._jit import jit
+from .engine import response
+from .symmetry import (absent_canonical, all_colours_used, free_colours_canonical,
+                       history_group, orbit_minimal, present_colours)
+
+__all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
+           "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
+           "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
+           "answer_masks", "list_candidates", "root_candidates", "search_order", "fast_case"]
+
+INFEASIBLE = 1 << 40  # a cost meaning "no strategy fits the guesses left"
+UNLIMITED = 62  # depth "limit" meaning none
+PARTS_SHIFT = 32  # in ``Search.sums``: the number of classes above this bit
+
+
+def branches(pegs: int) -> int:
+    """Answers other than "solved" that can occur (the bound tables' branching)."""
+    return (pegs + 1) * (pegs + 2) // 2 - 2 if pegs > 1 else 1
+
+
+def answer_slots(pegs: int) -> np.ndarray:
+    """The answers other than "solved" that can occur (int64 slot numbers)."""
+    return np.array([b * (pegs + 1) + w for b in range(pegs + 1) for w in range(pegs + 1 - b)
+                     if (b, w) != (pegs, 0) and (b, w) != (pegs - 1, 1)], dtype=np.int64)
+
+
+@jit
+def lower_bounds(n, branches):
+    """``lb[m]`` for m = 0..n: least total guesses for m secrets (see module docs)."""
+    lb = np.zeros(n + 1, dtype=np.int64)
+    for m in range(1, n + 1):
+        left, level, width, total = m, 1, 1, 0
+        while left > 0:
+            take = min(left, width)
+            total += take * level
+            left -= take
+            level += 1
+            width = min(width * branches, n + 1)
+        lb[m] = total
+    return lb
+
+
+@jit
+def capacities(branches, n):
+    """``cap[d]``: most secrets solvable within d guesses (saturating at n + 1)."""
+    cap = np.zeros(UNLIMITED + 1, dtype=np.int64)
+    width = 1
+    for d in range(1, UNLIMITED + 1):
+        cap[d] = min(cap[d - 1] + width, n + 1)
+        width = min(width * branches, n + 1)
+    return cap
+
+
+@jit(leaf=True)
+def splits_apart_any(tables, members, start, end, only_members, seen):
+    """A guess (a member if ``only_members``) answering every member differently, or -1.
+
+    ``seen`` is int64 scratch of ``(pegs + 1) ** 2`` slots (marked with ``j + 1``).
+    """
+    matrix, digits, pegs = tables.matrix, tables.digits, tables.pegs
+    seen[:] = 0
+    n_cand = end - start if only_members else digits.shape[0]
+    absent = 0  # colours no member uses: only their smallest-first use is tried
+    colours = tables.colours
+    if not only_members:
+        absent = ~present_colours(digits, members, start, end) & ((1 << colours) - 1)
+    for j in range(n_cand):
+        g = members[start + j] if only_members else j
+        if absent != 0 and not absent_canonical(digits[g], absent, tables.repeats):
+            continue
+        ok = True
+        for t in range(start, end):
+            if matrix.shape[0] > 0:
+                f = np.int64(matrix[g, members[t]])
+            else:
+                f = response(tables, g, members[t])
+            if seen[f] == j + 1:
+                ok = False
+                break
+            seen[f] = j + 1
+        if ok:
+            return g
+    return -1
+
+
+class Filters(NamedTuple):
+    """The symmetries of one node that let candidates be skipped (see :mod:`.symmetry`)."""
+
+    absent: int  # bit mask of the colours no member uses
+    all_used: bool  # every colour has been guessed on the path
+    group: np.ndarray  # int64 (k, pegs): position permutations fixing the history
+    maps: np.ndarray  # int64 (k, colours): their colour maps
+
+
+class NodeScratch(NamedTuple):
+    """Scratch arrays of one node of the search."""
+
+    count: np.ndarray  # int64 (slots,): class sizes of the candidate being estimated
+    row: np.ndarray  # int64 (slots,): class sizes of the candidate being tried
+    class_end: np.ndarray  # int64 (slots,): where each class starts in the level buffer
+    class_lb: np.ndarray  # int64 (slots,): lower bound of each class
+    done: np.ndarray  # bool (slots,): classes already searched
+    seen: np.ndarray  # int64 (slots,): scratch of the split-apart tests
+    image: np.ndarray  # int64 (pegs,): scratch of the orbit test
+    relabel: np.ndarray  # int64 (colours,): scratch of the orbit test
+
+
+@jit
+def new_node_scratch(pegs, colours, seen):
+    """A :class:`NodeScratch` for codes of ``pegs`` pegs and ``colours`` colours, with
+    the caller's ``seen`` (allocated first: most nodes need no more than that)."""
+    slots = (pegs + 1) * (pegs + 1)
+    return NodeScratch(np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+                       np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+                       np.zeros(slots, dtype=np.bool_), seen,
+                       np.empty(pegs, dtype=np.int64), np.empty(colours, dtype=np.int64))
+
+
+@jit
+def node_filters(tables, src, start, end, level, used, history, perms):
+    """The :class:`Filters` of the node ``src[start:end]`` reached by ``history[:level]``
+    (``perms``: the position permutations tried)."""
+    digits = tables.digits
+    colours = tables.colours
+    group, maps = history_group(digits, used, colours, history, level, perms)
+    absent = ~present_colours(digits, src, start, end) & ((1 << colours) - 1)
+    return Filters(absent, all_colours_used(used), group, maps)
+
+
+@jit(leaf=True)
+def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sums):
+    """Class sizes of the guesses ``guesses[:n_guesses]`` at once: ``tally[g * slots + f]``
+    += the members of ``src[start:end]`` answering ``f`` to ``g``, and ``sums[g]``
+    (zeroed first) += ``steps[size]`` per member as its class grows (so ``sums``
+    collects ``sum_f lb(size_f)`` and, above PARTS_SHIFT, the number of classes).
+
+    The response matrix is symmetric (feedback is), so row ``s`` holds the answers of
+    secret ``s`` to every guess: the members' rows are read in order, and the tally
+    stays in cache, where reading one guess's row at the members' columns would jump
+    through the whole matrix. ``tally`` must be zero on entry; :func:`clear_tally`
+    zeroes it again.
+    """
+    n = matrix.shape[0]
+    slots = tally.shape[0] // n
+    for j in range(n_guesses):
+        sums[guesses[j]] = 0
+    for t in range(start, end):
+        row = matrix[src[t]]
+        for j in range(n_guesses):
+            g = guesses[j]
+            i = g * slots + np.int64(row[g])
+            size = tally[i]
+            tally[i] = size + 1
+            sums[g] += steps[size]
+
+
+@jit(leaf=True)
+def clear_tally(matrix, src, start, end, guesses, n_guesses, tally):
+    """Zero the entries of ``tally`` that :func:`tally_classes` set for these members."""
+    n = matrix.shape[0]
+    slots = tally.shape[0] // n
+    for t in range(start, end):
+        row = matrix[src[t]]
+        for j in range(n_guesses):
+            g = guesses[j]
+            tally[g * slots + np.int64(row[g])] = 0
+
+
+@jit(leaf=True)
+def canonical(tables, g, filters, used, scratch):
+    """Whether no symmetry filter of the node (:class:`Filters`) drops the code ``g``."""
+    digits = tables.digits
+    colours = tables.colours
+    if filters.absent != 0 and not absent_canonical(digits[g], filters.absent, tables.repeats):
+        return False
+    if not filters.all_used and not free_colours_canonical(digits[g], used, colours):
+        return False
+    if filters.group.shape[0] > 1 and not orbit_minimal(digits, used, colours, filters.group,
+                                                        filters.maps, g, scratch.image,
+                                                        scratch.relabel):
+        return False
+    return True
+
+
+@jit(leaf=True)
+def answer_masks(matrix, src, start, end, masks):
+    """``masks[g]``: bit ``f`` set when some member of ``src[start:end]`` answers ``f`` to
+    guess ``g`` (feedback slots < 64). Reads the members' rows of the symmetric
+    response matrix in order, like :func:`tally_classes`."""
+    n = matrix.shape[0]
+    masks[:] = 0
+    one = np.uint64(1)
+    for t in range(start, end):
+        row = matrix[src[t]]
+        for g in range(n):
+            masks[g] |= one << np.uint64(row[g])
+
+
+@jit
+def list_candidates(tables, src, start, end, remaining, bound, level, used, search, filters,
+                    scratch, masks_ready):
+    """The candidates of the node ``src[start:end]`` whose estimate is below ``bound``,
+    as ``(estimate, guess)`` rows in code order into ``search.order_keys[level]``;
+    returns their number (``masks_ready``: :func:`fast_case` has left this node's
+    answer masks in ``search.masks``). Candidates are the codes that divide the set
+    and leave no class too large for ``remaining - 1`` guesses; the estimate is
+    ``m + sum lb(class sizes)``.
+
+    Codes that a symmetry filter drops (:func:`canonical`) may remain in the list when
+    the estimate came from the answer masks alone (checking each code would cost
+    more than the estimate): the caller skips them when they come up. Their
+    equivalent code is smaller and has the same estimate, so it comes first in
+    ``(estimate, code)`` order either way."""
+    keys = search.order_keys[level]
+    cap_next = search.cap[remaining - 1]
+    n = tables.digits.shape[0]
+    n_cand = 0
+    if tables.matrix.shape[0] == 0:
+        # No response matrix: each code that no symmetry filter drops is estimated from
+        # its class sizes, its answers computed one by one. (Written here, not in a
+        # kernel of its own: every kernel level costs compile time.)
+        lb, answers, count = search.lb, search.answers, scratch.count
+        solved = tables.pegs * (tables.pegs + 1)
+        for g in range(n):
+            if not canonical(tables, g, filters, used, scratch):
+                continue
+            for t in range(start, end):
+                count[response(tables, g, src[t])] += 1
+            parts = 1 if count[solved] > 0 else 0
+            count[solved] = 0
+            estimate = end - start
+            largest = 0
+            for i in range(answers.shape[0]):  # the answers other than "solved" that occur
+                size = count[answers[i]]
+                count[answers[i]] = 0
+                estimate += lb[size]
+                largest = max(largest, size)
+                parts += size > 0
+            # a code dividing nothing, or leaving a class too large for the guesses left
+            if parts <= 1 or largest > cap_next or estimate >= bound:
+                continue
+            keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+            n_cand += 1
+        return n_cand
+    m = end - start
+    solved = tables.pegs * (tables.pegs + 1)
+    lb, tally, sums, masks = search.lb, search.tally, search.sums, search.masks
+    slots = tally.shape[0] // n
+    with_masks = (tables.pegs + 1) ** 2 <= 64  # (the matrix is there) see answer_masks
+    if with_masks and not masks_ready:
+        answer_masks(tables.matrix, src, start, end, masks)
+    if with_masks and lb[m] == 2 * m - 1:
+        # Up to b + 1 codes every class of s codes has lb(s) = 2s - 1, so the estimate
+        # m + sum lb is 3m - [g is a member] - (number of classes): the mask alone.
+        for g in range(n):
+            parts = popcount(masks[g])
+            member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
+            estimate = 3 * m - member - parts
+            # a class too large for the guesses left: with m <= b + 1 only cap_next = 1
+            if parts <= 1 or estimate >= bound or (m > cap_next and parts != m):
+                continue
+            keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+            n_cand += 1
+        return n_cand
+    # Larger sets: the masks give each guess its number of classes, hence a lower
+    # bound of its estimate (classes as equal as possible); only the guesses it does
+    # not cut are tallied.
+    guesses = search.guesses
+    n_guesses = 0
+    for g in range(n):
+        if with_masks:
+            parts = popcount(masks[g])
+            member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
+            if parts <= 1:
+                continue
+            # least sum lb(s_i) over the parts - member non-empty classes of the m - member
+            # codes: the classes as equal as possible (lb is convex: its steps never shrink)
+            total, classes = m - member, parts - member
+            q, r = total // classes, total % classes
+            if m + r * lb[q + 1] + (classes - r) * lb[q] >= bound:
+                continue
+        if canonical(tables, g, filters, used, scratch):
+            guesses[n_guesses] = g
+            n_guesses += 1
+    tally_classes(tables.matrix, src, start, end, search.steps, guesses, n_guesses, tally, sums)
+    low = (np.int64(1) << PARTS_SHIFT) - 1
+    answers = search.answers
+    for j in range(n_guesses):
+        g = guesses[j]
+        parts = sums[g] >> PARTS_SHIFT
+        # lb(1) = 1 was counted for the solved class of a member, which costs nothing
+        estimate = m + (sums[g] & low) - np.int64(tally[g * slots + solved])
+        if parts <= 1 or estimate >= bound:
+            continue
+        if m > cap_next:
+            largest = 0
+            for i in range(answers.shape[0]):
+                largest = max(largest, np.int64(tally[g * slots + answers[i]]))
+            if largest > cap_next:
+                continue
+        keys[n_cand, 0], keys[n_cand, 1] = estimate, g
+        n_cand += 1
+    clear_tally(tables.matrix, src, start, end, guesses, n_guesses, tally)
+    return n_cand
+
+
+@jit
+def root_candidates(tables, src, start, end, remaining, level, used, search):
+    """All candidates of the node ``src[start:end]`` (those no symmetry filter drops)
+    into ``search.order_keys[level]`` as ``(estimate, guess)`` rows in code order;
+    returns their number. The caller sorts them by estimate, then code, the order in
+    which :func:`.branch_and_bound.solve` tries them (in NumPy: a sort compiled here
+    would cost seconds on first use)."""
+    scratch = new_node_scratch(tables.pegs, tables.colours,
+                               np.zeros((tables.pegs + 1) ** 2, dtype=np.int64))
+    filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
+    n_cand = list_candidates(tables, src, start, end, remaining, INFEASIBLE + 1, level, used,
+                             search, filters, scratch, False)
+    keys = search.order_keys[level]
+    kept = 0
+    # (element by element: an array assigned to a slice compiles Numba's formatting of
+    # its shape-mismatch message, seconds of compile time on first use)
+    for i in range(n_cand):
+        if canonical(tables, keys[i, 1], filters, used, scratch):
+            keys[kept, 0], keys[kept, 1] = keys[i, 0], keys[i, 1]
+            kept += 1
+    return kept
+
+
+def search_order(keys: np.ndarray) -> np.ndarray:
+    """The ``(estimate, guess)`` rows ``keys`` sorted by estimate, then guess: the order
+    in which :func:`.branch_and_bound.solve` tries candidates."""
+    return keys[np.lexsort((keys[:, 1], keys[:, 0]))]
+
+
+@jit(leaf=True)
+def fast_case(tables, src, start, end, remaining, masks, seen):
+    """The fast exact cases of a node of ``m >= 2`` codes: ``(cost, guess)`` when one
+    applies, else ``(floor, -1)`` with a lower bound ``floor`` of the cost
+    (INFEASIBLE when none fits the depth). ``seen`` is scratch of the slots.
+
+    When the node is read from answer masks (there is a response matrix, at most 64
+    feedback slots and ``m`` at most their number) and no fast case applies, leaves
+    the answer masks of the node in ``masks`` (for :func:`list_candidates`).
+
+    Playing a member that leaves one pair and otherwise single codes costs
+    ``m + 3 + (m - 3) = 2m``, the least possible once no guess splits the set apart.
+    (The cases are written out here, not in kernels of their own: every level of kernel
+    calls costs compile time.)"""
+    m = end - start
+    slots = (tables.pegs + 1) ** 2
+    if tables.matrix.shape[0] > 0 and slots <= 64 and m <= slots:  # by the masks
+        # most small sets are split apart by a member: m * m answers, not m * n
+        g = splits_apart_any(tables, src, start, end, True, seen)
+        if g >= 0:
+            return 2 * m - 1, g
+        answer_masks(tables.matrix, src, start, end, masks)
+        # the same guesses, read from the answer masks of every guess: a member gets
+        # its own answer "solved", so it splits the m codes apart when it gets m
+        # answers, and leaves one pair when it gets m - 1
+        for g in range(masks.shape[0]):
+            if popcount(masks[g]) == m:
+                return 2 * m, np.int64(g)
+        if remaining < 3:
+            return INFEASIBLE, np.int64(-1)
+        for t in range(start, end):
+            if popcount(masks[src[t]]) == m - 1:
+                return 2 * m, np.int64(src[t])
+        return 2 * m + 1, np.int64(-1)
+    floor = 0
+    if m <= seen.shape[0]:
+        g = splits_apart_any(tables, src, start, end, True, seen)
+        if g >= 0:
+            return 2 * m - 1, g
+        g = splits_apart_any(tables, src, start, end, False, seen)
+        if g >= 0:
+            return 2 * m, g
+        if remaining < 3:  # two guesses solve m >= 2 codes only by splitting them apart
+            return INFEASIBLE, -1
+        matrix = tables.matrix
+        solved = tables.pegs * (tables.pegs + 1)
+        for j in range(start, end):  # a member leaving one pair and single codes
+            g = np.int64(src[j])
+            seen[:] = 0
+            pairs = 0
+            for t in range(start, end):
+                if matrix.shape[0] > 0:
+                    f = np.int64(matrix[g, src[t]])
+                else:
+                    f = response(tables, g, src[t])
+                seen[f] += 1
+                if f != solved and seen[f] == 2:
+                    pairs += 1
+                if seen[f] > 2 or pairs > 1:
+                    break
+            else:
+                if pairs == 1:
+                    return 2 * m, g
+        floor = 2 * m + 1
+    return floor, -1
