@@ -232,6 +232,9 @@ def _run(body, argv, prog, program: bool) -> int:
         print(f"{name}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        if "--json" in words:  # stopped before it had anything to print: still one object
+            with contextlib.suppress(OSError):
+                print('{"complete": false}', flush=True)
         if _TERMINATED.is_set():
             print(f"{name}: terminated (SIGTERM)", file=sys.stderr)
             return EXIT_TERMINATED
