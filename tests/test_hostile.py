@@ -513,7 +513,8 @@ def test_first_run_ctrl_c_stops_within_seconds(tmp_path, argv, signum, status, a
     seconds (it waited 8-16 s for the compiler, and a KeyboardInterrupt inside Numba
     ended in ``RuntimeError: no compiled object yet``), with its status and one line,
     and with ``--json`` one JSON object."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), JITGAMES_COMPILE_NOTICE="1")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), JITGAMES_COMPILE_NOTICE="1",
+               XDG_DATA_HOME=str(tmp_path / "data"))  # no endgame table of an earlier run
     code, out, err, seconds, first = _stopped(argv, signum, env, after=after)
     assert "compiling kernels for first use" in first
     assert code == status and seconds < 5, (code, seconds, err)
