@@ -11,7 +11,7 @@ import importlib
 import sys
 
 from . import __version__
-from ._cli import ArgumentParser, command_name, exit_process
+from ._cli import ArgumentParser, as_program, command_name, exit_process
 
 __all__ = ["GAMES", "main"]
 
@@ -50,6 +50,7 @@ def build_parser() -> ArgumentParser:
 
 def main(argv=None) -> int:
     """Entry point of ``jitgames``; returns the exit status."""
+    program = argv is None  # the process's own command line (see _cli.run_cli)
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] not in GAMES:
         # --help, --version, a missing or unknown game: argparse answers (and exits).
@@ -61,7 +62,7 @@ def main(argv=None) -> int:
     package = PACKAGES.get(argv[0], argv[0])
     game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}.{package}"
                                    f".__main__")
-    with command_name("jitgames"):
+    with command_name("jitgames"), as_program(program):
         return game.main(argv[1:])
 
 

@@ -43,13 +43,14 @@ import contextlib
 import json
 import os
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from ._cli import InputError, parse_int, progress
-from ._interrupt import run_interruptible
+from ._interrupt import abandon, run_interruptible
 from ._store import (StoreError, check_writable, load_json, read_checked, shorten,
                      write_checked)
 from .errors import InputError
@@ -481,41 +482,165 @@ def _secure_local_cluster(workers: int, local_cluster):
     Every connection is TLS with temporary certificates known only to this process
     (``security=True``: a client without them is refused), and the HTTP servers Dask
     always starts are bound to a free local port with no routes (no dashboard, no
-    health, metrics or proxy pages). The configuration holds while the cluster lives,
+    health, metrics or proxy pages). The workers never hear Ctrl-C
+    (:func:`_start_deaf_to_ctrl_c`), and Dask's own log lines are silenced below
+    CRITICAL: a stopped run's cancelled tasks, heartbeats to a closed scheduler and
+    workers killed after 4 s in a kernel are the expected end of a cut run, not news;
+    an error in a chunk reaches this process as its exception and is reported here. The configuration holds while the cluster lives,
     so that a worker restarted after a crash starts the same way.
     """
+    import logging
+
     import dask
 
     quiet_http = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
     with dask.config.set(quiet_http):
-        cluster = local_cluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                security=True, dashboard_address="127.0.0.1:0",
-                                scheduler_kwargs={"dashboard": False},
-                                worker_dashboard_address="127.0.0.1:0",
-                                env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))})
+        cluster = _start_deaf_to_ctrl_c(lambda: local_cluster(
+            n_workers=workers, threads_per_worker=1, processes=True, security=True,
+            dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
+            worker_dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL,
+            env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))}))
         try:
             yield cluster
         finally:
             cluster.close()
 
 
+def _start_deaf_to_ctrl_c(start):
+    """``start()`` (a LocalCluster) in a helper thread that blocks SIGINT, while this
+    thread waits in short steps, hearing Ctrl-C at once.
+
+    A terminal sends Ctrl-C to every process of the foreground group, the cluster's
+    worker processes included, which then print a KeyboardInterrupt traceback each
+    (four for ``local:4``) from wherever they are: importing, running a chunk, closing.
+    Their parent stops them (it closes the cluster); they need not hear it. A blocked
+    signal stays blocked in every thread the helper starts (the cluster's event loop,
+    the threads that start and restart worker processes) and in the processes they
+    start, from their first instruction (Python leaves the mask as it finds it), so
+    the workers never see Ctrl-C. The waiting thread keeps hearing it.
+
+    After Ctrl-C the helper is abandoned (the process ends without waiting for it, see
+    :func:`jitgames._interrupt.end_process_if_work_left`; workers end with their
+    parent); a cluster it finishes starting anyway is closed there, unused.
+    """
+    import signal
+    from multiprocessing import resource_tracker
+
+    outcome = []
+    lock = threading.Lock()
+    abandoned = threading.Event()
+    done = threading.Event()
+
+    def run():
+        try:
+            # multiprocessing's resource tracker is started (once) with SIGINT blocked
+            # and then *unblocks* it in the starting thread: start it first. Its only
+            # words are about semaphores left behind by a process ended at once after
+            # Ctrl-C (on purpose): it gets no stderr (its file descriptor 2 is
+            # inherited, so it is pointed at /dev/null for the moment of the start).
+            saved = os.dup(2)
+            try:
+                nowhere = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(nowhere, 2)
+                os.close(nowhere)
+                resource_tracker.ensure_running()
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            cluster = start()
+        except BaseException as exc:  # handed to the waiting thread
+            outcome.append((False, exc))
+            done.set()
+            return
+        with lock:
+            keep = not abandoned.is_set()
+            if keep:
+                outcome.append((True, cluster))
+        if not keep:
+            cluster.close()
+        done.set()
+
+    thread = threading.Thread(target=run, name="jitgames-cluster-start", daemon=True)
+    thread.start()
+    try:
+        while not done.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        with lock:
+            abandoned.set()
+            started = [value for ok, value in outcome if ok]
+        for cluster in started:  # finished just before Ctrl-C was heard
+            cluster.close()
+        if not started:
+            abandon(thread)
+        raise
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
 CONNECT_TIMEOUT = 10.0
 """Seconds given to a Dask scheduler to answer (a refused connection is reported at
 once by :func:`_probe`, not after this)."""
+HANDSHAKE_WAIT = 3.0
+"""Seconds a server at a ``tcp://`` address is given to greet as a Dask scheduler does
+(at once, before it reads anything: a scheduler answers in milliseconds)."""
+_HANDSHAKE_MOST = 64 * 1024
+"""Largest first message read from the server (a scheduler's greeting is ~100 bytes)."""
 
 
 def _probe(spec: str) -> None:
-    """One plain TCP connection to ``tcp://HOST:PORT``: a refused or unreachable
-    address is one line now (Dask's client retries until its timeout)."""
+    """Check that ``tcp://HOST:PORT`` is a Dask scheduler before Dask's client is made.
+
+    A refused or unreachable address is one line at once (Dask's client retries until
+    its timeout). A server that is not Dask's gets one line within
+    :data:`HANDSHAKE_WAIT` seconds: Dask's client, given an HTTP server (which waits
+    for a request and never speaks first), waits for ever in its handshake, whatever
+    its timeout. A Dask peer greets first with one message in Dask's framing (its total
+    length as a little-endian 64-bit integer, then the frames, msgpack naming
+    ``compression`` and ``pickle-protocol``); the greeting is sent back unchanged
+    before closing, so the scheduler sees a complete handshake, not a broken one.
+    """
     import socket
+    import struct
     from urllib.parse import urlsplit
 
     parts = urlsplit(spec)
     try:
-        socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT).close()
+        sock = socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT)
     except OSError as exc:
         raise InputError(f"cannot reach the Dask scheduler at {spec}: "
                          f"{exc.strerror or exc}") from None
+    not_dask = InputError(f"{spec} did not answer as a Dask scheduler; is it the "
+                          "scheduler's address?")
+    with sock:
+        sock.settimeout(HANDSHAKE_WAIT)
+        try:
+            head = _receive(sock, 8)
+            (length,) = struct.unpack("<Q", head)
+            if not 16 <= length <= _HANDSHAKE_MOST:
+                raise not_dask
+            greeting = _receive(sock, length)
+        except (OSError, EOFError):  # silent (timeout), closed, reset
+            raise not_dask from None
+        if b"pickle-protocol" not in greeting or b"compression" not in greeting:
+            raise not_dask
+        with contextlib.suppress(OSError):
+            sock.sendall(head + greeting)
+
+
+def _receive(sock, count: int) -> bytes:
+    """Exactly ``count`` bytes from ``sock`` (its timeout applies to each read);
+    EOFError if the peer closes first."""
+    data = bytearray()
+    while len(data) < count:
+        piece = sock.recv(count - len(data))
+        if not piece:
+            raise EOFError
+        data += piece
+    return bytes(data)
 
 
 @contextlib.contextmanager
@@ -531,17 +656,19 @@ def open_client(spec: str | None):
     if spec is None:
         yield None
         return
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise InputError("--scheduler needs the dask extra: pip install 'jitgames[dask]'") from None
-
     import argparse
 
     try:
         scheduler_address(spec)
     except argparse.ArgumentTypeError as exc:
         raise InputError(f"--scheduler: {exc}") from None
+    if not spec.startswith("local:"):
+        _probe(spec)  # before Dask's import (seconds): a wrong address is told at once
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError("--scheduler needs the dask extra: pip install 'jitgames[dask]'") from None
+
     if spec.startswith("local:"):
         workers = parse_int(spec[len("local:"):])
         try:  # the local cluster's temporary TLS certificates are made with it
@@ -552,7 +679,6 @@ def open_client(spec: str | None):
         with _secure_local_cluster(workers, LocalCluster) as cluster, Client(cluster) as client:
             yield client
         return
-    _probe(spec)
     try:
         client = Client(spec, timeout=f"{CONNECT_TIMEOUT:g}s")
     except (OSError, TimeoutError) as exc:

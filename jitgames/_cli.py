@@ -44,6 +44,7 @@ __all__ = [
     "ArgumentParser",
     "run_cli",
     "command_name",
+    "as_program",
     "display_name",
     "parse_int",
     "integer",
@@ -160,14 +161,53 @@ FIRST_USE_SECONDS = {"solitaire": 8, "mastermind": 15, "kalah": 10, "puzzles": 6
 empty cache; measured by bench/compile.py and rounded up), for the compile notice."""
 
 
-def run_cli(body, argv=None, prog: str | None = None) -> int:
+_PROGRAM = contextvars.ContextVar("jitgames_program", default=False)
+"""True inside :func:`run_cli` of a command-line process (see its ``program``)."""
+
+
+@contextlib.contextmanager
+def as_program(program: bool = True):
+    """Inside the block (when ``program``), :func:`run_cli` treats its command as the
+    process's own, as when its ``argv`` is None (the ``jitgames`` front door passes
+    its games their arguments as lists)."""
+    token = _PROGRAM.set(_PROGRAM.get() or program)
+    try:
+        yield
+    finally:
+        _PROGRAM.reset(token)
+
+
+def run_cli(body, argv=None, prog: str | None = None, program: bool | None = None) -> int:
     """Run ``body(argv)`` and map errors to exit statuses.
 
     Returns the body's status (``None`` counts as 0); 2 after an
     :class:`~jitgames.errors.InputError` (one line on stderr) or invalid arguments;
     130 after Ctrl-C (the body may catch it first to print partial results). The
     status is returned, never raised, so ``main(argv)`` can be called in-process.
+
+    ``program``: this is the process's own command (by default when ``argv`` is None,
+    i.e. read from ``sys.argv``; or inside :func:`as_program`). Then, and
+    only then, the process may be ended at once: Ctrl-C or SIGTERM during a kernel's
+    first-use compilation in the main thread ends it within moments (status 130 or
+    143, one line), and so does the end of a run that left a compilation or abandoned
+    work behind in another thread (:mod:`jitgames._interrupt`), instead of waiting
+    10-20 s for the compiler.
     """
+    program = (argv is None if program is None else program) or _PROGRAM.get()
+    token = _PROGRAM.set(program)
+    try:
+        status = _run(body, argv, prog, program)
+    finally:
+        _PROGRAM.reset(token)
+    if program:
+        from ._interrupt import end_process_if_work_left
+
+        end_process_if_work_left(status)
+    return status
+
+
+def _run(body, argv, prog, program: bool) -> int:
+    """:func:`run_cli` but for the end of a program's process."""
     name = display_name(prog or os.path.basename(sys.argv[0]))
     words = sys.argv[1:] if argv is None else list(argv)
     # -q/--quiet means the same in every game; read here, before the game's parser, so
@@ -180,7 +220,8 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
                 else "some seconds")
     _tolerant_output()
     try:
-        with compile_notice(name, estimate, quiet=quiet), _sigterm_as_interrupt():
+        with compile_notice(name, estimate, quiet=quiet), _sigterm_as_interrupt(), \
+                _first_use_stops(name, program, "--json" in words):
             status = body(argv)
         if status == EXIT_CUT_SHORT and _TERMINATED.is_set():
             return EXIT_TERMINATED
@@ -191,6 +232,9 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
         print(f"{name}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        if "--json" in words:  # stopped before it had anything to print: still one object
+            with contextlib.suppress(OSError):
+                print('{"complete": false}', flush=True)
         if _TERMINATED.is_set():
             print(f"{name}: terminated (SIGTERM)", file=sys.stderr)
             return EXIT_TERMINATED
@@ -206,6 +250,26 @@ def run_cli(body, argv=None, prog: str | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
     return EXIT_OK if status is None else int(status)
+
+
+def _first_use_stops(name: str, program: bool, json_output: bool):
+    """In a program's process, Ctrl-C (SIGTERM) during a first-use compilation ends it
+    at once with status 130 (143) and one line (:mod:`jitgames._interrupt`); with
+    ``--json``, stdout gets ``{"complete": false}`` (nothing was computed yet, and a
+    reader of the output still finds one JSON object saying so)."""
+    if not program:
+        return contextlib.nullcontext()
+    from ._interrupt import stop_at_once_while_compiling
+
+    def goodbye(signum):
+        output = '{"complete": false}\n' if json_output else None
+        if signum == signal.SIGTERM:
+            return (f"{name}: terminated (SIGTERM) while compiling kernels for first use",
+                    EXIT_TERMINATED, output)
+        return (f"{name}: interrupted while compiling kernels for first use", EXIT_CUT_SHORT,
+                output)
+
+    return stop_at_once_while_compiling(goodbye)
 
 
 def _tolerant_output() -> None:

@@ -17,13 +17,21 @@ The helper thread runs parallel kernels on as many Numba threads as the caller
 Kernels read the flag with :func:`stop_requested`, an atomic (relaxed) load: a plain
 ``flag[0]`` in a loop that never writes it may be read once, before the loop, by the
 optimiser, and the loop would never see the change.
+
+A command-line process (never a ``main(argv)`` called in-process) also stops at once
+when Ctrl-C or SIGTERM arrives while a kernel is being compiled for first use
+(:func:`stop_at_once_while_compiling`, :func:`end_process_if_work_left`): a
+compilation cannot be interrupted safely, and lasts 10-20 s.
 """
 from __future__ import annotations
 
 import atexit
 import contextlib
 import os
+import signal
+import sys
 import threading
+import time
 
 import numba
 import numpy as np
@@ -32,7 +40,8 @@ from numba.extending import intrinsic
 
 from ._jit import jit
 
-__all__ = ["run_interruptible", "stop_flag", "stop_requested", "GRACE"]
+__all__ = ["run_interruptible", "stop_flag", "stop_requested", "GRACE",
+           "stop_at_once_while_compiling", "end_process_if_work_left", "abandon"]
 
 GRACE = 0.5
 """Seconds the work is given to stop after Ctrl-C before it is abandoned."""
@@ -161,7 +170,8 @@ def run_interruptible(work, grace: float = GRACE, stop: np.ndarray | None = None
         finally:
             finished.set()
 
-    threading.Thread(target=run, name="jitgames-work", daemon=True).start()
+    thread = threading.Thread(target=run, name="jitgames-work", daemon=True)
+    thread.start()
     try:
         while not finished.wait(_WAIT_STEP):
             pass
@@ -171,6 +181,7 @@ def run_interruptible(work, grace: float = GRACE, stop: np.ndarray | None = None
         if outcome and not outcome[0][0] and isinstance(outcome[0][1], KeyboardInterrupt):
             raise outcome[0][1] from None
         if not finished.is_set():
+            _abandoned.append(thread)
             atexit.unregister(_exit_beside_abandoned_work)  # registered once
             atexit.register(_exit_beside_abandoned_work)
         raise
@@ -178,3 +189,207 @@ def run_interruptible(work, grace: float = GRACE, stop: np.ndarray | None = None
     if not ok:
         raise value
     return value
+
+
+# ----------------------------------------------------------------------------- first-use compiles
+
+AFTER_SIGNAL_GRACE = 2.0
+"""Seconds the main thread is given to stop in order after Ctrl-C while another thread
+compiles, before the process is ended (:func:`stop_at_once_while_compiling`)."""
+_abandoned: list[threading.Thread] = []
+"""Work threads left running after Ctrl-C by :func:`run_interruptible`."""
+
+
+def abandon(thread: threading.Thread) -> None:
+    """Record ``thread`` as work left running after Ctrl-C: a command-line process ends
+    without waiting for it (:func:`end_process_if_work_left`)."""
+    _abandoned.append(thread)
+
+
+class _Compilations:
+    """Which threads are compiling a kernel now (thread id -> depth of nested
+    compilations), from Numba's ``numba:compile`` events (fired on cache misses only)."""
+
+    def __init__(self):
+        self.depth: dict[int, int] = {}
+
+    def on_start(self, event) -> None:
+        me = threading.get_ident()
+        self.depth[me] = self.depth.get(me, 0) + 1
+
+    def on_end(self, event) -> None:
+        me = threading.get_ident()
+        left = self.depth.get(me, 1) - 1
+        if left:
+            self.depth[me] = left
+        else:
+            self.depth.pop(me, None)
+
+    def active(self, ident: int) -> bool:
+        return self.depth.get(ident, 0) > 0
+
+
+_compilations: _Compilations | None = None
+
+
+def _watch_compilations() -> _Compilations:
+    """The process's one :class:`_Compilations`, registered with Numba on first use."""
+    global _compilations
+    if _compilations is None:
+        from numba.core import event
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                watched.on_start(ev)
+
+            def on_end(self, ev):
+                watched.on_end(ev)
+
+        watched = _Compilations()
+        event.register("numba:compile", Listener())
+        _compilations = watched
+    return _compilations
+
+
+def _compiler_lock():
+    """The RLock inside Numba's global compiler lock (held while a kernel is compiled or
+    loaded from the cache); None if Numba changes that private detail."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    return getattr(global_compiler_lock, "_lock", None)
+
+
+def _compiling_here() -> bool:
+    """True when the calling thread is compiling a kernel (not when it loads one from
+    the cache: milliseconds, and an interrupted load is only redone by the next run)."""
+    return _compilations is not None and _compilations.active(threading.get_ident())
+
+
+def _compiling_elsewhere() -> bool:
+    """True when another thread holds Numba's compiler lock (compiling, loading)."""
+    lock = _compiler_lock()
+    if lock is None or not lock.acquire(blocking=False):
+        return lock is not None
+    lock.release()
+    return False
+
+
+_stopping = threading.Lock()
+
+
+def _end_process(line: str | None, status: int, output: str | None = None) -> None:
+    """End the process now with ``status``: standard output flushed and ``output``
+    (if any) written to it, ``line`` (if any) written to stderr. No interpreter shutdown: a thread inside LLVM when Python
+    finalises aborts the process, and waiting for it is what must not happen. Called
+    by two threads at once, the second waits for the first to end the process."""
+    if not _stopping.acquire(blocking=False):
+        while True:
+            time.sleep(60)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    if output:
+        with contextlib.suppress(OSError):
+            os.write(1, output.encode("utf-8"))
+    if line:
+        with contextlib.suppress(OSError):
+            os.write(2, (line + "\n").encode("utf-8", "backslashreplace"))
+    os._exit(status)
+
+
+def end_process_if_work_left(status: int) -> None:
+    """At the end of a command-line process: if work abandoned after Ctrl-C still runs,
+    or another thread is compiling a kernel, end the process now with ``status`` (its
+    output flushed) instead of waiting for the compilation (up to 20 s) or risking an
+    abort in LLVM during Python's shutdown. Otherwise return (an orderly exit)."""
+    if numba.config.DISABLE_JIT:
+        return
+    if any(t.is_alive() for t in _abandoned) or _compiling_elsewhere():
+        _end_process(None, status)
+
+
+@contextlib.contextmanager
+def stop_at_once_while_compiling(goodbye):
+    """Inside the block, Ctrl-C or SIGTERM that arrives while the main thread compiles a
+    kernel ends the process at once, ``goodbye(signum)`` giving the line for stderr, the
+    exit status and what to print on stdout (or None). For the main thread of a command-line process only (elsewhere,
+    or with kernels run as plain Python, nothing changes).
+
+    Why: on an empty cache the first call of a kernel compiles it, 10-20 s mostly inside
+    LLVM (C code, where Python runs no signal handler: Ctrl-C would be seen when the
+    compilation ends), and a KeyboardInterrupt raised inside Numba's compiler (in its
+    Python parts, or in a callback from LLVM, where Python prints and drops it) leaves
+    the compilation half made: a later ``RuntimeError: no compiled object yet`` or a
+    crash. Nothing finished is lost: kernels are compiled at their first call, before
+    the work that uses them, and checkpoints hold the work finished before.
+
+    How: a signal handler that, in the compiler, ends the process instead of raising;
+    and a watcher thread that reads the signal numbers Python's C-level handler writes
+    to the wakeup file descriptor the moment a signal arrives, and ends the process if
+    the main thread is compiling (LLVM releases the GIL, so the watcher runs), or if
+    :data:`AFTER_SIGNAL_GRACE` seconds later the process still runs beside a
+    compilation in another thread (the main thread then waits for it, e.g. joining a
+    pool's threads). Otherwise the signal goes to the handlers installed before
+    (KeyboardInterrupt: partial results, checkpoints).
+    """
+    if threading.current_thread() is not threading.main_thread() or numba.config.DISABLE_JIT:
+        yield
+        return
+    watched = _watch_compilations()
+    main = threading.get_ident()
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if callable(handler):  # not ignored, not left to the system
+            previous[signum] = handler
+
+    def on_signal(signum, frame):
+        if _compiling_here() or _stopping.locked():
+            _end_process(*goodbye(signum))
+        previous[signum](signum, frame)
+
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+
+    closed = threading.Event()
+
+    def watch():
+        while True:
+            try:
+                data = os.read(read_end, 64)
+            except OSError:
+                return
+            if not data:  # the block ended
+                return
+            stops = [signum for signum in data if signum in previous]
+            if not stops:
+                continue
+            # The main thread compiling: now. Else it stops in order (partial result,
+            # checkpoint), unless it waits for a compilation in another thread (a
+            # pool's threads joined while the KeyboardInterrupt unwinds): then after
+            # the grace.
+            deadline = time.monotonic() + AFTER_SIGNAL_GRACE
+            while not closed.is_set():
+                if watched.active(main):
+                    _end_process(*goodbye(stops[0]))
+                if time.monotonic() > deadline:
+                    if _compiling_elsewhere():
+                        _end_process(*goodbye(stops[0]))
+                    break
+                closed.wait(_WAIT_STEP)
+
+    old_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    watcher = threading.Thread(target=watch, name="jitgames-signal-watch", daemon=True)
+    watcher.start()
+    for signum in previous:
+        signal.signal(signum, on_signal)
+    try:
+        yield
+    finally:
+        closed.set()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        signal.set_wakeup_fd(old_fd)
+        os.close(write_end)
+        watcher.join(1)
+        os.close(read_end)

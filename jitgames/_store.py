@@ -116,26 +116,63 @@ def _resolve(path: Path) -> Path:
     """The file a write to ``path`` lands in: the final target of a symlink chain.
 
     A link is followed only where the kernel itself would follow it for this process
-    (Linux ``fs.protected_symlinks``): a link in a sticky world-writable folder (the
-    system temporary folder) is followed only when this process's user owns the link
-    or the link's owner owns the folder. Otherwise :class:`StoreError`: a link
-    planted there by another user must not make a write (as root, above all)
-    replace a file the user never named.
+    (Linux ``fs.protected_symlinks``, see :func:`check_links`), whether it is the last
+    component or a folder on the way. A magic link the kernel follows but whose text
+    names no file (``/dev/stdout`` on a pipe: ``pipe:[1234]``) is left to the kernel:
+    ``path`` itself is returned.
     """
-    if not path.is_symlink():
+    check_links(path)
+    real = Path(os.path.realpath(path))
+    if not os.path.lexists(real) and os.path.exists(path):
         return path
-    link = path
-    for _ in range(40):  # the kernel's limit on links in a chain
-        if not link.is_symlink():
-            break
-        _check_link(link)
-        target = Path(os.readlink(link))
-        link = target if target.is_absolute() else link.parent / target
-    return Path(os.path.realpath(path))
+    return real
+
+
+def check_links(path: str | os.PathLike) -> None:
+    """Raise :class:`StoreError` if reaching ``path`` follows a link the kernel's
+    protected_symlinks rule refuses: a link in a sticky world-writable folder (the
+    system temporary folder) is followed only when this process's user owns the link
+    or the link's owner owns the folder.
+
+    Every component is walked as the kernel walks it (folders on the way, links to
+    links, ``..`` after a link), so a planted link to a folder is caught as well as a
+    planted link to a file. The rule is applied whatever the sysctl says (it is off in
+    many containers): a link planted there by another user must not make a write (as
+    root, above all) replace a file the user never named, nor a read show one.
+    """
+    pending = list(Path(path).parts)
+    here = Path(os.getcwd()) if not Path(path).is_absolute() else Path("/")
+    if pending and Path(pending[0]).is_absolute():
+        pending.pop(0)
+    links = 0
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            here = here.parent
+            continue
+        step = here / part
+        try:
+            is_link = stat.S_ISLNK(os.lstat(step).st_mode)
+        except OSError:  # missing (a file to create) or unreadable: nothing to follow
+            here = step
+            continue
+        if not is_link:
+            here = step
+            continue
+        links += 1
+        if links > 40:  # the kernel's limit on links in one walk (ELOOP)
+            return
+        _check_link(step)
+        target = os.readlink(step)
+        if os.path.isabs(target):
+            here = Path("/")
+        pending[:0] = [p for p in Path(target).parts if p != "/"]
 
 
 def _check_link(link: Path) -> None:
-    """Refuse ``link`` if the kernel's protected_symlinks rule would (see :func:`_resolve`)."""
+    """Refuse ``link`` if the kernel's protected_symlinks rule would (see :func:`check_links`)."""
     try:
         folder = os.stat(link.parent)
         owner = os.lstat(link).st_uid
@@ -143,8 +180,8 @@ def _check_link(link: Path) -> None:
         return
     shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
     if shared and owner != os.geteuid() and owner != folder.st_uid:
-        raise StoreError(f"cannot write {link}: a link owned by another user in a shared "
-                         "folder (not followed, as the system would not follow it)")
+        raise StoreError(f"cannot follow {link}: a link owned by another user in a shared folder "
+                         "(not followed, as the system would not follow it)")
 
 
 def _special_kind(path: Path) -> str | None:
@@ -405,8 +442,10 @@ def open_regular(path: str | os.PathLike, what: str):
     Opened with ``O_NONBLOCK``, so a FIFO with no writer is not waited on, then
     checked with ``fstat`` (the file opened, not a name that may change since): a
     FIFO, device, socket or directory is refused with :class:`StoreError` ("WHAT
-    PATH: not a regular file (a FIFO)"). Other errors are OSError, as from ``open``.
+    PATH: not a regular file (a FIFO)"), and so is a path through a link planted in a
+    shared folder (:func:`check_links`). Other errors are OSError, as from ``open``.
     """
+    check_links(path)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     try:
         mode = os.fstat(fd).st_mode

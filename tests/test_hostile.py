@@ -457,6 +457,92 @@ def test_sigterm_keeps_a_checkpoint(tmp_path):
                                "checkpoint")
 
 
+# ----------------------------------------------------------------------------- first-run Ctrl-C
+
+WRAPPER = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+           "sys.argv = sys.argv[1:]; runpy.run_module(sys.argv[0], run_name='__main__')")
+"""``python -m MODULE ARGS`` with Python's own SIGINT handler, whatever the shell that
+started the tests did with SIGINT (an inherited "ignore" would make a test pass or hang
+for the wrong reason)."""
+
+
+def _stopped(argv, signum, env, after, session=False, wait_for=None):
+    """Run ``python -m argv`` (as its own program), wait for ``wait_for(child)`` to be true
+    or for the first line on stderr, then ``after`` seconds, send ``signum`` (to the
+    whole process group with ``session``, as a terminal does); returns (status, stdout,
+    stderr after the first line, seconds from the signal to the exit). Bounded."""
+    import select
+
+    child = subprocess.Popen([sys.executable, "-c", WRAPPER, *argv], cwd=ROOT, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    try:
+        first = ""
+        deadline = time.monotonic() + 180
+        if wait_for is None:
+            ready, _, _ = select.select([child.stderr], [], [], 180)
+            assert ready, "nothing on stderr in 180 s"
+            first = child.stderr.readline()
+        else:
+            while (child.poll() is None and time.monotonic() < deadline
+                   and not wait_for(child)):
+                time.sleep(0.1)
+            assert child.poll() is None and wait_for(child), child.communicate(timeout=30)
+        time.sleep(after)
+        assert child.poll() is None, child.communicate(timeout=30)
+        sent = time.monotonic()
+        if session:
+            os.killpg(child.pid, signum)
+        else:
+            child.send_signal(signum)
+        out, err = child.communicate(timeout=60)
+        return child.returncode, out, err, time.monotonic() - sent, first
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate(timeout=30)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv, signum, status, after", [
+    (["jitgames.kalah", "solve", "4", "3"], signal.SIGINT, 130, 3.0),
+    (["jitgames.mastermind", "evaluate", "--json"], signal.SIGTERM, 143, 1.0)])
+def test_first_run_ctrl_c_stops_within_seconds(tmp_path, argv, signum, status, after):
+    """On an empty Numba cache, Ctrl-C (SIGTERM) while kernels compile (in the main
+    thread, in the solver's thread, in a pool's threads): the process ends within
+    seconds (it waited 8-16 s for the compiler, and a KeyboardInterrupt inside Numba
+    ended in ``RuntimeError: no compiled object yet``), with its status and one line,
+    and with ``--json`` one JSON object."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), JITGAMES_COMPILE_NOTICE="1",
+               XDG_DATA_HOME=str(tmp_path / "data"))  # no endgame table of an earlier run
+    code, out, err, seconds, first = _stopped(argv, signum, env, after=after)
+    assert "compiling kernels for first use" in first
+    assert code == status and seconds < 5, (code, seconds, err)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    if "--json" in argv:
+        assert json.loads(out)["complete"] is False
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_local_dask_run_prints_no_worker_tracebacks(tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group, the local cluster's worker
+    processes included: none of them prints a traceback (they printed one each), and
+    the run ends with its partial result and status 130."""
+    import psutil  # distributed's own dependency
+
+    def workers_started(child):
+        family = psutil.Process(child.pid).children(recursive=True)
+        return sum("spawn_main" in " ".join(p.cmdline()) for p in family) >= 2
+
+    argv = ["jitgames.puzzles", "queens", "15", "--scheduler", "local:2"]
+    code, out, err, seconds, _ = _stopped(argv, signal.SIGINT, dict(os.environ), after=1.0,
+                                          session=True, wait_for=workers_started)
+    assert code == 130, (code, out, err)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.count("\n") == 1, err
+    assert seconds < 10
+
+
 # ----------------------------------------------------------------------------- planted links
 
 def test_link_planted_in_a_shared_folder_is_not_followed(tmp_path, monkeypatch):
@@ -491,6 +577,101 @@ def test_link_planted_in_a_shared_folder_is_not_followed(tmp_path, monkeypatch):
     assert victim.read_text() == "mine" and link.is_symlink()
 
 
+def _owned_by_another(monkeypatch, *links):
+    """``os.lstat`` reports ``links`` as owned by another user (no root needed)."""
+    real_lstat = os.lstat
+    names = {os.fspath(link) for link in links}
+
+    def lstat(path, *args, **kwargs):
+        result = real_lstat(path, *args, **kwargs)
+        if os.fspath(path) in names:
+            fields = list(result)
+            fields[4] = result.st_uid + 4242
+            return os.stat_result(fields)
+        return result
+
+    monkeypatch.setattr(_store.os, "lstat", lstat)
+
+
+def _shared_folder(tmp_path):
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    elsewhere = tmp_path / "theirs"
+    elsewhere.mkdir()
+    (elsewhere / "out.csv").write_text("theirs")
+    (shared / "d").symlink_to(elsewhere)  # a planted link to a folder
+    return shared, elsewhere
+
+
+def test_planted_link_to_a_folder_is_not_followed(tmp_path, monkeypatch):
+    """``--out /tmp/d/out.csv`` with ``/tmp/d`` a folder link planted by another user:
+    refused (the kernel's rule covers every link on the way, not only the last one);
+    reads through it too (a deal file, a checkpoint)."""
+    shared, elsewhere = _shared_folder(tmp_path)
+    _owned_by_another(monkeypatch, shared / "d")
+    for attempt in (lambda: _store.atomic_write_text(shared / "d" / "out.csv", "mine"),
+                    lambda: _store.check_writable(shared / "d" / "out.csv"),
+                    lambda: _store.read_limited(shared / "d" / "out.csv", "deal file", 100),
+                    lambda: _store.read_limited(shared / "d" / ".." / "d" / "out.csv",
+                                                "deal file", 100)):
+        with pytest.raises(_store.StoreError, match="owned by another user"):
+            attempt()
+    assert (elsewhere / "out.csv").read_text() == "theirs"
+    monkeypatch.undo()  # the user's own link to a folder: followed
+    _store.atomic_write_text(shared / "d" / "out.csv", "mine")
+    assert _store.read_limited(shared / "d" / "out.csv", "deal file", 100) == b"mine"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a link owned by another user needs root "
+                    "(test_planted_link_to_a_folder_is_not_followed simulates the owner)")
+def test_planted_links_of_a_real_other_user(tmp_path):
+    """As root, links really owned by ``nobody`` in a sticky world-writable folder: no
+    write through them (the victim's file keeps its content and owner), no read."""
+    shared, elsewhere = _shared_folder(tmp_path)
+    (shared / "out.csv").symlink_to(elsewhere / "out.csv")
+    for link in (shared / "d", shared / "out.csv"):
+        os.lchown(link, 65534, 65534)
+    os.chown(elsewhere / "out.csv", 65534, 65534)
+    for target in (shared / "out.csv", shared / "d" / "out.csv"):
+        status = subprocess.run([sys.executable, "-m", "jitgames.solitaire", "2", "-q",
+                                 "--out", str(target)], cwd=ROOT, capture_output=True,
+                                text=True, timeout=120)
+        assert status.returncode == 2 and "owned by another user" in status.stderr
+        assert status.stderr.count("\n") == 1
+        with pytest.raises(_store.StoreError, match="owned by another user"):
+            _store.read_limited(target, "deal file", 100)
+    assert (elsewhere / "out.csv").read_text() == "theirs"
+    assert (elsewhere / "out.csv").stat().st_uid == 65534
+
+
+def test_out_dev_stdout_on_a_pipe(tmp_path):
+    """``--out /dev/stdout`` (what the refusal of ``--out -`` suggests) writes into a
+    pipe: the magic link's text (``pipe:[123]``) names no file, the kernel opens it."""
+    code = "from jitgames import _store; _store.atomic_write_text('/dev/stdout', 'hello\\n')"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "hello\n", done.stderr
+
+
+def test_file_name_that_is_not_utf8_under_a_strict_locale(tmp_path):
+    """Printed by a real process whose output encoding is strict UTF-8: escaped, not a
+    UnicodeEncodeError (in a result line and in a one-line error)."""
+    tree = os.fsencode(tmp_path) + b"/tree-\xff.json"
+    with open(tree, "w") as handle:
+        handle.write(json.dumps(_chain_tree(2)))
+    env = dict(os.environ, LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8:strict")
+    for name, status, stream, words in ((tree, 0, "stdout", "verified"),
+                                        (tree + b".missing", 2, "stderr", "cannot read")):
+        done = subprocess.run([sys.executable, "-m", "jitgames.mastermind", "evaluate",
+                               "--tree", os.fsdecode(name)], cwd=ROOT, env=env,
+                              capture_output=True, timeout=120)
+        text = getattr(done, stream).decode()
+        assert done.returncode == status and "tree-\\udcff.json" in text and words in text, \
+            done.stderr
+        assert b"Traceback" not in done.stderr
+
+
 def test_file_name_that_is_not_utf8_is_printed(tmp_path, capsys):
     tree = Path(os.fsdecode(bytes(tmp_path) + b"/tree-\xff.json"))
     tree.write_text(json.dumps(_chain_tree(2)))
@@ -516,7 +697,35 @@ def test_refused_connection_is_reported_at_once():
     with pytest.raises(_cli.InputError, match="cannot reach the Dask scheduler"):
         with _chunked.open_client(f"tcp://127.0.0.1:{port}"):
             pass
-    assert time.monotonic() - begin < 5
+    assert time.monotonic() - begin < 3  # at once: before Dask is even imported
+
+
+def test_silent_server_is_not_dask():
+    """A server that never speaks first (an HTTP server waits for a request): Dask's
+    own client waited for ever in its handshake; now one line within seconds."""
+    import socket
+
+    with socket.socket() as server:  # listens; connections wait in its backlog, unread
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        begin = time.monotonic()
+        with pytest.raises(_cli.InputError, match="did not answer as a Dask scheduler"):
+            within(30, lambda: _chunked.open_client(
+                f"tcp://127.0.0.1:{server.getsockname()[1]}").__enter__())
+        assert time.monotonic() - begin < _chunked.HANDSHAKE_WAIT + 3
+
+
+def test_a_real_scheduler_passes_the_probe():
+    """The handshake check lets a real Dask scheduler (tcp://, no workers) through."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://",
+                      dashboard_address=None) as cluster:
+        def connect():
+            with _chunked.open_client(cluster.scheduler_address) as client:
+                return client.scheduler_info()["address"]
+
+        assert within(60, connect) == cluster.scheduler_address
 
 
 def test_server_that_is_not_dask(monkeypatch):
