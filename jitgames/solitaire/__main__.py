@@ -155,8 +155,6 @@ def _main(argv) -> int:
         raise InputError("--board applies to --show SEED INDEX")
     if args.solution is not None and args.show is None and args.deal_file is None:
         raise InputError("--solution applies to --show SEED INDEX or --deal-file FILE")
-    if args.solution is not None and args.rules != "etude":
-        raise InputError("--solution is written for --rules etude only so far")
     if args.solution is not None:
         check_writable(args.solution)
     if args.rules != "etude":
