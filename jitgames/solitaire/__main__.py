@@ -104,8 +104,9 @@ def build_parser() -> ArgumentParser:
                         help="with --show: draw the board after each move of the line")
     parser.add_argument("--solution", metavar="FILE",
                         help="with --show (or --deal-file of one deal): write the optimal "
-                             "line in the solution notation that `check FILE` replays "
-                             "(docs/solitaire.md)")
+                             "line (under --rules yukon or alaska, the search's line to "
+                             "its best score) in the solution notation that `check FILE` "
+                             "replays (docs/solitaire.md)")
     parser.add_argument("--deal-file", dest="deal_file", metavar="FILE",
                         help="solve the deals of FILE (52 card ids a line; docs/design.md)")
     # The flag's earlier spelling, kept so existing scripts run; N alone counts deals.
