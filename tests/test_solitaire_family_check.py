@@ -129,6 +129,8 @@ def test_a_family_line_is_written_under_its_own_rules_only():
     with pytest.raises(InputError, match="not legal"):
         # the ace of spades is never the player's to play in Yukon: exposed, it is safe
         family_line(deck, "yukon", [F.TO_FOUNDATION])
+    with pytest.raises(InputError, match=f"at most {F.MAX_DEPTH} moves"):
+        family_line(deck, "alaska", [0] * (F.MAX_DEPTH + 1))
 
 
 # ----------------------------------------------------------------------------- tampering

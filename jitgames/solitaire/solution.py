@@ -50,8 +50,10 @@ FORMAT_LINE = "jitgames solitaire solution 1"
 RULE_SETS = ("etude", "yukon", "alaska")
 """Rule sets the notation names (docs/solitaire.md)."""
 AUTOMATIC_FOUNDATIONS = {"etude": True, "yukon": False, "alaska": False}
-"""Whether the rules play foundations by themselves (written after ``+``) or the
-player does (written as ``F`` move lines)."""
+"""Whether the notation (and the checker) plays foundations by themselves (written
+after ``+``) or the player does (written as ``F`` move lines; under yukon and alaska
+the plays :mod:`.family`'s solver makes by itself, being provably safe, are written
+as ``F`` lines too)."""
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
 
@@ -223,13 +225,18 @@ def family_line(deck, rules, moves) -> FamilyLine:
     Raises
     ------
     InputError
-        When a move is not legal where it is played (naming it, counting from 1).
+        When a move is not legal where it is played (naming it, counting from 1), or
+        there are more than :data:`.family.MAX_DEPTH` moves (the position's undo log
+        holds no more).
     """
     from .deal import validate_deals
-    from .family import (HEIGHT, LENGTH, LOG, LOG_LENGTH, MAX_MOVES, PILE_STRIDE, PILES,
-                         RULE_NAMES, SCORE, TO_FOUNDATION, WHERE, apply_move, legal_moves,
-                         new_position, rules_code)
+    from .family import (HEIGHT, LENGTH, LOG, LOG_LENGTH, MAX_DEPTH, MAX_MOVES, PILE_STRIDE,
+                         PILES, RULE_NAMES, SCORE, TO_FOUNDATION, WHERE, apply_move,
+                         legal_moves, new_position, rules_code)
 
+    moves = [int(m) for m in moves]
+    if len(moves) > MAX_DEPTH:
+        raise InputError(f"a line holds at most {MAX_DEPTH} moves, got {len(moves)}")
     code = rules_code(rules)
     deck = validate_deals(deck)[0]
     pos = new_position(deck, code)
@@ -237,7 +244,7 @@ def family_line(deck, rules, moves) -> FamilyLine:
     dealt = _play_in_order(_dealt_piles(deck), heights,
                            [c for c in range(52) if pos[WHERE + c] < 0])
     buffer, steps = np.zeros(MAX_MOVES, dtype=np.int64), []
-    for number, move in enumerate(int(m) for m in moves):
+    for number, move in enumerate(moves):
         if move not in buffer[:legal_moves(pos, buffer, 0)]:
             raise InputError(f"move {number + 1} of the line ({move}) is not legal there")
         card, dest = move // 8, move % 8
