@@ -89,6 +89,13 @@ def test_show_and_a_deal_file_write_solutions_that_check(capsys, tmp_path, rules
                          str(path))
     assert status == 2 and "holds 2 deals" in err and err.count("\n") == 1
     assert path.read_text() == text   # nothing written
+    # cut by its node limit, the deal is undecided: the line to the best score found
+    # is written (and says so), and checks with that score as the claim
+    status, out, _ = run(capsys, "--show", "2026", "5", "--rules", rules, "--json",
+                         "--node-limit", "40", "--solution", str(path))
+    cut = json.loads(out)
+    assert status == 0 and cut["undecided"] and "# undecided (search limit)" in path.read_text()
+    assert check_file(path).ok and check_file(path).score == cut["score"] < shown["score"]
 
 
 @pytest.mark.parametrize("argv", [["3", "--rules", "klondike"], ["3", "--rules", "yukon", "--bias"],
