@@ -8,6 +8,8 @@ from jitgames.solitaire import family as F
 from jitgames.solitaire import family_search as FS
 from tests.reference import solitaire_family as ref
 
+from .solution_check import check_moves
+
 BUDGET = 3000  # twin positions per case (a count, not a time)
 cases = settings(max_examples=30, deadline=None,
                  suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
@@ -162,6 +164,8 @@ def test_solve_family_rows_is_best_score_from_the_deal():
             expected = FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack,
                                      scratch.moves, scratch.line, 300, bound_of(pos))
             assert row.tolist() == [*expected, scratch.line[0], len(kernel_moves(pos))]
+            # the line to that score, written out, passes the independent checker
+            check_moves(deck, rules, scratch.line[1:1 + scratch.line[0]], expected[0])
 
 
 def test_etude_rules_give_the_etude_solvers_scores():
@@ -176,19 +180,21 @@ def test_etude_rules_give_the_etude_solvers_scores():
 
 
 def test_the_line_found_reaches_the_score():
-    """The line recorded by the search, replayed from the deal, ends with the score."""
+    """The line recorded by the search, replayed from the deal, ends with the score;
+    written as a solution of deal INDEX of seed 7, the checker accepts it."""
     from jitgames.solitaire import deals
 
     for rules in (F.YUKON, F.ALASKA):
         decks = deals(7, 0, 20)
         rows = FS.solve_family_rows(decks, rules, node_limit=20_000)
-        for deck, row in zip(decks, rows):
+        for index, (deck, row) in enumerate(zip(decks, rows)):
             line = FS.optimal_line_moves(deck, rules, node_limit=20_000)
             pos = F.new_position(deck, rules)
             for move in line:
                 assert move in kernel_moves(pos)
                 F.apply_move(pos, move)
             assert pos[F.SCORE] == row[0] and len(line) == row[3]
+            check_moves(deck, rules, line, row[0], seed=7, index=index)
 
 
 @pytest.mark.kernel

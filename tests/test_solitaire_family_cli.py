@@ -7,6 +7,7 @@ import pytest
 
 from jitgames.solitaire import __main__ as cli
 from jitgames.solitaire import deals
+from jitgames.solitaire.check import check_file
 from jitgames.solitaire import family as F
 from jitgames.solitaire.family_search import EXACT, UNDECIDED
 from jitgames.solitaire.family_study import solve_many
@@ -55,6 +56,46 @@ def test_deal_file_out_and_show(capsys, tmp_path):
     assert status == 0 and data["score"] == rows[0, 0] and len(data["line"]) > 0
     status, out, _ = run(capsys, "--show", "2026", "5", "--rules", "alaska")
     assert status == 0 and "under alaska rules" in out and "1. " in out
+
+
+@pytest.mark.parametrize("rules", ["yukon", "alaska"])
+def test_show_and_a_deal_file_write_solutions_that_check(capsys, tmp_path, rules):
+    """``--show SEED INDEX --rules R --solution FILE`` and ``--deal-file`` of one deal
+    write the search's line to its score; ``check FILE`` accepts it with that score."""
+    path = tmp_path / "line.txt"
+    status, out, _ = run(capsys, "--show", "2026", "5", "--rules", rules, "--json",
+                         "--solution", str(path))
+    assert status == 0
+    shown = json.loads(out)
+    text = path.read_text()
+    assert f"rules: {rules}\nshuffle: fisher-yates\nseed: 2026\nindex: 5\n" in text
+    status, out, err = run(capsys, "check", str(path), "--json")
+    report = json.loads(out)
+    assert status == 0 and err == "" and report["ok"] and report["score"] == shown["score"]
+    assert report["deal"] == "deal 5 of seed 2026 (fisher-yates shuffle)"
+    # one move line per step shown, plus one per card the solver sent home by itself
+    assert report["moves"] == len(shown["line"]) + text.count(">F ") - sum(
+        "to its foundation" in step for step in shown["line"])
+    one = tmp_path / "one.txt"
+    one.write_text(" ".join(map(str, deals(2026, 5, 6)[0])) + "\n")
+    status, _, _ = run(capsys, "--deal-file", str(one), "--rules", rules, "--solution",
+                       str(tmp_path / "file.txt"))
+    from_file = check_file(tmp_path / "file.txt")
+    assert status == 0 and from_file.ok and from_file.score == shown["score"]
+    assert from_file.source == "the deal line"
+    two = tmp_path / "two.txt"
+    two.write_text(one.read_text() * 2)
+    status, _, err = run(capsys, "--deal-file", str(two), "--rules", rules, "--solution",
+                         str(path))
+    assert status == 2 and "holds 2 deals" in err and err.count("\n") == 1
+    assert path.read_text() == text   # nothing written
+    # cut by its node limit, the deal is undecided: the line to the best score found
+    # is written (and says so), and checks with that score as the claim
+    status, out, _ = run(capsys, "--show", "2026", "5", "--rules", rules, "--json",
+                         "--node-limit", "40", "--solution", str(path))
+    cut = json.loads(out)
+    assert status == 0 and cut["undecided"] and "# undecided (search limit)" in path.read_text()
+    assert check_file(path).ok and check_file(path).score == cut["score"] < shown["score"]
 
 
 @pytest.mark.parametrize("argv", [["3", "--rules", "klondike"], ["3", "--rules", "yukon", "--bias"],

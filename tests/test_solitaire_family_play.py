@@ -10,6 +10,8 @@ from jitgames.solitaire.family_play import FamilyGame
 from jitgames.solitaire.family_study import solve_many
 from jitgames.solitaire.play import IllegalMove
 
+from .solution_check import check_moves
+
 
 def small_deals(rules, count, most=3000):
     """The first ``count`` deals of seed 11 that the search decides within ``most`` positions."""
@@ -32,6 +34,7 @@ def test_best_moves_reach_the_optimum_and_undo_restores(rules):
             game.play(hint.move)
             assert game.reachable() == game.optimum  # a best move keeps the optimum
         assert game.score == game.optimum
+        check_moves(deck, rules, game.history, game.optimum)   # the game, checked
         while game.undo():
             pass
         assert (F.piles_of(game.pos), game.foundations()) == start

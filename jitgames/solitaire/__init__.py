@@ -12,6 +12,7 @@ PositionSolver()                       optimal score and best move from any posi
 study_chunk / merge / summarise        mergeable study statistics (see :mod:`.study`)
 shuffle_bias(n, shuffle)               chi-square test of a shuffle's card positions
 write_solution(path, deck, line)       a line in the notation anyone can check (:mod:`.solution`)
+family_line(deck, rules, moves)        a Yukon or Alaska line (search's or game's) to write
 check_solution_file(path)              replay it with the independent checker (:mod:`.check`)
 
 The rules and deal format are those of docs/design.md ("Solitaire deals"); the
@@ -33,7 +34,7 @@ from .play import Game
 from .rules import card_name
 from .search import RESULT_FIELDS, PositionSolver, Step, make_scratch, optimal_steps, solve_rows
 from .check import CheckReport, check_file as check_solution_file
-from .solution import solution_text, write_solution
+from .solution import FamilyLine, family_line, solution_text, write_solution
 from .study import StudyPartial, empty_partial, merge, partial_from_rows, study_chunk, summarise
 from .table import DEFAULT_CAPACITY, DEFAULT_MAX_CAPACITY
 
@@ -43,7 +44,7 @@ __all__ = [
     "StudyPartial", "study_chunk", "merge", "summarise", "empty_partial",
     "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY", "Game", "PositionSolver",
     "solution_text", "write_solution", "check_solution_file", "CheckReport",
-    "RuleResults", "solve_rules", "FamilyGame", "RULE_NAMES",
+    "RuleResults", "solve_rules", "FamilyGame", "RULE_NAMES", "FamilyLine", "family_line",
 ]
 
 

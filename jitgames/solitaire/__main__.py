@@ -104,8 +104,9 @@ def build_parser() -> ArgumentParser:
                         help="with --show: draw the board after each move of the line")
     parser.add_argument("--solution", metavar="FILE",
                         help="with --show (or --deal-file of one deal): write the optimal "
-                             "line in the solution notation that `check FILE` replays "
-                             "(docs/solitaire.md)")
+                             "line (under --rules yukon or alaska, the search's line to "
+                             "its best score) in the solution notation that `check FILE` "
+                             "replays (docs/solitaire.md)")
     parser.add_argument("--deal-file", dest="deal_file", metavar="FILE",
                         help="solve the deals of FILE (52 card ids a line; docs/design.md)")
     # The flag's earlier spelling, kept so existing scripts run; N alone counts deals.
@@ -155,8 +156,6 @@ def _main(argv) -> int:
         raise InputError("--board applies to --show SEED INDEX")
     if args.solution is not None and args.show is None and args.deal_file is None:
         raise InputError("--solution applies to --show SEED INDEX or --deal-file FILE")
-    if args.solution is not None and args.rules != "etude":
-        raise InputError("--solution is written for --rules etude only so far")
     if args.solution is not None:
         check_writable(args.solution)
     if args.rules != "etude":

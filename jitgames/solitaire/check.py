@@ -22,7 +22,12 @@ deal and its rules are plain Python over lists, written from the rules text:
   and nothing ever leaves a foundation. Under ``etude`` every card that fits its
   foundation goes there at once, after the deal and after every move, by itself
   (a move line lists those cards after ``+``); under ``yukon`` and ``alaska`` a
-  foundation play is the player's move (a line ``CARD PILE>F CARD``).
+  foundation play is the player's move (a line ``CARD PILE>F CARD``) and nothing is
+  played by itself. The solver's provably safe automatic plays under those rules
+  (:mod:`.family`) are a shortcut of its search, not a rule a player must follow:
+  its writer writes each of them as such a line, so the checker replays them as the
+  player's and needs no rule for them (a line that leaves one out is still legal,
+  and scores one card lower).
 - The score is the number of cards on the foundations.
 
 Outcomes: a file that is not a solution (unreadable, too large, a malformed header

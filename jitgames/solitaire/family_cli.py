@@ -13,7 +13,7 @@ from .._store import atomic_write_text, check_writable
 from ..errors import InputError
 from .deal import deals, read_deal_file
 from .family import FOUNDATION, RULE_NAMES, new_position, piles_of
-from .family_search import RESULT_FIELDS, UNDECIDED, optimal_line_moves
+from .family_search import RESULT_FIELDS, UNDECIDED, FamilyScratch, best_score, optimal_line_moves
 from .family_study import (capacity_for, empty_partial, family_validate, family_worker,
                            format_family, merge_partials, partial_of, solve_many,
                            summarise_family)
@@ -73,6 +73,9 @@ def _study(args) -> int:
 
 def _solve_file(args) -> int:
     decks = read_deal_file(args.deal_file)
+    if args.solution is not None and decks.shape[0] != 1:
+        raise InputError(f"--solution writes the line of one deal; {args.deal_file} holds "
+                         f"{decks.shape[0]} deals")
     if args.out:
         check_writable(args.out)
     with threads(args.threads):
@@ -87,6 +90,11 @@ def _solve_file(args) -> int:
             f" ({row[2]} positions)" for k, row in enumerate(rows.tolist(), start=1)]
     text.append(f"{len(rows)} deals under {args.rules} rules: {summary['wins']} won, "
                 f"{int((rows[:, 1] == UNDECIDED).sum())} undecided, {wall:.3f} s")
+    if args.solution is not None:
+        rules = RULE_NAMES.index(args.rules)
+        scratch = FamilyScratch.new(capacity_for(args.node_limit))
+        moves = optimal_line_moves(decks[0], rules, args.node_limit, scratch)
+        _write_solution(args, decks[0], moves, rows[0, 1] == UNDECIDED)
     emit(args, summary, text)
     if args.out:
         header = ",".join(("deal",) + RESULT_FIELDS[:3]) + "\n"
@@ -114,9 +122,22 @@ def move_text(pos, move: int) -> str:
     return f"{card_name(card)}{more} from pile {src + 1} {onto} (pile {dest + 1})"
 
 
+def _write_solution(args, deck, moves, undecided: bool, **origin) -> None:
+    """Write the line of ``moves`` (from the deal ``deck``) to ``args.solution`` in the
+    notation of :mod:`.solution`; ``origin``: the seed, index and shuffle of a
+    numbered deal."""
+    from .solution import family_line, write_solution
+
+    line = family_line(deck, args.rules, moves)
+    what = ("undecided (search limit): a line to the best score found" if undecided
+            else "a line to the optimal score (the search's first, not the shortest)")
+    write_solution(args.solution, deck, line, comment=(
+        f"{what}: {line.moves} player moves; the {line.automatic} foundation plays the "
+        f"solver makes by itself (provably safe) are written as moves too"), **origin)
+
+
 def _show(args) -> int:
     from .family import SCORE, apply_move
-    from .family_search import FamilyScratch, best_score
     from .family_bound import bound_of
 
     seed, index = args.show
@@ -129,6 +150,9 @@ def _show(args) -> int:
                                           scratch.moves, scratch.line, args.node_limit,
                                           bound_of(pos))
     line = [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
+    if args.solution is not None:
+        _write_solution(args, deck, line, status == UNDECIDED, seed=seed, index=index,
+                        shuffle=args.shuffle)
     steps = []
     for move in line:
         before = int(pos[SCORE])
