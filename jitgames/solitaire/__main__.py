@@ -158,17 +158,20 @@ def _main(argv) -> int:
         raise InputError("--solution applies to --show SEED INDEX or --deal-file FILE")
     if args.solution is not None:
         check_writable(args.solution)
+    show, solve_file, study = _show, _solve_file, None
     if args.rules != "etude":
-        from .family_cli import family_main
-        return family_main(args)
+        from .family_cli import family_handlers
+        show, solve_file, study = family_handlers(args)
     if args.show is not None:
-        return _show(args)
+        return show(args)
     if args.deal_file is not None:
         if args.deals is not None:
             raise InputError("give either N or --deal-file FILE, not both")
-        return _solve_file(args)
+        return solve_file(args)
     if args.deals is None:
         raise InputError("give the number of deals N (or --show, --deal-file; see --help)")
+    if study is not None:
+        return study(args)
     if args.bias:
         return _bias(args)
     if args.compare_shuffles:

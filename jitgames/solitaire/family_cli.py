@@ -22,23 +22,16 @@ from .rules import card_name, draw_position
 PROG = "python -m jitgames.solitaire"
 
 
-def family_main(args) -> int:
-    """Dispatch a parsed solitaire command line whose ``--rules`` is not the étude's."""
+def family_handlers(args):
+    """The (show, solve_file, study) handlers for a parsed command line whose ``--rules``
+    is not the étude's; the caller's dispatch picks among them as for the étude."""
     if args.bias or args.compare_shuffles or args.plot or args.board:
         raise InputError("--bias, --compare-shuffles, --plot and --board apply to the "
                          "etude's rules only")
-    if args.show is not None:
-        return _show(args)
-    if args.deal_file is not None:
-        if args.deals is not None:
-            raise InputError("give either N or --deal-file FILE, not both")
-        return _solve_file(args)
-    if args.deals is None:
-        raise InputError("give the number of deals N (or --show, --deal-file; see --help)")
-    return _study(args)
+    return show, solve_file, study
 
 
-def _study(args) -> int:
+def study(args) -> int:
     if args.out:
         raise InputError("--out applies to --deal-file FILE under --rules yukon or alaska")
     from .. import __version__
@@ -71,7 +64,7 @@ def _study(args) -> int:
                      f"{args.deals} deals")
 
 
-def _solve_file(args) -> int:
+def solve_file(args) -> int:
     decks = read_deal_file(args.deal_file)
     if args.solution is not None and decks.shape[0] != 1:
         raise InputError(f"--solution writes the line of one deal; {args.deal_file} holds "
@@ -136,7 +129,7 @@ def _write_solution(args, deck, moves, undecided: bool, **origin) -> None:
         f"solver makes by itself (provably safe) are written as moves too"), **origin)
 
 
-def _show(args) -> int:
+def show(args) -> int:
     from .family import SCORE, apply_move
     from .family_bound import bound_of
 
