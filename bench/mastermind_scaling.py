@@ -2,6 +2,7 @@
 
     python bench/mastermind_scaling.py --sizes 4x7,4x8 --threads 1 2 [--repeats 3]
     python bench/mastermind_scaling.py --sizes 4x8,5x6 --threads 1 16 --split-above default none
+    python bench/mastermind_scaling.py --sizes 4x7,4x8 --threads 1 16 --window 2 none
     python bench/mastermind_scaling.py --sizes 4x8 --threads --dask 1 4    # needs [dask]
 
 For every size, thread count and split setting, :func:`jitgames.mastermind.optimal_run.
@@ -10,7 +11,13 @@ alternating within each round so that a busy machine weighs on all alike; the ke
 are compiled first on a small game. ``--split-above`` takes class sizes, ``default``
 (``optimal_run``'s choice: :func:`~jitgames.mastermind.optimal_run.default_split_above`
 with several threads, no split on one) or ``none`` (root jobs only: the run before
-jobs were split below the root). ``--dask W ...`` also times a
+jobs were split below the root). ``--window`` takes the open candidates a node lets
+run at once (:class:`~jitgames.mastermind.optimal_run.RunPlan`), ``default`` or
+``none`` (no limit: the run before the window). Each run also records its CPU
+seconds (over those of one thread with the same settings: the work that many threads
+add, which shows on a machine of any number of cores) and how many threads had a task
+on average (task seconds over wall seconds: the parallelism the plan let out).
+``--dask W ...`` also times a
 local cluster of W single-thread worker processes per W. Every run's total must equal
 the first one's (the total and the guess never depend on threads, workers or
 splitting). Medians and speed-ups (median wall of one thread / of T threads, per
@@ -47,6 +54,13 @@ def _split(text: str) -> int | None:
     return int(text)
 
 
+def _window(text: str) -> dict:
+    """``optimal_run``'s keyword for a ``--window`` value (``default``: none given)."""
+    if text == "default":
+        return {}
+    return {"window": None if text == "none" else int(text)}
+
+
 def _timed(call):
     wall, cpu = time.perf_counter(), time.process_time()
     run = call()
@@ -60,6 +74,8 @@ def main(argv=None) -> int:
                         help="thread counts (none: Dask runs only)")
     parser.add_argument("--split-above", nargs="+", default=["default"],
                         help="class sizes above which jobs are split, 'default' or 'none'")
+    parser.add_argument("--window", nargs="+", default=["default"],
+                        help="open candidates per node run at once, 'default' or 'none'")
     parser.add_argument("--dask", type=int, nargs="*", default=[],
                         help="also local Dask clusters of these numbers of worker processes")
     parser.add_argument("--repeats", type=int, default=1)
@@ -67,23 +83,28 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     optimal_run(3, 4)  # compile the kernels before any clock starts
     result = {"machine": machine(), "argv": sys.argv[1:], "sizes": {}}
+    settings = [(s, w) for s in args.split_above for w in args.window]
     for size_text in args.sizes.split(","):
         pegs, colours = _size(size_text)
         runs = {}
         totals = set()
         for repeat in range(args.repeats):
-            for split_text in args.split_above:
+            for split_text, window_text in settings:
                 for threads in args.threads:
-                    name = f"split {split_text}, {threads} threads"
+                    name = f"split {split_text}, window {window_text}, {threads} threads"
+                    plans = []
                     run, wall, cpu = _timed(lambda: optimal_run(
-                        pegs, colours, workers=threads,
-                        split_above=_split(split_text)))
+                        pegs, colours, workers=threads, progress=plans.append,
+                        split_above=_split(split_text), **_window(window_text)))
                     totals.add((run.total, run.guess))
+                    # threads with a task, on average: the parallelism the plan let out
+                    # (on a machine with fewer cores than threads, wall says nothing of it)
+                    busy = plans[-1].busy_seconds / wall if plans else 0.0
                     runs.setdefault(name, []).append({"wall": wall, "cpu": cpu,
-                                                      "tasks": run.tasks})
+                                                      "tasks": run.tasks, "busy": busy})
                     print(f"{size_text} {name} run {repeat + 1}: total {run.total}, "
-                          f"{wall:.2f} s wall, {cpu:.2f} s CPU, {run.tasks} tasks",
-                          flush=True)
+                          f"{wall:.2f} s wall, {cpu:.2f} s CPU, {run.tasks} tasks, "
+                          f"{busy:.1f} threads busy", flush=True)
             for workers in args.dask:
                 run, wall, _ = _dask_run(pegs, colours, workers)
                 totals.add((run.total, run.guess))
@@ -94,18 +115,25 @@ def main(argv=None) -> int:
         if len(totals) != 1:
             raise SystemExit(f"{size_text}: the runs disagree: {totals}")
         medians = {name: statistics.median(r["wall"] for r in rs) for name, rs in runs.items()}
-        speedups = {}
-        for split_text in args.split_above:
-            one = medians.get(f"split {split_text}, 1 threads")
-            if one is not None:
-                speedups[split_text] = {str(t): one / medians[f"split {split_text}, {t} threads"]
-                                        for t in args.threads}
+        cpus = {name: statistics.median(r["cpu"] for r in rs)
+                for name, rs in runs.items() if "cpu" in rs[0]}
+        speedups, cpu_ratios = {}, {}
+        for split_text, window_text in settings:
+            setting = f"split {split_text}, window {window_text}"
+            one = f"{setting}, 1 threads"
+            if one in medians:
+                speedups[setting] = {str(t): medians[one] / medians[f"{setting}, {t} threads"]
+                                     for t in args.threads}
+                cpu_ratios[setting] = {str(t): cpus[f"{setting}, {t} threads"] / cpus[one]
+                                       for t in args.threads}
         if args.dask and 1 in args.dask:
             speedups["dask"] = {str(w): medians["dask 1 workers"] / medians[f"dask {w} workers"]
                                 for w in args.dask}
         result["sizes"][size_text] = {"total": next(iter(totals))[0], "runs": runs,
-                                      "median_wall": medians, "speedup": speedups}
-        print(f"{size_text}: median wall {medians}; speed-up {speedups}", flush=True)
+                                      "median_wall": medians, "median_cpu": cpus,
+                                      "speedup": speedups, "cpu_ratio": cpu_ratios}
+        print(f"{size_text}: median wall {medians}; speed-up {speedups}; "
+              f"CPU over one thread's {cpu_ratios}", flush=True)
     save_result(ROOT / "bench" / "results" / args.out, result)
     return 0
 

@@ -1,6 +1,6 @@
 """Branch and bound over jobs (jitgames/mastermind/optimal_plan.py): whatever order the
-jobs finish in, however many run at once and whichever classes are split into child
-nodes, the node's cost and the first candidate attaining it are those of the plain
+jobs finish in, however many run at once, whichever classes are split into child
+nodes and however many candidates a node lets run at once (its window), the node's cost and the first candidate attaining it are those of the plain
 minimum over the candidates' sums."""
 import random
 
@@ -35,14 +35,15 @@ def _search(value, budget, rng):
 
 
 @settings(max_examples=150, deadline=None)
-@given(GAME, st.integers(0, 2 ** 32), st.integers(1, 4), st.integers(1, 20))
-def test_any_interleaving_gives_the_least_total(game, seed, parallel, size):
+@given(GAME, st.integers(0, 2 ** 32), st.integers(1, 4), st.integers(1, 20),
+       st.one_of(st.none(), st.integers(1, 3)))
+def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, window):
     rng = random.Random(seed)
     starts = [0]
     classes = [cls for candidate in game for cls in candidate]
     for candidate in game:
         starts.append(starts[-1] + len(candidate))
-    root = Node(size, starts, [cls[0] for cls in classes])
+    root = Node(size, starts, [cls[0] for cls in classes], window=window)
     totals = [size + sum(_true(cls) for cls in candidate) for candidate in game]
     running = []  # (path, budget)
     steps = 0
@@ -58,7 +59,7 @@ def test_any_interleaving_gives_the_least_total(game, seed, parallel, size):
             k = path[0]
             if len(path) == 1 and classes[k][2] is not None and k not in root.children:
                 low, _, tasks = classes[k]
-                child = Node(0, range(len(tasks) + 1), [low] * len(tasks))
+                child = Node(0, range(len(tasks) + 1), [low] * len(tasks), window=window)
                 root.attach(k, child)
                 continue
             node = root if len(path) == 1 else root.children[k]
@@ -96,3 +97,34 @@ def test_a_bound_below_every_total_gives_a_lower_bound():
     assert root.settled(10)
     value, exact = root.result(10)
     assert not exact and value >= 10
+
+
+def _ready(node, bound):
+    """Candidates of the classes that may start now (marked running as handed out)."""
+    owners = []
+    found = node.next_task(bound)
+    while found is not None:
+        owners.append(node.owner[found[0][0]])
+        node.running.add(found[0][0])
+        found = node.next_task(bound)
+    return owners
+
+
+def test_the_window_holds_back_later_candidates_until_earlier_ones_close():
+    """Once a total is known, only the first ``window`` open candidates may start; a
+    later one starts when an earlier one closes, with the budget the best total gives."""
+    starts = [0, 1, 2, 3, 4, 5]  # five candidates, one class each
+    with_window = Node(1, starts, [5] * 5, window=2)
+    unlimited = Node(1, starts, [5] * 5)
+    for node in (with_window, unlimited):
+        assert _ready(node, BOUND) == [0]  # no bound yet: the first candidate alone
+        node.running.discard(0)
+        node.record(0, 20, True)  # candidate 0 totals 21
+    assert _ready(unlimited, BOUND) == [1, 2, 3, 4]
+    assert _ready(with_window, BOUND) == [1, 2]
+    with_window.running.discard(1)
+    with_window.record(1, 20, False)  # candidate 1 cut: 3 enters the window
+    assert _ready(with_window, BOUND) == [3]
+    with_window.running.discard(2)
+    with_window.record(2, 9, True)  # candidate 2 totals 10: 4 starts with that bound
+    assert with_window.next_task(BOUND) == ((4,), 9)

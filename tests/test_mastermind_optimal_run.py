@@ -98,11 +98,12 @@ def test_result_does_not_depend_on_the_thread_count(size):
                                   (4, 5, True, None)])
 def test_splitting_below_the_root_changes_nothing(size):
     """Every job split into its candidates' tasks (split_above=0), on one thread and
-    on three: the total and the guess of the run with root jobs only."""
+    on three, with the default window, one candidate per node at a time and no limit:
+    the total and the guess of the run with root jobs only."""
     whole = mr.optimal_run(*size, workers=1, split_above=1 << 40)
     assert whole.tasks <= whole.jobs
-    for workers in (1, 3):
-        split = mr.optimal_run(*size, workers=workers, split_above=0)
+    for workers, window in ((1, mr.WINDOW), (3, mr.WINDOW), (3, 1), (3, None)):
+        split = mr.optimal_run(*size, workers=workers, split_above=0, window=window)
         assert split.tasks > split.jobs_exact + split.jobs_cut  # tasks below the root ran
         assert (split.total, split.guess, split.lower) == (whole.total, whole.guess, whole.lower)
 

@@ -24,7 +24,12 @@ candidates, so that its work spreads over many threads). Every cut is exact:
 - until some total or bound below INFEASIBLE is known, only the first open
   candidate's classes run (the others would run with no budget at all); afterwards
   later candidates may run beside earlier ones (with the same budgets), which keeps
-  threads busy at the price of some work a sequential search would have cut.
+  threads busy at the price of some work a sequential search would have cut;
+- the *window* caps that price: only the classes of the first ``window`` open
+  candidates (in the order) may start. A later candidate waits until earlier ones
+  close, and then starts with the budget their totals give, as in the sequential
+  search; a thread with nothing inside the window waits (or takes a class of another
+  node) rather than search what a better bound would cut.
 
 The bound of a node only ever decreases (its parent's best total only falls, the
 lower bounds of the other classes only rise), so a result proved under an earlier
@@ -55,10 +60,16 @@ class Node:
         A lower bound of each class's cost (``lb`` of its size).
     floor : int
         A lower bound of the node's cost known beforehand (0: none).
+    window : int, optional
+        Classes may start only in the first ``window`` open candidates (at least 1;
+        default: no limit). It changes which work is done, never the node's value.
     """
 
-    def __init__(self, size: int, starts, class_lb, floor: int = 0):
+    def __init__(self, size: int, starts, class_lb, floor: int = 0, window: int | None = None):
+        if window is not None and window < 1:
+            raise ValueError(f"window must be at least 1, not {window}")
         self.size = int(size)
+        self.window = window
         self.starts = [int(s) for s in starts]
         self.candidates = len(self.starts) - 1
         self.class_lb = [int(x) for x in class_lb]
@@ -226,4 +237,6 @@ class Node:
             if min(self.best, bound) >= INFEASIBLE:
                 return
             i += 1
+            if self.window is not None and i >= self.window:
+                return
 

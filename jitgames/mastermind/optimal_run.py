@@ -70,6 +70,7 @@ SPLIT_SCHEME = 1
 """Version of the job list (root guesses and class order); stored in checkpoints."""
 SPLIT_MIN = 200  # see default_split_above
 SPLIT_FRACTION = 32
+WINDOW = 2  # see RunPlan
 
 
 # ----------------------------------------------------------------------------- the jobs
@@ -324,6 +325,13 @@ class RunPlan:
     A split job is recorded (and checkpointed) once its child is settled; the tasks
     of a child are not kept across a restart.
 
+    Every node (the root and each child) lets only its first ``window`` open
+    candidates run (:class:`.optimal_plan.Node`): a candidate further on in the order
+    starts once the earlier ones have closed, with the budget their totals give, as in
+    the sequential search, instead of starting at once with a weak budget and searching
+    what the sequential search cuts. ``window`` None lifts the limit. The work a run
+    does then stays near one thread's (``bench/mastermind_scaling.py`` measures both).
+
     ``expand(job)`` lists a job's candidates (a kernel call on a search state of the
     driver's own). Not thread-safe: the drivers call it under their lock. The total
     and the first root guess attaining it are the same whatever is split and however
@@ -333,16 +341,28 @@ class RunPlan:
     BOUND = INFEASIBLE + 1  # the root matters whatever it costs
 
     def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
-                 keep=None, progress=None):
+                 keep=None, progress=None, window: int | None = WINDOW):
         self.split = split
-        self.root = Node(split.space.size, split.starts, split.job_lb)
+        self.window = window
+        self.root = Node(split.space.size, split.starts, split.job_lb, window=window)
         self.expand = expand
         self.split_above = split_above
         self.keep = keep  # keep(job, partial) of every job settled here
         self.progress = progress  # progress(self) after every task
         self.known: dict[int, tuple[int, bool]] = {}  # settled jobs (value, exact)
         self.tasks_run = 0
+        # tasks in flight, and their wall seconds summed (busy_seconds / wall = how
+        # many threads had work on average: the parallelism the plan let out)
+        self.in_flight = 0
+        self.busy_seconds = 0.0
+        self._since = time.perf_counter()
         self._expanded: set[int] = set()
+
+    def _flight(self, change: int) -> None:
+        now = time.perf_counter()
+        self.busy_seconds += self.in_flight * (now - self._since)
+        self._since = now
+        self.in_flight += change
 
     @property
     def best(self) -> int:
@@ -372,17 +392,21 @@ class RunPlan:
                     self._expanded.add(job)
                     child = self.expand(job)
                     if child is not None:
+                        child.window = self.window
                         self.root.attach(job, child)
                         continue
                 self.root.running.add(job)
+                self._flight(1)
                 return path, (job, -1, -1), budget
             child = self.root.children[job]
             child.running.add(path[1])
+            self._flight(1)
             return path, (job, *child.labels[path[1]]), budget
 
     def done(self, key, value: int, exact: bool, budget: int) -> None:
         """Add the result of the task ``key`` (a path from :meth:`next_job`)."""
         self.tasks_run += 1
+        self._flight(-1)
         job = key[0]
         if len(key) == 1:
             self.root.running.discard(job)
@@ -400,6 +424,7 @@ class RunPlan:
 
     def dropped(self, key) -> None:
         """A task that did not finish (an error or Ctrl-C): no longer running."""
+        self._flight(-1)
         node = self.root
         for k in key[:-1]:
             node = node.children.get(k)
@@ -595,7 +620,7 @@ def _run_on_dask(plan: RunPlan, client, params: dict) -> None:
 def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int | None = None,
                 *, checkpoint=None, client=None, workers: int | None = None,
                 max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None,
-                split_above: int | None = None) -> OptimalRun:
+                split_above: int | None = None, window: int | None = WINDOW) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
     Parameters
@@ -615,6 +640,10 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         several threads or a cluster, else none (one thread gains nothing from
         tasks, and is spared compiling the kernel that lists them). It changes only
         the speed, never the total or the guess.
+    window : int or None
+        Open candidates of a node that may run at once (:class:`RunPlan`; None: no
+        limit). It changes only the work done and the speed, never the total or the
+        guess.
 
     Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
     bounds proved so far, and the checkpoint every finished job.
@@ -644,7 +673,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         # the driver's own search state lists the candidates of the jobs it splits
         lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
         expand = lambda j: child_node(lister, split, j)  # noqa: E731
-    plan = RunPlan(split, expand, split_above, keep, progress)
+    plan = RunPlan(split, expand, split_above, keep, progress, window)
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):
