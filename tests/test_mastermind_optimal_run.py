@@ -103,7 +103,12 @@ def test_splitting_below_the_root_changes_nothing(size):
     whole = mr.optimal_run(*size, workers=1, split_above=1 << 40)
     assert whole.tasks <= whole.jobs
     for workers, window in ((1, mr.WINDOW), (3, mr.WINDOW), (3, 1), (3, None)):
-        split = mr.optimal_run(*size, workers=workers, split_above=0, window=window)
+        plans = []
+        split = mr.optimal_run(*size, workers=workers, split_above=0, window=window,
+                               progress=plans.append)
+        # every task handed out came back, and the tasks' seconds fit in the threads'
+        assert plans[-1].in_flight == 0 and plans[-1].tasks_run == split.tasks
+        assert 0 < plans[-1].busy_seconds <= workers * split.seconds
         assert split.tasks > split.jobs_exact + split.jobs_cut  # tasks below the root ran
         assert (split.total, split.guess, split.lower) == (whole.total, whole.guess, whole.lower)
 
