@@ -1,7 +1,8 @@
 """Branch and bound over jobs (jitgames/mastermind/optimal_plan.py): whatever order the
 jobs finish in, however many run at once, whichever classes are split into child
-nodes and however many candidates a node lets run at once (its window), the node's cost and the first candidate attaining it are those of the plain
-minimum over the candidates' sums."""
+nodes and however many candidates a node lets run at once (its window), the node's
+cost and the first candidate attaining it are those of the plain minimum over the
+candidates' sums."""
 import random
 
 from hypothesis import given, settings
