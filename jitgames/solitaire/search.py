@@ -141,7 +141,7 @@ def _unwind(pos, depth):
         undo_move(pos)
 
 
-@jit(leaf=True)
+@jit(leaf=True, inline=True)
 def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit, goal):
     """Packed value of ``pos`` (see the module docstring) and the positions expanded.
 
@@ -234,7 +234,7 @@ def _foundation_moves_first(pos, moves, start, n):
             k += 1
 
 
-@jit
+@jit(inline=True)
 def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
     """``(moves, decisions, positions expanded)`` of the best line from ``pos`` to the
     ``goal`` cards of the mask ``targets`` on the foundations (all 52 for a win;
@@ -370,7 +370,7 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                 stack[frame + 2] = value
 
 
-@jit
+@jit(inline=True)
 def solve_figures(pos, slots, meta, stack, moves, score_only, eviction_limit):
     """``(score, moves, decisions, positions expanded)`` of ``pos`` on a fresh table epoch.
 
