@@ -54,10 +54,11 @@ generated (searched again after an eviction they count again); ``opening_moves``
 is the number of legal moves right after the deal (0: the game is over at once).
 
 Compile time: :func:`solve_figures`, :func:`solve_position` and :func:`solve_line`
-are ``jit(inline=True)``: Numba copies them into :func:`solve_decks`, so the search
-is compiled once there. As separate kernels each one was compiled on its own, then
+(and the bound's and reach's entry points they call from one place) are
+``jit(inline=True)``: Numba copies them into :func:`solve_decks`, so the search is
+compiled once there. As separate kernels each one was compiled on its own, then
 linked into its caller and optimised and turned into machine code again at every
-level of calls (about 2.5 of the 19 CPU seconds of the study's first call).
+level of calls (docs/performance.md has the measured figures).
 The small helpers they call stay separate kernels: copying those into every call site
 makes the one function so large that Numba's type inference took minutes.
 """
