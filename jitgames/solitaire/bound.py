@@ -147,7 +147,7 @@ FACE_DOWN_STATES = N_PILES * N_PILES
 the ``states`` array of :func:`bound_after_move`, the pile records after it."""
 
 
-@jit(leaf=True)
+@jit(leaf=True, inline=True)
 def record_pile_states(pos, states, at, targets):
     """Write the greedy state (see :func:`_scan`) of every pile of ``pos``, then the pile
     lengths and the sum of their cuts, to ``states[at : at + PILE_STATES]``."""
@@ -159,7 +159,7 @@ def record_pile_states(pos, states, at, targets):
     states[at + _TOTAL] = total
 
 
-@jit(leaf=True)
+@jit(leaf=True, inline=True)
 def record_face_down_states(pos, states, targets):
     """Write to ``states[N_PILES * p + d]`` the greedy state of pile ``p`` after its ``d``
     lowest cards, for ``d`` from 0 to its face-down count (< N_PILES).
@@ -199,7 +199,7 @@ def _rescan(pos, states, record, p, targets):
     return (state >> _CUTS) - (old >> _CUTS)
 
 
-@jit(leaf=True)
+@jit(leaf=True, inline=True)
 def bound_after_move(pos, states, parent, child, targets, goal):
     """:func:`moves_bound` of ``pos`` just after one move, from the pile record (at
     ``parent``) of the position before it; the new record goes to ``child``.

@@ -51,7 +51,7 @@ def _apart(pos, moves, c):
     return False
 
 
-@jit(leaf=True)
+@jit(leaf=True, inline=True)
 def reachable_cards(pos):
     """Mask (bit ``c`` for card ``c``, int64) of the cards that may still reach the
     foundations from ``pos``: every card some line puts there, maybe more (see the
