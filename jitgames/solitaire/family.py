@@ -183,6 +183,21 @@ def _turn_up_if_freed(pos, pile):
 
 
 @jit(leaf=True)
+def _move_cards(pos, src, first, dest):
+    """Move the cards of pile ``src`` from height ``first`` up, in their order, onto the
+    top of pile ``dest`` (a build and its undo both move a whole run this way)."""
+    top = pos[LENGTH + dest]
+    for i in range(first, pos[LENGTH + src]):
+        moving = pos[PILES + src * PILE_STRIDE + i]
+        pos[PILES + dest * PILE_STRIDE + top] = moving
+        pos[WHERE + moving] = dest
+        pos[HEIGHT + moving] = top
+        top += 1
+    pos[LENGTH + dest] = top
+    pos[LENGTH + src] = first
+
+
+@jit(leaf=True)
 def _to_foundation(pos, pile, kind):
     """Play the exposed card of ``pile`` to its foundation (it must fit), logged as ``kind``."""
     n = pos[LENGTH + pile] - 1
@@ -350,15 +365,7 @@ def apply_move(pos, move):
         else:
             code = PLACE if PLACES[pos[RULES], card, 0] == pos[PILES + dest * PILE_STRIDE + top - 1] \
                 else PLACE + 1
-        end = pos[LENGTH + src]
-        for i in range(start, end):
-            moving = pos[PILES + src * PILE_STRIDE + i]
-            pos[PILES + dest * PILE_STRIDE + top] = moving
-            pos[WHERE + moving] = dest
-            pos[HEIGHT + moving] = top
-            top += 1
-        pos[LENGTH + dest] = top
-        pos[LENGTH + src] = start
+        _move_cards(pos, src, start, dest)
         old = pos[CODE + card]
         _set_code(pos, card, code)
         flipped = _turn_up_if_freed(pos, src)
@@ -385,18 +392,7 @@ def undo_move(pos):
         start = rest % 64
         old = rest // 64
         if kind == _BUILD:
-            dest = pos[WHERE + card]
-            first = pos[HEIGHT + card]
-            end = pos[LENGTH + dest]
-            top = start
-            for i in range(first, end):
-                moving = pos[PILES + dest * PILE_STRIDE + i]
-                pos[PILES + pile * PILE_STRIDE + top] = moving
-                pos[WHERE + moving] = pile
-                pos[HEIGHT + moving] = top
-                top += 1
-            pos[LENGTH + pile] = top
-            pos[LENGTH + dest] = first
+            _move_cards(pos, pos[WHERE + card], pos[HEIGHT + card], pile)
             _set_code(pos, card, old)
             return
         _raise_foundation(pos, card, -1)
