@@ -24,14 +24,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 from _harness import ROOT, machine, save_result
-from primes import timed_child
+from primes import find_peer, timed_child
 
 OURS = """
 import json, sys, time
@@ -134,17 +132,10 @@ def main(argv=None):
                         help="the primecount binary (default: primecount on the PATH)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "primecount.json"))
     args = parser.parse_args(argv)
-    found = shutil.which(args.primecount or "primecount")
+    found, version = find_peer("primecount", args.primecount)
     peer = found is not None
-    version = None
     if peer:
         PEER[0] = found
-        out = subprocess.run([found, "--version"], capture_output=True, text=True).stdout
-        version = out.splitlines()[0] if out else "primecount"
-        print(f"peer: {version} at {found}")
-    else:
-        print(f"primecount not found ({args.primecount or 'not on the PATH'}; Debian: "
-              "apt-get install primecount): ours alone")
     known = known_pi()
     result = {"machine": machine(), "peer": version, "peer_path": found,
               "rows": [], "checks": []}

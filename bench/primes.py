@@ -60,6 +60,20 @@ exit_process(0)
 """
 
 
+def find_peer(name: str, given: str | None) -> tuple[str | None, str | None]:
+    """The peer's binary (``given``, else ``name`` on the PATH) and its version line,
+    both printed; ``(None, None)`` with a line saying so when it is not found."""
+    path = shutil.which(given or name)
+    if path is None:
+        print(f"{name} not found ({given or 'not on the PATH'}; Debian: apt-get install "
+              f"{name}): timing ours alone")
+        return None, None
+    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    version = out.splitlines()[0] if out else name
+    print(f"peer: {version} at {path}")
+    return path, version
+
+
 def timed_child(argv) -> dict:
     """Wall and CPU seconds, peak RSS (MiB) and stdout of one child process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -212,16 +226,9 @@ def main() -> None:
                         help="the primesieve binary (default: primesieve on the PATH)")
     args = parser.parse_args()
     METHOD[0] = args.method
-    peer = shutil.which(args.primesieve or "primesieve")
+    peer, version = find_peer("primesieve", args.primesieve)
     if peer:
         PEER[0] = peer
-        version = subprocess.run([peer, "--version"], capture_output=True, text=True).stdout
-        version = version.splitlines()[0] if version else "primesieve"
-        print(f"peer: {version} at {peer}")
-    else:
-        version = None
-        print(f"primesieve not found ({args.primesieve or 'not on the PATH'}; Debian: "
-              "apt-get install primesieve): timing ours alone")
     ours(0, 10**6, 1)  # warm the Numba cache
     if args.count_to is not None:
         scaling_run(args, version, peer)
