@@ -212,7 +212,8 @@ def play_session(game: Game, *, colour: bool = False, stdin=None, title: str = "
                 print(f"the optimal score {hint.score} is on the foundations: every move keeps it"
                       + ("" if command == "best" else f"; for example {game.describe(hint.move)}"))
             elif command == "hint":
-                print(f"hint: {game.describe(hint.move)} (keeps {hint.score} cards reachable)")
+                cards = "card" if hint.score == 1 else "cards"
+                print(f"hint: {game.describe(hint.move)} (keeps {hint.score} {cards} reachable)")
             if command == "best":
                 make(hint.move)
         elif command == "undo":

@@ -193,7 +193,8 @@ def _hint_or_refuse(game: Game):
 def _hint(web: WebGame, body: dict, ctx) -> dict:
     hint = _hint_or_refuse(web.game)
     text = web.game.describe(hint.move)
-    keeps = (f"it keeps {hint.score} cards reachable" if hint.gains else
+    cards = "card" if hint.score == 1 else "cards"
+    keeps = (f"it keeps {hint.score} {cards} reachable" if hint.gains else
              f"the {hint.score} reachable cards are already on the foundations; any move "
              "keeps them")
     return _answer(web, ctx, f"Hint: {text} ({keeps}).",
