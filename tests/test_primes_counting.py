@@ -115,19 +115,21 @@ def test_ordinary_leaves_match_reference(xyc, chunks):
 
 @pytest.mark.kernel
 @settings(max_examples=30)
-@given(split(high=3 * 10**5))
-def test_easy_leaves_match_reference(xyc):
+@given(split(high=3 * 10**5), st.integers(1, 3))
+def test_easy_leaves_match_reference(xyc, slots):
+    """However many slots take the b's, the sums per b are the reference's."""
     x, y, c = xyc
     primes, pi, pib, mlpf, _ = _tables(x, y, c)
     args = (np.uint64(x), y, c, primes, pi, pib, mlpf)
-    assert counting.easy_leaves(*args).tolist() == ref.easy_leaves(*args).tolist()
+    assert counting.easy_leaves(*args, slots).tolist() == ref.easy_leaves(*args).tolist()
 
 
 @pytest.mark.kernel
 @settings(max_examples=25)
-@given(split(high=6000), st.integers(2, 3000), st.integers(1, 6))
-def test_hard_leaves_match_reference_block_by_block(xyc, segment, blocks):
-    """Any segment length and number of blocks: each block's own sums, by definition."""
+@given(split(high=6000), st.integers(2, 3000), st.integers(1, 6), st.integers(1, 3))
+def test_hard_leaves_match_reference_block_by_block(xyc, segment, blocks, slots):
+    """Any segment length, number of blocks and of slots taking them: each block's own
+    sums, by definition."""
     x, y, c = xyc
     primes, pi, _, mlpf, _ = _tables(x, y, c)
     plan = counting.sieve_plan_hard(x, y, segment, blocks)
@@ -135,7 +137,7 @@ def test_hard_leaves_match_reference_block_by_block(xyc, segment, blocks):
     bh = max(min(int(pi[min(math.isqrt(x // (y + 1)), len(pi) - 1)]), a - 1), c)
     args = (np.uint64(x), y, c, primes, pi, mlpf, bh, math.isqrt(x), plan.bounds,
             plan.block_starts, plan.seg_len, counting.presieve_pattern(primes, c))
-    ours, theirs = counting.hard_leaves(*args), ref.hard_leaves(*args)
+    ours, theirs = counting.hard_leaves(*args, slots), ref.hard_leaves(*args)
     assert ours[0][:, c + 1:bh + 1].tolist() == theirs[0][:, c + 1:bh + 1].tolist()
     for mine, twin in zip(ours[1:], theirs[1:]):
         assert mine.tolist() == twin.tolist()

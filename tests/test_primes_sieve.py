@@ -143,9 +143,10 @@ def _window(a, width, base_limit):
 
 @pytest.mark.kernel
 @given(st.one_of(st.integers(0, 10**7), st.integers(10**9, 10**13), far),
-       st.integers(1, 1500), st.booleans(), st.booleans())
-def test_sieve_chunks_matches_reference(a, width, write, hybrid):
-    """Full sieve and hybrid (small base, Miller-Rabin above (B + 1)^2), anywhere."""
+       st.integers(1, 1500), st.booleans(), st.booleans(), st.integers(1, 3))
+def test_sieve_chunks_matches_reference(a, width, write, hybrid, slots):
+    """Full sieve and hybrid (small base, Miller-Rabin above (B + 1)^2), anywhere, however
+    many slots take the chunks."""
     a = min(a, 2**64 - 7 - width)
     args, n_chunks = _window(a, width, 1000 if hybrid or a > 10**17 else None)
     zeros = np.zeros(n_chunks, np.int64)
@@ -154,7 +155,7 @@ def test_sieve_chunks_matches_reference(a, width, write, hybrid):
     np.cumsum(expected_counts[:-1], out=offsets[1:])
     out = np.zeros(int(expected_counts.sum()) if write else 0, dtype=np.uint64)
     expected_out = out.copy()
-    counts = sieve.sieve_chunks(*args, write, offsets, out)
+    counts = sieve.sieve_chunks(*args, write, offsets, out, slots)
     ref.sieve_chunks(*args, write, offsets, expected_out)
     assert counts.tolist() == expected_counts.tolist()
     assert out.tolist() == expected_out.tolist()

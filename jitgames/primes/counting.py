@@ -52,10 +52,11 @@ How each part is computed
   ``pi(x / p)`` for the ``p`` of P2 whose ``x / p`` falls there; those ``p``
   (between ``x / high`` and ``x / low``, at most about a segment wide) are found by a
   small sieve of their own.
-- Threads: the segments are cut into blocks, each a ``prange`` item with its own
-  buffers, counting from zero; a block reports per ``b`` the sum of ``-mu(m)`` of its
-  leaves and its own count at each level, and :func:`combine_blocks` adds the counts
-  of the earlier blocks times those sums, in block order. All sums are exact integers
+- Threads: the segments are cut into blocks, which the threads take one at a time
+  from a shared counter, each block with its own buffers, counting from zero; a block
+  reports per ``b`` the sum of ``-mu(m)`` of its leaves and its own count at each
+  level, and :func:`combine_blocks` adds the counts of the earlier blocks times those
+  sums, in block order. All sums are exact integers
   (kept as two int64 words where they could pass 2^63, :func:`acc_add`), so the
   result does not depend on the number of threads or blocks.
 
@@ -79,7 +80,7 @@ import numba
 import numpy as np
 
 from jitgames._bits import popcount
-from jitgames._jit import jit, prange
+from jitgames._jit import fetch_add, jit, prange
 from jitgames.errors import InputError
 
 __all__ = ["prime_pi", "nth_prime", "PiParts", "pi_parts", "choose_y", "MAX_X",
@@ -286,57 +287,64 @@ def ordinary_leaves(x, y, pc, mlpf, table, n_chunks):
 
 # --------------------------------------------------------------------------- easy leaves
 @jit(parallel=True)
-def easy_leaves(x, y, c, primes, pi, pib, mlpf):
+def easy_leaves(x, y, c, primes, pi, pib, mlpf, slots):
     """The easy special leaves, per ``b`` (int64 ``[a + 1]``, ``a = pi(y)``): for each
     ``c < b < a``, the sum of ``-mu(m) phi(z, b - 1)`` over the leaves ``m p_b`` with
     ``z = x // (m p_b) < min(y + 1, p_b^2)``, where ``phi(z, b - 1) = pi(z) - b + 2``
     (1 when ``z < p_b``). ``x`` is uint64; ``pi`` covers ``[0, y]``, ``pib`` is the
-    same table packed (:func:`pi_bits`) for the look-ups per leaf."""
+    same table packed (:func:`pi_bits`) for the look-ups per leaf. ``slots`` threads
+    take the next ``b`` from a shared counter (the small ``b`` hold most leaves, so the
+    fixed runs of a plain prange would leave threads idle)."""
     a = np.int64(pi[y])
     out = np.zeros(a + 1, dtype=np.int64)
-    for b in prange(c + 1, a):
-        p = primes[b]
-        xp = np.int64(x // np.uint64(p))
-        e = min(y + 1, p * p)
-        lo = max(max(y // p, xp // e), p)  # the leaves have m > lo
-        if lo >= y:
-            continue
-        total = 0
-        if p * p > y:  # m has one prime factor, above p: m = q prime
-            hi = min(y, xp // p)  # q <= hi: z >= p
-            if hi < y:  # q in (max(lo, hi), y]: z < p, phi = 1, -mu = 1
-                total += a - pi[max(lo, hi)]
-            if hi > lo:
-                i = np.int64(pi[lo]) + 1
-                last_i = np.int64(pi[hi])
-                # while q <= sqrt(x / p) consecutive q change z by more than a prime
-                # gap: one look-up a leaf; beyond, runs of equal pi(z) in one step each
-                sparse_i = min(np.int64(pi[min(_isqrt(xp), hi)]), last_i)
-                while i <= sparse_i:
-                    total += _pi_lookup(pib, _div(xp, primes[i])) - b + 2
-                    i += 1
-                if i <= last_i:
-                    # beyond, z changes by less than a prime gap: count by values v of
-                    # pi(z) instead of by leaf. The leaves q_j (j = i..last_i) with
-                    # pi(x / (p q_j)) >= v are those with q_j <= xp // p_v, so
-                    # sum_j pi(z_j) = n v_min + sum over v_min < v <= v_max of that
-                    # number; its look-ups are independent of one another, where a
-                    # walk from run to run of equal pi(z) waits on each look-up.
-                    n_q = last_i - i + 1
-                    v_min = _pi_lookup(pib, _div(xp, primes[last_i]))
-                    v_max = _pi_lookup(pib, _div(xp, primes[i]))
-                    runs = n_q * v_min
-                    for v in range(v_min + 1, v_max + 1):
-                        runs += _pi_lookup(pib, min(_div(xp, primes[v]), hi)) - (i - 1)
-                    total += runs - n_q * (b - 2)
-        else:
-            for m in range(y, lo, -1):
-                s = mlpf[m]
-                if s != 0 and abs(s) > p:
-                    z = _div(xp, m)
-                    phi = _pi_lookup(pib, z) - b + 2 if z >= p else 1
-                    total += -phi if s > 0 else phi
-        out[b] = total
+    following = np.full(1, c + 1, dtype=np.int64)  # the next b to hand out
+    for _ in prange(slots):
+        while True:
+            b = fetch_add(following, 1)
+            if b >= a:
+                break
+            p = primes[b]
+            xp = np.int64(x // np.uint64(p))
+            e = min(y + 1, p * p)
+            lo = max(max(y // p, xp // e), p)  # the leaves have m > lo
+            if lo >= y:
+                continue
+            total = 0
+            if p * p > y:  # m has one prime factor, above p: m = q prime
+                hi = min(y, xp // p)  # q <= hi: z >= p
+                if hi < y:  # q in (max(lo, hi), y]: z < p, phi = 1, -mu = 1
+                    total += a - pi[max(lo, hi)]
+                if hi > lo:
+                    i = np.int64(pi[lo]) + 1
+                    last_i = np.int64(pi[hi])
+                    # while q <= sqrt(x / p) consecutive q change z by more than a prime
+                    # gap: one look-up a leaf; beyond, runs of equal pi(z) in one step each
+                    sparse_i = min(np.int64(pi[min(_isqrt(xp), hi)]), last_i)
+                    while i <= sparse_i:
+                        total += _pi_lookup(pib, _div(xp, primes[i])) - b + 2
+                        i += 1
+                    if i <= last_i:
+                        # beyond, z changes by less than a prime gap: count by values v of
+                        # pi(z) instead of by leaf. The leaves q_j (j = i..last_i) with
+                        # pi(x / (p q_j)) >= v are those with q_j <= xp // p_v, so
+                        # sum_j pi(z_j) = n v_min + sum over v_min < v <= v_max of that
+                        # number; its look-ups are independent of one another, where a
+                        # walk from run to run of equal pi(z) waits on each look-up.
+                        n_q = last_i - i + 1
+                        v_min = _pi_lookup(pib, _div(xp, primes[last_i]))
+                        v_max = _pi_lookup(pib, _div(xp, primes[i]))
+                        runs = n_q * v_min
+                        for v in range(v_min + 1, v_max + 1):
+                            runs += _pi_lookup(pib, min(_div(xp, primes[v]), hi)) - (i - 1)
+                        total += runs - n_q * (b - 2)
+            else:
+                for m in range(y, lo, -1):
+                    s = mlpf[m]
+                    if s != 0 and abs(s) > p:
+                        z = _div(xp, m)
+                        phi = _pi_lookup(pib, z) - b + 2 if z >= p else 1
+                        total += -phi if s > 0 else phi
+            out[b] = total
     return out
 
 
@@ -597,11 +605,13 @@ def _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, s_first, s_last, phi_
 
 
 @jit(parallel=True)
-def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len, pattern):
+def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len, pattern,
+                slots):
     """Hard special leaves and P2 over the segments ``bounds[s] .. bounds[s + 1]``
     (``bounds[0] = 0``, ``bounds[1] = len(pi)`` or less, even boundaries, the last
-    ``x // (y + 1) + 1``), one ``prange`` item per block ``block_starts[k] ..
-    block_starts[k + 1]`` of segments.
+    ``x // (y + 1) + 1``), block by block (``block_starts[k] .. block_starts[k + 1]``
+    segments); ``slots`` threads take the next block from a shared counter as they
+    finish one (prange alone would give each thread a fixed run of blocks).
 
     Parameters: ``x`` uint64; ``y``, ``c`` as in the module; ``primes`` 1-indexed up to
     ``y``; ``pi`` up to ``bounds[1] - 1 >= y``; ``mlpf`` from :func:`mu_lpf` up to
@@ -622,13 +632,18 @@ def hard_leaves(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts, seg_len
     p2 = np.zeros((n_blocks, 2), dtype=np.int64)
     stats = np.zeros((n_blocks, 3), dtype=np.int64)
     n_words = (seg_len // 2 + 63) // 64 + 1
-    for k in prange(n_blocks):
-        words = np.empty(n_words, dtype=np.uint64)
-        counters = np.zeros((n_words >> (_CTR_SHIFT - 6)) + 2, dtype=np.int64)
-        wpre = np.zeros(n_words, dtype=np.int64)
-        _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts[k],
-                    block_starts[k + 1], phi[k], mus[k], acc[k], p2[k], stats[k], words,
-                    counters, wpre, pattern)
+    following = np.zeros(1, dtype=np.int64)  # the next block to hand out
+    for _ in prange(slots):
+        while True:
+            k = fetch_add(following, 1)
+            if k >= n_blocks:
+                break
+            words = np.empty(n_words, dtype=np.uint64)
+            counters = np.zeros((n_words >> (_CTR_SHIFT - 6)) + 2, dtype=np.int64)
+            wpre = np.zeros(n_words, dtype=np.int64)
+            _hard_block(x, y, c, primes, pi, mlpf, bh, sq, bounds, block_starts[k],
+                        block_starts[k + 1], phi[k], mus[k], acc[k], p2[k], stats[k], words,
+                        counters, wpre, pattern)
     return phi, mus, acc, p2, stats
 
 
@@ -821,8 +836,7 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
     s1 = (x // q) * int(tables.phi[q - 1]) + int(tables.phi[x % q])  # n = 1
     chunks = ordinary_leaves(xu, y, int(primes[c]), mlpf, tables.phi, 64)
     s1 += sum(_acc_value(r) for r in chunks)
-    with numba.parallel_chunksize(16):
-        easy = easy_leaves(xu, y, c, primes, pi, tables.pib, mlpf)
+    easy = easy_leaves(xu, y, c, primes, pi, tables.pib, mlpf, numba.get_num_threads())
     s2_easy = _acc_value(_sum_exact(easy))
     z_end = x // (y + 1)
     bh = int(pi[min(math.isqrt(z_end), limit)])
@@ -833,10 +847,9 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
     step = max(1, n_blocks // 16) if progress is not None else n_blocks
     for k0 in range(0, n_blocks, step):
         k1 = min(n_blocks, k0 + step)
-        with numba.parallel_chunksize(1):
-            parts.append(hard_leaves(xu, y, c, primes, pi, mlpf, bh, sq, plan.bounds,
-                                     plan.block_starts[k0:k1 + 1], plan.seg_len,
-                                     tables.pattern))
+        parts.append(hard_leaves(xu, y, c, primes, pi, mlpf, bh, sq, plan.bounds,
+                                 plan.block_starts[k0:k1 + 1], plan.seg_len,
+                                 tables.pattern, numba.get_num_threads()))
         if progress is not None:
             progress(k1, n_blocks)
     phi_b, mus, acc, p2, stats = (np.concatenate([p[i] for p in parts]) for i in range(5))

@@ -47,7 +47,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from jitgames._jit import jit, prange
+from jitgames._jit import fetch_add, jit, prange
 from jitgames.errors import InputError
 from jitgames.primes.buckets import bucket_bytes, empty_bucket, file_primes, new_buckets
 from jitgames.primes.primality import is_prime
@@ -227,13 +227,15 @@ def _settle_segment(segment, length, start, verify_from, write, out, cursor):
 
 @jit(parallel=True)
 def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, verify_from,
-                 write, offsets, out):
+                 write, offsets, out, slots):
     """Primes per chunk among the bits of bytes ``[first, stop)`` within ``[lo, last]``.
 
     ``base`` (:class:`SievingPrimes`) holds every prime from 167 up to some bound B;
     survivors ``n >= verify_from`` (set to ``(B + 1)^2`` or more) are tested by
     Miller-Rabin. Chunk ``c`` covers bytes ``[first + c chunk_bytes, ...)``; when
     ``write`` its primes go to ``out[offsets[c]:]`` in increasing order (uint64).
+    ``slots`` threads take the next chunk from a shared counter as they finish one
+    (prange alone would give each thread a fixed run of chunks).
     Returns the count per chunk (int64 array).
     """
     n_chunks = (stop - first + chunk_bytes - 1) // chunk_bytes
@@ -242,38 +244,43 @@ def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, v
     n_visited = max(base.n_small, np.searchsorted(
         base.primes, np.uint32(min(LARGE_PRIME_FACTOR * segment_bytes, 0xFFFFFFFF))))
     large = base.primes[n_visited:]
-    for c in prange(n_chunks):
-        # a whole last word, plus one of scratch for wheel.cross_off
-        segment = np.zeros((segment_bytes + 7) // 8 * 8 + 8, dtype=np.uint8)
-        pos = np.empty(n_visited, dtype=np.uint32)
-        wheel = np.empty(n_visited, dtype=np.uint8)
-        chunk_first = first + c * chunk_bytes
-        chunk_stop = min(chunk_first + chunk_bytes, stop)
-        for j in range(n_visited):
-            byte, w = first_multiple(np.int64(base.primes[j]), chunk_first)
-            offset = byte - chunk_first
-            pos[j] = _FAR if byte < 0 or offset > _FAR else offset
-            wheel[j] = w
-        n_segments = (chunk_stop - chunk_first + segment_bytes - 1) // segment_bytes
-        buckets = new_buckets(large.size, n_segments if large.size else 0)
-        if large.size:
-            file_primes(buckets, large, chunk_first, chunk_stop - chunk_first, segment_bytes)
-        total = 0
-        cursor = offsets[c] if write else 0
-        start = chunk_first
-        s = 0
-        while start < chunk_stop:
-            length = min(segment_bytes, chunk_stop - start)
-            _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos,
-                           wheel)
+    following = np.zeros(1, dtype=np.int64)  # the next chunk to hand out
+    for _ in prange(slots):
+        while True:
+            c = fetch_add(following, 1)
+            if c >= n_chunks:
+                break
+            # a whole last word, plus one of scratch for wheel.cross_off
+            segment = np.zeros((segment_bytes + 7) // 8 * 8 + 8, dtype=np.uint8)
+            pos = np.empty(n_visited, dtype=np.uint32)
+            wheel = np.empty(n_visited, dtype=np.uint8)
+            chunk_first = first + c * chunk_bytes
+            chunk_stop = min(chunk_first + chunk_bytes, stop)
+            for j in range(n_visited):
+                byte, w = first_multiple(np.int64(base.primes[j]), chunk_first)
+                offset = byte - chunk_first
+                pos[j] = _FAR if byte < 0 or offset > _FAR else offset
+                wheel[j] = w
+            n_segments = (chunk_stop - chunk_first + segment_bytes - 1) // segment_bytes
+            buckets = new_buckets(large.size, n_segments if large.size else 0)
             if large.size:
-                empty_bucket(buckets, segment, s, length, segment_bytes)
-            found, cursor = _settle_segment(segment, length, start, verify_from, write,
-                                            out, cursor)
-            total += found
-            start += length
-            s += 1
-        counts[c] = total
+                file_primes(buckets, large, chunk_first, chunk_stop - chunk_first, segment_bytes)
+            total = 0
+            cursor = offsets[c] if write else 0
+            start = chunk_first
+            s = 0
+            while start < chunk_stop:
+                length = min(segment_bytes, chunk_stop - start)
+                _sieve_segment(segment, length, start, first, stop, lo, last, base, pre, pos,
+                               wheel)
+                if large.size:
+                    empty_bucket(buckets, segment, s, length, segment_bytes)
+                found, cursor = _settle_segment(segment, length, start, verify_from, write,
+                                                out, cursor)
+                total += found
+                start += length
+                s += 1
+            counts[c] = total
     return counts
 
 
@@ -399,16 +406,14 @@ def _sieve(a: int, b: int, write: bool, limit_base: int | None):
     n_chunks = -(-(plan.stop - plan.first) // plan.chunk_bytes)
     args = (plan.first, plan.stop, np.uint64(lo), np.uint64(hi - 1), base, pre, plan.segment_bytes,
             plan.chunk_bytes, np.uint64(plan.verify_from))
-    with numba.parallel_chunksize(1):  # chunks go to threads one at a time
-        counts = sieve_chunks(*args, False, np.zeros(n_chunks, dtype=np.int64),
-                              np.empty(0, dtype=np.uint64))
+    counts = sieve_chunks(*args, False, np.zeros(n_chunks, dtype=np.int64),
+                          np.empty(0, dtype=np.uint64), numba.get_num_threads())
     if not write:
         return counts, None
     offsets = np.zeros(n_chunks, dtype=np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
     out = np.empty(int(counts.sum()), dtype=np.uint64)
-    with numba.parallel_chunksize(1):
-        sieve_chunks(*args, True, offsets, out)
+    sieve_chunks(*args, True, offsets, out, numba.get_num_threads())
     return counts, out
 
 
