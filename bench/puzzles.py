@@ -11,6 +11,11 @@ recursive bitmask count (no symmetry) measured in the same run; also the mirror-
 serves the distributed backend (``count_queens``). Times are medians of repeats
 (wall seconds); every count is checked against the known values in tests/data.
 Compile times are measured in a subprocess on an empty Numba cache.
+
+The peer: with ``--peer DIR`` (NQueensFAF's class directory, built as ``bench/queens.py``
+describes) its CPU solver counts each n on the same thread count right after ours, and
+the table shows its time and the ratio NQueensFAF/ours; without it the script says the
+peer was not run and records that in the JSON.
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from _harness import machine, timed_runs  # noqa: E402
 from jitgames._jit import threads  # noqa: E402
 from jitgames.puzzles import domination, fibnim, queens  # noqa: E402
+from queens import peer_counter  # noqa: E402  (bench/queens.py, beside this script)
 
 KNOWN = {int(r["n"]): (int(r["count"]), int(r["unique"]))
          for r in csv.DictReader(open(ROOT / "tests" / "data" / "puzzles_queens.csv"))}
@@ -88,11 +94,18 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n <= 16, no central count")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--peer", help="NQueensFAF class directory (javac output); "
+                        "left out, the peer is not run")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "puzzles.json"))
     args = parser.parse_args(argv)
     top = 16 if args.quick else 18
     result = {"machine": machine() | {"threads": args.threads},
-              "command": "python bench/puzzles.py" + (" --quick" if args.quick else "")}
+              "command": "python bench/puzzles.py" + (" --quick" if args.quick else "")
+              + (f" --peer {args.peer}" if args.peer else ""),
+              "peer": "NQueensFAF CpuSolverExample" if args.peer else None}
+    if not args.peer:
+        print("NQueensFAF: not run (build it as bench/queens.py describes and pass "
+              "--peer DIR)")
 
     result["compile_seconds"] = compile_seconds()
     print("compile (cold cache, first call):")
@@ -104,7 +117,8 @@ def main(argv=None) -> int:
     rows = []
     print(f"\nn-queens on {args.threads} threads (median wall seconds; counts/s = total / time)")
     print(f"{'n':>3} {'count':>12} {'unique':>11} {'class s':>9} {'class cpu':>9} "
-          f"{'counts/s':>11} {'mirror s':>9} {'plain s':>9} {'speed-up':>9}")
+          f"{'counts/s':>11} {'mirror s':>9} {'plain s':>9} {'speed-up':>9}"
+          + (f" {'FAF s':>9} {'FAF/ours':>9}" if args.peer else ""))
     with threads(args.threads):
         for n in range(14, top + 1):
             repeats = 5 if n <= 15 else (3 if n == 16 else 1)
@@ -126,11 +140,22 @@ def main(argv=None) -> int:
                    "mirror_seconds": t_mirror, "plain_seconds": t_plain,
                    "plain_cpu_seconds": t_plain_cpu,
                    "speedup_vs_plain": (t_plain / t_class) if t_plain else None}
+            peer_text = ""
+            if args.peer:
+                peer_runs = []
+                for _ in range(repeats):
+                    count, seconds, peer_cpu = peer_counter(args.peer, n, args.threads)
+                    assert count == KNOWN[n][0], (n, count)
+                    peer_runs.append((seconds, peer_cpu))
+                t_peer = statistics.median(w for w, _ in peer_runs)
+                row |= {"peer_seconds": t_peer, "peer_repeats": peer_runs,
+                        "peer_over_ours": t_peer / t_class}
+                peer_text = f" {t_peer:9.3f} {t_peer / t_class:9.2f}"
             rows.append(row)
             fmt = lambda x: f"{x:9.3f}" if x is not None else f"{'-':>9}"  # noqa: E731
             print(f"{n:>3} {census.count:>12} {census.unique:>11} {t_class:9.3f} {cpu:9.3f} "
                   f"{census.count / t_class:11.3g} {fmt(t_mirror)} {fmt(t_plain)} "
-                  f"{fmt(row['speedup_vs_plain'])}", flush=True)
+                  f"{fmt(row['speedup_vs_plain'])}{peer_text}", flush=True)
     result["queens"] = rows
 
     print("\nqueen domination (serial; minimum and independent, with all sets)")
