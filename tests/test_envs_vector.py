@@ -93,6 +93,33 @@ def test_advance_matches_reference(batch):
 
 
 @pytest.mark.kernel
+@given(batches())
+def test_random_step_matches_reference(batch):
+    """The plain-array step of the vector environment (random opponent) equals the twin,
+    and so ``advance``'s ``ACT | FINISH`` against the random opponent; its counts are
+    those of the flags."""
+    games, rules, actions, _, _ = batch
+    count, m = games.moves.shape
+    theirs, via_advance = copy_games(games), copy_games(games)
+    out, ref_out, advance_out = blank_out(count, m), blank_out(count, m), blank_out(count, m)
+
+    def call(step, g, o):
+        return step(g.boards, g.to_move, g.done, g.base, g.episode, g.key, g.counter, actions,
+                    rules.stones, rules.variant, rules.agent, rules.outcome, o.seen, o.mask,
+                    o.reward, o.terminated, o.margin, o.ended, o.illegal, o.settled)
+
+    counts = call(kb.random_step, games, out)
+    assert counts == call(ref.random_step, theirs, ref_out)
+    assert counts == (out.ended.sum(), out.illegal.sum())
+    assert_same(games, theirs)
+    assert_same(out, ref_out)
+    kb.advance(via_advance, actions, np.ones(count, np.bool_), kb.ACT | kb.FINISH,
+               rules._replace(opponent=kb.RANDOM), advance_out)
+    assert_same(games, via_advance)
+    assert_same(out, advance_out)
+
+
+@pytest.mark.kernel
 @given(batches(), st.data())
 def test_apply_replies_matches_reference(batch, data):
     games, rules, _, _, _ = batch
