@@ -37,8 +37,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import jit, prange
-from .._random import below, stream_key
-from ..kalah.rules import SOUTH, apply_move, final_margin, is_over
+from .._random import below_inline, stream_key
+from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
 
 __all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
@@ -158,13 +158,14 @@ def new_games(count: int, pits: int) -> Games:
                  np.zeros(count, np.int64), np.zeros((count, pits), np.int64))
 
 
-def new_step_out(count: int, pits: int) -> StepOut:
+def new_step_out(count: int, pits: int, scratch: bool = True) -> StepOut:
     """Output arrays for the steps of ``count`` games (the vector environment writes
-    every step into the same ones)."""
+    every step into the same ones, or, returning fresh arrays, into new ones that share
+    the ``settled`` scratch: ``scratch=False`` leaves it out, as ``None``)."""
     return StepOut(np.empty((count, 2 * pits + 2), np.int8), np.empty((count, pits), np.int8),
                    np.empty(count, np.float64), np.empty(count, np.bool_),
                    np.empty(count, np.int64), np.empty(count, np.bool_),
-                   np.empty(count, np.bool_), np.empty(count, np.bool_))
+                   np.empty(count, np.bool_), np.empty(count, np.bool_) if scratch else None)
 
 
 @jit(inline=True)
@@ -180,7 +181,7 @@ def _random_move(board, player, depth, weights, variant, key, counter, moves):
     count = 0
     for j in range(first, first + m):
         count += board[j] > 0
-    pick, counter = below(key, counter, count)
+    pick, counter = below_inline(key, counter, count)
     pit = first
     before = 0
     for j in range(first, first + m):
@@ -406,14 +407,14 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
                 done[i] = True
                 illegals += 1
             else:
-                player, _ = apply_move(board, player, action + shift, variant)
+                player, _ = apply_move_inline(board, player, action + shift, variant)
                 settled = False
         while player != agent:  # the opponent's replies
             south, north = _side_sums(board, m)
             if south == 0 or north == 0:
                 break
             pit, drawn = _random_move(board, player, 0, board, variant, stream, drawn, board)
-            player, _ = apply_move(board, player, pit, variant)
+            player, _ = apply_move_inline(board, player, pit, variant)
         to_move[i] = player
         key[i] = stream
         counter[i] = drawn
@@ -537,7 +538,7 @@ def random_games(pits, stones, variant, seed, margins, plies):
         played = 0
         while not is_over(board):
             pit, counter = _random_move(board, player, 0, board, variant, key, counter, board)
-            player, _ = apply_move(board, player, pit, variant)
+            player, _ = apply_move_inline(board, player, pit, variant)
             played += 1
         margins[g] = final_margin(board)
         plies[g] = played
