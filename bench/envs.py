@@ -17,11 +17,13 @@ The vector environments (``--only vector``, saved to ``bench/results/envs_vector
 also part of a full run): ``jitgames/Kalah-v0`` against the random opponent (standard
 rule) with ``--envs`` sub-environments (default 1024) on each of ``--threads`` thread
 counts (default 1 2): each step is the agent's move and the opponent's replies in all
-games, and the agent picks a uniform legal pit from the mask with NumPy inside the timed
-loop (also timed: the ``step`` calls alone, the agent drawing with
-:func:`jitgames.envs.sampling.sample_legal`, and ``copy=False``). OpenSpiel's mancala
-random moves are timed between them in each round (and its ``apply_action`` calls
-alone); ratios are medians of the per-round ratios. Then whole random games inside one
+games, and the agent picks a uniform legal pit from the mask inside the timed loop, with
+NumPy (the ratio of the issue's target), with :func:`jitgames.envs.sampling.sample_legal`,
+or with Gymnasium's own ``action_space.sample(mask=...)`` (a few steps: it loops over the
+games in Python); also timed: the ``step`` calls alone and ``copy=False``. OpenSpiel's
+mancala random moves are timed right after the one-thread loops of the first two agents
+in each round (and its ``apply_action`` calls alone); ratios are medians of the
+per-round ratios. Then whole random games inside one
 kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch``,
 ``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
 and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU

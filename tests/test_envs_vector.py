@@ -217,9 +217,9 @@ def test_long_random_run_equals_single_envs():
                      rng.random((300, 16)).tolist()) == 300
 
 
-def trajectory(num_threads, num_envs=64, steps=60):
+def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta"):
     with threads(num_threads):
-        env = KalahVectorEnv(num_envs, pits=4, stones=3, opponent="alphabeta", depth=2)
+        env = KalahVectorEnv(num_envs, pits=4, stones=3, opponent=opponent, depth=2)
         obs, _ = env.reset(seed=3)
         rng = np.random.default_rng(0)
         seen = [obs["observation"].copy()]
@@ -230,8 +230,11 @@ def trajectory(num_threads, num_envs=64, steps=60):
     return seen
 
 
-def test_results_do_not_depend_on_the_thread_count():
-    one, two = trajectory(1), trajectory(2)
+@pytest.mark.parametrize("opponent, num_envs", [("alphabeta", 64), ("random", 300)])
+def test_results_do_not_depend_on_the_thread_count(opponent, num_envs):
+    # 300 games: five blocks of the random opponent's kernel (random_step), split
+    # between the threads
+    one, two = (trajectory(t, num_envs, opponent=opponent) for t in (1, 2))
     assert all(a.tolist() == b.tolist() for a, b in zip(one, two))
 
 

@@ -95,11 +95,17 @@ class KalahVectorEnv(VectorEnv):
     ``stream_key(base, e)``. A ``"perfect"`` opponent's moves are searched in Python
     (the exact solver), between two kernel calls, so it runs at the solver's speed.
 
-    The kernel writes every step into the same output arrays. With ``copy=True`` (the
-    default, as Gymnasium's ``SyncVectorEnv``) :meth:`step` and :meth:`reset` return
-    copies of them, which stay as they are; with ``copy=False`` :meth:`step` returns
-    the arrays themselves (observation, mask, reward, terminated), which the next step
+    With ``copy=True`` (the default, as Gymnasium's ``SyncVectorEnv``) :meth:`step` and
+    :meth:`reset` return arrays of their own, which stay as they are (against the
+    random opponent the kernel writes straight into new ones; otherwise into the same
+    output arrays, then copied); with ``copy=False`` :meth:`step` returns the output
+    arrays themselves (observation, mask, reward, terminated), which the next step
     overwrites: read or copy them before stepping again.
+
+    Against the random opponent a step is one call of
+    :func:`jitgames.envs.kalah_batch.random_step`, whose arguments are plain arrays
+    and numbers (records cost more to type at a call than a 1024-game step's
+    bookkeeping).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
