@@ -17,11 +17,13 @@ The vector environments (``--only vector``, saved to ``bench/results/envs_vector
 also part of a full run): ``jitgames/Kalah-v0`` against the random opponent (standard
 rule) with ``--envs`` sub-environments (default 1024) on each of ``--threads`` thread
 counts (default 1 2): each step is the agent's move and the opponent's replies in all
-games, and the agent picks a uniform legal pit from the mask with NumPy inside the timed
-loop (also timed: the ``step`` calls alone, the agent drawing with
-:func:`jitgames.envs.sampling.sample_legal`, and ``copy=False``). OpenSpiel's mancala
-random moves are timed between them in each round (and its ``apply_action`` calls
-alone); ratios are medians of the per-round ratios. Then whole random games inside one
+games, and the agent picks a uniform legal pit from the mask inside the timed loop, with
+NumPy (the ratio of the issue's target), with :func:`jitgames.envs.sampling.sample_legal`,
+or with Gymnasium's own ``action_space.sample(mask=...)`` (a few steps: it loops over the
+games in Python); also timed: the ``step`` calls alone and ``copy=False``. OpenSpiel's
+mancala random moves are timed right after the one-thread loops of the first two agents
+in each round (and its ``apply_action`` calls alone); ratios are medians of the
+per-round ratios. Then whole random games inside one
 kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch``,
 ``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
 and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
@@ -125,20 +127,34 @@ def openspiel_available() -> str | None:
     return None
 
 
+AGENTS = ("numpy", "sample_legal", "gymnasium")
+
+
 def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: int,
-                 num_threads: int, sampler: bool = False) -> tuple:
+                 num_threads: int, agent: str = "numpy") -> tuple:
     """Seconds ``(wall, cpu, step_wall)`` for ``steps`` steps of a native vector
-    environment of ``num_envs`` sub-environments on ``num_threads`` threads, random legal
-    actions chosen from ``info["action_mask"]`` with NumPy (0 where none is legal) inside
-    the timed loop; ``step_wall`` counts the ``step`` calls alone (the agent's choice
-    left out). With ``sampler`` the agent draws with
-    :func:`jitgames.envs.sampling.sample_legal` (one kernel pass) instead."""
+    environment of ``num_envs`` sub-environments on ``num_threads`` threads, a random
+    legal action of each game chosen from ``info["action_mask"]`` inside the timed loop;
+    ``step_wall`` counts the ``step`` calls alone (the agent's choice left out).
+
+    ``agent`` says how the actions are drawn (each a uniform legal action where one is
+    legal):
+
+    - ``"numpy"``: what a user writes in NumPy, the largest of uniform numbers plus the
+      mask, ``np.argmax(rng.random(mask.shape, dtype=np.float32) + mask, axis=1)``
+      (illegal actions score below 1, legal ones at least 1);
+    - ``"sample_legal"``: this package's :func:`jitgames.envs.sampling.sample_legal`
+      (one kernel pass);
+    - ``"gymnasium"``: Gymnasium's own ``envs.action_space.sample(mask=tuple(mask))``,
+      which loops over the games in Python.
+    """
     from jitgames._jit import threads
     from jitgames.envs.sampling import sample_legal
 
     env = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point",
                              **options)
     rng = np.random.default_rng(seed)
+    env.action_space.seed(seed)
     _, info = env.reset(seed=seed)
     mask = info.get("action_mask")
     step_wall = 0.0
@@ -147,15 +163,12 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
         for _ in range(steps):
             if mask is None:
                 actions = rng.integers(env.single_action_space.n, size=num_envs)
-            elif sampler:
+            elif agent == "sample_legal":
                 actions = sample_legal(mask, rng)
+            elif agent == "gymnasium":
+                actions = env.action_space.sample(mask=tuple(mask))
             else:
-                # the largest of uniform numbers on the legal actions: a uniform legal one
-                # (0 where none is legal)
-                draw = rng.random(mask.shape, dtype=np.float32)
-                draw *= mask
-                draw += mask
-                actions = np.argmax(draw, axis=1)
+                actions = np.argmax(rng.random(mask.shape, dtype=np.float32) + mask, axis=1)
             start = time.perf_counter()
             _, _, _, _, info = env.step(actions)
             step_wall += time.perf_counter() - start
@@ -249,10 +262,11 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     games = {"kalah": 5_000 if quick else 20_000, "mastermind": 5_000 if quick else 20_000,
              "solitaire": 2_000 if quick else 8_000}
     small = 256  # sub-environments of the Mastermind and solitaire vector environments
+    gym_steps_count = max(2, steps // 25)  # Gymnasium's own sampler: a Python loop a game
     # warm-up: compile or load every kernel
-    vector_steps(*KALAH, envs[0], 3, 0, 1)
+    for agent in AGENTS:
+        vector_steps(*KALAH, envs[0], 2, 0, 1, agent)
     vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], 3, 0, 1)
-    vector_steps(*KALAH, envs[0], 3, 0, 1, True)
     if kalah_only:
         games = {"kalah": games["kalah"]}
     else:
@@ -268,46 +282,55 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     def add(key, value):
         runs.setdefault(key, []).append(value)
 
+    first_t = thread_counts[0]
     for r in range(repeats):  # alternate, so that all see the same load
         for n in envs:
             for t in thread_counts:
-                add(("kalah", n, t), vector_steps(*KALAH, n, steps, r, t))
-                if n == envs[0] and t == thread_counts[0] and skipped is None:
-                    add("openspiel", openspiel_steps_cpu(open_moves, r))
-        add("kalah_sampler", vector_steps(*KALAH, envs[0], steps, r, thread_counts[0], True))
+                for agent in ("numpy", "sample_legal"):
+                    add(("kalah", agent, n, t), vector_steps(*KALAH, n, steps, r, t, agent))
+                    if n == envs[0] and t == first_t and skipped is None:
+                        add(("openspiel", agent), openspiel_steps_cpu(open_moves, r))
+        add(("kalah", "gymnasium", envs[0], first_t),
+            vector_steps(*KALAH, envs[0], gym_steps_count, r, first_t, "gymnasium"))
         add("kalah_nocopy", vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], steps,
-                                         r, thread_counts[0]))
+                                         r, first_t))
         for game in games:
             for t in thread_counts:
                 add((game, "games", t), kernel_games(game, games[game], r, t))
         if kalah_only:
             continue
         add("mastermind", vector_steps("jitgames/Mastermind-v0", {}, small, steps // 4, r,
-                                       thread_counts[0]))
+                                       first_t))
         add("solitaire", vector_steps("jitgames/Solitaire-v0", {}, small, steps // 4, r,
-                                      thread_counts[0]))
+                                      first_t))
     rows = []
-    first_t = thread_counts[0]
-    for n in envs:
-        for t in thread_counts:
-            row = dict(_rate(n * steps, runs[("kalah", n, t)]), kind="kalah_vector", envs=n,
-                       threads=t, label=f"Kalah-v0 6x4 vs random, {n} envs, {t} thread(s): "
-                                        "steps")
-            if t != first_t:
-                row["speedup_over_first_thread_count_wall"] = _ratio(
-                    runs[("kalah", n, t)], runs[("kalah", n, first_t)])
-                row["speedup_over_first_thread_count_steps_only"] = _ratio(
-                    runs[("kalah", n, t)], runs[("kalah", n, first_t)], clock=2)
-            rows.append(row)
-    rows.append(dict(_rate(envs[0] * steps, runs["kalah_sampler"]), kind="kalah_vector_sampler",
-                     envs=envs[0], threads=first_t,
-                     label=f"the same, agent sample_legal, {envs[0]} envs, {first_t} thread(s): "
-                           "steps"))
+    agent_names = {"numpy": "agent NumPy argmax(random + mask)",
+                   "sample_legal": "agent jitgames sample_legal",
+                   "gymnasium": "agent Gymnasium action_space.sample(mask)"}
+    for agent in ("numpy", "sample_legal"):
+        for n in envs:
+            for t in thread_counts:
+                key = ("kalah", agent, n, t)
+                row = dict(_rate(n * steps, runs[key]), kind="kalah_vector", agent=agent, envs=n,
+                           threads=t, label=f"Kalah-v0 6x4 vs random, {n} envs, {t} thread(s), "
+                                            f"{agent_names[agent]}: steps")
+                if t != first_t:
+                    base = runs[("kalah", agent, n, first_t)]
+                    row["speedup_over_first_thread_count_wall"] = _ratio(runs[key], base)
+                    row["speedup_over_first_thread_count_steps_only"] = _ratio(runs[key], base,
+                                                                               clock=2)
+                rows.append(row)
+    rows.append(dict(_rate(envs[0] * gym_steps_count, runs[("kalah", "gymnasium", envs[0],
+                                                             first_t)]),
+                     kind="kalah_vector", agent="gymnasium", envs=envs[0], threads=first_t,
+                     label=f"Kalah-v0 6x4 vs random, {envs[0]} envs, {first_t} thread(s), "
+                           f"{agent_names['gymnasium']}: steps"))
     rows.append(dict(_rate(envs[0] * steps, runs["kalah_nocopy"]), kind="kalah_vector_nocopy",
-                     envs=envs[0], threads=first_t,
-                     label=f"the same, copy=False, {envs[0]} envs, {first_t} thread(s): steps"))
+                     agent="numpy", envs=envs[0], threads=first_t,
+                     label=f"the same, NumPy agent, copy=False, {envs[0]} envs, {first_t} "
+                           "thread(s): steps"))
     if skipped is None:
-        rows.append(dict(_rate(open_moves, runs["openspiel"]), kind="openspiel",
+        rows.append(dict(_rate(open_moves, runs[("openspiel", "numpy")]), kind="openspiel",
                          label="OpenSpiel mancala, Python API: random moves"))
     for game in games:
         name = GAMES[game]
@@ -331,29 +354,33 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
               "threads": thread_counts, "steps": steps, "repeats": repeats}
     if skipped is None:
         # per round: our steps a second over OpenSpiel's moves a second, timed back to back
-        ours = runs[("kalah", envs[0], first_t)]
-        theirs = runs["openspiel"]
-        per_round = [(envs[0] * steps / a[0]) / (open_moves / b[0]) for a, b in zip(ours, theirs)]
-        per_round_cpu = [(envs[0] * steps / a[1]) / (open_moves / b[1])
-                         for a, b in zip(ours, theirs)]
-        per_round_steps = [(envs[0] * steps / a[2]) / (open_moves / b[2])
-                           for a, b in zip(ours, theirs)]
-        sampled = runs["kalah_sampler"]
-        per_round_sampled = [(envs[0] * steps / a[0]) / (open_moves / b[0])
-                             for a, b in zip(sampled, theirs)]
+        n = envs[0]
+
+        def per_round(agent, clock=0, count=steps):
+            ours = runs[("kalah", agent, n, first_t)]
+            theirs = runs[("openspiel", "numpy" if agent == "gymnasium" else agent)]
+            return [(n * count / a[clock]) / (open_moves / b[clock])
+                    for a, b in zip(ours, theirs)]
+
         result["kalah_vector_over_openspiel"] = {
-            "envs": envs[0], "threads": first_t,
-            "median_ratio_wall_sample_legal_agent": statistics.median(per_round_sampled),
-            "median_ratio_wall": statistics.median(per_round),
-            "median_ratio_cpu": statistics.median(per_round_cpu),
-            "median_ratio_steps_only_wall": statistics.median(per_round_steps),
-            "rounds_wall": per_round}
+            "envs": n, "threads": first_t,
+            "median_ratio_wall": statistics.median(per_round("numpy")),
+            "median_ratio_cpu": statistics.median(per_round("numpy", 1)),
+            "median_ratio_wall_sample_legal_agent": statistics.median(
+                per_round("sample_legal")),
+            "median_ratio_cpu_sample_legal_agent": statistics.median(
+                per_round("sample_legal", 1)),
+            "median_ratio_wall_gymnasium_agent": statistics.median(
+                per_round("gymnasium", 0, gym_steps_count)),
+            "median_ratio_steps_only_wall": statistics.median(per_round("numpy", 2)),
+            "rounds_wall": per_round("numpy"),
+            "rounds_wall_sample_legal_agent": per_round("sample_legal")}
     return result
 
 
 def print_vector(result: dict) -> None:
     print(f"vector environments, median of {result['repeats']} rounds (wall; CPU clock beside)")
-    print(f"{'':72s} {'per second':>12s} {'(CPU clock)':>12s}")
+    print(f"{'':100s} {'per second':>12s} {'(CPU clock)':>12s}")
     for row in result["rows"]:
         extra = ""
         if "per_second_steps_only" in row:
@@ -362,14 +389,16 @@ def print_vector(result: dict) -> None:
             extra += f"   {row['speedup_over_first_thread_count_wall']:.2f}x first thread count"
         if "speedup_over_first_thread_count_steps_only" in row:
             extra += f" (calls alone {row['speedup_over_first_thread_count_steps_only']:.2f}x)"
-        print(f"{row['label']:72s} {row['per_second_wall']:12,.0f} "
+        print(f"{row['label']:100s} {row['per_second_wall']:12,.0f} "
               f"{row['per_second_cpu']:12,.0f}{extra}")
     ratio = result.get("kalah_vector_over_openspiel")
     if ratio:
         print(f"Kalah-v0 vector steps / OpenSpiel moves ({ratio['envs']} envs, "
               f"{ratio['threads']} thread(s), median of per-round ratios): wall "
               f"{ratio['median_ratio_wall']:.2f}x, CPU {ratio['median_ratio_cpu']:.2f}x, "
-              f"agent sample_legal {ratio['median_ratio_wall_sample_legal_agent']:.2f}x, "
+              f"agent sample_legal {ratio['median_ratio_wall_sample_legal_agent']:.2f}x "
+              f"(CPU {ratio['median_ratio_cpu_sample_legal_agent']:.2f}x), agent Gymnasium "
+              f"action_space.sample {ratio['median_ratio_wall_gymnasium_agent']:.2f}x, "
               f"step calls alone / apply_action calls alone "
               f"{ratio['median_ratio_steps_only_wall']:.2f}x")
     else:

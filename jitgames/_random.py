@@ -27,13 +27,19 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 
 
-@jit
-def mix64(x):
-    """SplitMix64 finaliser: a bijection of uint64 with good avalanche."""
+@jit(inline=True)
+def mix64_inline(x):
+    """:func:`mix64`, copied into the kernel that calls it (see :func:`below_inline`)."""
     z = np.uint64(x)
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
+
+
+@jit
+def mix64(x):
+    """SplitMix64 finaliser: a bijection of uint64 with good avalanche."""
+    return mix64_inline(x)
 
 
 @jit
@@ -42,10 +48,32 @@ def stream_key(seed, index):
     return mix64(mix64(np.uint64(seed) + GOLDEN) ^ np.uint64(index))
 
 
+@jit(inline=True)
+def next_u64_inline(key, counter):
+    """:func:`next_u64`, copied into the kernel that calls it (see :func:`below_inline`)."""
+    return mix64_inline(np.uint64(key) + (np.uint64(counter) + np.uint64(1)) * GOLDEN)
+
+
 @jit
 def next_u64(key, counter):
     """Output number ``counter`` (0, 1, 2, ...) of the stream ``key``, a uint64."""
-    return mix64(np.uint64(key) + (np.uint64(counter) + np.uint64(1)) * GOLDEN)
+    return next_u64_inline(key, counter)
+
+
+@jit(inline=True)
+def below_inline(key, counter, n):
+    """:func:`below`, copied into the kernel that calls it: for a hot loop that draws
+    once an item (the batched environments' random moves), where a call a draw costs
+    as much as the draw (a call of a kernel is not inlined across kernels)."""
+    un = np.uint64(n)
+    while True:
+        r = next_u64_inline(key, counter)
+        counter += 1
+        # The limit, 2**64 mod n (computed without 128-bit arithmetic), is below n: an
+        # output of at least n is kept without it, so the division that computes it runs
+        # only for the rare outputs below n (same outputs, one division less a draw).
+        if r >= un or r >= (np.uint64(0) - un) % un:
+            return np.int64(r % un), counter
 
 
 @jit
@@ -55,12 +83,4 @@ def below(key, counter, n):
     Uses rejection: outputs at or above the largest multiple of ``n`` that fits in
     2**64 are skipped. Returns ``(value, next_counter)``; ``n`` must be >= 1.
     """
-    un = np.uint64(n)
-    while True:
-        r = next_u64(key, counter)
-        counter += 1
-        # The limit, 2**64 mod n (computed without 128-bit arithmetic), is below n: an
-        # output of at least n is kept without it, so the division that computes it runs
-        # only for the rare outputs below n (same outputs, one division less a draw).
-        if r >= un or r >= (np.uint64(0) - un) % un:
-            return np.int64(r % un), counter
+    return below_inline(key, counter, n)

@@ -93,6 +93,33 @@ def test_advance_matches_reference(batch):
 
 
 @pytest.mark.kernel
+@given(batches())
+def test_random_step_matches_reference(batch):
+    """The plain-array step of the vector environment (random opponent) equals the twin,
+    and so ``advance``'s ``ACT | FINISH`` against the random opponent; its counts are
+    those of the flags."""
+    games, rules, actions, _, _ = batch
+    count, m = games.moves.shape
+    theirs, via_advance = copy_games(games), copy_games(games)
+    out, ref_out, advance_out = blank_out(count, m), blank_out(count, m), blank_out(count, m)
+
+    def call(step, g, o):
+        return step(g.boards, g.to_move, g.done, g.base, g.episode, g.key, g.counter, actions,
+                    rules.stones, rules.variant, rules.agent, rules.outcome, o.seen, o.mask,
+                    o.reward, o.terminated, o.margin, o.ended, o.illegal, o.settled)
+
+    counts = call(kb.random_step, games, out)
+    assert counts == call(ref.random_step, theirs, ref_out)
+    assert counts == (out.ended.sum(), out.illegal.sum())
+    assert_same(games, theirs)
+    assert_same(out, ref_out)
+    kb.advance(via_advance, actions, np.ones(count, np.bool_), kb.ACT | kb.FINISH,
+               rules._replace(opponent=kb.RANDOM), advance_out)
+    assert_same(games, via_advance)
+    assert_same(out, advance_out)
+
+
+@pytest.mark.kernel
 @given(batches(), st.data())
 def test_apply_replies_matches_reference(batch, data):
     games, rules, _, _, _ = batch
@@ -190,9 +217,9 @@ def test_long_random_run_equals_single_envs():
                      rng.random((300, 16)).tolist()) == 300
 
 
-def trajectory(num_threads, num_envs=64, steps=60):
+def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta"):
     with threads(num_threads):
-        env = KalahVectorEnv(num_envs, pits=4, stones=3, opponent="alphabeta", depth=2)
+        env = KalahVectorEnv(num_envs, pits=4, stones=3, opponent=opponent, depth=2)
         obs, _ = env.reset(seed=3)
         rng = np.random.default_rng(0)
         seen = [obs["observation"].copy()]
@@ -203,8 +230,11 @@ def trajectory(num_threads, num_envs=64, steps=60):
     return seen
 
 
-def test_results_do_not_depend_on_the_thread_count():
-    one, two = trajectory(1), trajectory(2)
+@pytest.mark.parametrize("opponent, num_envs", [("alphabeta", 64), ("random", 300)])
+def test_results_do_not_depend_on_the_thread_count(opponent, num_envs):
+    # 300 games: five blocks of the random opponent's kernel (random_step), split
+    # between the threads
+    one, two = (trajectory(t, num_envs, opponent=opponent) for t in (1, 2))
     assert all(a.tolist() == b.tolist() for a, b in zip(one, two))
 
 

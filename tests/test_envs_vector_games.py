@@ -223,6 +223,24 @@ def test_uniform_legal_matches_reference(actions, rows, key, data):
     assert all(mask[i, a] or not mask[i].any() for i, a in enumerate(ours))
 
 
+@pytest.mark.kernel
+@given(st.integers(1, 6), st.integers(1, 700), U64, st.integers(0, 2**32 - 1))
+def test_uniform_legal_matches_reference_over_many_blocks(actions, rows, key, seed):
+    """Masks of up to 700 rows (several blocks of rows for the threads), on one and on
+    two threads: the twin's actions either way."""
+    from jitgames._jit import threads
+    from jitgames.envs.sampling import uniform_legal
+
+    mask = np.random.default_rng(seed).integers(0, 2, (rows, actions)).astype(np.int8)
+    theirs = np.zeros(rows, np.int64)
+    ref.uniform_legal(mask, key, theirs)
+    for count in (1, 2):
+        ours = np.zeros(rows, np.int64)
+        with threads(count):
+            uniform_legal(mask, np.uint64(key), ours)
+        assert ours.tolist() == theirs.tolist()
+
+
 def test_sample_legal_is_uniform_and_checks_its_input():
     from jitgames.envs.sampling import sample_legal
 

@@ -37,13 +37,13 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import jit, prange
-from .._random import below, stream_key
-from ..kalah.rules import SOUTH, apply_move, final_margin, is_over
+from .._random import below_inline, stream_key
+from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
 
 __all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
            "new_games", "new_step_out", "reply", "ACT", "FINISH", "RESTART",
-           "advance", "apply_replies", "random_games"]
+           "advance", "random_step", "apply_replies", "random_games"]
 
 RANDOM = 0
 SEARCH = 1
@@ -158,13 +158,14 @@ def new_games(count: int, pits: int) -> Games:
                  np.zeros(count, np.int64), np.zeros((count, pits), np.int64))
 
 
-def new_step_out(count: int, pits: int) -> StepOut:
+def new_step_out(count: int, pits: int, scratch: bool = True) -> StepOut:
     """Output arrays for the steps of ``count`` games (the vector environment writes
-    every step into the same ones)."""
+    every step into the same ones, or, returning fresh arrays, into new ones that share
+    the ``settled`` scratch: ``scratch=False`` leaves it out, as ``None``)."""
     return StepOut(np.empty((count, 2 * pits + 2), np.int8), np.empty((count, pits), np.int8),
                    np.empty(count, np.float64), np.empty(count, np.bool_),
                    np.empty(count, np.int64), np.empty(count, np.bool_),
-                   np.empty(count, np.bool_), np.empty(count, np.bool_))
+                   np.empty(count, np.bool_), np.empty(count, np.bool_) if scratch else None)
 
 
 @jit(inline=True)
@@ -180,7 +181,7 @@ def _random_move(board, player, depth, weights, variant, key, counter, moves):
     count = 0
     for j in range(first, first + m):
         count += board[j] > 0
-    pick, counter = below(key, counter, count)
+    pick, counter = below_inline(key, counter, count)
     pit = first
     before = 0
     for j in range(first, first + m):
@@ -331,7 +332,11 @@ def advance(games, actions, which, phases, rules, out):
         if rules.opponent == SEARCH:
             _search_block(games, start, stop, actions, which, phases, rules, out)
         elif rules.opponent == RANDOM and phases == ACT | FINISH:
-            _random_step_block(games, start, stop, actions, rules, out)
+            _random_step_block(start, stop, games.boards, games.to_move, games.done,
+                               games.base, games.episode, games.key, games.counter, actions,
+                               rules.stones, rules.variant, rules.agent, rules.outcome,
+                               out.seen, out.mask, out.reward, out.terminated, out.margin,
+                               out.ended, out.illegal, out.settled)
         else:
             _advance_block(games, start, stop, actions, which, phases, rules, out)
 
@@ -348,81 +353,118 @@ def _side_sums(board, m):
 
 
 @jit(leaf=True)
-def _random_step_block(games, start, stop, actions, rules, out):
+def _random_step_block(start, stop, boards, to_move, done, base, episode, key, counter,
+                       actions, stones, variant, agent, outcome, seen, mask, reward,
+                       terminated, margin, ended, illegal, settled_out):
     """A whole step (``ACT | FINISH``) of games ``start .. stop-1`` against the
     ``RANDOM`` opponent: the same outputs as :func:`_advance_block`, written as one pass
     a game that keeps the game's state in local variables, sums each side once a move
-    and writes every output once (1.5 times as fast, ``bench/envs.py``)."""
-    size = games.boards.shape[1]
+    and writes every output once (1.5 times as fast, ``bench/envs.py``).
+
+    The arguments are the fields of :class:`Games`, :class:`Rules` and :class:`StepOut`
+    one by one (plain arrays and numbers), so that :func:`random_step` can be called
+    from Python without records, whose typing at every call costs more than a
+    1024-game step's bookkeeping. Returns the number of games ended by play and the
+    number of illegal actions."""
+    size = boards.shape[1]
     m = size // 2 - 1
-    agent = rules.agent
     shift = 0 if agent == SOUTH else m + 1
+    penalty = -1.0 if outcome else -2.0 * m * stones
+    ends = 0
+    illegals = 0
     for i in range(start, stop):
-        board = games.boards[i]
-        out.reward[i] = 0.0
-        out.terminated[i] = False
-        out.margin[i] = 0
-        out.ended[i] = False
-        out.illegal[i] = False
+        board = boards[i]
+        reward[i] = 0.0
+        terminated[i] = False
+        margin[i] = 0
+        ended[i] = False
+        illegal[i] = False
         settled = True  # the step's outcome is decided before any move
-        player = games.to_move[i]
-        key = games.key[i]
-        counter = games.counter[i]
-        if games.done[i]:  # a new episode, the action ignored
-            games.episode[i] += 1
-            key = stream_key(games.base[i], games.episode[i])
-            counter = 0
+        player = to_move[i]
+        stream = key[i]
+        drawn = counter[i]
+        if done[i]:  # a new episode, the action ignored
+            episode[i] += 1
+            stream = stream_key(base[i], episode[i])
+            drawn = 0
             for j in range(size):
-                board[j] = rules.stones
+                board[j] = stones
             board[m] = 0
             board[size - 1] = 0
             player = SOUTH
-            games.done[i] = False
+            done[i] = False
         else:
             south, north = _side_sums(board, m)
             action = actions[i]
             if south == 0 or north == 0:
                 # only on tiny boards: the opponent ended the game before the agent moved
-                _end(board, i, agent, rules.outcome, out, games)
+                _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done)
+                ends += 1
             elif action < 0 or action >= m or board[action + shift] == 0:
-                out.reward[i] = -1.0 if rules.outcome else -2.0 * m * rules.stones
-                out.terminated[i] = True
-                out.illegal[i] = True
-                games.done[i] = True
+                reward[i] = penalty
+                terminated[i] = True
+                illegal[i] = True
+                done[i] = True
+                illegals += 1
             else:
-                player, _ = apply_move(board, player, action + shift, rules.variant)
+                player, _ = apply_move_inline(board, player, action + shift, variant)
                 settled = False
         while player != agent:  # the opponent's replies
             south, north = _side_sums(board, m)
             if south == 0 or north == 0:
                 break
-            pit, counter = _random_move(board, player, 0, board, rules.variant, key, counter,
-                                        board)
-            player, _ = apply_move(board, player, pit, rules.variant)
-        games.to_move[i] = player
-        games.key[i] = key
-        games.counter[i] = counter
+            pit, drawn = _random_move(board, player, 0, board, variant, stream, drawn, board)
+            player, _ = apply_move_inline(board, player, pit, variant)
+        to_move[i] = player
+        key[i] = stream
+        counter[i] = drawn
         south, north = _side_sums(board, m)
         over = south == 0 or north == 0
         if over and not settled:
-            _end(board, i, agent, rules.outcome, out, games)
-        out.settled[i] = settled
+            _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done)
+            ends += 1
+        settled_out[i] = settled
         for j in range(size - shift):  # the board rotated by shift
-            out.seen[i, j] = board[j + shift]
+            seen[i, j] = board[j + shift]
         for j in range(size - shift, size):
-            out.seen[i, j] = board[j + shift - size]
+            seen[i, j] = board[j + shift - size]
         for j in range(m):
-            out.mask[i, j] = 1 if board[shift + j] > 0 and not over else 0
+            mask[i, j] = 1 if board[shift + j] > 0 and not over else 0
+    return ends, illegals
+
+
+@jit(parallel=True)
+def random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
+                variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
+                illegal, settled):
+    """``advance(games, actions, which, ACT | FINISH, rules, out)`` for a ``RANDOM``
+    opponent, with the fields of ``games``, ``rules`` (``stones``, ``variant``,
+    ``agent``, ``outcome``) and ``out`` passed one by one as plain arrays and numbers:
+    the vector environment's step, called without the typing of records (a third of
+    the time of a step's Python side at 1024 games). Blocks of ``BLOCK`` games go to
+    the threads. Returns ``(ended, illegal)``: how many games play ended and how many
+    actions were illegal (so that the caller need not scan the flags)."""
+    count = boards.shape[0]
+    ends = 0
+    illegals = 0
+    for block in prange((count + BLOCK - 1) // BLOCK):
+        start, stop = block * BLOCK, min(count, (block + 1) * BLOCK)
+        e, k = _random_step_block(start, stop, boards, to_move, done, base, episode, key,
+                                  counter, actions, stones, variant, agent, outcome, seen,
+                                  mask, reward, terminated, margin, ended, illegal, settled)
+        ends += e
+        illegals += k
+    return ends, illegals
 
 
 @jit(inline=True)
-def _end(board, i, agent, outcome, out, games):
+def _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done):
     """Game ``i`` ended by play: the agent's margin and reward, and the episode's end."""
-    out.margin[i] = _agent_margin(board, agent)
-    out.reward[i] = _result(out.margin[i], outcome)
-    out.terminated[i] = True
-    out.ended[i] = True
-    games.done[i] = True
+    margin[i] = _agent_margin(board, agent)
+    reward[i] = _result(margin[i], outcome)
+    terminated[i] = True
+    ended[i] = True
+    done[i] = True
 
 
 @jit(leaf=True)
@@ -496,7 +538,7 @@ def random_games(pits, stones, variant, seed, margins, plies):
         played = 0
         while not is_over(board):
             pit, counter = _random_move(board, player, 0, board, variant, key, counter, board)
-            player, _ = apply_move(board, player, pit, variant)
+            player, _ = apply_move_inline(board, player, pit, variant)
             played += 1
         margins[g] = final_margin(board)
         plies[g] = played

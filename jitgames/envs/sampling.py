@@ -13,19 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import jit, prange
 from .._random import below, stream_key
 from ..errors import InputError
 
 __all__ = ["sample_legal", "uniform_legal"]
 
 
+BLOCK = 256  # rows a thread takes at a time (whole cache lines of ``out``)
+
+
 @jit(leaf=True)
-def uniform_legal(mask, key, out):
-    """``out[i]``: the ``k``-th legal action (ascending) of row ``i`` of ``mask`` (int8,
-    nonzero = legal), ``k = below(stream_key(key, i), 0, count)``; 0 where no action
-    is legal."""
-    for i in range(mask.shape[0]):
+def _uniform_legal_rows(mask, key, out, start, stop):
+    """:func:`uniform_legal` of rows ``start .. stop-1``."""
+    for i in range(start, stop):
         count = 0
         for j in range(mask.shape[1]):
             count += mask[i, j] != 0
@@ -38,6 +39,18 @@ def uniform_legal(mask, key, out):
                 action = j if legal and before == pick else action
                 before += legal
         out[i] = action
+
+
+@jit(parallel=True)
+def uniform_legal(mask, key, out):
+    """``out[i]``: the ``k``-th legal action (ascending) of row ``i`` of ``mask`` (int8,
+    nonzero = legal), ``k = below(stream_key(key, i), 0, count)``; 0 where no action
+    is legal. Blocks of ``BLOCK`` rows go to the threads (a row's action depends on the
+    row alone, so not on the thread count), so that a random agent scales with the
+    vector environment it drives."""
+    rows = mask.shape[0]
+    for block in prange((rows + BLOCK - 1) // BLOCK):
+        _uniform_legal_rows(mask, key, out, block * BLOCK, min(rows, (block + 1) * BLOCK))
 
 
 def sample_legal(mask, rng: np.random.Generator) -> np.ndarray:

@@ -39,8 +39,9 @@ from .mastermind import MastermindEnv
 from .solitaire import SolitaireEnv, _check_deal_number, deal_deck
 from .solitaire_batch import new_tableaus, play_moves
 from .mastermind_batch import Codes, guess_codes, new_codebreaks
-from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RESTART, Rules, advance,
-                          apply_replies, new_games, new_step_out)
+from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RANDOM, RESTART, Rules,
+                          StepOut, advance, apply_replies, new_games, new_step_out,
+                          random_step)
 
 __all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
 
@@ -94,11 +95,17 @@ class KalahVectorEnv(VectorEnv):
     ``stream_key(base, e)``. A ``"perfect"`` opponent's moves are searched in Python
     (the exact solver), between two kernel calls, so it runs at the solver's speed.
 
-    The kernel writes every step into the same output arrays. With ``copy=True`` (the
-    default, as Gymnasium's ``SyncVectorEnv``) :meth:`step` and :meth:`reset` return
-    copies of them, which stay as they are; with ``copy=False`` :meth:`step` returns
-    the arrays themselves (observation, mask, reward, terminated), which the next step
+    With ``copy=True`` (the default, as Gymnasium's ``SyncVectorEnv``) :meth:`step` and
+    :meth:`reset` return arrays of their own, which stay as they are (against the
+    random opponent the kernel writes straight into new ones; otherwise into the same
+    output arrays, then copied); with ``copy=False`` :meth:`step` returns the output
+    arrays themselves (observation, mask, reward, terminated), which the next step
     overwrites: read or copy them before stepping again.
+
+    Against the random opponent a step is one call of
+    :func:`jitgames.envs.kalah_batch.random_step`, whose arguments are plain arrays
+    and numbers (records cost more to type at a call than a 1024-game step's
+    bookkeeping).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -158,21 +165,35 @@ class KalahVectorEnv(VectorEnv):
         """Step every sub-environment (one kernel call; see the class docstring for
         ``copy``)."""
         actions = _actions(actions, self.num_envs)
-        out = self._out
-        self._advance(actions, self._everyone, ACT, out)
-        if self.copy:
-            seen, mask, reward = out.seen.copy(), out.mask.copy(), out.reward.copy()
-            terminated, info_mask = out.terminated.copy(), out.mask.copy()
+        games, rules = self.games, self.rules
+        if rules.opponent == RANDOM:
+            # the kernel writes straight into the arrays returned: fresh ones with copy=True
+            # (no copy pass), and it counts the games ended and the illegal actions (no
+            # scan of the flags); its arguments are plain arrays, typed fast at the call
+            out = new_step_out(self.num_envs, self.pits, False) if self.copy else self._out
+            ends, illegals = random_step(
+                games.boards, games.to_move, games.done, games.base, games.episode,
+                games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
+                rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
+                out.ended, out.illegal, self._out.settled)
+            fresh = self.copy
         else:
-            seen, mask, reward, terminated, info_mask = (out.seen, out.mask, out.reward,
-                                                         out.terminated, out.mask)
-        info = {"action_mask": info_mask, "_action_mask": np.ones(self.num_envs, np.bool_)}
-        if out.ended.any():
-            info["margin"], info["_margin"] = out.margin.copy(), out.ended.copy()
-        if out.illegal.any():
-            info["illegal_action"], info["_illegal_action"] = out.illegal.copy(), out.illegal.copy()
-        return ({"observation": seen, "action_mask": mask}, reward, terminated,
-                np.zeros(self.num_envs, dtype=np.bool_), info)
+            out = self._out
+            self._advance(actions, self._everyone, ACT, out)
+            ends, illegals, fresh = out.ended.any(), out.illegal.any(), False
+            if self.copy:
+                out = StepOut(*(a.copy() for a in out))
+                fresh = True
+        info = {"action_mask": out.mask.copy() if fresh else out.mask,
+                "_action_mask": self._everyone.copy()}  # (np.ones costs 4 times as much)
+        if ends:
+            info["margin"] = out.margin if fresh else out.margin.copy()
+            info["_margin"] = out.ended if fresh else out.ended.copy()
+        if illegals:
+            info["illegal_action"] = out.illegal if fresh else out.illegal.copy()
+            info["_illegal_action"] = out.illegal.copy()
+        return ({"observation": out.seen, "action_mask": out.mask}, out.reward,
+                out.terminated, np.zeros(self.num_envs, dtype=np.bool_), info)
 
     def _advance(self, actions, which, first, out) -> None:
         """Phase ``first`` (``ACT`` or ``RESTART``) of :func:`advance` and ``FINISH``, in

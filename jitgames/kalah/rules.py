@@ -99,10 +99,9 @@ def legal_moves(board, player, out):
     return count
 
 
-@jit(leaf=True)
-def sow(board, pit, stones, skip, delta):
-    """Walk ``stones`` pits counter-clockwise from ``pit``, skipping index ``skip``,
-    adding ``delta`` to each pit passed (0: only walk). Returns the last pit."""
+@jit(inline=True)
+def sow_inline(board, pit, stones, skip, delta):
+    """:func:`sow`, copied into the kernel that calls it (see :func:`apply_move_inline`)."""
     size = board.shape[0]
     pos = pit
     left = stones
@@ -118,19 +117,24 @@ def sow(board, pit, stones, skip, delta):
 
 
 @jit(leaf=True)
-def apply_move(board, player, pit, variant):
-    """Sow ``pit`` for ``player`` in place.
+def sow(board, pit, stones, skip, delta):
+    """Walk ``stones`` pits counter-clockwise from ``pit``, skipping index ``skip``,
+    adding ``delta`` to each pit passed (0: only walk). Returns the last pit."""
+    return sow_inline(board, pit, stones, skip, delta)
 
-    Returns ``(next_player, record)`` where ``record`` packs what :func:`undo_move`
-    needs: ``pit | stones << 8 | captured << 16`` (``captured`` = stones moved to the
-    store by a capture, 0 if none). The pit must be legal (not checked).
-    """
-    m = pits_per_side(board)
-    own_store = store_of(m, player)
-    skip = store_of(m, 1 - player)
+
+@jit(inline=True)
+def apply_move_inline(board, player, pit, variant):
+    """:func:`apply_move`, copied into the kernel that calls it, sowing included: for
+    the batched environments' step kernels, which make a move or two a game, where
+    the calls (a kernel is not inlined across kernels) cost a fifth of the step
+    (``bench/envs.py``)."""
+    m = (board.shape[0] - 2) // 2
+    own_store = m if player == SOUTH else 2 * m + 1
+    skip = 2 * m + 1 if player == SOUTH else m
     stones = np.int64(board[pit])
     board[pit] = 0
-    pos = sow(board, pit, stones, skip, 1)
+    pos = sow_inline(board, pit, stones, skip, 1)
     if pos == own_store:
         return player, np.int64(pit) | (stones << 8)
     captured = np.int64(0)
@@ -143,6 +147,17 @@ def apply_move(board, player, pit, variant):
             board[opposite] = 0
             board[pos] = 0
     return 1 - player, np.int64(pit) | (stones << 8) | (captured << 16)
+
+
+@jit(leaf=True)
+def apply_move(board, player, pit, variant):
+    """Sow ``pit`` for ``player`` in place.
+
+    Returns ``(next_player, record)`` where ``record`` packs what :func:`undo_move`
+    needs: ``pit | stones << 8 | captured << 16`` (``captured`` = stones moved to the
+    store by a capture, 0 if none). The pit must be legal (not checked).
+    """
+    return apply_move_inline(board, player, pit, variant)
 
 
 @jit(leaf=True)

@@ -3,6 +3,8 @@
 of a ``Kalah-v0`` step: the game loop of one game at a time, on the reference rules."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from tests.reference import kalah as ref
@@ -90,6 +92,22 @@ def _one(games, i, action, chosen, phases, rules, out):
 def advance(games, actions, which, phases, rules, out):
     for i in range(len(games.boards)):
         _one(games, i, int(actions[i]), bool(which[i]), phases, rules, out)
+
+
+def random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
+                variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
+                illegal, settled):
+    """A whole step against the random opponent, the state and outputs given array by
+    array; returns (games ended by play, illegal actions)."""
+    games = SimpleNamespace(boards=boards, to_move=to_move, done=done, base=base,
+                            episode=episode, key=key, counter=counter)
+    rules = SimpleNamespace(stones=stones, variant=variant, agent=agent, opponent=RANDOM,
+                            depth=0, weights=None, outcome=outcome)
+    out = SimpleNamespace(seen=seen, mask=mask, reward=reward, terminated=terminated,
+                          margin=margin, ended=ended, illegal=illegal, settled=settled)
+    for i in range(len(boards)):
+        _one(games, i, int(actions[i]), True, ACT | FINISH, rules, out)
+    return int(sum(ended)), int(sum(illegal))
 
 
 def apply_replies(games, pits, rules):
