@@ -216,6 +216,14 @@ def test_thread_count_does_not_change_any_part():
     assert one == two
 
 
+def test_timings_name_every_stage_and_change_nothing():
+    stages = {}
+    x = 10**10 + 7
+    assert counting.pi_parts(x, timings=stages) == counting.pi_parts(x)
+    assert set(stages) == {"tables", "s1", "easy", "hard"}
+    assert all(v >= 0.0 for v in stages.values())
+
+
 def _known_pi():
     with open(DATA / "primes_pi.csv") as handle:
         return [(int(r["n"]), int(r["pi"]), r["source"]) for r in csv.DictReader(handle)]
