@@ -154,10 +154,12 @@ def main(argv=None):
         run = ours(x, n)
         ok = known.get(x) == run["pi"] if x in known else None
         check = {"x": x, "threads": n, "pi": run["pi"], "oeis": known.get(x), "agrees": ok,
-                 "kernel_s": run["kernel"], "wall_s": time.perf_counter() - start,
+                 "kernel_s": run["kernel"], "kernel_cpu_s": run["kernel_cpu"],
+                 "cpu_s": run["cpu"], "wall_s": time.perf_counter() - start,
                  "rss_mib": run["rss_mib"]}
         result["checks"].append(check)
-        print(f"check pi({x}) = {run['pi']} on {n} threads in {run['kernel']:.1f} s: "
+        print(f"check pi({x}) = {run['pi']} on {n} threads in {run['kernel']:.1f} s "
+              f"({run['kernel_cpu']:.1f} CPU s): "
               f"{'agrees with' if ok else 'DIFFERS from' if ok is False else 'no'} OEIS A006880",
               flush=True)
         if ok is False:

@@ -114,6 +114,19 @@ def test_ordinary_leaves_match_reference(xyc, chunks):
 
 
 @pytest.mark.kernel
+@settings(max_examples=20)
+@given(st.integers(2**63, 2**64 - 1), st.integers(2, 2000), st.integers(1, 4),
+       st.integers(1, 8))
+def test_ordinary_leaves_above_2_63_match_reference(x, y, c, chunks):
+    """The unsigned x // n path and the exact sums where S1 passes 2^63 (y need not
+    reach x^(1/3) for S1 alone)."""
+    primes = _primes(max(y, 20))
+    mlpf, table = counting.mu_lpf(y), counting.phi_table(primes, c)
+    args = (np.uint64(x), y, int(primes[c]), mlpf, table, chunks)
+    assert counting.ordinary_leaves(*args).tolist() == ref.ordinary_leaves(*args).tolist()
+
+
+@pytest.mark.kernel
 @settings(max_examples=30)
 @given(split(high=3 * 10**5), st.integers(1, 3))
 def test_easy_leaves_match_reference(xyc, slots):
@@ -214,6 +227,14 @@ def test_thread_count_does_not_change_any_part():
     with threads(2):
         two = counting.pi_parts(x)
     assert one == two
+
+
+def test_timings_name_every_stage_and_change_nothing():
+    stages = {}
+    x = 10**10 + 7
+    assert counting.pi_parts(x, timings=stages) == counting.pi_parts(x)
+    assert set(stages) == {"tables", "s1", "easy", "hard"}
+    assert all(v >= 0.0 for v in stages.values())
 
 
 def _known_pi():

@@ -74,6 +74,7 @@ leaves. No code was copied.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numba
@@ -803,7 +804,7 @@ class _Tables:
 
 def pi_parts(x: int, y: int | None = None, c: int | None = None,
              segment: int | None = None, blocks: int | None = None,
-             progress=None) -> PiParts:
+             progress=None, timings: dict | None = None) -> PiParts:
     """Every term of the combinatorial formula for ``pi(x)``, ``x >= 8``.
 
     Parameters
@@ -815,7 +816,19 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
         The hard-leaf sieve's layout (:func:`sieve_plan_hard`); no effect on any part.
     progress : callable, optional
         Called with (blocks done, blocks) as the hard-leaf blocks finish.
+    timings : dict, optional
+        Filled with the process CPU seconds of each stage (``tables``, ``s1``,
+        ``easy``, ``hard``: the hard leaves and P2 with their combination), for the
+        benchmark of where the time goes (``bench/pi_phases.py``).
     """
+    clock = [time.process_time()]
+
+    def lap(name):
+        if timings is not None:
+            now = time.process_time()
+            timings[name] = now - clock[0]
+            clock[0] = now
+
     x = int(x)
     if not 8 <= x <= MAX_X:
         raise InputError(f"pi_parts needs 8 <= x < 2^64, got {x}")
@@ -829,6 +842,7 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
     if not 1 <= c <= small_pi:
         raise InputError(f"c = {c} must be between 1 and min(7, pi(y) = {small_pi})")
     tables = _Tables(y, limit, c)
+    lap("tables")
     a = int(tables.pi[y])
     xu = np.uint64(x)
     primes, pi, mlpf = tables.primes, tables.pi, tables.mlpf
@@ -836,8 +850,10 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
     s1 = (x // q) * int(tables.phi[q - 1]) + int(tables.phi[x % q])  # n = 1
     chunks = ordinary_leaves(xu, y, int(primes[c]), mlpf, tables.phi, 64)
     s1 += sum(_acc_value(r) for r in chunks)
+    lap("s1")
     easy = easy_leaves(xu, y, c, primes, pi, tables.pib, mlpf, numba.get_num_threads())
     s2_easy = _acc_value(_sum_exact(easy))
+    lap("easy")
     z_end = x // (y + 1)
     bh = int(pi[min(math.isqrt(z_end), limit)])
     bh = max(min(bh, a - 1), c)
@@ -860,6 +876,7 @@ def pi_parts(x: int, y: int | None = None, c: int | None = None,
     p2_total = (_acc_value(p2_below) + (_acc_value(p2_below_high) << 31)
                 + sum(_acc_value(r) for r in p2)
                 - ((big_b - 1) * big_b // 2 - (a - 1) * a // 2))
+    lap("hard")
     return PiParts(x, y, c, a, s1, s2_easy, s2_hard, p2_total)
 
 
