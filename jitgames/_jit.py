@@ -33,6 +33,11 @@ Threads: Numba's OpenMP layer spins idle threads by default, which on a shared
 2-core machine slows parallel kernels many times over when other processes are busy;
 ``OMP_WAIT_POLICY=PASSIVE`` is set unless the user has chosen a policy.
 
+Compile time: Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a
+callee's IR once per inlining rather than once per block
+(:func:`_inlining_copies_the_callee_once`; same machine code, a fifth less compile
+time for the solitaire study's first call).
+
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
 """
