@@ -12,6 +12,10 @@ being measured and records:
 - ``mastermind`` (with ``--mastermind``): ``mastermind optimal -p 4 -k 7 --json -q``'s
   wall and CPU seconds on an empty cache minus the same on the warm cache it left, i.e.
   the seconds spent compiling;
+- the machine code of the study's kernel (``solve_decks``) compiled in each checkout:
+  its instructions (comments and assembler directives dropped) and their SHA-1, so a
+  change that is only meant to compile faster can be shown to leave the code that runs
+  unchanged (same digest: same speed, same results);
 - per-kernel costs of the solitaire study in this checkout: each compiled
   specialisation's own compile seconds as Numba records them (inclusive of the kernels
   it calls, so the top ones sum more than the whole), and the count of specialisations.
@@ -52,6 +56,31 @@ for name, kernel in KERNELS.items():
 rows.sort(key=lambda r: -r[2])
 print(json.dumps({"first_call_cpu_seconds": cpu, "specialisations": len(rows), "top": rows[:15]}))
 """
+
+MACHINE_CODE = r"""
+import hashlib, json
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_decks, solve_rows
+solve_rows(deals(0, 0, 1), False, make_scratch(1))
+lines = []
+for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
+    line = line.split("#")[0].rstrip()
+    directive = line.lstrip().startswith(".") and not line.lstrip().startswith(".L")
+    if line and not directive:
+        lines.append(line)
+text = "\n".join(lines)
+print(json.dumps({"instructions": len(lines), "sha1": hashlib.sha1(text.encode()).hexdigest()}))
+"""
+
+
+def _snippet(checkout: Path, code: str) -> dict:
+    """The JSON printed by ``code`` run in ``checkout`` on an empty Numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        done = subprocess.run([sys.executable, "-c", code], cwd=checkout, text=True,
+                              env=dict(os.environ, NUMBA_CACHE_DIR=cache,
+                                       PYTHONPATH=str(checkout)),
+                              capture_output=True, check=True, timeout=1800)
+    return json.loads(done.stdout)
 
 
 def _run(checkout: Path, argv, cache: str):
@@ -135,11 +164,10 @@ def main(argv=None) -> int:
                 summary[game]["ratio_this_to_before"] = {
                     k: summary[game]["this"][k] / summary[game]["before"][k] for k in keys}
     if not args.no_solitaire:
-        with tempfile.TemporaryDirectory() as cache:
-            per_kernel = subprocess.run([sys.executable, "-c", PER_KERNEL], cwd=ROOT,
-                                        text=True, env=dict(os.environ, NUMBA_CACHE_DIR=cache),
-                                        capture_output=True, check=True, timeout=1800)
-        result["per_kernel_solitaire"] = json.loads(per_kernel.stdout)
+        result["per_kernel_solitaire"] = _snippet(ROOT, PER_KERNEL)
+        result["solve_decks_machine_code"] = {name: _snippet(checkout, MACHINE_CODE)
+                                              for name, checkout in checkouts.items()}
+        print("solve_decks machine code:", json.dumps(result["solve_decks_machine_code"]))
     result["summary"] = summary
     print(json.dumps(summary, indent=2))
     save_result(ROOT / "bench" / "results" / (

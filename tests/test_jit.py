@@ -72,3 +72,69 @@ def test_prefetch_compiles_to_the_llvm_intrinsic():
     compiled = numba.njit(cache=False)(touch)  # uncached, so that its code can be read
     assert compiled(np.arange(4, dtype=np.uint64), 2) == 2
     assert "llvm.prefetch" in compiled.inspect_llvm(compiled.signatures[0])
+
+
+@jit(inline=True)
+def _clamp_step(x, low, high):
+    if x < low:
+        return low
+    while x > high:  # several blocks, so that the copy of the callee has several
+        x -= high - low + 1
+    return x
+
+
+@jit(inline=True)
+def _walk(start, steps, low, high):
+    x = start
+    for s in range(steps):
+        x = _clamp_step(x + s * 3 - 2, low, high)  # an inline kernel inlining another
+    return x
+
+
+@jit
+def _walks(starts, steps):
+    out = np.empty(starts.shape[0], dtype=np.int64)
+    for i in range(starts.shape[0]):
+        out[i] = _walk(starts[i], steps, -5, 9)
+    return out
+
+
+def _walk_reference(start, steps, low, high):
+    """The rule of ``_walk`` written out: wrap into [low, high] from above, clamp below."""
+    x = start
+    for s in range(steps):
+        x = x + s * 3 - 2
+        if x < low:
+            x = low
+        elif x > high:
+            x = low + (x - low) % (high - low + 1)
+    return x
+
+
+@pytest.mark.kernel
+def test_inline_kernels_nested_in_inline_kernels_compute_the_rule():
+    starts = np.arange(-40, 41, 7, dtype=np.int64)
+    for steps in (0, 1, 6):
+        assert _walks(starts, steps).tolist() == [_walk_reference(int(x), steps, -5, 9)
+                                                  for x in starts]
+
+
+def test_inlining_copies_the_callee_with_one_memo_and_puts_copy_back():
+    """The wrapper of Numba's inliner is installed and leaves Numba's module as it was."""
+    if numba.config.DISABLE_JIT:
+        pytest.skip("plain Python inlines nothing")
+    import copy
+    from numba.core import inline_closurecall
+
+    assert hasattr(inline_closurecall.InlineWorker.inline_ir, "__wrapped__")
+
+    @jit(inline=True)
+    def inner(x):
+        return x + 1 if x > 0 else x - 1
+
+    @jit
+    def outer(x):
+        return inner(x) * 2
+
+    assert outer(3) == 8 and outer(-3) == -8
+    assert inline_closurecall.copy is copy
