@@ -110,7 +110,7 @@ def _order_moves(pos, moves, start, n):
 def _record_line(moves, stack, depth, line):
     line[0] = depth
     for d in range(depth):
-        line[1 + d] = moves[d * MAX_MOVES + stack[2 * d + 1] - 1]
+        line[1 + d] = moves[d * MAX_MOVES + stack[FRAME * d + 1] - 1]
 
 
 @jit(leaf=True)
