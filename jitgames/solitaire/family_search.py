@@ -18,13 +18,13 @@ come after millions of positions of shuffling runs back and forth. Before the fu
 search, :func:`best_score` therefore runs *probes* (:data:`PROBES`): searches that
 allow at most 1, then 3, moves in a row that make no progress (no foundation card,
 no card turned up, no pile emptied; :func:`_progress`), each with a quarter of the
-node limit. A probe marks each position it reaches once (the first time, whatever
+node limit (in Yukon and the étude; Alaska runs none, see :data:`PROBES`). A probe marks each position it reaches once (the first time, whatever
 its streak), so it sees only part of the graph and its score is only a lower bound;
 but the line it finds is a real line, and when it reaches the upper bound the deal
 is decided, exactly. Otherwise the full search runs with the positions left and
 keeps the probes' best score and line. On deals 0..199 of seed 2026 (node limit
 100,000) the probes cut Yukon's undecided deals from 53 to 29 (those were wins the
-wandering search had not met yet) and Alaska's from 24 to 23.
+wandering search had not met yet) but Alaska's only from 24 to 23.
 
 Limits, and undecided deals
 ---------------------------
@@ -57,7 +57,7 @@ from .._jit import jit
 from .._random import mix64
 from .family_bound import bound_of, score_bound
 from .rules import N_PILES
-from .family import (DOWN, HEIGHT, KEY, LENGTH, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
+from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
                      deal_position, legal_moves, undo_move)
 
 EXACT = 0
@@ -69,8 +69,11 @@ EPOCH_WORD = 0                  # meta words
 META_SIZE = 2
 LINE_SIZE = MAX_DEPTH + 1
 FRAME = 3                       # stack words a depth: moves, next move, moves in a row without progress
-PROBES = np.array([1, 3], dtype=np.int64)
-"""The probes' slack: moves in a row without progress a probe allows, tried in order."""
+PROBES = np.array([[1, 3], [1, 3], [-1, -1]], dtype=np.int64)
+"""``PROBES[rules]``: the probes' slack (moves in a row without progress a probe
+allows), tried in order; -1: no probe. Alaska has none: on deals 0..199 of seed 2026
+they decided one deal more of 200 and cost a fifth of its speed
+(bench/results/solitaire_family_compare.json)."""
 PROBE_SHARE = 4                 # each probe may use node_limit // PROBE_SHARE positions
 
 RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves")
@@ -235,9 +238,12 @@ def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
     if best >= goal:
         return best, EXACT, 1
     positions = 0
-    for k in range(PROBES.shape[0]):
+    rules = pos[RULES]
+    for k in range(PROBES.shape[1]):
+        if PROBES[rules, k] < 0:
+            continue
         best, status, n = _search(pos, slots, meta, stack, moves, line,
-                                  node_limit // PROBE_SHARE, goal, PROBES[k], best)
+                                  node_limit // PROBE_SHARE, goal, PROBES[rules, k], best)
         positions += n
         if best >= goal:
             return best, EXACT, positions
