@@ -130,6 +130,37 @@ def test_moves_apply_and_undo_match_the_twin(position, rules, choices):
 
 
 @pytest.mark.kernel
+@cases
+@given(small_positions(most=16), st.sampled_from(range(3)), st.sampled_from([0, 1, 3]))
+def test_probe_finds_a_legal_line_below_the_twins_score(position, rules, slack):
+    """A probe (a search that allows at most ``slack`` moves in a row without
+    progress) reaches at most the twin's optimal score, by a line of moves the twin
+    finds legal, that ends at the probe's score and never makes more than ``slack``
+    moves in a row without progress by the twin's measure; ``pos`` is restored."""
+    piles, foundations = position
+    expected = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)
+    assume(expected is not None)
+    pos = kernel_position(piles, foundations, rules)
+    before = meaning(pos)
+    s = FS.FamilyScratch.new(1 << 14)
+    best, _, positions = FS._search(pos, s.slots, s.meta, s.stack, s.moves, s.line, 10**9,
+                                    52, slack, int(pos[F.SCORE]))
+    assert meaning(pos) == before and positions >= 1
+    assert best <= expected
+    game, streak = ref_normalised(rules, piles, foundations), 0
+    for move in s.line[1:1 + s.line[0]]:
+        step = twin_move(pos, int(move))
+        assert step in ref.moves(ref.RULES[rules], *game)
+        after = ref.play(ref.RULES[rules], *game, step)
+        streak = 0 if ref.makes_progress(ref.progress(*game), ref.progress(*after)) else streak + 1
+        assert streak <= slack
+        F.apply_move(pos, int(move))
+        game = after
+        assert ref.key(*game_of(pos)) == ref.key(*game)
+    assert sum(game[1]) == best
+
+
+@pytest.mark.kernel
 @settings(cases, max_examples=15)
 @given(st.permutations(range(52)), st.sampled_from(range(3)))
 def test_deal_and_limits(deck, rules):

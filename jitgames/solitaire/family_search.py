@@ -9,9 +9,26 @@ depth-first search that marks every position it reaches in an exact set (the key
 position has been seen the best is exact. The search stops early when the best
 reaches the upper bound of :mod:`.family_bound` (52 at most): no line can beat it.
 
+Probes first
+------------
+Most of Yukon's and Alaska's moves can be undone by another move, so the plain
+depth-first search wanders: it follows its first move into nearly all of the
+reachable graph before it tries the second, and a won deal's win may
+come after millions of positions of shuffling runs back and forth. Before the full
+search, :func:`best_score` therefore runs *probes* (:data:`PROBES`): searches that
+allow at most 1, then 3, moves in a row that make no progress (no foundation card,
+no card turned up, no pile emptied; :func:`_progress`), each with a quarter of the
+node limit (in Yukon and the étude; Alaska runs none, see :data:`PROBES`). A probe marks each position it reaches once (the first time, whatever
+its streak), so it sees only part of the graph and its score is only a lower bound;
+but the line it finds is a real line, and when it reaches the upper bound the deal
+is decided, exactly. Otherwise the full search runs with the positions left and
+keeps the probes' best score and line. On deals 0..199 of seed 2026 (node limit
+100,000) the probes cut Yukon's undecided deals from 53 to 29 (those were wins the
+wandering search had not met yet) but Alaska's only from 24 to 23.
+
 Limits, and undecided deals
 ---------------------------
-A deal whose search passes ``node_limit`` positions, fills the set's table to 3/4,
+A deal whose searches pass ``node_limit`` positions together, fills the set's table to 3/4,
 or needs a path longer than :data:`.family.MAX_DEPTH` moves is *undecided*: its
 figure is then only a lower bound (the best score seen), and the studies report it
 apart, never as lost (``status`` ``UNDECIDED``).
@@ -39,7 +56,8 @@ from ..errors import InputError
 from .._jit import jit
 from .._random import mix64
 from .family_bound import bound_of, score_bound
-from .family import (DOWN, HEIGHT, KEY, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
+from .rules import N_PILES
+from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
                      deal_position, legal_moves, undo_move)
 
 EXACT = 0
@@ -50,6 +68,13 @@ DEFAULT_NODE_LIMIT = 500_000    # positions per deal (the table holds them with 
 EPOCH_WORD = 0                  # meta words
 META_SIZE = 2
 LINE_SIZE = MAX_DEPTH + 1
+FRAME = 3                       # stack words a depth: moves, next move, moves in a row without progress
+PROBES = np.array([[1, 3], [1, 3], [-1, -1]], dtype=np.int64)
+"""``PROBES[rules]``: the probes' slack (moves in a row without progress a probe
+allows), tried in order; -1: no probe. Alaska has none: on deals 0..199 of seed 2026
+they decided one deal more of 200 and cost a fifth of its speed
+(bench/results/solitaire_family_compare.json)."""
+PROBE_SHARE = 4                 # each probe may use node_limit // PROBE_SHARE positions
 
 RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves")
 N_FIELDS = len(RESULT_FIELDS)
@@ -105,7 +130,7 @@ def _order_moves(pos, moves, start, n):
 def _record_line(moves, stack, depth, line):
     line[0] = depth
     for d in range(depth):
-        line[1 + d] = moves[d * MAX_MOVES + stack[2 * d + 1] - 1]
+        line[1 + d] = moves[d * MAX_MOVES + stack[FRAME * d + 1] - 1]
 
 
 @jit(leaf=True)
@@ -115,33 +140,55 @@ def _unwind(pos, depth):
 
 
 @jit(leaf=True)
-def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
-    """``(score, status, positions)``: the optimal score of ``pos`` (capped at ``goal``).
+def _progress(pos):
+    """``(score, face-down cards, empty piles)`` of ``pos``: a move *makes progress*
+    when it raises the first or the third or lowers the second."""
+    down = 0
+    empty = 0
+    for p in range(N_PILES):
+        down += pos[DOWN + p]
+        if pos[LENGTH + p] == 0:
+            empty += 1
+    return pos[SCORE], down, empty
 
-    Depth-first search over the positions reachable from ``pos``, each expanded once
-    (see the module docstring); ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was
-    passed: ``score`` is then a lower bound). ``line`` receives a line to the best
-    position seen. ``pos`` is restored before returning. Scratch: ``stack`` (2 *
-    MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES words).
+
+@jit(leaf=True)
+def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best):
+    """``(best, status, positions)`` of one depth-first search from ``pos``.
+
+    ``best`` is the best score already known (``line`` holds a line to it); a position
+    that beats it replaces it. With ``slack`` < 0 every reachable position is expanded
+    once and ``status`` is ``EXACT`` when the search ends without passing a limit. With
+    ``slack`` >= 0 a path may hold at most ``slack`` moves in a row that make no
+    progress (:func:`_progress`); that search sees only part of the positions, so its
+    best is a lower bound and its status means nothing unless ``best >= goal``.
     """
     new_deal(meta)
     meta[1] = 0
     insert_key(slots, meta, pos[KEY], pos[KEY + 1])
-    best = pos[SCORE]
-    line[0] = 0
     positions = 1
-    if best >= goal:
-        return best, EXACT, positions
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
     _order_moves(pos, moves, 0, stack[0])
     stack[1] = 0
+    stack[2] = 0
     while True:
-        f = 2 * depth
+        f = FRAME * depth
         if stack[f + 1] < stack[f]:
             move = moves[depth * MAX_MOVES + stack[f + 1]]
             stack[f + 1] += 1
+            streak = 0
+            score0 = down0 = empty0 = 0
+            if slack >= 0:
+                score0, down0, empty0 = _progress(pos)
             apply_move(pos, move)
+            if slack >= 0:
+                score1, down1, empty1 = _progress(pos)
+                if score1 <= score0 and down1 >= down0 and empty1 <= empty0:
+                    streak = stack[f + 2] + 1
+                    if streak > slack:
+                        undo_move(pos)
+                        continue
             added = insert_key(slots, meta, pos[KEY], pos[KEY + 1])
             if added == 1:
                 positions += 1
@@ -155,10 +202,11 @@ def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
                     _unwind(pos, depth + 1)
                     return best, UNDECIDED, positions
                 depth += 1
-                f = 2 * depth
+                f = FRAME * depth
                 stack[f] = legal_moves(pos, moves, depth * MAX_MOVES)
                 _order_moves(pos, moves, depth * MAX_MOVES, stack[f])
                 stack[f + 1] = 0
+                stack[f + 2] = streak
                 continue
             undo_move(pos)
             if added < 0:
@@ -169,6 +217,39 @@ def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
                 return best, EXACT, positions
             undo_move(pos)
             depth -= 1
+
+
+@jit(leaf=True)
+def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
+    """``(score, status, positions)``: the optimal score of ``pos`` (capped at ``goal``).
+
+    First the probes (:data:`PROBES`: searches that allow only a few moves in a row
+    without progress, each with a share of ``node_limit``) look for a line to ``goal``;
+    then, if none reached it, the full depth-first search over the positions reachable
+    from ``pos``, each expanded once (see the module docstring), with the positions
+    left. ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was passed: ``score`` is
+    then a lower bound). ``line`` receives a line to the best position seen.
+    ``positions`` counts the positions of every search. ``pos`` is restored before
+    returning. Scratch: ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH *
+    MAX_MOVES words).
+    """
+    best = pos[SCORE]
+    line[0] = 0
+    if best >= goal:
+        return best, EXACT, 1
+    positions = 0
+    rules = pos[RULES]
+    for k in range(PROBES.shape[1]):
+        if PROBES[rules, k] < 0:
+            continue
+        best, status, n = _search(pos, slots, meta, stack, moves, line,
+                                  node_limit // PROBE_SHARE, goal, PROBES[rules, k], best)
+        positions += n
+        if best >= goal:
+            return best, EXACT, positions
+    best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
+                              goal, -1, best)
+    return best, status, positions + n
 
 
 @jit
@@ -208,7 +289,7 @@ class FamilyScratch:
             raise InputError(f"capacity must be a power of two >= 16, got {capacity}")
         return cls(np.zeros(capacity * SLOT_WORDS, dtype=np.int64),
                    np.zeros(META_SIZE, dtype=np.int64), np.zeros(POSITION_SIZE, dtype=np.int64),
-                   np.zeros(2 * MAX_DEPTH, dtype=np.int64),
+                   np.zeros(FRAME * MAX_DEPTH, dtype=np.int64),
                    np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64),
                    np.zeros(LINE_SIZE, dtype=np.int64))
 

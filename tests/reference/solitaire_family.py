@@ -176,3 +176,14 @@ def score_bound(rules, piles, foundations):
                 empty = True
                 changed = True
     return len(home)
+
+
+def progress(piles, foundations):
+    """``(score, face-down cards, empty piles)``: a move makes progress when it raises
+    the score or the empty piles or turns a card up (the family search's probes allow
+    only a few moves in a row that do none of these)."""
+    return sum(foundations), sum(d for d, _ in piles), sum(1 for _, c in piles if not c)
+
+
+def makes_progress(before, after):
+    return after[0] > before[0] or after[1] < before[1] or after[2] > before[2]
