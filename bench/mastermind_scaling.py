@@ -26,6 +26,7 @@ split setting) go to ``bench/results/mastermind_scaling.json`` with the machine.
 from __future__ import annotations
 
 import argparse
+import heapq
 import statistics
 from functools import partial
 import sys
@@ -36,7 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import ROOT, machine, save_result  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
-from jitgames.mastermind.optimal_run import optimal_run  # noqa: E402
+from jitgames.mastermind.codes import load_game  # noqa: E402
+from jitgames.mastermind.optimal import OptimalSearch  # noqa: E402
+from jitgames.mastermind.optimal_run import (CHILD_WINDOW, CLASS_ABOVE, WINDOW, RunPlan, child_node,  # noqa: E402
+                                             default_split_above, job_value, optimal_run,
+                                             root_split)
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
 
@@ -148,6 +153,84 @@ def _dask_run(pegs: int, colours: int, workers: int):
                       dashboard_address=None) as cluster, Client(cluster) as client:
         client.run(partial(optimal_run, 3, 4, workers=1))  # every worker loads its kernels
         return _timed(lambda: optimal_run(pegs, colours, client=client))
+
+
+def simulate(pegs: int, colours: int, threads: int, split_above: int | None = None,
+             window: int | None = WINDOW, class_above: int | None = CLASS_ABOVE,
+             child_window: int | None = CHILD_WINDOW, one_table: bool = False) -> dict:
+    """The run of ``threads`` threads replayed in virtual time on this one thread.
+
+    The real :class:`~jitgames.mastermind.optimal_run.RunPlan` hands out the tasks and
+    takes their results, exactly as :func:`optimal_run` drives it, but every task is
+    searched here at once, on the search state of the virtual thread that took it, and
+    its thread-CPU seconds ``d`` become its virtual duration: its result reaches the
+    plan only at virtual time ``start + d``, after the results of every task that
+    finishes earlier. The plan's own bookkeeping (``next_job``, ``done``, listing a
+    split job's candidates) runs under one lock in the real drivers, so here it takes
+    its measured seconds on one virtual lock. What it returns:
+
+    - ``makespan``: the virtual wall seconds of the run on ``threads`` free cores (a
+      prediction: memory and turbo effects of a real machine are not in it);
+    - ``work``: the tasks' seconds summed (the CPU the run spends searching);
+    - ``driver``: the bookkeeping's seconds (serial, on the lock);
+    - ``busy``: ``work / makespan``, the threads with a task on average;
+    - ``tasks``, ``total``, ``guess``.
+
+    ``split_above`` None: :func:`default_split_above` with several threads, no split
+    on one (as :func:`optimal_run`).
+    """
+    split = root_split(pegs, colours)
+    space = split.space
+    _, matrix = load_game(pegs, colours)
+    if split_above is None and threads > 1:
+        split_above = default_split_above(space.size)
+    search = OptimalSearch(space, matrix, None, workers=threads)
+    lister = OptimalSearch(space, matrix, None, workers=1, cache_slots=1024)
+    expand = ((lambda j: child_node(lister, split, j, class_above)) if split_above is not None
+              else None)
+    plan = RunPlan(split, expand, split_above, window=window, child_window=child_window)
+    events, idle = [], list(range(threads))  # (finish, order, thread, key, result, budget)
+    lock = driver = work = 0.0
+    kinds: dict[str, float] = {}  # work by kind of task
+    order = 0
+
+    def locked(call, at):
+        """``call()`` on the lock, wanted at virtual time ``at``: its result and end."""
+        nonlocal lock, driver
+        begin = time.thread_time()
+        result = call()
+        spent = time.thread_time() - begin
+        driver += spent
+        lock = max(lock, at) + spent
+        return result, lock
+
+    now = 0.0
+    while True:
+        while idle:
+            found, now = locked(plan.next_job, now)
+            if found is None:
+                break
+            key, task, budget = found
+            thread = idle.pop()
+            begin = time.thread_time()
+            value, exact = job_value(search, 0 if one_table else thread, split, task, budget)
+            spent = time.thread_time() - begin
+            work += spent
+            kind = ("job" if task[1] < 0 else "candidate" if task[2] is None else
+                    f"classes, stage {plan.root.children[key[0]].stage[key[1]]}")
+            kinds[kind] = kinds.get(kind, 0.0) + spent
+            order += 1
+            heapq.heappush(events, (now + spent, order, thread, key, (value, exact), budget))
+        if not events:
+            break
+        finish, _, thread, key, (value, exact), budget = heapq.heappop(events)
+        _, now = locked(lambda: plan.done(key, value, exact, budget), finish)
+        idle.append(thread)
+    if not plan.finished:
+        raise RuntimeError("the simulated run stopped before the plan was settled")
+    return {"makespan": now, "work": work, "driver": driver,
+            "busy": work / now if now else 0.0, "tasks": plan.tasks_run, "kinds": kinds,
+            "total": plan.best, "guess": space.format(int(split.guesses[plan.best_guess]))}
 
 
 if __name__ == "__main__":
