@@ -110,7 +110,8 @@ def test_splitting_below_the_root_changes_nothing(size):
                                          (3, 1, 0), (3, None, 2), (3, mr.WINDOW, None)):
         plans = []
         split = mr.optimal_run(*size, workers=workers, split_above=0, window=window,
-                               class_above=class_above, progress=plans.append)
+                               child_window=window, class_above=class_above,
+                               progress=plans.append)
         # every task handed out came back, and the tasks' seconds fit in the threads'
         assert plans[-1].in_flight == 0 and plans[-1].tasks_run == split.tasks
         assert 0 < plans[-1].busy_seconds <= workers * split.seconds

@@ -70,9 +70,9 @@ SPLIT_SCHEME = 1
 """Version of the job list (root guesses and class order); stored in checkpoints."""
 SPLIT_MIN = 200  # see default_split_above
 SPLIT_FRACTION = 32
-WINDOW = 2  # see RunPlan
+WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 CLASS_ABOVE = None  # see child_node
-CHILD_WINDOW = 2  # see RunPlan
+CHILD_WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 
 
 # ----------------------------------------------------------------------------- the jobs
@@ -349,11 +349,11 @@ class RunPlan:
     A split job is recorded (and checkpointed) once its child is settled; the tasks
     of a child are not kept across a restart.
 
-    Every node (the root and each child) lets only its first ``window`` open
-    candidates run (:class:`.optimal_plan.Node`): a candidate further on in the order
+    The root lets only its first ``window`` open candidates run, and each child its
+    first ``child_window`` (:class:`.optimal_plan.Node`): a candidate further on in the order
     starts once the earlier ones have closed, with the budget their totals give, as in
     the sequential search, instead of starting at once with a weak budget and searching
-    what the sequential search cuts. ``window`` None lifts the limit. The work a run
+    what the sequential search cuts. None lifts the limit. The work a run
     does then stays near one thread's (``bench/mastermind_scaling.py`` measures both).
 
     ``expand(job)`` lists a job's candidates (a kernel call on a search state of the
@@ -675,6 +675,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 *, checkpoint=None, client=None, workers: int | None = None,
                 max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None,
                 split_above: int | None = None, window: int | None = WINDOW,
+                child_window: int | None = CHILD_WINDOW,
                 class_above: int | None = CLASS_ABOVE) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
@@ -699,6 +700,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         Open candidates of a node that may run at once (:class:`RunPlan`; None: no
         limit). It changes only the work done and the speed, never the total or the
         guess.
+    child_window : int or None
+        The same for the candidates of each split job.
     class_above : int or None
         The later candidates of a split job are split into their classes of more
         than this many codes (:func:`child_node`; None: not split, the scheme
@@ -732,7 +735,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         # the driver's own search state lists the candidates of the jobs it splits
         lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
         expand = lambda j: child_node(lister, split, j, class_above)  # noqa: E731
-    plan = RunPlan(split, expand, split_above, keep, progress, window)
+    plan = RunPlan(split, expand, split_above, keep, progress, window, child_window)
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):
