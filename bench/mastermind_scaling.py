@@ -4,6 +4,7 @@
     python bench/mastermind_scaling.py --sizes 4x8,5x6 --threads 1 16 --split-above default none
     python bench/mastermind_scaling.py --sizes 4x7,4x8 --threads 1 16 --window 2 none
     python bench/mastermind_scaling.py --sizes 4x8 --threads --dask 1 4    # needs [dask]
+    python bench/mastermind_scaling.py --sizes 4x8 --simulate 16 --plan default "window=2,child_window=2"
 
 For every size, thread count and split setting, :func:`jitgames.mastermind.optimal_run.
 optimal_run` is timed in this process (wall and process-CPU seconds), the settings
@@ -22,6 +23,13 @@ local cluster of W single-thread worker processes per W. Every run's total must 
 the first one's (the total and the guess never depend on threads, workers or
 splitting). Medians and speed-ups (median wall of one thread / of T threads, per
 split setting) go to ``bench/results/mastermind_scaling.json`` with the machine.
+
+``--simulate P ...`` times nothing: it replays the run of ``P`` threads in virtual time
+from each task's measured thread-CPU seconds (:func:`simulate`), for every ``--plan``
+setting, against one thread's replayed run, and reports the predicted speed-up
+(makespan of one thread over that of ``P``), the work over one thread's and the busy
+threads per tenth of the run: what ``P`` free cores would do, measured on a machine
+with fewer (see ``docs/mastermind_optimal.md``).
 """
 from __future__ import annotations
 
@@ -39,9 +47,9 @@ from _harness import ROOT, machine, save_result  # noqa: E402
 sys.path.insert(0, str(ROOT))
 from jitgames.mastermind.codes import load_game  # noqa: E402
 from jitgames.mastermind.optimal import OptimalSearch  # noqa: E402
-from jitgames.mastermind.optimal_run import (CHILD_WINDOW, CLASS_ABOVE, WINDOW, RunPlan, child_node,  # noqa: E402
-                                             default_split_above, job_value, optimal_run,
-                                             root_split)
+from jitgames.mastermind.optimal_run import (  # noqa: E402
+    CHILD_WINDOW, CLASS_ABOVE, WINDOW, RunPlan, child_node, default_split_above, job_value,
+    optimal_run, root_split)
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
 
@@ -174,7 +182,7 @@ def _dask_run(pegs: int, colours: int, workers: int):
 
 def simulate(pegs: int, colours: int, threads: int, split_above: int | None = None,
              window: int | None = WINDOW, class_above: int | None = CLASS_ABOVE,
-             child_window: int | None = CHILD_WINDOW, one_table: bool = False) -> dict:
+             child_window: int | None = CHILD_WINDOW) -> dict:
     """The run of ``threads`` threads replayed in virtual time on this one thread.
 
     The real :class:`~jitgames.mastermind.optimal_run.RunPlan` hands out the tasks and
@@ -190,11 +198,15 @@ def simulate(pegs: int, colours: int, threads: int, split_above: int | None = No
       prediction: memory and turbo effects of a real machine are not in it);
     - ``work``: the tasks' seconds summed (the CPU the run spends searching);
     - ``driver``: the bookkeeping's seconds (serial, on the lock);
-    - ``busy``: ``work / makespan``, the threads with a task on average;
+    - ``busy``: ``work / makespan``, the threads with a task on average, and
+      ``busy_by_tenth``: the same in each tenth of the makespan;
+    - ``kinds``: the work by kind of task (whole jobs, whole candidates, classes by
+      stage, see :func:`~jitgames.mastermind.optimal_run.child_node`);
     - ``tasks``, ``total``, ``guess``.
 
     ``split_above`` None: :func:`default_split_above` with several threads, no split
-    on one (as :func:`optimal_run`).
+    on one (as :func:`optimal_run`); ``window``, ``child_window``, ``class_above``: the
+    plan's settings (:class:`~jitgames.mastermind.optimal_run.RunPlan`).
     """
     split = root_split(pegs, colours)
     space = split.space
@@ -231,7 +243,7 @@ def simulate(pegs: int, colours: int, threads: int, split_above: int | None = No
             key, task, budget = found
             thread = idle.pop()
             begin = time.thread_time()
-            value, exact = job_value(search, 0 if one_table else thread, split, task, budget)
+            value, exact = job_value(search, thread, split, task, budget)
             spent = time.thread_time() - begin
             work += spent
             kind = ("job" if task[1] < 0 else "candidate" if task[2] is None else

@@ -1,8 +1,8 @@
 """Branch and bound over jobs (jitgames/mastermind/optimal_plan.py): whatever order the
 jobs finish in, however many run at once, whichever classes are split into child
 nodes, however many candidates a node lets run at once (its window) and whichever
-classes wait for earlier ones (stages), the node's cost and the first candidate attaining it are those of the plain minimum over the
-candidates' sums."""
+classes wait for earlier ones (stages), the node's cost and the first candidate
+attaining it are those of the plain minimum over the candidates' sums."""
 import random
 
 import pytest

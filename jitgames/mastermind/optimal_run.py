@@ -312,7 +312,7 @@ _FREE_LOCK = threading.Lock()
 
 
 def _dask_job(params: dict, task, budget: int) -> dict:
-    """One task ``(job, guess, answer)`` (:func:`job_value`) on a Dask worker: the partial
+    """One task ``(job, guess, answers)`` (:func:`job_value`) on a Dask worker: the partial
     ``{value, exact, budget}``."""
     split = root_split(params["pegs"], params["colours"], params["repeats"],
                        params["max_guesses"])
