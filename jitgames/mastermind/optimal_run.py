@@ -498,13 +498,16 @@ def child_node(search: OptimalSearch, split: RootSplit, job: int,
       task each, smallest first (as ``solve`` takes them).
     - A later candidate with classes of more than ``class_above`` codes: its smaller
       classes are one task (searched together, smallest first, each with the budget
-      the others leave, as in ``solve``), and each larger class a task of its own,
-      held back (the node's gate) until the small ones are known exactly. So a
-      candidate that the small classes already cut costs one short task, and the
-      large classes of one that survives them run on several threads at once, each
-      bounded as in the sequential search.
-    - Any other candidate (``class_above`` None: all of them, the scheme before) is
-      one task ``(job, guess, None)``: the class's total when that guess comes first,
+      the others leave, as in ``solve``: stage 0), each larger class but the largest
+      a task of its own (stage 1), then the largest (stage 2); a stage starts once
+      the earlier ones are known exactly (:class:`.optimal_plan.Node`). A candidate
+      that the small classes cut costs one short task, and the large classes of one
+      that survives them run on several threads. (Measured: it keeps more threads
+      busy but does half as much work again as one thread, a large class started
+      beside its siblings being bounded by their lower bounds, not by their exact
+      values; ``docs/mastermind_optimal.md``. Off by default.)
+    - Any other candidate (``class_above`` None: all of them, the default) is one
+      task ``(job, guess, None)``: the class's total when that guess comes first,
       bounded below by its estimate.
     """
     space, state = split.space, search.states[0]
@@ -523,18 +526,23 @@ def child_node(search: OptimalSearch, split: RootSplit, job: int,
         return None
     keys = search_order(state.order_keys[1, :n_cand])
     slots = (space.pegs + 1) ** 2
-    # class sizes of every candidate: row i counts the codes' answers to guess i
-    answers = search.matrix[keys[:, 1]][:, codes].astype(np.int64)
-    answers += (np.arange(n_cand, dtype=np.int64) * slots)[:, None]
-    sizes = np.bincount(answers.ravel(), minlength=n_cand * slots).reshape(n_cand, slots)
+    # class sizes of the candidates that may be split (the first alone when
+    # class_above is None): row i counts the codes' answers to guess i
+    rows = n_cand if class_above is not None else 1
+    answers = search.matrix[keys[:rows, 1]][:, codes].astype(np.int64)
+    answers += (np.arange(rows, dtype=np.int64) * slots)[:, None]
+    sizes = np.bincount(answers.ravel(), minlength=rows * slots).reshape(rows, slots)
     sizes[:, space.solved] = 0
     labels, class_lb, starts, stage = [], [], [0], []
     for i in range(n_cand):
-        g, row = int(keys[i, 1]), sizes[i]
-        order = np.lexsort((np.arange(slots), row))  # smallest first, then answer
-        order = [int(f) for f in order[slots - np.count_nonzero(row):]]
-        large = [f for f in order if class_above is not None and row[f] > class_above]
-        small = tuple(f for f in order if f not in large)
+        g = int(keys[i, 1])
+        row = sizes[i] if i < rows else None
+        large, small = [], ()
+        if row is not None:
+            order = np.lexsort((np.arange(slots), row))  # smallest first, then answer
+            order = [int(f) for f in order[slots - np.count_nonzero(row):]]
+            large = [f for f in order if class_above is not None and row[f] > class_above]
+            small = tuple(f for f in order if f not in large)
         if i == 0:  # nothing bounds it yet: all its classes at once
             parts, stages = [(f,) for f in order], [0] * len(order)
         elif not large:  # one task: the candidate's total, the node's m codes included
