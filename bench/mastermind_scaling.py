@@ -4,6 +4,7 @@
     python bench/mastermind_scaling.py --sizes 4x8,5x6 --threads 1 16 --split-above default none
     python bench/mastermind_scaling.py --sizes 4x7,4x8 --threads 1 16 --window 2 none
     python bench/mastermind_scaling.py --sizes 4x8 --threads --dask 1 4    # needs [dask]
+    python bench/mastermind_scaling.py --sizes 4x8 --simulate 16 --plan default "window=2,child_window=2"
 
 For every size, thread count and split setting, :func:`jitgames.mastermind.optimal_run.
 optimal_run` is timed in this process (wall and process-CPU seconds), the settings
@@ -22,10 +23,18 @@ local cluster of W single-thread worker processes per W. Every run's total must 
 the first one's (the total and the guess never depend on threads, workers or
 splitting). Medians and speed-ups (median wall of one thread / of T threads, per
 split setting) go to ``bench/results/mastermind_scaling.json`` with the machine.
+
+``--simulate P ...`` times nothing: it replays the run of ``P`` threads in virtual time
+from each task's measured thread-CPU seconds (:func:`simulate`), for every ``--plan``
+setting, against one thread's replayed run, and reports the predicted speed-up
+(makespan of one thread over that of ``P``), the work over one thread's and the busy
+threads per tenth of the run: what ``P`` free cores would do, measured on a machine
+with fewer (see ``docs/mastermind_optimal.md``).
 """
 from __future__ import annotations
 
 import argparse
+import heapq
 import statistics
 from functools import partial
 import sys
@@ -36,7 +45,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import ROOT, machine, save_result  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
-from jitgames.mastermind.optimal_run import optimal_run  # noqa: E402
+from jitgames.mastermind.codes import load_game  # noqa: E402
+from jitgames.mastermind.optimal import OptimalSearch  # noqa: E402
+from jitgames.mastermind.optimal_run import (  # noqa: E402
+    CHILD_WINDOW, CLASS_ABOVE, WINDOW, RunPlan, child_node, default_split_above, job_value,
+    optimal_run, root_split)
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
 
@@ -78,10 +91,19 @@ def main(argv=None) -> int:
                         help="open candidates per node run at once, 'default' or 'none'")
     parser.add_argument("--dask", type=int, nargs="*", default=[],
                         help="also local Dask clusters of these numbers of worker processes")
+    parser.add_argument("--simulate", type=int, nargs="*", default=[],
+                        help="instead of timing runs: replay runs of these thread counts "
+                             "in virtual time (simulate()) against one thread's")
+    parser.add_argument("--plan", nargs="+", default=["default"],
+                        help="with --simulate: plan settings, each 'default' or "
+                             "KEY=VALUE,... of window, child_window, class_above, "
+                             "split_above (a number or 'none')")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--out", default="mastermind_scaling.json")
     args = parser.parse_args(argv)
     optimal_run(3, 4)  # compile the kernels before any clock starts
+    if args.simulate:
+        return _simulations(args)
     result = {"machine": machine(), "argv": sys.argv[1:], "sizes": {}}
     settings = [(s, w) for s in args.split_above for w in args.window]
     for size_text in args.sizes.split(","):
@@ -106,12 +128,13 @@ def main(argv=None) -> int:
                           f"{wall:.2f} s wall, {cpu:.2f} s CPU, {run.tasks} tasks, "
                           f"{busy:.1f} threads busy", flush=True)
             for workers in args.dask:
-                run, wall, _ = _dask_run(pegs, colours, workers)
+                run, wall, cpu = _dask_run(pegs, colours, workers)
                 totals.add((run.total, run.guess))
                 name = f"dask {workers} workers"
-                runs.setdefault(name, []).append({"wall": wall, "tasks": run.tasks})
+                runs.setdefault(name, []).append({"wall": wall, "worker_cpu": cpu,
+                                                  "tasks": run.tasks})
                 print(f"{size_text} {name} run {repeat + 1}: total {run.total}, "
-                      f"{wall:.2f} s wall", flush=True)
+                      f"{wall:.2f} s wall, {cpu:.2f} s CPU on the workers", flush=True)
         if len(totals) != 1:
             raise SystemExit(f"{size_text}: the runs disagree: {totals}")
         medians = {name: statistics.median(r["wall"] for r in rs) for name, rs in runs.items()}
@@ -129,6 +152,9 @@ def main(argv=None) -> int:
         if args.dask and 1 in args.dask:
             speedups["dask"] = {str(w): medians["dask 1 workers"] / medians[f"dask {w} workers"]
                                 for w in args.dask}
+            one = statistics.median(r["worker_cpu"] for r in runs["dask 1 workers"])
+            cpu_ratios["dask"] = {str(w): statistics.median(
+                r["worker_cpu"] for r in runs[f"dask {w} workers"]) / one for w in args.dask}
         result["sizes"][size_text] = {"total": next(iter(totals))[0], "runs": runs,
                                       "median_wall": medians, "median_cpu": cpus,
                                       "speedup": speedups, "cpu_ratio": cpu_ratios}
@@ -141,13 +167,165 @@ def main(argv=None) -> int:
 def _dask_run(pegs: int, colours: int, workers: int):
     """``(run, wall, cpu)`` of the game on a fresh local cluster of ``workers``
     single-thread processes (started before the clock; each compiles nothing, the
-    kernels are in the on-disk cache, loaded by each worker before the clock)."""
+    kernels are in the on-disk cache, loaded by each worker before the clock); ``cpu``
+    is the CPU seconds of the worker processes together (the work the run did)."""
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         client.run(partial(optimal_run, 3, 4, workers=1))  # every worker loads its kernels
-        return _timed(lambda: optimal_run(pegs, colours, client=client))
+        before = client.run(time.process_time)
+        run, wall, _ = _timed(lambda: optimal_run(pegs, colours, client=client))
+        after = client.run(time.process_time)
+        return run, wall, sum(after[w] - before[w] for w in after)
+
+
+def simulate(pegs: int, colours: int, threads: int, split_above: int | None = None,
+             window: int | None = WINDOW, class_above: int | None = CLASS_ABOVE,
+             child_window: int | None = CHILD_WINDOW) -> dict:
+    """The run of ``threads`` threads replayed in virtual time on this one thread.
+
+    The real :class:`~jitgames.mastermind.optimal_run.RunPlan` hands out the tasks and
+    takes their results, exactly as :func:`optimal_run` drives it, but every task is
+    searched here at once, on the search state of the virtual thread that took it, and
+    its thread-CPU seconds ``d`` become its virtual duration: its result reaches the
+    plan only at virtual time ``start + d``, after the results of every task that
+    finishes earlier. The plan's own bookkeeping (``next_job``, ``done``, listing a
+    split job's candidates) runs under one lock in the real drivers, so here it takes
+    its measured seconds on one virtual lock. What it returns:
+
+    - ``makespan``: the virtual wall seconds of the run on ``threads`` free cores (a
+      prediction: memory and turbo effects of a real machine are not in it);
+    - ``work``: the tasks' seconds summed (the CPU the run spends searching);
+    - ``driver``: the bookkeeping's seconds (serial, on the lock);
+    - ``busy``: ``work / makespan``, the threads with a task on average, and
+      ``busy_by_tenth``: the same in each tenth of the makespan;
+    - ``kinds``: the work by kind of task (whole jobs, whole candidates, classes by
+      stage, see :func:`~jitgames.mastermind.optimal_run.child_node`);
+    - ``tasks``, ``total``, ``guess``.
+
+    ``split_above`` None: :func:`default_split_above` with several threads, no split
+    on one (as :func:`optimal_run`); ``window``, ``child_window``, ``class_above``: the
+    plan's settings (:class:`~jitgames.mastermind.optimal_run.RunPlan`).
+    """
+    split = root_split(pegs, colours)
+    space = split.space
+    _, matrix = load_game(pegs, colours)
+    if split_above is None and threads > 1:
+        split_above = default_split_above(space.size)
+    search = OptimalSearch(space, matrix, None, workers=threads)
+    lister = OptimalSearch(space, matrix, None, workers=1, cache_slots=1024)
+    expand = ((lambda j: child_node(lister, split, j, class_above)) if split_above is not None
+              else None)
+    plan = RunPlan(split, expand, split_above, window=window, child_window=child_window)
+    events, idle = [], list(range(threads))  # (finish, order, thread, key, result, budget)
+    lock = driver = work = 0.0
+    kinds: dict[str, float] = {}  # work by kind of task
+    spans = []  # (start, end) of every task
+    order = 0
+
+    def locked(call, at):
+        """``call()`` on the lock, wanted at virtual time ``at``: its result and end."""
+        nonlocal lock, driver
+        begin = time.thread_time()
+        result = call()
+        spent = time.thread_time() - begin
+        driver += spent
+        lock = max(lock, at) + spent
+        return result, lock
+
+    now = 0.0
+    while True:
+        while idle:
+            found, now = locked(plan.next_job, now)
+            if found is None:
+                break
+            key, task, budget = found
+            thread = idle.pop()
+            begin = time.thread_time()
+            value, exact = job_value(search, thread, split, task, budget)
+            spent = time.thread_time() - begin
+            work += spent
+            kind = ("job" if task[1] < 0 else "candidate" if task[2] is None else
+                    f"classes, stage {plan.root.children[key[0]].stage[key[1]]}")
+            kinds[kind] = kinds.get(kind, 0.0) + spent
+            order += 1
+            spans.append((now, now + spent))
+            heapq.heappush(events, (now + spent, order, thread, key, (value, exact), budget))
+        if not events:
+            break
+        finish, _, thread, key, (value, exact), budget = heapq.heappop(events)
+        _, now = locked(lambda: plan.done(key, value, exact, budget), finish)
+        idle.append(thread)
+    if not plan.finished:
+        raise RuntimeError("the simulated run stopped before the plan was settled")
+    return {"makespan": now, "work": work, "driver": driver,
+            "busy": work / now if now else 0.0, "tasks": plan.tasks_run, "kinds": kinds,
+            "busy_by_tenth": _busy_by_tenth(spans, now),
+            "total": plan.best, "guess": space.format(int(split.guesses[plan.best_guess]))}
+
+
+def _plan_options(text: str) -> dict:
+    """simulate()'s keywords of a ``--plan`` setting."""
+    if text == "default":
+        return {}
+    options = {}
+    for item in text.split(","):
+        key, value = item.split("=")
+        if key not in ("window", "child_window", "class_above", "split_above"):
+            raise SystemExit(f"--plan: unknown setting {key!r}")
+        options[key] = None if value == "none" else int(value)
+    return options
+
+
+def _simulations(args) -> int:
+    """``--simulate``: every plan setting and thread count replayed, one thread's run
+    (root jobs only, as :func:`optimal_run` does on one thread) first in each round."""
+    simulate(3, 5, 2, split_above=0)  # compile the kernel that lists candidates
+    result = {"machine": machine(), "argv": sys.argv[1:], "simulated": True, "sizes": {}}
+    for size_text in args.sizes.split(","):
+        pegs, colours = _size(size_text)
+        runs: dict[str, list] = {}
+        for repeat in range(args.repeats):
+            cases = [("1 thread", 1, {})] + [(f"{plan}, {p} threads", p, _plan_options(plan))
+                                             for plan in args.plan for p in args.simulate]
+            for name, threads, options in cases:
+                sim = simulate(pegs, colours, threads, **options)
+                runs.setdefault(name, []).append(sim)
+                print(f"{size_text} {name} run {repeat + 1}: total {sim['total']}, "
+                      f"makespan {sim['makespan']:.2f} s, work {sim['work']:.2f} s, "
+                      f"driver {sim['driver']:.2f} s, {sim['tasks']} tasks, "
+                      f"{sim['busy']:.1f} threads busy, by tenth {sim['busy_by_tenth']}",
+                      flush=True)
+        if len({(sim["total"], sim["guess"]) for rs in runs.values() for sim in rs}) != 1:
+            raise SystemExit(f"{size_text}: the runs disagree")
+        one = runs["1 thread"]
+        base_span = statistics.median(sim["makespan"] for sim in one)
+        base_work = statistics.median(sim["work"] for sim in one)
+        summary = {}
+        for name, rs in runs.items():
+            span = statistics.median(sim["makespan"] for sim in rs)
+            work = statistics.median(sim["work"] for sim in rs)
+            summary[name] = {"makespan": span, "work": work,
+                             "predicted_speedup": base_span / span,
+                             "work_ratio": work / base_work}
+        result["sizes"][size_text] = {"total": one[0]["total"], "runs": runs,
+                                      "summary": summary}
+        for name, row in summary.items():
+            print(f"{size_text} {name}: predicted speed-up {row['predicted_speedup']:.2f}, "
+                  f"work over one thread's {row['work_ratio']:.2f}", flush=True)
+    save_result(ROOT / "bench" / "results" / args.out, result)
+    return 0
+
+
+def _busy_by_tenth(spans, end: float) -> list[float]:
+    """Threads with a task on average in each tenth of ``[0, end]``."""
+    tenths = [0.0] * 10
+    for start, stop in spans:
+        for i in range(10):
+            low, high = end * i / 10, end * (i + 1) / 10
+            tenths[i] += max(0.0, min(stop, high) - max(start, low))
+    return [round(t / (end / 10), 2) if end else 0.0 for t in tenths]
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Branch and bound over jobs (jitgames/mastermind/optimal_plan.py): whatever order the
 jobs finish in, however many run at once, whichever classes are split into child
-nodes and however many candidates a node lets run at once (its window), the node's
-cost and the first candidate attaining it are those of the plain minimum over the
-candidates' sums."""
+nodes, however many candidates a node lets run at once (its window) and whichever
+classes wait for earlier ones (stages), the node's cost and the first candidate
+attaining it are those of the plain minimum over the candidates' sums."""
 import random
+
+import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,7 +46,10 @@ def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, wind
     classes = [cls for candidate in game for cls in candidate]
     for candidate in game:
         starts.append(starts[-1] + len(candidate))
-    root = Node(size, starts, [cls[0] for cls in classes], window=window)
+    # stages: random, never decreasing along a candidate's classes
+    stage = [x for candidate in game
+             for x in sorted(rng.randint(0, 2) for _ in candidate)]
+    root = Node(size, starts, [cls[0] for cls in classes], window=window, stage=stage)
     totals = [size + sum(_true(cls) for cls in candidate) for candidate in game]
     running = []  # (path, budget)
     steps = 0
@@ -129,3 +134,22 @@ def test_the_window_holds_back_later_candidates_until_earlier_ones_close():
     with_window.running.discard(2)
     with_window.record(2, 9, True)  # candidate 2 totals 10: 4 starts with that bound
     assert with_window.next_task(BOUND) == ((4,), 9)
+
+
+def test_a_stage_waits_until_the_earlier_ones_are_exact():
+    """Classes of a later stage start only once every earlier class of their candidate
+    is known exactly, with the budget that the exact values leave."""
+    node = Node(1, [0, 3, 4], [2, 5, 5, 10], stage=[0, 1, 1, 0])
+    assert _ready(node, BOUND) == [0]  # no bound yet: candidate 0's first stage alone
+    node.running.discard(0)
+    node.record(0, 4, True)
+    assert _ready(node, BOUND) == [0, 0]  # classes 1 and 2 together
+    for k, value in ((1, 6), (2, 7)):
+        node.running.discard(k)
+        node.record(k, value, True)  # candidate 0 totals 1 + 4 + 6 + 7 = 18
+    assert node.next_task(BOUND) == ((3,), 17)
+
+
+def test_stages_are_one_per_class():
+    with pytest.raises(ValueError, match="one stage per class"):
+        Node(1, [0, 2], [1, 1], stage=[0])

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jitgames._chunked import run_chunks
 from jitgames._store import read_checked, write_checked
@@ -98,19 +100,100 @@ def test_result_does_not_depend_on_the_thread_count(size):
                                   (4, 5, True, None)])
 def test_splitting_below_the_root_changes_nothing(size):
     """Every job split into its candidates' tasks (split_above=0), on one thread and
-    on three, with the default window, one candidate per node at a time and no limit:
-    the total and the guess of the run with root jobs only."""
+    on three, with the default window, one candidate per node at a time and no limit,
+    the later candidates split into their classes above the default size, above 2
+    codes (small classes together, then stages), above none, or not at all: the total
+    and the guess of the run with root jobs only."""
     whole = mr.optimal_run(*size, workers=1, split_above=1 << 40)
     assert whole.tasks <= whole.jobs
-    for workers, window in ((1, mr.WINDOW), (3, mr.WINDOW), (3, 1), (3, None)):
+    for workers, window, class_above in ((1, mr.WINDOW, 2), (3, mr.WINDOW, mr.CLASS_ABOVE),
+                                         (3, 1, 0), (3, None, 2), (3, mr.WINDOW, None)):
         plans = []
         split = mr.optimal_run(*size, workers=workers, split_above=0, window=window,
+                               child_window=window, class_above=class_above,
                                progress=plans.append)
         # every task handed out came back, and the tasks' seconds fit in the threads'
         assert plans[-1].in_flight == 0 and plans[-1].tasks_run == split.tasks
         assert 0 < plans[-1].busy_seconds <= workers * split.seconds
         assert split.tasks > split.jobs_exact + split.jobs_cut  # tasks below the root ran
         assert (split.total, split.guess, split.lower) == (whole.total, whole.guess, whole.lower)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_a_task_of_classes_is_their_summed_cost(data):
+    """job_value of (job, guess, answers): exact and equal to the classes' costs summed
+    (each searched in full, without a budget) when that is below the budget, else a
+    lower bound at least the budget and at most the sum."""
+    split = mr.root_split(4, 4)
+    space, matrix = load_game(4, 4)
+    search = mr.OptimalSearch(space, matrix, None, workers=1)
+    job = data.draw(st.sampled_from([j for j in range(split.jobs) if split.job_size[j] > 3]))
+    codes = split.class_codes(job)
+    guess = data.draw(st.integers(0, space.size - 1))
+    present = sorted(set(int(f) for f in matrix[guess, codes]) - {space.solved})
+    answers = tuple(data.draw(st.lists(st.sampled_from(present), min_size=1, unique=True)))
+    costs = [mr.job_value(search, 0, split, (job, guess, (f,)), INFEASIBLE + 1)
+             for f in answers]
+    assert all(exact for _, exact in costs)
+    true = sum(value for value, _ in costs)
+    budget = data.draw(st.integers(1, true + 5))
+    value, exact = mr.job_value(search, 0, split, (job, guess, answers), budget)
+    if true < budget:
+        assert (value, exact) == (true, True)
+    else:
+        assert not exact and budget <= value <= true
+
+
+def test_a_candidate_by_its_classes_costs_its_total():
+    """The codes of a job (m) plus its classes under a guess, summed: the total of that
+    guess first (the task (job, guess, None))."""
+    split = mr.root_split(4, 4)
+    space, matrix = load_game(4, 4)
+    search = mr.OptimalSearch(space, matrix, None, workers=1)
+    job = int(np.argmax(split.job_size))
+    codes = split.class_codes(job)
+    for guess in (0, 5, int(codes[0])):
+        answers = tuple(sorted(set(int(f) for f in matrix[guess, codes]) - {space.solved}))
+        parts, _ = mr.job_value(search, 0, split, (job, guess, answers), INFEASIBLE + 1)
+        total, _ = mr.job_value(search, 0, split, (job, guess, None), INFEASIBLE + 1)
+        assert codes.size + parts == total
+
+
+def test_the_child_node_stages_a_candidates_classes():
+    """child_node: the first candidate by its classes, all stage 0; a later one with
+    classes above class_above (60 codes) as its small classes together (stage 0), its large
+    ones (stage 1) and its largest (stage 2), or one whole task; every class of a
+    candidate's codes exactly once."""
+    split = mr.root_split(4, 5)
+    space, matrix = load_game(4, 5)
+    search = mr.OptimalSearch(space, matrix, None, workers=1)
+    job = int(np.argmax(split.job_size))
+    codes = split.class_codes(job)
+    node = mr.child_node(search, split, job, class_above=60)
+    assert node.size == codes.size
+    kinds = set()
+    for c in range(node.candidates):
+        labels = [node.labels[k] for k in node.classes(c)]
+        stages = [node.stage[k] for k in node.classes(c)]
+        guess = labels[0][0]
+        assert all(g == guess for g, _ in labels)
+        if labels[0][1] is None:
+            assert c > 0 and len(labels) == 1
+            kinds.add("whole")
+            continue
+        sizes = np.bincount(matrix[guess, codes], minlength=(space.pegs + 1) ** 2)
+        sizes[space.solved] = 0
+        found = [f for _, part in labels for f in part]
+        assert sorted(found) == list(np.flatnonzero(sizes))
+        if c == 0:
+            assert stages == [0] * len(labels)
+        else:
+            assert stages == sorted(stages) and stages[-1] == 2
+            large = [part[0] for (_, part), x in zip(labels, stages) if x > 0]
+            assert all(sizes[f] > 60 for f in large) and sizes[large[-1]] == max(sizes)
+            kinds.add("staged")
+    assert kinds == {"whole", "staged"}
 
 
 def test_interrupted_run_resumes_to_the_same_total(tmp_path, monkeypatch, capsys):

@@ -29,7 +29,13 @@ candidates, so that its work spreads over many threads). Every cut is exact:
   candidates (in the order) may start. A later candidate waits until earlier ones
   close, and then starts with the budget their totals give, as in the sequential
   search; a thread with nothing inside the window waits (or takes a class of another
-  node) rather than search what a better bound would cut.
+  node) rather than search what a better bound would cut;
+- *stages* hold back the later classes of a candidate: a class of stage ``s`` may
+  start only once every class of its candidate in an earlier stage is known exactly
+  (stages never decrease along a candidate's classes). The earlier (cheaper, smaller)
+  classes either close the candidate or raise its lower bound, so that the large
+  classes start with budgets nearer those of the sequential search (smallest classes
+  first) than if all started at once.
 
 The bound of a node only ever decreases (its parent's best total only falls, the
 lower bounds of the other classes only rise), so a result proved under an earlier
@@ -63,15 +69,24 @@ class Node:
     window : int, optional
         Classes may start only in the first ``window`` open candidates (at least 1;
         default: no limit). It changes which work is done, never the node's value.
+    stage : sequence of int, optional
+        Per class, its stage (never decreasing along a candidate's classes): a class
+        may start only once the classes of its candidate in earlier stages are known
+        exactly (default: all stage 0). Like the window, it changes which work is
+        done, never the node's value.
     """
 
-    def __init__(self, size: int, starts, class_lb, floor: int = 0, window: int | None = None):
+    def __init__(self, size: int, starts, class_lb, floor: int = 0, window: int | None = None,
+                 stage=None):
         if window is not None and window < 1:
             raise ValueError(f"window must be at least 1, not {window}")
         self.size = int(size)
         self.window = window
         self.starts = [int(s) for s in starts]
         self.candidates = len(self.starts) - 1
+        self.stage = [0] * self.starts[-1] if stage is None else [int(x) for x in stage]
+        if len(self.stage) != self.starts[-1]:
+            raise ValueError("one stage per class")
         self.class_lb = [int(x) for x in class_lb]
         self.floor = int(floor)
         self.owner = [c for c in range(self.candidates)
@@ -227,8 +242,15 @@ class Node:
                 continue
             lower = self._sum[c]
             budget_c = self.budget(c, bound)
+            stage = None  # the stage of the candidate's first class not known exactly
             for k in self.classes(c):
-                if k in self.running or (k in self.known and self.known[k][1]):
+                if k in self.known and self.known[k][1]:
+                    continue
+                if stage is None:
+                    stage = self.stage[k]
+                elif self.stage[k] > stage:
+                    break  # the later stages wait until this one is exact
+                if k in self.running:
                     continue
                 have = self.have(k)
                 budget = budget_c - (lower - have)

@@ -70,7 +70,9 @@ SPLIT_SCHEME = 1
 """Version of the job list (root guesses and class order); stored in checkpoints."""
 SPLIT_MIN = 200  # see default_split_above
 SPLIT_FRACTION = 32
-WINDOW = 2  # see RunPlan
+WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
+CLASS_ABOVE = None  # see child_node
+CHILD_WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 
 
 # ----------------------------------------------------------------------------- the jobs
@@ -203,38 +205,60 @@ def job_params(pegs: int, colours: int, repeats: bool, depth_limit: int | None,
 
 def job_value(search: OptimalSearch, worker: int, split: RootSplit, task,
               budget: int) -> tuple[int, bool]:
-    """``(value, exact)`` of a task ``(job, guess, answer)``: the least total of job
-    ``job``'s class within the guesses left (``guess`` -1); or (``guess >= 0``) that
-    of the class when ``guess`` is its first guess; or (``answer >= 0`` too) that of
-    the codes of the class answering ``answer`` to ``guess`` (the tasks of a job
-    split below the root, see :class:`RunPlan`). Exact when below ``budget``, else a
-    lower bound ``>= budget``.
+    """``(value, exact)`` of a task ``(job, guess, answers)``: the least total of job
+    ``job``'s class within the guesses left (``guess`` -1); or (``guess >= 0``,
+    ``answers`` None) that of the class when ``guess`` is its first guess; or
+    (``answers`` a tuple of answers) the least totals, summed, of the codes of the
+    class answering each of ``answers`` to ``guess``, searched in that order, each
+    with the budget the others leave (the tasks of a job split below the root, see
+    :func:`child_node`). Exact when below ``budget``, else a lower bound ``>= budget``.
 
     Runs on ``search.states[worker]`` (one thread at a time per state). Raises
     KeyboardInterrupt when ``search.stop`` was set during the search (the value is
     then meaningless, and so are the search's caches).
     """
-    job, guess, answer = (int(x) for x in task)
+    job, guess, answers = task
+    job, guess = int(job), int(guess)
     space = split.space
     first = int(split.guesses[split.job_guess[job]])
     state = search.states[worker]
     state.history[0] = first
     used = np.zeros(space.colours, dtype=np.bool_)
     used[space.digits[first]] = True
-    codes, level, only = split.class_codes(job), 1, guess
-    if answer >= 0:  # one class of the job's class under ``guess``
-        answers = (search.matrix[guess, codes] if search.matrix.shape[0] else
-                   np.array([space.feedback(guess, s) for s in codes]))
-        codes = np.ascontiguousarray(codes[answers == answer])
-        state.history[1] = guess
-        used[space.digits[guess]] = True
-        level, only = 2, -1
+    codes = split.class_codes(job)
+    if answers is None:  # the whole class, or ``guess`` first
+        value = _search(search, state, codes, budget, 1, used, guess)
+        return value, value < budget
+    feedback = (search.matrix[guess, codes] if search.matrix.shape[0] else
+                np.array([space.feedback(guess, s) for s in codes]))
+    state.history[1] = guess
+    used[space.digits[guess]] = True
+    parts = [np.ascontiguousarray(codes[feedback == int(f)]) for f in answers]
+    # what the classes not yet searched cost at least
+    rest = int(sum(int(search.lb[part.size]) for part in parts))
+    total = 0
+    for part in parts:
+        low = int(search.lb[part.size])
+        rest -= low
+        left = budget - total - rest  # the budget of this class
+        # (a budget at or below the class's lb(size): the sum reaches the budget)
+        value = _search(search, state, part, left, 2, used, -1) if left > low else low
+        total += value
+        if value >= left:  # cut: the sum is at least the budget
+            return total + rest, False
+    return total, True
+
+
+def _search(search: OptimalSearch, state, codes: np.ndarray, budget: int, level: int,
+            used: np.ndarray, only: int) -> int:
+    """:func:`.branch_and_bound.solve` of ``codes`` below ``level`` guesses (raises
+    KeyboardInterrupt when ``search.stop`` was set)."""
     # np.int64: the argument type solve() is compiled for (see branch_and_bound.solve)
     value = int(solve(search.tables, codes, 0, codes.size, search.remaining - level,
                       int(budget), level, used, state, np.int64(only)))
     if search.stop[0] != 0:
         raise KeyboardInterrupt
-    return value, value < budget
+    return value
 
 
 def validate_partial(params: dict, start: int, stop: int, partial) -> None:
@@ -269,7 +293,7 @@ def exact_job_worker(params: dict, start: int, stop: int) -> dict:
     runs every job in full: the plain, slower way to the same optimum (the tests
     compare the two). :func:`optimal_run` gives each job a budget instead.
     """
-    return _dask_job(params, (start, -1, -1), INFEASIBLE + 1)
+    return _dask_job(params, (start, -1, None), INFEASIBLE + 1)
 
 
 def root_job(split: RootSplit) -> ChunkedJob:
@@ -288,7 +312,7 @@ _FREE_LOCK = threading.Lock()
 
 
 def _dask_job(params: dict, task, budget: int) -> dict:
-    """One task ``(job, guess, answer)`` (:func:`job_value`) on a Dask worker: the partial
+    """One task ``(job, guess, answers)`` (:func:`job_value`) on a Dask worker: the partial
     ``{value, exact, budget}``."""
     split = root_split(params["pegs"], params["colours"], params["repeats"],
                        params["max_guesses"])
@@ -325,11 +349,11 @@ class RunPlan:
     A split job is recorded (and checkpointed) once its child is settled; the tasks
     of a child are not kept across a restart.
 
-    Every node (the root and each child) lets only its first ``window`` open
-    candidates run (:class:`.optimal_plan.Node`): a candidate further on in the order
+    The root lets only its first ``window`` open candidates run, and each child its
+    first ``child_window`` (:class:`.optimal_plan.Node`): a candidate further on in the order
     starts once the earlier ones have closed, with the budget their totals give, as in
     the sequential search, instead of starting at once with a weak budget and searching
-    what the sequential search cuts. ``window`` None lifts the limit. The work a run
+    what the sequential search cuts. None lifts the limit. The work a run
     does then stays near one thread's (``bench/mastermind_scaling.py`` measures both).
 
     ``expand(job)`` lists a job's candidates (a kernel call on a search state of the
@@ -341,9 +365,11 @@ class RunPlan:
     BOUND = INFEASIBLE + 1  # the root matters whatever it costs
 
     def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
-                 keep=None, progress=None, window: int | None = WINDOW):
+                 keep=None, progress=None, window: int | None = WINDOW,
+                 child_window: int | None = CHILD_WINDOW):
         self.split = split
         self.window = window
+        self.child_window = child_window
         self.root = Node(split.space.size, split.starts, split.job_lb, window=window)
         self.expand = expand
         self.split_above = split_above
@@ -392,16 +418,18 @@ class RunPlan:
                     self._expanded.add(job)
                     child = self.expand(job)
                     if child is not None:
-                        child.window = self.window
+                        child.window = self.child_window
                         self.root.attach(job, child)
                         continue
                 self.root.running.add(job)
                 self._flight(1)
-                return path, (job, -1, -1), budget
+                return path, (job, -1, None), budget
             child = self.root.children[job]
             child.running.add(path[1])
             self._flight(1)
-            return path, (job, *child.labels[path[1]]), budget
+            guess, answers = child.labels[path[1]]
+            # a whole candidate's task counts the child's codes too (see child_node)
+            return path, (job, guess, answers), budget + (child.size if answers is None else 0)
 
     def done(self, key, value: int, exact: bool, budget: int) -> None:
         """Add the result of the task ``key`` (a path from :meth:`next_job`)."""
@@ -417,7 +445,8 @@ class RunPlan:
         else:
             child = self.root.children[job]
             child.running.discard(key[1])
-            child.record(key[1], value, exact)
+            whole = child.labels[key[1]][1] is None  # its value counts the child's codes
+            child.record(key[1], value - (child.size if whole else 0), exact)
         self._settle()
         if self.progress is not None:
             self.progress(self)
@@ -457,16 +486,30 @@ class RunPlan:
         return min(lows + ([root.best] if upper is not None else [INFEASIBLE])), upper
 
 
-def child_node(search: OptimalSearch, split: RootSplit, job: int) -> Node | None:
+def child_node(search: OptimalSearch, split: RootSplit, job: int,
+               class_above: int | None = CLASS_ABOVE) -> Node | None:
     """The :class:`.optimal_plan.Node` of job ``job``'s class, its candidate guesses
     listed on ``search.states[0]`` in the order :func:`.branch_and_bound.solve` tries
-    them (symmetry filters included). Each candidate is one task ``(job, guess, -1)``
-    (the class's total when that guess comes first, bounded below by its estimate),
-    except the first: until it has a total nothing bounds the others, so its classes
-    are tasks ``(job, guess, answer)`` of their own, smallest first (as ``solve``
-    takes them), beside a class standing for the codes' own guess (exact: the codes'
-    number). ``node.labels[k]`` is ``(guess, answer)`` of class ``k``. None when a fast
-    case settles the class (it then runs as one job)."""
+    them (symmetry filters included). ``node.labels[k]`` is ``(guess, answers)`` of
+    class ``k``: the task ``(job, guess, answers)`` (:func:`job_value`). None when a
+    fast case settles the class (it then runs as one job).
+
+    - The first candidate, which nothing bounds yet, is searched by its classes, one
+      task each, smallest first (as ``solve`` takes them).
+    - A later candidate with classes of more than ``class_above`` codes: its smaller
+      classes are one task (searched together, smallest first, each with the budget
+      the others leave, as in ``solve``: stage 0), each larger class but the largest
+      a task of its own (stage 1), then the largest (stage 2); a stage starts once
+      the earlier ones are known exactly (:class:`.optimal_plan.Node`). A candidate
+      that the small classes cut costs one short task, and the large classes of one
+      that survives them run on several threads. (Measured: it keeps more threads
+      busy but does half as much work again as one thread, a large class started
+      beside its siblings being bounded by their lower bounds, not by their exact
+      values; ``docs/mastermind_optimal.md``. Off by default.)
+    - Any other candidate (``class_above`` None: all of them, the default) is one
+      task ``(job, guess, None)``: the class's total when that guess comes first,
+      bounded below by its estimate.
+    """
     space, state = split.space, search.states[0]
     codes = split.class_codes(job)
     first = int(split.guesses[split.job_guess[job]])
@@ -482,22 +525,41 @@ def child_node(search: OptimalSearch, split: RootSplit, job: int) -> Node | None
     if n_cand == 0:  # no guess fits the depth: one job finds that out
         return None
     keys = search_order(state.order_keys[1, :n_cand])
-    labels, class_lb, starts = [(-1, -1)], [m], [0]  # the codes' own guess: m exactly
-    lead = int(keys[0, 1])
-    sizes = np.bincount(search.matrix[lead, codes], minlength=(space.pegs + 1) ** 2)
-    sizes[space.solved] = 0
-    order = np.lexsort((np.arange(sizes.size), sizes))  # smallest first, then answer
-    for f in order[sizes.size - np.count_nonzero(sizes):]:
-        labels.append((lead, int(f)))
-        class_lb.append(int(search.lb[sizes[f]]))
-    starts.append(len(labels))
-    for i in range(1, n_cand):
-        labels.append((int(keys[i, 1]), -1))
-        class_lb.append(int(keys[i, 0]))
+    slots = (space.pegs + 1) ** 2
+    # class sizes of the candidates that may be split (the first alone when
+    # class_above is None): row i counts the codes' answers to guess i
+    rows = n_cand if class_above is not None else 1
+    answers = search.matrix[keys[:rows, 1]][:, codes].astype(np.int64)
+    answers += (np.arange(rows, dtype=np.int64) * slots)[:, None]
+    sizes = np.bincount(answers.ravel(), minlength=rows * slots).reshape(rows, slots)
+    sizes[:, space.solved] = 0
+    labels, class_lb, starts, stage = [], [], [0], []
+    for i in range(n_cand):
+        g = int(keys[i, 1])
+        row = sizes[i] if i < rows else None
+        large, small = [], ()
+        if row is not None:
+            order = np.lexsort((np.arange(slots), row))  # smallest first, then answer
+            order = [int(f) for f in order[slots - np.count_nonzero(row):]]
+            large = [f for f in order if class_above is not None and row[f] > class_above]
+            small = tuple(f for f in order if f not in large)
+        if i == 0:  # nothing bounds it yet: all its classes at once
+            parts, stages = [(f,) for f in order], [0] * len(order)
+        elif not large:  # one task: the candidate's total, the node's m codes included
+            parts, stages = [None], [0]
+        else:
+            # the small classes together, then the large ones but the largest, then it
+            parts = [small] * bool(small) + [(f,) for f in large]
+            stages = [0] * bool(small) + [1] * (len(large) - 1) + [2]
+        for part in parts:
+            labels.append((g, part))
+            class_lb.append(int(keys[i, 0]) - m if part is None else
+                            sum(int(search.lb[row[f]]) for f in part))
+        stage += stages
         starts.append(len(labels))
-    node = Node(0, starts, class_lb, floor=max(int(floor), int(search.lb[m])))
+    # every candidate pays m (the codes' guess here), whole ones in their task's value
+    node = Node(m, starts, class_lb, floor=max(int(floor), int(search.lb[m])), stage=stage)
     node.labels = labels
-    node.record(0, m, True)
     return node
 
 
@@ -620,7 +682,9 @@ def _run_on_dask(plan: RunPlan, client, params: dict) -> None:
 def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int | None = None,
                 *, checkpoint=None, client=None, workers: int | None = None,
                 max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None,
-                split_above: int | None = None, window: int | None = WINDOW) -> OptimalRun:
+                split_above: int | None = None, window: int | None = WINDOW,
+                child_window: int | None = CHILD_WINDOW,
+                class_above: int | None = CLASS_ABOVE) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
     Parameters
@@ -644,6 +708,12 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         Open candidates of a node that may run at once (:class:`RunPlan`; None: no
         limit). It changes only the work done and the speed, never the total or the
         guess.
+    child_window : int or None
+        The same for the candidates of each split job.
+    class_above : int or None
+        The later candidates of a split job are split into their classes of more
+        than this many codes (:func:`child_node`; None: not split, the scheme
+        before). Speed only, as above.
 
     Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
     bounds proved so far, and the checkpoint every finished job.
@@ -672,8 +742,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     if split_above is not None:
         # the driver's own search state lists the candidates of the jobs it splits
         lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
-        expand = lambda j: child_node(lister, split, j)  # noqa: E731
-    plan = RunPlan(split, expand, split_above, keep, progress, window)
+        expand = lambda j: child_node(lister, split, j, class_above)  # noqa: E731
+    plan = RunPlan(split, expand, split_above, keep, progress, window, child_window)
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):
