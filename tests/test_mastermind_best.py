@@ -106,3 +106,21 @@ def test_the_committed_5x8_tree_has_the_recorded_total():
     assert (check.pegs, check.colours, check.repeats) == (5, 8, True)
     assert check.total == record["total"] < record["best_published"]["total"]
     assert record["lower_bound"] <= check.total
+
+
+def test_best_command_writes_a_compressed_tree_that_evaluate_checks(capsys, tmp_path):
+    from jitgames.mastermind.__main__ import main
+    out_file = tmp_path / "best.json.gz"
+    assert main(["best", "-p", "3", "-k", "4", "--exact-below", "5", "--top", "2",
+                 "--lower-bound", "--out", str(out_file), "--json", "-q"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["lower_bound"] <= 206 <= record["total"]  # 206: the optimum of 3 x 4
+    assert main(["evaluate", "--tree", str(out_file), "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["verified"] and checked["total"] == record["total"]
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(out_file.read_bytes()[:40])
+    assert main(["evaluate", "--tree", str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert main(["best", "-p", "3", "-k", "4", "--first", "115"]) == 2
