@@ -7,8 +7,10 @@ checks a strategy tree read from a file (``--tree FILE``); ``tournament`` runs s
 strategies over several sizes in one table; ``tree`` prints or exports a strategy's
 decision tree (``--out FILE``: the JSON document of ``docs/mastermind_optimal.md``);
 ``optimal`` computes the optimal total of a large game as a resumable run of
-independent jobs (``--checkpoint``, ``--scheduler``); ``play`` and ``match`` are the games
-for people; ``stats`` shows the player statistics kept in SQLite.
+independent jobs (``--checkpoint``, ``--scheduler``); ``best`` builds a strong strategy
+tree for a game too large to solve exactly (rollouts and entropy above a set size, the
+exact search below; ``--lower-bound`` proves a bound of the optimum); ``play`` and
+``match`` are the games for people; ``stats`` shows the player statistics kept in SQLite.
 """
 from __future__ import annotations
 

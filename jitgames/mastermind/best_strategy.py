@@ -26,6 +26,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass
 
@@ -41,7 +42,7 @@ from .optimal import OptimalSearch
 from .tree import DecisionTree
 
 __all__ = ["BestStrategy", "BestResult", "partition_scores", "lower_bound", "set_bound",
-           "xlogx_table", "build_best", "write_tree", "SCORES", "CHECKPOINT_KIND"]
+           "xlogx_table", "build_best", "write_tree", "CHECKPOINT_KIND"]
 
 CHECKPOINT_KIND = "mastermind.best"
 CHECKPOINT_SCHEMA = 1
@@ -49,7 +50,6 @@ CHECKPOINT_SECONDS = 10.0  # a checkpoint is rewritten at most this often
 
 TIE = 1e-9  # scores closer than this tie
 DEPTH_LIMIT = 20  # the exact search's depth "limit" (far above any tree built here)
-SCORES = ("entropy", "parts", "expected")  # the columns of partition_scores, in order
 
 
 def xlogx_table(n: int) -> np.ndarray:
@@ -163,9 +163,9 @@ class BestStrategy:
                          self.tally, out)
         return out
 
-    def split(self, guess: int, members: np.ndarray) -> list[np.ndarray]:
-        """The classes of ``members`` other than "solved" by their answer to ``guess``,
-        in increasing order of answer."""
+    def split(self, guess: int, members: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """``(answer, class)`` for the classes of ``members`` other than "solved" by
+        their answer to ``guess``, in increasing order of answer."""
         if self.matrix.shape[0]:
             answers = self.matrix[guess, members]
         else:
@@ -347,7 +347,6 @@ def _read_checkpoint(path, settings: dict) -> dict:
     try:
         payload = _store.read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA, "checkpoint")
     except _store.StoreError:
-        import os
         if not os.path.lexists(path):
             return {}
         raise
