@@ -28,6 +28,7 @@ VALID = {
     ("mastermind", "tournament"): ["--sizes", "2x2", "--strategies", "knuth,random"],
     ("mastermind", "tree"): ["-p", "2", "-k", "2"],
     ("mastermind", "optimal"): ["-p", "2", "-k", "3"],
+    ("mastermind", "best"): ["-p", "2", "-k", "3"],
     ("mastermind", "play"): ["-p", "2", "-k", "2", "--db", "{tmp}/mm.sqlite"],
     ("mastermind", "match"): ["-p", "2", "-k", "2", "--players", "knuth", "random",
                               "--db", "{tmp}/mm.sqlite"],

@@ -1,4 +1,4 @@
-"""Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,optimal,play,match,stats}``.
+"""Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,optimal,best,play,match,stats}``.
 
 ``evaluate`` prints total, mean, worst case and distribution of one strategy over all
 secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``;
@@ -7,8 +7,10 @@ checks a strategy tree read from a file (``--tree FILE``); ``tournament`` runs s
 strategies over several sizes in one table; ``tree`` prints or exports a strategy's
 decision tree (``--out FILE``: the JSON document of ``docs/mastermind_optimal.md``);
 ``optimal`` computes the optimal total of a large game as a resumable run of
-independent jobs (``--checkpoint``, ``--scheduler``); ``play`` and ``match`` are the games
-for people; ``stats`` shows the player statistics kept in SQLite.
+independent jobs (``--checkpoint``, ``--scheduler``); ``best`` builds a strong strategy
+tree for a game too large to solve exactly (rollouts and entropy above a set size, the
+exact search below; ``--lower-bound`` proves a bound of the optimum); ``play`` and
+``match`` are the games for people; ``stats`` shows the player statistics kept in SQLite.
 """
 from __future__ import annotations
 
@@ -145,6 +147,29 @@ def build_parser() -> _cli.ArgumentParser:
                             "scheduler, or local:W for W worker processes on this machine")
     _cli.add_checkpoint(group)
 
+    be = sub.add_parser("best", help="a strong strategy tree for a game too large to solve "
+                                     "exactly: rollouts above a set size, the exact search "
+                                     "below it (docs/mastermind_optimal.md)")
+    _size_arguments(be)
+    be.add_argument("--exact-below", type=_cli.nonnegative_int, default=30, metavar="M",
+                    help="solve sets of at most M codes exactly (default 30)")
+    be.add_argument("--top", type=_cli.int_in_range(0, 64), default=3,
+                    help="guesses tried per score by a rollout (0: the entropy guess "
+                         "alone; default 3)")
+    be.add_argument("--rollout-above", type=_cli.nonnegative_int, default=0, metavar="M",
+                    help="roll out only at sets of more than M codes; smaller ones take "
+                         "the entropy guess (default 0)")
+    be.add_argument("--first", default=None, metavar="GUESS",
+                    help="fix the first guess (e.g. 11223)")
+    be.add_argument("--lower-bound", action="store_true",
+                    help="also prove a lower bound of the optimum (root partition "
+                         "bound, docs/mastermind_optimal.md)")
+    be.add_argument("--out", metavar="FILE", default=None,
+                    help="write the tree as a JSON document to FILE (gzip if it ends "
+                         "in .gz)")
+    _common_arguments(be)
+    _cli.add_checkpoint(be)
+
     from .play import add_play_arguments
     add_play_arguments(sub, _size_arguments, _strategy_argument)
     return parser
@@ -202,6 +227,21 @@ def _format_distribution(distribution: dict) -> str:
     return ", ".join(f"{k}: {v}" for k, v in distribution.items())
 
 
+def _gunzip_limited(data: bytes, path, limit: int) -> bytes:
+    """The gzip stream ``data`` decompressed, refused (one line) past ``limit`` bytes."""
+    import zlib
+
+    unpack = zlib.decompressobj(wbits=31)
+    try:
+        out = unpack.decompress(data, limit + 1)
+    except zlib.error as exc:
+        raise _cli.InputError(f"{path} is not a readable gzip file: {exc}") from None
+    if len(out) > limit or unpack.unconsumed_tail:
+        raise _cli.InputError(f"{path}: more than {limit:,} bytes once decompressed, the "
+                              f"most read")
+    return out
+
+
 def _cmd_check_tree(args):
     """``evaluate --tree FILE``: the tree's figures, recomputed by :func:`.tree.check_tree`."""
     from .tree import check_tree
@@ -210,6 +250,8 @@ def _cmd_check_tree(args):
     from .tree import TREE_FILE_LIMIT
 
     data = read_limited(args.tree, "tree file", TREE_FILE_LIMIT)  # regular, bounded
+    if data[:2] == b"\x1f\x8b":  # gzip (the committed trees are compressed)
+        data = _gunzip_limited(data, args.tree, TREE_FILE_LIMIT)
     try:
         doc = load_json(data, "tree file")
     except ValueError as exc:
@@ -409,12 +451,47 @@ def _cmd_optimal(args):
     return _cli.emit(args, out, text, run.complete, note=note)
 
 
+def _cmd_best(args):
+    """``best``: the rollout strategy tree (:mod:`.best_strategy`), its total and bound."""
+    import time
+
+    from .best_strategy import build_best, lower_bound, write_tree
+    from .codes import load_game
+
+    if args.out is not None:
+        _store.check_writable(args.out)
+    space, matrix = load_game(args.pegs, args.colours, not args.no_repeats,
+                              args.max_matrix_bytes)
+    first = None if args.first is None else space.parse(args.first)
+    say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    result = build_best(space, matrix, args.exact_below, args.top, args.rollout_above,
+                        first, args.checkpoint, say)
+    if args.out is not None:
+        write_tree(args.out, result)
+    out = {"pegs": args.pegs, "colours": args.colours, "repeats": not args.no_repeats,
+           "codes": space.size, "total": result.total, "mean": result.total / space.size,
+           "max": int(result.tree.guesses(matrix=matrix).max()),
+           "first_guess": space.format(int(result.tree.table[0, 0])),
+           "settings": result.settings, "seconds": round(result.seconds, 1),
+           "out": args.out}
+    text = [f"best strategy on {args.pegs} pegs x {args.colours} colours: total "
+            f"{result.total}  mean {out['mean']:.4f}  max {out['max']}  first guess "
+            f"{out['first_guess']}  ({result.seconds:.1f} s; an upper bound of the optimum)"]
+    if args.lower_bound:
+        started = time.perf_counter()
+        bound, per_guess = lower_bound(space, matrix)
+        out["lower_bound"], out["lower_bound_by_first_guess"] = bound, per_guess
+        text.append(f"proven lower bound of the optimum: {bound} "
+                    f"({time.perf_counter() - started:.1f} s)")
+    return _cli.emit(args, out, text)
+
+
 def _body(argv):
     args = build_parser().parse_args(argv)
     if hasattr(args, "pegs") and args.command != "play":  # play's model checks its sizes
         code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
     commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree,
-                "optimal": _cmd_optimal}
+                "optimal": _cmd_optimal, "best": _cmd_best}
     from .play import COMMANDS
     commands.update(COMMANDS)
     with threads(getattr(args, "threads", None)):

@@ -586,3 +586,25 @@ def scan_consistent(pegs, colours, guess_digits, guess_counts, blacks, commons, 
         if count >= limit:
             break
     return count, least, -1
+
+
+def partition_scores(tables, members, guesses, xlogx, lb, tally, out):
+    """Each guess's classes of the members (by feedback from the rules), by increasing
+    answer: sum of s ln s (table), minus the class count, sum of s squared, the solved
+    class's size, sum of lb over the classes other than "solved"."""
+    pegs = int(tables.pegs)
+    solved = pegs * (pegs + 1)
+    for i, g in enumerate(guesses):
+        classes = {}
+        for s in members:
+            f = feedback_digits(tables.digits[g], tables.counts[g], tables.digits[s],
+                                tables.counts[s], pegs)
+            classes[f] = classes.get(f, 0) + 1
+        entropy = 0.0
+        for f in sorted(classes):
+            entropy += xlogx[classes[f]]
+        out[i, 0] = entropy
+        out[i, 1] = -len(classes)
+        out[i, 2] = sum(size * size for size in classes.values())
+        out[i, 3] = classes.get(solved, 0)
+        out[i, 4] = sum(int(lb[size]) for f, size in classes.items() if f != solved)
