@@ -47,7 +47,7 @@ COUNT_NAMES = ("nodes listed", "codes of nodes listed", "candidates sharpened",
                "cut by sharpening", "set bounds", "codes of set bounds", "cut by set bounds",
                "candidates searched", "guesses of set bounds", "guesses tallied by set bounds")
 COUNTS = len(COUNT_NAMES)
-REFINE_ABOVE = 10  # classes of more codes get the bound of set_bound before a search
+REFINE_ABOVE = 5  # classes of more codes get the bound of set_bound before a search
 
 
 class Search(NamedTuple):
