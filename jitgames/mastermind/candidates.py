@@ -378,17 +378,19 @@ def set_bound(tables, src, start, end, cap, search):
             by_parts[member, parts] = min(cap, m + r * lb[q + 1] + (classes - r) * lb[q])
     least = cap
     one = np.uint64(1)
-    for g in range(n):
+    for g in range(n):  # each guess's bound into sums (tally_classes zeroes it first)
         member = np.int64((masks[g] >> np.uint64(solved)) & one)
-        least = min(least, by_parts[member, popcount(masks[g])])
-    if least >= cap:
-        return cap
+        sums[g] = by_parts[member, popcount(masks[g])]
+        least = min(least, sums[g])
+    if least >= cap or lb[m] == 2 * m - 1:
+        # (up to b + 1 codes lb(s) = 2s - 1 for every class: the bound by the number of
+        # classes is the estimate itself)
+        return least
     # first the guesses of the least bound, then the others whose bound is below the
     # least estimate of those
     first = 0
     for g in range(n):
-        member = np.int64((masks[g] >> np.uint64(solved)) & one)
-        if by_parts[member, popcount(masks[g])] == least:
+        if sums[g] == least:
             guesses[first] = g
             first += 1
     low = (np.int64(1) << PARTS_SHIFT) - 1
@@ -398,11 +400,11 @@ def set_bound(tables, src, start, end, cap, search):
         g = guesses[j]
         # lb(1) = 1 was counted for the solved class of a member, which costs nothing
         best = min(best, m + (sums[g] & low) - np.int64(tally[g * slots + solved]))
+        sums[g] = least  # (done)
     clear_tally(matrix, src, start, end, guesses, first, tally)
     second = 0
     for g in range(n):
-        member = np.int64((masks[g] >> np.uint64(solved)) & one)
-        if least < by_parts[member, popcount(masks[g])] < best:
+        if least < sums[g] < best:
             guesses[second] = g
             second += 1
     tally_classes(matrix, src, start, end, search.steps, guesses, second, tally, sums)
