@@ -16,7 +16,11 @@ symmetry filters: :mod:`.candidates`; the table of solved sets: :mod:`.solved_se
   are tried by increasing ``(estimate, code)`` and cut as soon as the estimate
   reaches the best total. Before a candidate is searched its estimate is sharpened
   with the fast case of its classes (a class that no member splits apart costs at
-  least ``2s``); its classes are then searched smallest first, each with the
+  least ``2s``), then with the bound one level deeper of each class of more than
+  ``REFINE_ABOVE`` codes (:func:`.candidates.set_bound`: the least estimate of any
+  guess for that class; largest class first, until the candidate is cut; the bounds
+  go into the table, where the class's own search finds them); its classes are then
+  searched smallest first, each with the
   remaining budget (the small ones raise the total cheaply, so the large ones, which
   cost most, get the tightest budget); the search stops at a candidate attaining the
   node's floor;
@@ -43,11 +47,19 @@ from .solved_sets import cache_put, lookup, pack_entry, set_hash
 
 __all__ = ["Search", "solve", "REFINE_ABOVE"]
 
+# What Search.counts counts (profiling: bench/mastermind_prune.py prints them): nodes
+# whose candidates were listed and their codes; candidates sharpened, those cut by the
+# sharpened estimate, by the bounds of set_bound, and those whose classes were searched;
+# set_bound calls and their codes; guesses looked at and tallied by set_bound.
 COUNT_NAMES = ("nodes listed", "codes of nodes listed", "candidates sharpened",
                "cut by sharpening", "set bounds", "codes of set bounds", "cut by set bounds",
                "candidates searched", "guesses of set bounds", "guesses tallied by set bounds")
 COUNTS = len(COUNT_NAMES)
-REFINE_ABOVE = 5  # classes of more codes get the bound of set_bound before a search
+# Classes of more codes get the bound of set_bound before a candidate is searched. Each
+# such bound costs one pass over the class's rows of the response matrix; measured on
+# 5 x 5, 4 x 7, 6 x 4 and 4 x 8 (bench/mastermind_prune.py), 5 was faster than 10, 20
+# or 40 (more bounds, but far fewer nodes searched).
+REFINE_ABOVE = 5
 
 
 class Search(NamedTuple):

@@ -16,6 +16,8 @@ The kernels :func:`.branch_and_bound.solve` calls at a node of ``m`` consistent 
   (:func:`list_candidates`: from one bit mask of answers per guess,
   :func:`answer_masks`, up to ``b + 1`` codes, where ``lb(s) = 2s - 1``; else from a
   tally of class sizes, :func:`tally_classes`, of the guesses the masks do not cut);
+- the bound of a set one level deeper (:func:`set_bound`): the least estimate of any
+  guess, which the search gives each large class of a candidate before searching it;
 - symmetry (:func:`canonical`, :func:`node_filters`): only the smallest code of each
   orbit under the colour and position permutations fixing every guess so far is
   tried; colours no member uses answer alike wherever they stand, so only the
@@ -366,6 +368,7 @@ def set_bound(tables, src, start, end, cap, search):
     solved = tables.pegs * (tables.pegs + 1)
     slots = tally.shape[0] // n
     answer_masks(matrix, src, start, end, masks)
+    search.counts[8] += n
     # by_parts[member, parts]: the bound of a guess with that many classes (one of them
     # "solved" when it is a member), classes as equal as possible (lb is convex)
     by_parts = search.by_parts
@@ -412,7 +415,6 @@ def set_bound(tables, src, start, end, cap, search):
         g = guesses[j]
         best = min(best, m + (sums[g] & low) - np.int64(tally[g * slots + solved]))
     clear_tally(matrix, src, start, end, guesses, second, tally)
-    search.counts[8] += n
     search.counts[9] += first + second
     return best
 
