@@ -266,6 +266,24 @@ def test_candidate_lists_equal_the_twin(node, remaining, bound, with_matrix):
 
 
 @pytest.mark.kernel
+@given(NODES, st.integers(0, 80), st.booleans(), st.booleans())
+@settings(max_examples=40)
+def test_set_bounds_equal_the_twin(node, cap, unlimited, with_matrix):
+    """The one-level-deeper bound of a set (least estimate over every guess, clipped at
+    ``cap``) against the twin; the tally is left zero for the next node."""
+    space, matrix, history, src, used = _node(*node, with_matrix=with_matrix)
+    assume(src.size >= 2)
+    if unlimited:
+        cap = optimal.INFEASIBLE
+    search = optimal.OptimalSearch(space, matrix, None)
+    state = search.states[0]
+    tables = space.tables(matrix)
+    ours = candidates.set_bound(tables, src, 0, src.size, cap, state)
+    assert int(ours) == ref.set_bound(tables, src, 0, src.size, cap)
+    assert not state.tally.any()
+
+
+@pytest.mark.kernel
 @given(NODES, st.sampled_from([2, 3, 62]), st.booleans())
 @settings(max_examples=40)
 def test_fast_cases_equal_the_twin(node, remaining, with_matrix):

@@ -16,7 +16,11 @@ symmetry filters: :mod:`.candidates`; the table of solved sets: :mod:`.solved_se
   are tried by increasing ``(estimate, code)`` and cut as soon as the estimate
   reaches the best total. Before a candidate is searched its estimate is sharpened
   with the fast case of its classes (a class that no member splits apart costs at
-  least ``2s``); its classes are then searched smallest first, each with the
+  least ``2s``), then with the bound one level deeper of each class of more than
+  ``REFINE_ABOVE`` codes (:func:`.candidates.set_bound`: the least estimate of any
+  guess for that class; largest class first, until the candidate is cut; the bounds
+  go into the table, where the class's own search finds them); its classes are then
+  searched smallest first, each with the
   remaining budget (the small ones raise the total cheaply, so the large ones, which
   cost most, get the tightest budget); the search stops at a candidate attaining the
   node's floor;
@@ -37,11 +41,25 @@ import numpy as np
 
 from .._jit import jit
 from .candidates import (INFEASIBLE, canonical, fast_case, list_candidates, new_node_scratch,
-                         node_filters, splits_apart_any)
+                         node_filters, set_bound, splits_apart_any)
 from .engine import response
 from .solved_sets import cache_put, lookup, pack_entry, set_hash
 
-__all__ = ["Search", "solve"]
+__all__ = ["Search", "solve", "REFINE_ABOVE"]
+
+# What Search.counts counts (profiling: bench/mastermind_prune.py prints them): nodes
+# whose candidates were listed and their codes; candidates sharpened, those cut by the
+# sharpened estimate, by the bounds of set_bound, and those whose classes were searched;
+# set_bound calls and their codes; guesses looked at and tallied by set_bound.
+COUNT_NAMES = ("nodes listed", "codes of nodes listed", "candidates sharpened",
+               "cut by sharpening", "set bounds", "codes of set bounds", "cut by set bounds",
+               "candidates searched", "guesses of set bounds", "guesses tallied by set bounds")
+COUNTS = len(COUNT_NAMES)
+# Classes of more codes get the bound of set_bound before a candidate is searched. Each
+# such bound costs one pass over the class's rows of the response matrix; measured on
+# 5 x 5, 4 x 7, 6 x 4 and 4 x 8 (bench/mastermind_prune.py), 5 was faster than 10, 20
+# or 40 (more bounds, but far fewer nodes searched).
+REFINE_ABOVE = 5
 
 
 class Search(NamedTuple):
@@ -62,6 +80,8 @@ class Search(NamedTuple):
     sums: np.ndarray  # int64 (n,): per guess, the sum of ``steps`` over its members
     masks: np.ndarray  # uint64 (n,): per guess, the answers it gets (bit f: answer f)
     guesses: np.ndarray  # int64 (n,): the guesses whose classes are tallied
+    counts: np.ndarray  # int64 (COUNTS,): what the search did (see COUNT_NAMES)
+    by_parts: np.ndarray  # int64 (2, 65): scratch of set_bound
 
 
 @jit
@@ -112,6 +132,9 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         floor = max(floor, cost)
         if floor >= bound:
             return floor
+    counts = search.counts
+    counts[0] += 1
+    counts[1] += m
     scratch = new_node_scratch(pegs, tables.colours, seen)
     keys = search.order_keys[level]
     filters = node_filters(tables, src, start, end, level, used, search.history, search.perms)
@@ -173,16 +196,49 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
                     class_lb[f] = 2 * size
             if f != solved:
                 sharper += class_lb[f]
+        counts[2] += 1
         if sharper >= best:
+            counts[3] += 1
             continue
-        # Search the classes of g, smallest first: their exact costs raise the total
-        # cheaply, so the large classes, which cost most to search, get the tightest
-        # budget (best total minus what the others are known to cost at least).
-        search.history[level] = g
         for c in range(used.shape[0]):  # (not new_used[:] = used: see root_candidates)
             new_used[c] = used[c]
         for i in range(pegs):
             new_used[tables.digits[g, i]] = True
+        # Refine the bound of each large class by its best guess's estimate (one level
+        # deeper, set_bound), largest first, until g is cut or every one is done. The
+        # bounds go into the table, where the class's own search finds them.
+        if m > REFINE_ABOVE:
+            done[:] = False
+            while sharper < best:
+                f_big, size_big = -1, REFINE_ABOVE
+                for f in range(n_slots):
+                    if f != solved and not done[f] and row[f] > size_big:
+                        f_big, size_big = f, row[f]
+                if f_big < 0:
+                    break
+                done[f_big] = True
+                lo = class_end[f_big]
+                child = set_hash(out, lo, lo + size_big, remaining - 1)
+                value, exact, _ = lookup(cache, child)
+                cap = best - (sharper - class_lb[f_big])
+                if not exact and value < cap:
+                    counts[4] += 1
+                    counts[5] += size_big
+                    refined = set_bound(tables, out, lo, lo + size_big, cap, search)
+                    if refined > value:
+                        cache_put(cache, child, pack_entry(min(refined, INFEASIBLE), False, -1))
+                        value = refined
+                if value > class_lb[f_big]:
+                    sharper += value - class_lb[f_big]
+                    class_lb[f_big] = value
+            if sharper >= best:
+                counts[6] += 1
+                continue
+        counts[7] += 1
+        # Search the classes of g, smallest first: their exact costs raise the total
+        # cheaply, so the large classes, which cost most to search, get the tightest
+        # budget (best total minus what the others are known to cost at least).
+        search.history[level] = g
         total = sharper
         done[:] = False
         done[solved] = True

@@ -16,6 +16,8 @@ The kernels :func:`.branch_and_bound.solve` calls at a node of ``m`` consistent 
   (:func:`list_candidates`: from one bit mask of answers per guess,
   :func:`answer_masks`, up to ``b + 1`` codes, where ``lb(s) = 2s - 1``; else from a
   tally of class sizes, :func:`tally_classes`, of the guesses the masks do not cut);
+- the bound of a set one level deeper (:func:`set_bound`): the least estimate of any
+  guess, which the search gives each large class of a candidate before searching it;
 - symmetry (:func:`canonical`, :func:`node_filters`): only the smallest code of each
   orbit under the colour and position permutations fixing every guess so far is
   tried; colours no member uses answer alike wherever they stand, so only the
@@ -40,7 +42,7 @@ from .symmetry import (absent_canonical, all_colours_used, free_colours_canonica
 __all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
            "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
            "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
-           "answer_masks", "list_candidates", "root_candidates", "search_order", "fast_case"]
+           "answer_masks", "list_candidates", "set_bound", "root_candidates", "search_order", "fast_case"]
 
 INFEASIBLE = 1 << 40  # a cost meaning "no strategy fits the guesses left"
 UNLIMITED = 62  # depth "limit" meaning none
@@ -336,6 +338,85 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
         n_cand += 1
     clear_tally(tables.matrix, src, start, end, guesses, n_guesses, tally)
     return n_cand
+
+
+@jit
+def set_bound(tables, src, start, end, cap, search):
+    """A lower bound of the cost of the set ``src[start:end]`` (``m >= 2`` codes, any
+    depth limit), clipped at ``cap``: ``min(cap, least estimate)``, the estimate of a
+    guess being ``m + sum lb(class sizes)`` (classes other than "solved"), over every
+    guess dividing the set.
+
+    Whatever guess comes first, the set costs at least its estimate (each class at
+    least ``lb`` of its size), and a guess dividing nothing is never best, so this is
+    the one-level-deeper bound of the set that ``lb(m)`` (perfect splits into ``b``
+    classes) only approximates. Needs the response matrix with at most 64 answer
+    slots (else returns ``min(lb[m], cap)``).
+
+    Work saved, every step exact: each guess first gets the bound of its number of
+    classes (classes as equal as possible, read from its answer mask); the guesses
+    with the least such bound are tallied first, then only those whose bound is below
+    both ``cap`` and the least estimate found. (No symmetry filter: the answer masks
+    of every code at once cost less than picking out the canonical ones.)"""
+    m = end - start
+    lb = search.lb
+    n = tables.digits.shape[0]
+    if tables.matrix.shape[0] == 0 or (tables.pegs + 1) ** 2 > 64:
+        return min(lb[m], cap)
+    matrix = tables.matrix
+    masks, guesses, tally, sums = search.masks, search.guesses, search.tally, search.sums
+    solved = tables.pegs * (tables.pegs + 1)
+    slots = tally.shape[0] // n
+    answer_masks(matrix, src, start, end, masks)
+    search.counts[8] += n
+    # by_parts[member, parts]: the bound of a guess with that many classes (one of them
+    # "solved" when it is a member), classes as equal as possible (lb is convex)
+    by_parts = search.by_parts
+    for member in range(2):
+        by_parts[member, 0] = cap
+        by_parts[member, 1] = cap  # divides nothing
+        for parts in range(2, min(m + member, 64) + 1):
+            total, classes = m - member, parts - member
+            q, r = total // classes, total % classes
+            by_parts[member, parts] = min(cap, m + r * lb[q + 1] + (classes - r) * lb[q])
+    least = cap
+    one = np.uint64(1)
+    for g in range(n):  # each guess's bound into sums (tally_classes zeroes it first)
+        member = np.int64((masks[g] >> np.uint64(solved)) & one)
+        sums[g] = by_parts[member, popcount(masks[g])]
+        least = min(least, sums[g])
+    if least >= cap or lb[m] == 2 * m - 1:
+        # (up to b + 1 codes lb(s) = 2s - 1 for every class: the bound by the number of
+        # classes is the estimate itself)
+        return least
+    # first the guesses of the least bound, then the others whose bound is below the
+    # least estimate of those
+    first = 0
+    for g in range(n):
+        if sums[g] == least:
+            guesses[first] = g
+            first += 1
+    low = (np.int64(1) << PARTS_SHIFT) - 1
+    tally_classes(matrix, src, start, end, search.steps, guesses, first, tally, sums)
+    best = cap
+    for j in range(first):
+        g = guesses[j]
+        # lb(1) = 1 was counted for the solved class of a member, which costs nothing
+        best = min(best, m + (sums[g] & low) - np.int64(tally[g * slots + solved]))
+        sums[g] = least  # (done)
+    clear_tally(matrix, src, start, end, guesses, first, tally)
+    second = 0
+    for g in range(n):
+        if least < sums[g] < best:
+            guesses[second] = g
+            second += 1
+    tally_classes(matrix, src, start, end, search.steps, guesses, second, tally, sums)
+    for j in range(second):
+        g = guesses[j]
+        best = min(best, m + (sums[g] & low) - np.int64(tally[g * slots + solved]))
+    clear_tally(matrix, src, start, end, guesses, second, tally)
+    search.counts[9] += first + second
+    return best
 
 
 @jit

@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import InputError
 from .._interrupt import run_interruptible
 from .._jit import thread_count
-from .branch_and_bound import Search, solve
+from .branch_and_bound import COUNTS, Search, solve
 from .candidates import (INFEASIBLE, PARTS_SHIFT, UNLIMITED, answer_slots, branches,
                          capacities, fast_case, lower_bounds, root_candidates,
                          search_order)
@@ -73,7 +73,8 @@ class OptimalSearch:
                    np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
                    np.zeros((slots, 2), dtype=np.int64), self.stop,
                    steps, np.zeros(tally_size, dtype=tally_type), np.zeros(n, dtype=np.int64),
-                   np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64))
+                   np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64),
+                   np.zeros(COUNTS, dtype=np.int64), np.zeros((2, 65), dtype=np.int64))
             for _ in range(self.workers)]
 
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):

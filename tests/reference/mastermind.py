@@ -394,6 +394,28 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     return rows
 
 
+
+def set_bound(tables, src, start, end, cap):
+    """``min(cap, least m + sum lb(class size))`` over the guesses that divide the set
+    (classes other than "solved"), from the definitions; ``min(lb(m), cap)`` without a
+    response matrix or with more than 64 answer slots."""
+    matrix, digits, counts, pegs = tables[:4]
+    n = len(digits)
+    codes = [int(s) for s in src[start:end]]
+    solved = pegs * (pegs + 1)
+    lb = lower_bounds(n, _branches(pegs))
+    if matrix.shape[0] == 0 or (pegs + 1) ** 2 > 64:
+        return min(int(lb[len(codes)]), cap)
+    best = cap
+    for g in range(n):
+        classes = _classes(tables, g, codes)
+        if len(classes) <= 1:
+            continue
+        best = min(best, len(codes) + sum(int(lb[len(c)]) for f, c in classes.items()
+                                          if f != solved))
+    return best
+
+
 CACHE_PROBES = 16
 
 
