@@ -263,6 +263,20 @@ def test_rows_too_slow_for_the_tests_name_their_benchmark():
     assert (Path(__file__).parent.parent / "bench" / "primecount.py").exists()
 
 
+def test_recorded_runs_of_far_powers_of_ten_agree_with_oeis():
+    """Every recorded benchmark value of pi(x) above 10^14 equals OEIS A006880, and
+    each of 10^15 .. 10^19 has been computed by this code at least once."""
+    known = {n: pi for n, pi, _ in _known_pi()}
+    seen = set()
+    for path in (Path(__file__).parent.parent / "bench" / "results").glob("primecount*.json"):
+        record = json.loads(path.read_text())
+        for row in record.get("rows", []) + record.get("checks", []):
+            if row["x"] > 10**14:
+                assert row["pi"] == known[row["x"]], (path.name, row["x"])
+                seen.add(row["x"])
+    assert seen == {10**k for k in range(15, 20)}
+
+
 # ---------------------------------------------------------------------------- n-th prime
 @settings(max_examples=15)
 @given(st.one_of(st.integers(1, 700000), st.integers(700000, 5 * 10**7)))
