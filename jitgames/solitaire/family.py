@@ -65,7 +65,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .rules import N_CARDS, N_PILES, PILE_STRIDE, RANK_OF, SUIT_OF
+from .rules import N_CARDS, N_PILES, PILE_STRIDE, RANK_OF, SUIT_OF, _carry_run
 
 ETUDE = 0
 YUKON = 1
@@ -180,21 +180,6 @@ def _turn_up_if_freed(pos, pile):
         pos[DOWN + pile] = n - 1
         return 1
     return 0
-
-
-@jit(leaf=True)
-def _move_cards(pos, src, first, dest):
-    """Move the cards of pile ``src`` from height ``first`` up, in their order, onto the
-    top of pile ``dest`` (a build and its undo both move a whole run this way)."""
-    top = pos[LENGTH + dest]
-    for i in range(first, pos[LENGTH + src]):
-        moving = pos[PILES + src * PILE_STRIDE + i]
-        pos[PILES + dest * PILE_STRIDE + top] = moving
-        pos[WHERE + moving] = dest
-        pos[HEIGHT + moving] = top
-        top += 1
-    pos[LENGTH + dest] = top
-    pos[LENGTH + src] = first
 
 
 @jit(leaf=True)
@@ -365,7 +350,7 @@ def apply_move(pos, move):
         else:
             code = PLACE if PLACES[pos[RULES], card, 0] == pos[PILES + dest * PILE_STRIDE + top - 1] \
                 else PLACE + 1
-        _move_cards(pos, src, start, dest)
+        _carry_run(pos, src, start, dest, pos[LENGTH + dest])
         old = pos[CODE + card]
         _set_code(pos, card, code)
         flipped = _turn_up_if_freed(pos, src)
@@ -392,7 +377,7 @@ def undo_move(pos):
         start = rest % 64
         old = rest // 64
         if kind == _BUILD:
-            _move_cards(pos, pos[WHERE + card], pos[HEIGHT + card], pile)
+            _carry_run(pos, pos[WHERE + card], pos[HEIGHT + card], pile, pos[LENGTH + pile])
             _set_code(pos, card, old)
             return
         _raise_foundation(pos, card, -1)
