@@ -22,8 +22,11 @@ NumPy (the ratio of the issue's target), with :func:`jitgames.envs.sampling.samp
 or with Gymnasium's own ``action_space.sample(mask=...)`` (a few steps: it loops over the
 games in Python); also timed: the ``step`` calls alone and ``copy=False``. OpenSpiel's
 mancala random moves are timed right after the one-thread loops of the first two agents
-in each round (and its ``apply_action`` calls alone); ratios are medians of the
-per-round ratios. Then whole random games inside one
+in each round, as a plain loop (its ``apply_action`` calls alone are timed in a loop of
+their own, once a round: the clock reads slow a loop down); ratios are medians of the
+per-round ratios, printed last in a summary (OpenSpiel's moves a second; each agent's
+steps a second at 1 and 2 threads, over OpenSpiel's and over one thread) with the
+threads' settings (``--spin``: let them spin before they sleep). Then whole random games inside one
 kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch``,
 ``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
 and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
@@ -183,15 +186,25 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
         return time.perf_counter() - wall, time.process_time() - cpu, step_wall
 
 
-def openspiel_steps_cpu(steps: int, seed: int):
-    """Seconds ``(wall, cpu, apply_wall)`` of :func:`openspiel_steps`'s loop;
+def openspiel_steps_cpu(steps: int, seed: int, time_calls: bool = False):
+    """Seconds ``(wall, cpu)`` of :func:`openspiel_steps`'s loop, as it is (the figure
+    the ratios use); with ``time_calls``, ``(wall, cpu, apply_wall)``, where
     ``apply_wall`` counts the ``apply_action`` calls alone (the random choice from
-    ``legal_actions()`` left out, as the agent's choice is for the vector steps)."""
+    ``legal_actions()`` left out, as the agent's choice is for the vector steps). The
+    two clock reads around each call cost the loop about a sixth of its speed
+    (measured on the 2-core box), so that loop is timed apart, never for a ratio."""
     import pyspiel
 
     game = pyspiel.load_game("mancala")
     rng = random.Random(seed)
     state = game.new_initial_state()
+    if not time_calls:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(steps):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            state.apply_action(rng.choice(state.legal_actions()))
+        return time.perf_counter() - wall, time.process_time() - cpu
     apply_wall = 0.0
     wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
@@ -297,6 +310,8 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                     add(("kalah", agent, n, t), vector_steps(*KALAH, n, steps, r, t, agent))
                     if n == envs[0] and t == first_t and skipped is None:
                         add(("openspiel", agent), openspiel_steps_cpu(open_moves, r))
+        if skipped is None:
+            add("openspiel_calls", openspiel_steps_cpu(open_moves, r, time_calls=True))
         add(("kalah", "gymnasium", envs[0], first_t),
             vector_steps(*KALAH, envs[0], gym_steps_count, r, first_t, "gymnasium"))
         add("kalah_nocopy", vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], steps,
@@ -339,6 +354,9 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     if skipped is None:
         rows.append(dict(_rate(open_moves, runs[("openspiel", "numpy")]), kind="openspiel",
                          label="OpenSpiel mancala, Python API: random moves"))
+        rows.append(dict(_rate(open_moves, runs["openspiel_calls"]), kind="openspiel_timed_calls",
+                         label="the same, apply_action calls timed one by one (loop slowed "
+                               "by the clock reads)"))
     for game in games:
         name = GAMES[game]
         for t in thread_counts:
@@ -379,7 +397,9 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                 per_round("sample_legal", 1)),
             "median_ratio_wall_gymnasium_agent": statistics.median(
                 per_round("gymnasium", 0, gym_steps_count)),
-            "median_ratio_steps_only_wall": statistics.median(per_round("numpy", 2)),
+            "median_ratio_steps_only_wall": statistics.median(
+                (n * steps / a[2]) / (open_moves / b[2])
+                for a, b in zip(runs[("kalah", "numpy", n, first_t)], runs["openspiel_calls"])),
             "rounds_wall": per_round("numpy"),
             "rounds_wall_sample_legal_agent": per_round("sample_legal")}
         result["summary"] = _summary(runs, n, thread_counts, steps, open_moves)
