@@ -26,9 +26,9 @@ __all__ = ["sample_legal", "uniform_legal"]
 
 BLOCK = 256  # rows a thread takes at a time (whole cache lines of ``out``)
 PARALLEL_ROWS = 8192
-"""Masks of fewer rows are sampled on one thread: a row costs about 10 ns, the launch
-of a parallel loop on two threads some tens of µs (woken threads, measured on the
-2-core box), so fewer rows are done sooner by the calling thread alone."""
+"""Masks of fewer rows are sampled by the calling thread: a row costs about 14 ns, the
+launch of a parallel loop on two threads 10 to 40 µs (a sleeping thread woken; measured
+on the 2-core box), so fewer rows are done sooner by one thread."""
 
 
 @jit(leaf=True)
