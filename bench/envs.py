@@ -18,15 +18,17 @@ also part of a full run): ``jitgames/Kalah-v0`` against the random opponent (sta
 rule) with ``--envs`` sub-environments (default 1024) on each of ``--threads`` thread
 counts (default 1 2): each step is the agent's move and the opponent's replies in all
 games, and the agent picks a uniform legal pit from the mask inside the timed loop, with
-NumPy (the ratio of the issue's target), with :func:`jitgames.envs.sampling.sample_legal`,
-or with Gymnasium's own ``action_space.sample(mask=...)`` (a few steps: it loops over the
-games in Python); also timed: the ``step`` calls alone and ``copy=False``. OpenSpiel's
-mancala random moves are timed right after the one-thread loops of the first two agents
-in each round, as a plain loop (its ``apply_action`` calls alone are timed in a loop of
-their own, once a round: the clock reads slow a loop down); ratios are medians of the
-per-round ratios, printed last in a summary (OpenSpiel's moves a second; each agent's
-steps a second at 1 and 2 threads, over OpenSpiel's and over one thread) with the
-threads' settings (``--spin``: let them spin before they sleep). Then whole random games inside one
+:func:`jitgames.envs.sampling.sample_legal` into a reused array (the agent
+``docs/environments.md`` shows), with NumPy's ``argmax`` of random numbers plus the
+mask in reused arrays, or with Gymnasium's own ``action_space.sample(mask=...)`` (a few
+steps: it loops over the games in Python); also timed: the ``step`` calls alone and
+``copy=False``. OpenSpiel's mancala random moves are timed right after the one-thread
+loops of the first two agents in each round, as a plain loop (its ``apply_action``
+calls alone are timed in a loop of their own, once a round: the clock reads slow a loop
+down); ratios are medians of the per-round ratios, printed last in a summary
+(OpenSpiel's moves a second; each agent's steps a second at 1 and 2 threads, over
+OpenSpiel's and over one thread) with the threads' settings (``--spin``: let them spin
+before they sleep). Then whole random games inside one
 kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch``,
 ``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
 and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
