@@ -18,12 +18,17 @@ also part of a full run): ``jitgames/Kalah-v0`` against the random opponent (sta
 rule) with ``--envs`` sub-environments (default 1024) on each of ``--threads`` thread
 counts (default 1 2): each step is the agent's move and the opponent's replies in all
 games, and the agent picks a uniform legal pit from the mask inside the timed loop, with
-NumPy (the ratio of the issue's target), with :func:`jitgames.envs.sampling.sample_legal`,
-or with Gymnasium's own ``action_space.sample(mask=...)`` (a few steps: it loops over the
-games in Python); also timed: the ``step`` calls alone and ``copy=False``. OpenSpiel's
-mancala random moves are timed right after the one-thread loops of the first two agents
-in each round (and its ``apply_action`` calls alone); ratios are medians of the
-per-round ratios. Then whole random games inside one
+:func:`jitgames.envs.sampling.sample_legal` into a reused array (the agent
+``docs/environments.md`` shows), with NumPy's ``argmax`` of random numbers plus the
+mask in reused arrays, or with Gymnasium's own ``action_space.sample(mask=...)`` (a few
+steps: it loops over the games in Python); also timed: the ``step`` calls alone and
+``copy=False``. OpenSpiel's mancala random moves are timed right after the one-thread
+loops of the first two agents in each round, as a plain loop (its ``apply_action``
+calls alone are timed in a loop of their own, once a round: the clock reads slow a loop
+down); ratios are medians of the per-round ratios, printed last in a summary
+(OpenSpiel's moves a second; each agent's steps a second at 1 and 2 threads, over
+OpenSpiel's and over one thread) with the threads' settings (``--spin``: let them spin
+before they sleep). Then whole random games inside one
 kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch``,
 ``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
 and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
@@ -32,6 +37,7 @@ seconds are kept: on a shared machine CPU seconds depend less on the other jobs.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -127,7 +133,7 @@ def openspiel_available() -> str | None:
     return None
 
 
-AGENTS = ("numpy", "sample_legal", "gymnasium")
+AGENTS = ("sample_legal", "numpy", "gymnasium")
 
 
 def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: int,
@@ -138,13 +144,15 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
     ``step_wall`` counts the ``step`` calls alone (the agent's choice left out).
 
     ``agent`` says how the actions are drawn (each a uniform legal action where one is
-    legal):
+    legal), as ``docs/environments.md`` shows them:
 
+    - ``"sample_legal"``: this package's batched sampler,
+      ``sample_legal(mask, rng, out=actions)`` (:mod:`jitgames.envs.sampling`: one
+      kernel pass, one random number a game, into an array reused every step);
     - ``"numpy"``: what a user writes in NumPy, the largest of uniform numbers plus the
-      mask, ``np.argmax(rng.random(mask.shape, dtype=np.float32) + mask, axis=1)``
-      (illegal actions score below 1, legal ones at least 1);
-    - ``"sample_legal"``: this package's :func:`jitgames.envs.sampling.sample_legal`
-      (one kernel pass);
+      mask (illegal actions score below 1, legal ones at least 1), into arrays reused
+      every step: ``rng.random(out=scores, dtype=np.float32); scores += mask;
+      scores.argmax(axis=1, out=actions)``;
     - ``"gymnasium"``: Gymnasium's own ``envs.action_space.sample(mask=tuple(mask))``,
       which loops over the games in Python.
     """
@@ -157,6 +165,8 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
     env.action_space.seed(seed)
     _, info = env.reset(seed=seed)
     mask = info.get("action_mask")
+    actions = np.zeros(num_envs, dtype=np.int64)
+    scores = None if mask is None else np.empty(mask.shape, dtype=np.float32)
     step_wall = 0.0
     with threads(num_threads):
         wall, cpu = time.perf_counter(), time.process_time()
@@ -164,11 +174,13 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
             if mask is None:
                 actions = rng.integers(env.single_action_space.n, size=num_envs)
             elif agent == "sample_legal":
-                actions = sample_legal(mask, rng)
+                sample_legal(mask, rng, out=actions)
             elif agent == "gymnasium":
                 actions = env.action_space.sample(mask=tuple(mask))
             else:
-                actions = np.argmax(rng.random(mask.shape, dtype=np.float32) + mask, axis=1)
+                rng.random(out=scores, dtype=np.float32)
+                scores += mask
+                scores.argmax(axis=1, out=actions)
             start = time.perf_counter()
             _, _, _, _, info = env.step(actions)
             step_wall += time.perf_counter() - start
@@ -176,15 +188,25 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
         return time.perf_counter() - wall, time.process_time() - cpu, step_wall
 
 
-def openspiel_steps_cpu(steps: int, seed: int):
-    """Seconds ``(wall, cpu, apply_wall)`` of :func:`openspiel_steps`'s loop;
+def openspiel_steps_cpu(steps: int, seed: int, time_calls: bool = False):
+    """Seconds ``(wall, cpu)`` of :func:`openspiel_steps`'s loop, as it is (the figure
+    the ratios use); with ``time_calls``, ``(wall, cpu, apply_wall)``, where
     ``apply_wall`` counts the ``apply_action`` calls alone (the random choice from
-    ``legal_actions()`` left out, as the agent's choice is for the vector steps)."""
+    ``legal_actions()`` left out, as the agent's choice is for the vector steps). The
+    two clock reads around each call cost the loop about a sixth of its speed
+    (measured on the 2-core box), so that loop is timed apart, never for a ratio."""
     import pyspiel
 
     game = pyspiel.load_game("mancala")
     rng = random.Random(seed)
     state = game.new_initial_state()
+    if not time_calls:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(steps):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            state.apply_action(rng.choice(state.legal_actions()))
+        return time.perf_counter() - wall, time.process_time() - cpu
     apply_wall = 0.0
     wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
@@ -286,10 +308,12 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     for r in range(repeats):  # alternate, so that all see the same load
         for n in envs:
             for t in thread_counts:
-                for agent in ("numpy", "sample_legal"):
+                for agent in AGENTS[:2]:
                     add(("kalah", agent, n, t), vector_steps(*KALAH, n, steps, r, t, agent))
                     if n == envs[0] and t == first_t and skipped is None:
                         add(("openspiel", agent), openspiel_steps_cpu(open_moves, r))
+        if skipped is None:
+            add("openspiel_calls", openspiel_steps_cpu(open_moves, r, time_calls=True))
         add(("kalah", "gymnasium", envs[0], first_t),
             vector_steps(*KALAH, envs[0], gym_steps_count, r, first_t, "gymnasium"))
         add("kalah_nocopy", vector_steps(KALAH[0], dict(KALAH[1], copy=False), envs[0], steps,
@@ -305,9 +329,9 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                                       first_t))
     rows = []
     agent_names = {"numpy": "agent NumPy argmax(random + mask)",
-                   "sample_legal": "agent jitgames sample_legal",
+                   "sample_legal": "agent jitgames sample_legal(mask, rng, out)",
                    "gymnasium": "agent Gymnasium action_space.sample(mask)"}
-    for agent in ("numpy", "sample_legal"):
+    for agent in AGENTS[:2]:
         for n in envs:
             for t in thread_counts:
                 key = ("kalah", agent, n, t)
@@ -332,6 +356,9 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     if skipped is None:
         rows.append(dict(_rate(open_moves, runs[("openspiel", "numpy")]), kind="openspiel",
                          label="OpenSpiel mancala, Python API: random moves"))
+        rows.append(dict(_rate(open_moves, runs["openspiel_calls"]), kind="openspiel_timed_calls",
+                         label="the same, apply_action calls timed one by one (loop slowed "
+                               "by the clock reads)"))
     for game in games:
         name = GAMES[game]
         for t in thread_counts:
@@ -372,10 +399,83 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
                 per_round("sample_legal", 1)),
             "median_ratio_wall_gymnasium_agent": statistics.median(
                 per_round("gymnasium", 0, gym_steps_count)),
-            "median_ratio_steps_only_wall": statistics.median(per_round("numpy", 2)),
+            "median_ratio_steps_only_wall": statistics.median(
+                (n * steps / a[2]) / (open_moves / b[2])
+                for a, b in zip(runs[("kalah", "numpy", n, first_t)], runs["openspiel_calls"])),
             "rounds_wall": per_round("numpy"),
             "rounds_wall_sample_legal_agent": per_round("sample_legal")}
+        result["summary"] = _summary(runs, n, thread_counts, steps, open_moves)
+    result["settings"] = thread_settings()
     return result
+
+
+def thread_settings() -> dict:
+    """How the parallel kernels' threads wait between calls (``OMP_WAIT_POLICY``, set to
+    ``PASSIVE`` by :mod:`jitgames._jit` unless chosen; ``GOMP_SPINCOUNT``) and Numba's
+    threading layer: they decide what a parallel call costs to start."""
+    import os
+
+    import numba
+
+    return {"OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY"),
+            "GOMP_SPINCOUNT": os.environ.get("GOMP_SPINCOUNT"),
+            "threading_layer": numba.threading_layer(),
+            "NUMBA_NUM_THREADS": numba.config.NUMBA_NUM_THREADS}
+
+
+def _summary(runs: dict, n: int, thread_counts: list, steps: int, open_moves: int) -> dict:
+    """The figures of the issue's targets: OpenSpiel's random moves a second, and for
+    each agent and thread count Kalah-v0's steps a second at ``n`` games, over
+    OpenSpiel's (median of the per-round ratios, each round's OpenSpiel run timed
+    right after that agent's one-thread loop) and over the first thread count (median
+    of the per-round ratios)."""
+    first = thread_counts[0]
+    theirs_all = runs[("openspiel", "sample_legal")] + runs[("openspiel", "numpy")]
+    summary = {"envs": n, "openspiel_moves_per_second_wall":
+               open_moves / statistics.median(b[0] for b in theirs_all),
+               "openspiel_moves_per_second_cpu":
+               open_moves / statistics.median(b[1] for b in theirs_all), "agents": {}}
+    for agent in AGENTS[:2]:
+        theirs = runs[("openspiel", agent)]
+        rows = {}
+        for t in thread_counts:
+            ours = runs[("kalah", agent, n, t)]
+            row = {"threads": t,
+                   "steps_per_second_wall": n * steps / statistics.median(a[0] for a in ours),
+                   "steps_per_second_cpu": n * steps / statistics.median(a[1] for a in ours)}
+            for clock, name in ((0, "wall"), (1, "cpu")):
+                row[f"over_openspiel_{name}"] = statistics.median(
+                    (n * steps / a[clock]) / (open_moves / b[clock]) for a, b in zip(ours, theirs))
+            if t != first:
+                row["over_first_thread_count_wall"] = _ratio(ours, runs[("kalah", agent, n,
+                                                                         first)])
+            rows[str(t)] = row
+        summary["agents"][agent] = rows
+    return summary
+
+
+def print_summary(result: dict) -> None:
+    summary = result.get("summary")
+    if not summary:
+        return
+    settings = result["settings"]
+    print(f"\nsummary: Kalah-v0 (6x4 standard) vs random, {summary['envs']} envs, medians of "
+          f"{result['repeats']} rounds; threading {settings['threading_layer']}, "
+          f"OMP_WAIT_POLICY={settings['OMP_WAIT_POLICY']}, "
+          f"GOMP_SPINCOUNT={settings['GOMP_SPINCOUNT']}")
+    print(f"OpenSpiel mancala random moves/s: {summary['openspiel_moves_per_second_wall']:,.0f} "
+          f"(CPU clock {summary['openspiel_moves_per_second_cpu']:,.0f})")
+    print(f"{'agent':34s} {'threads':>7s} {'steps/s':>12s} {'x OpenSpiel (CPU)':>18s} "
+          f"{'x first thread count':>21s}")
+    names = {"sample_legal": "sample_legal(mask, rng, out)",
+             "numpy": "NumPy argmax(random + mask)"}
+    for agent, rows in summary["agents"].items():
+        for t, row in rows.items():
+            extra = (f"{row['over_first_thread_count_wall']:21.2f}"
+                     if "over_first_thread_count_wall" in row else "")
+            print(f"{names[agent]:34s} {t:>7s} {row['steps_per_second_wall']:12,.0f} "
+                  f"{row['over_openspiel_wall']:8.2f} ({row['over_openspiel_cpu']:5.2f})  "
+                  f"{extra}")
 
 
 def print_vector(result: dict) -> None:
@@ -401,6 +501,7 @@ def print_vector(result: dict) -> None:
               f"action_space.sample {ratio['median_ratio_wall_gymnasium_agent']:.2f}x, "
               f"step calls alone / apply_action calls alone "
               f"{ratio['median_ratio_steps_only_wall']:.2f}x")
+        print_summary(result)
     else:
         print(f"OpenSpiel mancala skipped: {result['openspiel_skipped']}")
 
@@ -434,8 +535,19 @@ def main(argv=None) -> int:
                              "solitaire kernels to compile")
     parser.add_argument("--vector-steps", type=int, default=None,
                         help="steps of each vector timing (default 200, 40 with --quick)")
+    parser.add_argument("--spin", type=int, default=None, metavar="COUNT",
+                        help="GOMP_SPINCOUNT for the parallel kernels' threads: they spin "
+                             "COUNT times (about 10 ns each) before they sleep, so a step "
+                             "that follows soon finds them awake (default: jitgames' "
+                             "OMP_WAIT_POLICY=PASSIVE, they sleep at once; for a machine of "
+                             "one's own)")
     parser.add_argument("--out", default=None, help="result file (JSON)")
     args = parser.parse_args(argv)
+    if args.spin is not None:
+        if args.spin < 0:
+            parser.error("--spin takes a count >= 0")
+        # read by OpenMP when its threads start, at the first parallel call (below)
+        os.environ["GOMP_SPINCOUNT"] = str(args.spin)
     if min(args.envs) < 1 or min(args.threads) < 1:
         parser.error("--envs and --threads take positive integers")
     steps = 5_000 if args.quick else 40_000

@@ -63,3 +63,8 @@ def test_self_play_batch_loop():
     won, drew = map(float, re.fullmatch(
         r"South won (\d+\.\d)%, drew (\d+\.\d)% of 1000 random games", printed).groups())
     assert 0 < won < 100 and 0 <= drew < 100 and won + drew <= 100
+
+
+def test_vector_env_random_agent_with_the_batched_sampler_prints_what_the_page_shows():
+    """The sampler loop on 1024 games: seeded, so its output is exactly the page's."""
+    assert run(blocks("python")[4]).strip() == blocks("text")[2].strip()

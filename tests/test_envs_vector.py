@@ -279,6 +279,41 @@ def test_bad_actions_are_refused(bad):
         env.step(bad)
 
 
+def test_actions_of_any_integer_type_give_the_same_steps():
+    """int64 arrays go to the kernel as they are; other integer arrays and lists are
+    converted first, with the same steps."""
+    runs = []
+    for convert in (lambda a: a, lambda a: a.astype(np.int32), lambda a: a.tolist(),
+                    lambda a: np.repeat(a, 2)[::2]):
+        env = KalahVectorEnv(5, pits=4, stones=3, opponent="random")
+        _, info = env.reset(seed=11)
+        rng = np.random.default_rng(4)
+        seen = []
+        for _ in range(25):
+            actions = np.argmax(rng.random((5, 4)) + info["action_mask"], axis=1)
+            obs, reward, terminated, truncated, info = env.step(convert(actions))
+            seen += [obs["observation"].tolist(), reward.tolist(), terminated.tolist()]
+        runs.append(seen)
+    assert all(run == runs[0] for run in runs)
+
+
+def test_step_shares_the_constant_arrays_read_only():
+    """``truncated`` and ``info["_action_mask"]`` are the same read-only arrays at every
+    step; the observation's mask is info's."""
+    env = KalahVectorEnv(4, pits=3, stones=2, opponent="random")
+    _, info = env.reset(seed=2)
+    first = env.step(np.argmax(info["action_mask"], axis=1))
+    second = env.step(np.argmax(first[4]["action_mask"], axis=1))
+    for step in (first, second):
+        assert step[3] is first[3] and not step[3].any()
+        assert step[4]["_action_mask"] is first[4]["_action_mask"]
+        assert step[4]["_action_mask"].all()
+        assert step[0]["action_mask"] is step[4]["action_mask"]
+    for constant in (first[3], first[4]["_action_mask"]):
+        with pytest.raises(ValueError):
+            constant[0] = not constant[0]
+
+
 @pytest.mark.parametrize("bad", [dict(num_envs=0), dict(num_envs=2, opponent="chess"),
                                  dict(num_envs=2, opponent="perfect"),
                                  dict(num_envs=2, render_mode="ansi")])

@@ -241,6 +241,45 @@ def test_uniform_legal_matches_reference_over_many_blocks(actions, rows, key, se
         assert ours.tolist() == theirs.tolist()
 
 
+@pytest.mark.kernel
+@pytest.mark.parametrize("seed", [0, 1])
+def test_uniform_legal_of_large_masks_matches_reference_on_the_threads(seed):
+    """Masks of ``PARALLEL_ROWS`` rows and more go to the threads in blocks: the twin's
+    actions on one and on two threads."""
+    from jitgames._jit import threads
+    from jitgames.envs.sampling import PARALLEL_ROWS, uniform_legal
+
+    rows = PARALLEL_ROWS + 300 * seed + 7
+    mask = np.random.default_rng(seed).integers(0, 2, (rows, 6)).astype(np.int8)
+    key = 2**64 - 1 - seed
+    theirs = np.zeros(rows, np.int64)
+    ref.uniform_legal(mask, key, theirs)
+    for count in (1, 2):
+        ours = np.zeros(rows, np.int64)
+        with threads(count):
+            uniform_legal(mask, np.uint64(key), ours)
+        assert ours.tolist() == theirs.tolist()
+
+
+def test_sample_legal_writes_into_out():
+    """``out=`` is filled and returned: the actions of a call without it, from the same
+    generator state; a wrong ``out`` is refused."""
+    from jitgames.envs.sampling import sample_legal
+
+    mask = np.random.default_rng(5).integers(0, 2, (40, 6)).astype(np.int8)
+    out = np.full(40, -1, np.int64)
+    assert sample_legal(mask, np.random.default_rng(2), out=out) is out
+    assert out.tolist() == sample_legal(mask, np.random.default_rng(2)).tolist()
+    # a non-contiguous int8 mask is converted, and gives the same actions
+    wide = np.zeros((40, 12), np.int8)
+    wide[:, ::2] = mask
+    assert sample_legal(wide[:, ::2], np.random.default_rng(2)).tolist() == out.tolist()
+    for bad in (np.zeros(40, np.int32), np.zeros(39, np.int64), np.zeros((40, 1), np.int64),
+                [0] * 40):
+        with pytest.raises(InputError):
+            sample_legal(mask, np.random.default_rng(2), out=bad)
+
+
 def test_sample_legal_is_uniform_and_checks_its_input():
     from jitgames.envs.sampling import sample_legal
 

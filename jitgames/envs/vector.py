@@ -77,6 +77,12 @@ def _actions(actions, num_envs: int) -> np.ndarray:
     return actions.astype(np.int64, copy=False)
 
 
+def _constant(array: np.ndarray) -> np.ndarray:
+    """``array`` made read-only: returned by every step, it must stay as it is."""
+    array.flags.writeable = False
+    return array
+
+
 def _add(info: dict, key: str, values: np.ndarray, where: np.ndarray) -> None:
     """Put ``values`` under ``key`` with its ``_key`` mask, when any sub-environment has
     it (Gymnasium leaves a key out when no sub-environment gave it)."""
@@ -99,8 +105,13 @@ class KalahVectorEnv(VectorEnv):
     :meth:`reset` return arrays of their own, which stay as they are (against the
     random opponent the kernel writes straight into new ones; otherwise into the same
     output arrays, then copied); with ``copy=False`` :meth:`step` returns the output
-    arrays themselves (observation, mask, reward, terminated), which the next step
-    overwrites: read or copy them before stepping again.
+    arrays themselves (observation, mask, reward, terminated, and info's arrays), which
+    the next step overwrites: read or copy them before stepping again. Either way a
+    step's ``observation["action_mask"]`` and ``info["action_mask"]`` are one array,
+    ``info["illegal_action"]`` is also its own ``"_illegal_action"``, and ``truncated``
+    and ``info["_action_mask"]`` are read-only arrays (all False, all True) returned
+    by every step: a step allocates only the arrays it fills (none with
+    ``copy=False``).
 
     Against the random opponent a step is one call of
     :func:`jitgames.envs.kalah_batch.random_step`, whose arguments are plain arrays
@@ -136,8 +147,12 @@ class KalahVectorEnv(VectorEnv):
         self.games = new_games(self.num_envs, pits)
         self._out = new_step_out(self.num_envs, pits)  # written by every step, reused
         self._seeded = np.zeros(self.num_envs, dtype=np.bool_)
-        self._everyone = np.ones(self.num_envs, dtype=np.bool_)
         self._no_actions = np.zeros(self.num_envs, dtype=np.int64)
+        self._batch = (self.num_envs,)  # the shape of the actions
+        self._all_games = np.ones(self.num_envs, dtype=np.bool_)  # for the kernels
+        # returned by every step (info's "_action_mask" and truncated): read-only
+        self._everyone = _constant(np.ones(self.num_envs, dtype=np.bool_))
+        self._never = _constant(np.zeros(self.num_envs, dtype=np.bool_))
 
     def reset(self, *, seed=None, options: dict | None = None):
         """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
@@ -163,8 +178,10 @@ class KalahVectorEnv(VectorEnv):
 
     def step(self, actions):
         """Step every sub-environment (one kernel call; see the class docstring for
-        ``copy``)."""
-        actions = _actions(actions, self.num_envs)
+        ``copy`` and for the arrays shared between the values returned)."""
+        if (actions.__class__ is not np.ndarray or actions.dtype != np.int64
+                or actions.shape != self._batch):
+            actions = _actions(actions, self.num_envs)  # checked and converted
         games, rules = self.games, self.rules
         if rules.opponent == RANDOM:
             # the kernel writes straight into the arrays returned: fresh ones with copy=True
@@ -176,24 +193,22 @@ class KalahVectorEnv(VectorEnv):
                 games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
                 rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
                 out.ended, out.illegal, self._out.settled)
-            fresh = self.copy
         else:
             out = self._out
-            self._advance(actions, self._everyone, ACT, out)
-            ends, illegals, fresh = out.ended.any(), out.illegal.any(), False
+            self._advance(actions, self._all_games, ACT, out)
+            ends, illegals = out.ended.any(), out.illegal.any()
             if self.copy:
                 out = StepOut(*(a.copy() for a in out))
-                fresh = True
-        info = {"action_mask": out.mask.copy() if fresh else out.mask,
-                "_action_mask": self._everyone.copy()}  # (np.ones costs 4 times as much)
+        # the observation's mask is info's: one array, as are the flags and their masks
+        info = {"action_mask": out.mask, "_action_mask": self._everyone}
         if ends:
-            info["margin"] = out.margin if fresh else out.margin.copy()
-            info["_margin"] = out.ended if fresh else out.ended.copy()
+            info["margin"] = out.margin
+            info["_margin"] = out.ended
         if illegals:
-            info["illegal_action"] = out.illegal if fresh else out.illegal.copy()
-            info["_illegal_action"] = out.illegal.copy()
+            info["illegal_action"] = out.illegal
+            info["_illegal_action"] = out.illegal
         return ({"observation": out.seen, "action_mask": out.mask}, out.reward,
-                out.terminated, np.zeros(self.num_envs, dtype=np.bool_), info)
+                out.terminated, self._never, info)
 
     def _advance(self, actions, which, first, out) -> None:
         """Phase ``first`` (``ACT`` or ``RESTART``) of :func:`advance` and ``FINISH``, in
