@@ -90,6 +90,23 @@ def test_task_kernel_equals_its_twin(n, split, data):
 
 
 @pytest.mark.kernel
+@given(st.integers(12, 13), st.data())
+def test_unrolled_last_rows_equal_the_twin(n, data):
+    # Tasks with at least TAIL free rows left hand their last TAIL rows to the unrolled
+    # loop nest (from the stack loop, or at once): arbitrary sparse queens above them.
+    ts = qc.tasks(n, 0)
+    c = data.draw(st.sampled_from(np.flatnonzero(ts.free_rows >= qc.TAIL).tolist()))
+    m = int(ts.free_rows[c])
+    start = data.draw(st.integers(max(0, m - qc.TAIL - 1), m - qc.TAIL))
+    cols, ld, rd = (sum(1 << x for x in data.draw(st.sets(st.integers(0, n - 1), max_size=3)))
+                    for _ in range(3))
+    expected = ref.complete_task(ts.fixed[c], ts.shift[c], m, start, cols, ld, rd, NEVER)
+    assert qc.complete_task(ts.fixed[c], ts.shift[c], m, start, cols, ld, rd, NEVER) == expected
+    if start == m - qc.TAIL:
+        assert qc._last_rows(ts.fixed[c], ts.shift[c], start, cols, ld, rd) == expected
+
+
+@pytest.mark.kernel
 @given(st.integers(4, 10), st.data())
 def test_symmetric_kernel_equals_its_twin(n, data):
     ts = qc.tasks(n, 0)
