@@ -18,7 +18,9 @@ Branch and bound across jobs, every cut exact:
 - each job has a *budget*: its result is exact when below it, else a lower bound
   at least the budget (the search stops as soon as it knows that much);
 - a root guess's total is bounded below by ``n`` plus, per class, its exact cost, a
-  lower bound found by a cut-off job, or ``lb(size)`` (:func:`.candidates.lower_bounds`);
+  lower bound found by a cut-off job, or the bound one level deeper than ``lb(size)``
+  (:func:`job_bounds`; checkpoints are still checked against ``lb(size)``,
+  :func:`.candidates.lower_bounds`);
 - the best total found so far, ``U``, gives the budget of a job of guess ``c``:
   ``U`` minus what the other classes of ``c`` are known to cost at least (``U + 1``
   for a guess before the best one in the order, so that the *first* guess attaining
