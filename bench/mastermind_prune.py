@@ -9,6 +9,11 @@ counted. Records CPU seconds of the search (``time.process_time``: on a machine 
 with other jobs they move much less than wall seconds), the total, the guess, and
 the search's counters where the code has them (``Search.counts``); prints medians and
 the ratio before / after, and writes ``bench/results/mastermind_prune.json``.
+
+``--cli`` times whole processes of ``python -m jitgames mastermind optimal -p P -k K
+--json`` instead (the resumable run of ``optimal_run``: root jobs, their plan and its
+bounds, default threads), CPU seconds of the child process (user + system) beside
+wall seconds, alternating the same way (results in ``--out``).
 """
 from __future__ import annotations
 
@@ -55,6 +60,23 @@ def run(root: Path, pegs: int, colours: int, timeout: float) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def run_cli(root: Path, pegs: int, colours: int, timeout: float) -> dict:
+    """One whole ``jitgames mastermind optimal`` process of the checkout ``root``."""
+    import resource
+    import time
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "jitgames", "mastermind", "optimal", "-p",
+                          str(pegs), "-k", str(colours), "--json"],
+                         capture_output=True, text=True, timeout=timeout, check=True, cwd=root)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    result = json.loads(out.stdout)
+    return {"total": int(result["total"]), "guess": result["first_guess"], "cpu_s": cpu,
+            "wall_s": wall, "tasks": result.get("tasks"), "counts": None}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", required=True, type=Path, help="worktree of the code before")
@@ -62,6 +84,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per run")
     ap.add_argument("--out", default="mastermind_prune.json")
+    ap.add_argument("--cli", action="store_true",
+                    help="time whole 'jitgames mastermind optimal' processes")
     args = ap.parse_args()
     from jitgames.mastermind.branch_and_bound import COUNT_NAMES
 
@@ -71,18 +95,22 @@ def main() -> None:
         runs = {"before": [], "after": []}
         for _ in range(args.repeats):
             for label, root in (("before", args.before.resolve()), ("after", ROOT)):
-                result = run(root, pegs, colours, args.timeout)
+                result = (run_cli if args.cli else run)(root, pegs, colours, args.timeout)
                 runs[label].append(result)
                 print(f"{size} {label}: total {result['total']} cpu {result['cpu_s']:.2f} s"
                       f" wall {result['wall_s']:.2f} s", flush=True)
-        totals = {r["total"] for label in runs for r in runs[label]}
+        totals = {(r["total"], r["guess"]) for label in runs for r in runs[label]}
         if len(totals) != 1:
             raise SystemExit(f"{size}: the totals differ: {sorted(totals)}")
         before = statistics.median(r["cpu_s"] for r in runs["before"])
         after = statistics.median(r["cpu_s"] for r in runs["after"])
         counts = runs["after"][-1]["counts"]
-        rows.append({"size": size, "total": totals.pop(), "before_cpu_s": before,
+        total, guess = totals.pop()
+        wall_before = statistics.median(r["wall_s"] for r in runs["before"])
+        wall_after = statistics.median(r["wall_s"] for r in runs["after"])
+        rows.append({"size": size, "total": total, "guess": guess, "before_cpu_s": before,
                      "after_cpu_s": after, "ratio": before / after,
+                     "before_wall_s": wall_before, "after_wall_s": wall_after,
                      "counts_after": dict(zip(COUNT_NAMES, counts)) if counts else None,
                      "runs": runs})
         print(f"{size}: total {rows[-1]['total']}, CPU s median before {before:.2f}, "

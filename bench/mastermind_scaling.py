@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT))
 from jitgames.mastermind.codes import load_game  # noqa: E402
 from jitgames.mastermind.optimal import OptimalSearch  # noqa: E402
 from jitgames.mastermind.optimal_run import (  # noqa: E402
-    CHILD_WINDOW, CLASS_ABOVE, WINDOW, RunPlan, child_node, default_split_above, job_value,
-    optimal_run, root_split)
+    CHILD_WINDOW, CLASS_ABOVE, WINDOW, RunPlan, child_node, default_split_above, job_bounds,
+    job_value, optimal_run, root_split)
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
 
@@ -217,7 +217,8 @@ def simulate(pegs: int, colours: int, threads: int, split_above: int | None = No
     lister = OptimalSearch(space, matrix, None, workers=1, cache_slots=1024)
     expand = ((lambda j: child_node(lister, split, j, class_above)) if split_above is not None
               else None)
-    plan = RunPlan(split, expand, split_above, window=window, child_window=child_window)
+    plan = RunPlan(split, expand, split_above, window=window, child_window=child_window,
+                   bounds=job_bounds(split, lister))  # as optimal_run
     events, idle = [], list(range(threads))  # (finish, order, thread, key, result, budget)
     lock = driver = work = 0.0
     kinds: dict[str, float] = {}  # work by kind of task

@@ -312,7 +312,7 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
     candidates.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size,
                           state.tally, state.sums)
     assert (state.tally == tally).all() and (state.sums[guesses] == sums[guesses]).all()
-    candidates.clear_tally(matrix, src, 0, src.size, guesses, guesses.size, state.tally)
+    candidates.clear_tally(matrix, guesses.size, state.tally)
     assert not state.tally.any()
     masks = [0] * space.size
     ref.answer_masks(matrix, src, 0, src.size, masks)

@@ -165,16 +165,18 @@ def node_filters(tables, src, start, end, level, used, history, perms):
 
 @jit(leaf=True)
 def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sums):
-    """Class sizes of the guesses ``guesses[:n_guesses]`` at once: ``tally[g * slots + f]``
-    += the members of ``src[start:end]`` answering ``f`` to ``g``, and ``sums[g]``
+    """Class sizes of the guesses ``guesses[:n_guesses]`` at once: ``tally[j * slots + f]``
+    += the members of ``src[start:end]`` answering ``f`` to ``g = guesses[j]``, and ``sums[g]``
     (zeroed first) += ``steps[size]`` per member as its class grows (so ``sums``
     collects ``sum_f lb(size_f)`` and, above PARTS_SHIFT, the number of classes).
 
     The response matrix is symmetric (feedback is), so row ``s`` holds the answers of
     secret ``s`` to every guess: the members' rows are read in order, and the tally
     stays in cache, where reading one guess's row at the members' columns would jump
-    through the whole matrix. ``tally`` must be zero on entry; :func:`clear_tally`
-    zeroes it again.
+    through the whole matrix. The tally is indexed by the guess's place in the list,
+    not its code, so it fills ``n_guesses * slots`` consecutive entries (in cache)
+    and is zeroed again by one sweep over them (:func:`clear_tally`; it must be zero
+    on entry).
     """
     n = matrix.shape[0]
     slots = tally.shape[0] // n
@@ -184,22 +186,19 @@ def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sum
         row = matrix[src[t]]
         for j in range(n_guesses):
             g = guesses[j]
-            i = g * slots + np.int64(row[g])
+            i = j * slots + np.int64(row[g])
             size = tally[i]
             tally[i] = size + 1
             sums[g] += steps[size]
 
 
 @jit(leaf=True)
-def clear_tally(matrix, src, start, end, guesses, n_guesses, tally):
-    """Zero the entries of ``tally`` that :func:`tally_classes` set for these members."""
-    n = matrix.shape[0]
-    slots = tally.shape[0] // n
-    for t in range(start, end):
-        row = matrix[src[t]]
-        for j in range(n_guesses):
-            g = guesses[j]
-            tally[g * slots + np.int64(row[g])] = 0
+def clear_tally(matrix, n_guesses, tally):
+    """Zero the entries of ``tally`` that :func:`tally_classes` set for ``n_guesses``
+    guesses (``matrix``: the response matrix, whose size gives the slots per guess)."""
+    slots = tally.shape[0] // matrix.shape[0]
+    for i in range(n_guesses * slots):
+        tally[i] = 0
 
 
 @jit(leaf=True)
@@ -226,7 +225,27 @@ def answer_masks(matrix, src, start, end, masks):
     n = matrix.shape[0]
     masks[:] = 0
     one = np.uint64(1)
-    for t in range(start, end):
+    # Eight (then four) members' rows per pass over the masks: each pass reads and
+    # writes all n masks, which is what costs (measured on 5 x 6, sets of 21 codes:
+    # 0.34 ns per code and guess one row at a time, 0.18 four at a time, 0.14 eight).
+    t = start
+    while t + 8 <= end:
+        r0, r1, r2, r3 = matrix[src[t]], matrix[src[t + 1]], matrix[src[t + 2]], matrix[src[t + 3]]
+        r4, r5, r6, r7 = (matrix[src[t + 4]], matrix[src[t + 5]], matrix[src[t + 6]],
+                          matrix[src[t + 7]])
+        for g in range(n):
+            masks[g] |= ((one << np.uint64(r0[g])) | (one << np.uint64(r1[g]))
+                         | (one << np.uint64(r2[g])) | (one << np.uint64(r3[g]))
+                         | (one << np.uint64(r4[g])) | (one << np.uint64(r5[g]))
+                         | (one << np.uint64(r6[g])) | (one << np.uint64(r7[g])))
+        t += 8
+    while t + 4 <= end:
+        r0, r1, r2, r3 = matrix[src[t]], matrix[src[t + 1]], matrix[src[t + 2]], matrix[src[t + 3]]
+        for g in range(n):
+            masks[g] |= ((one << np.uint64(r0[g])) | (one << np.uint64(r1[g]))
+                         | (one << np.uint64(r2[g])) | (one << np.uint64(r3[g])))
+        t += 4
+    for t in range(t, end):
         row = matrix[src[t]]
         for g in range(n):
             masks[g] |= one << np.uint64(row[g])
@@ -325,18 +344,18 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
         g = guesses[j]
         parts = sums[g] >> PARTS_SHIFT
         # lb(1) = 1 was counted for the solved class of a member, which costs nothing
-        estimate = m + (sums[g] & low) - np.int64(tally[g * slots + solved])
+        estimate = m + (sums[g] & low) - np.int64(tally[j * slots + solved])
         if parts <= 1 or estimate >= bound:
             continue
         if m > cap_next:
             largest = 0
             for i in range(answers.shape[0]):
-                largest = max(largest, np.int64(tally[g * slots + answers[i]]))
+                largest = max(largest, np.int64(tally[j * slots + answers[i]]))
             if largest > cap_next:
                 continue
         keys[n_cand, 0], keys[n_cand, 1] = estimate, g
         n_cand += 1
-    clear_tally(tables.matrix, src, start, end, guesses, n_guesses, tally)
+    clear_tally(tables.matrix, n_guesses, tally)
     return n_cand
 
 
@@ -402,9 +421,9 @@ def set_bound(tables, src, start, end, cap, search):
     for j in range(first):
         g = guesses[j]
         # lb(1) = 1 was counted for the solved class of a member, which costs nothing
-        best = min(best, m + (sums[g] & low) - np.int64(tally[g * slots + solved]))
+        best = min(best, m + (sums[g] & low) - np.int64(tally[j * slots + solved]))
         sums[g] = least  # (done)
-    clear_tally(matrix, src, start, end, guesses, first, tally)
+    clear_tally(matrix, first, tally)
     second = 0
     for g in range(n):
         if least < sums[g] < best:
@@ -413,8 +432,8 @@ def set_bound(tables, src, start, end, cap, search):
     tally_classes(matrix, src, start, end, search.steps, guesses, second, tally, sums)
     for j in range(second):
         g = guesses[j]
-        best = min(best, m + (sums[g] & low) - np.int64(tally[g * slots + solved]))
-    clear_tally(matrix, src, start, end, guesses, second, tally)
+        best = min(best, m + (sums[g] & low) - np.int64(tally[j * slots + solved]))
+    clear_tally(matrix, second, tally)
     search.counts[9] += first + second
     return best
 

@@ -63,7 +63,8 @@ class Node:
     starts : sequence of int
         Classes of candidate ``c`` are ``starts[c]:starts[c + 1]``.
     class_lb : sequence of int
-        A lower bound of each class's cost (``lb`` of its size).
+        A lower bound of each class's cost (``lb`` of its size, or the deeper one of
+        :func:`.optimal_run.job_bounds`).
     floor : int
         A lower bound of the node's cost known beforehand (0: none).
     window : int, optional

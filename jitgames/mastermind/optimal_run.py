@@ -18,7 +18,9 @@ Branch and bound across jobs, every cut exact:
 - each job has a *budget*: its result is exact when below it, else a lower bound
   at least the budget (the search stops as soon as it knows that much);
 - a root guess's total is bounded below by ``n`` plus, per class, its exact cost, a
-  lower bound found by a cut-off job, or ``lb(size)`` (:func:`.candidates.lower_bounds`);
+  lower bound found by a cut-off job, or the bound one level deeper than ``lb(size)``
+  (:func:`job_bounds`; checkpoints are still checked against ``lb(size)``,
+  :func:`.candidates.lower_bounds`);
 - the best total found so far, ``U``, gives the budget of a job of guess ``c``:
   ``U`` minus what the other classes of ``c`` are known to cost at least (``U + 1``
   for a guess before the best one in the order, so that the *first* guess attaining
@@ -56,12 +58,13 @@ from .._jit import thread_count
 from ..errors import InputError
 from .branch_and_bound import solve
 from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case, lower_bounds,
+                         set_bound,
                          root_candidates, search_order)
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
 from .optimal import OptimalSearch
 from .optimal_plan import Node
 
-__all__ = ["RootSplit", "root_split", "root_job", "RunPlan", "OptimalRun", "optimal_run",
+__all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun", "optimal_run",
            "job_params", "validate_partial", "job_value", "child_node",
            "exact_job_worker", "default_split_above", "JOB_NAME"]
 
@@ -261,6 +264,29 @@ def _search(search: OptimalSearch, state, codes: np.ndarray, budget: int, level:
     return value
 
 
+def job_bounds(split: RootSplit, search: OptimalSearch) -> np.ndarray:
+    """Per job, a lower bound of its class's cost one level deeper than ``lb(size)``:
+    ``max(lb(size), set_bound(class))`` (:func:`.candidates.set_bound`, the least
+    ``s + sum lb(class sizes)`` of any next guess; valid under any depth limit).
+
+    The plan bounds a root guess's total by the sum of its classes' bounds, so these
+    give every job a tighter budget (what the guess's other classes leave) and close
+    root guesses that cannot win before any of their jobs runs (on 5 x 6, 11111:
+    38,323 > 36,721). The bounds change only the work done, never the total or the
+    guess. One pass over each class's rows of the response matrix per root guess
+    (``search.states[0]``'s scratch).
+    """
+    state = search.states[0]
+    bounds = split.job_lb.copy()
+    for job in range(split.jobs):
+        codes = split.class_codes(job)
+        if codes.size >= 2:
+            bounds[job] = max(int(bounds[job]),
+                              int(set_bound(search.tables, codes, 0, codes.size,
+                                            INFEASIBLE, state)))
+    return bounds
+
+
 def validate_partial(params: dict, start: int, stop: int, partial) -> None:
     """Raise ValueError unless ``partial`` is a possible result of job ``start``.
 
@@ -366,11 +392,13 @@ class RunPlan:
 
     def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
                  keep=None, progress=None, window: int | None = WINDOW,
-                 child_window: int | None = CHILD_WINDOW):
+                 child_window: int | None = CHILD_WINDOW, bounds: np.ndarray | None = None):
         self.split = split
         self.window = window
         self.child_window = child_window
-        self.root = Node(split.space.size, split.starts, split.job_lb, window=window)
+        # (bounds: the jobs' lower bounds, e.g. job_bounds; default lb(size))
+        self.root = Node(split.space.size, split.starts,
+                         split.job_lb if bounds is None else bounds, window=window)
         self.expand = expand
         self.split_above = split_above
         self.keep = keep  # keep(job, partial) of every job settled here
@@ -743,7 +771,9 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         # the driver's own search state lists the candidates of the jobs it splits
         lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
         expand = lambda j: child_node(lister, split, j, class_above)  # noqa: E731
-    plan = RunPlan(split, expand, split_above, keep, progress, window, child_window)
+    bounder = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
+    plan = RunPlan(split, expand, split_above, keep, progress, window, child_window,
+                   job_bounds(split, bounder))
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):

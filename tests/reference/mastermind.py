@@ -306,23 +306,20 @@ def _branches(pegs):
 def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sums):
     n = matrix.shape[0]
     slots = tally.shape[0] // n
-    for g in guesses[:n_guesses]:
+    for j, g in enumerate(guesses[:n_guesses]):
         sums[g] = 0
         sizes = {}
         for s in src[start:end]:
             f = int(matrix[g, s])
             sizes[f] = sizes.get(f, 0) + 1
         for f, size in sizes.items():
-            tally[g * slots + f] += size
+            tally[j * slots + f] += size
             sums[g] += sum(int(steps[c]) for c in range(size))
 
 
-def clear_tally(matrix, src, start, end, guesses, n_guesses, tally):
-    n = matrix.shape[0]
-    slots = tally.shape[0] // n
-    for g in guesses[:n_guesses]:
-        for s in src[start:end]:
-            tally[g * slots + int(matrix[g, s])] = 0
+def clear_tally(matrix, n_guesses, tally):
+    slots = tally.shape[0] // matrix.shape[0]
+    tally[:n_guesses * slots] = 0
 
 
 def answer_masks(matrix, src, start, end, masks):
