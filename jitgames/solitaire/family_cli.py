@@ -139,9 +139,9 @@ def show(args) -> int:
     scratch = FamilyScratch.new(capacity_for(args.node_limit))
     pos = new_position(deck, rules)
     start = pos.copy()
-    score, status, positions = best_score(pos, scratch.slots, scratch.meta, scratch.stack,
-                                          scratch.moves, scratch.line, args.node_limit,
-                                          bound_of(pos))
+    score, status, positions, _ = best_score(pos, scratch.slots, scratch.meta, scratch.stack,
+                                             scratch.moves, scratch.line, scratch.sets,
+                                             args.node_limit, bound_of(pos))
     line = [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
     if args.solution is not None:
         _write_solution(args, deck, line, status == UNDECIDED, seed=seed, index=index,

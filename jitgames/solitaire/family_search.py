@@ -55,7 +55,7 @@ import numpy as np
 from ..errors import InputError
 from .._jit import jit
 from .._random import mix64
-from .family_bound import bound_of, score_bound
+from .family_bound import QUEUE_SIZE, bound_at_least, bound_of, score_bound
 from .rules import N_PILES
 from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
                      deal_position, legal_moves, undo_move)
@@ -76,7 +76,7 @@ they decided one deal more of 200 and cost a fifth of its speed
 (bench/results/solitaire_family_compare.json)."""
 PROBE_SHARE = 4                 # each probe may use node_limit // PROBE_SHARE positions
 
-RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves")
+RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves", "upper")
 N_FIELDS = len(RESULT_FIELDS)
 
 
@@ -153,7 +153,7 @@ def _progress(pos):
 
 
 @jit(leaf=True)
-def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best):
+def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best, sets, target):
     """``(best, status, positions)`` of one depth-first search from ``pos``.
 
     ``best`` is the best score already known (``line`` holds a line to it); a position
@@ -192,6 +192,11 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best)
             added = insert_key(slots, meta, pos[KEY], pos[KEY + 1])
             if added == 1:
                 positions += 1
+                if target >= 0 and pos[SCORE] < goal:
+                    need = max(best + 1, target)
+                    if bound_at_least(pos, sets[0], sets[1], sets[2], sets[3], need) < need:
+                        undo_move(pos)
+                        continue
                 if pos[SCORE] > best:
                     best = pos[SCORE]
                     _record_line(moves, stack, depth + 1, line)
@@ -220,56 +225,69 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best)
 
 
 @jit(leaf=True)
-def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
-    """``(score, status, positions)``: the optimal score of ``pos`` (capped at ``goal``).
+def best_score(pos, slots, meta, stack, moves, line, sets, node_limit, goal):
+    """``(score, status, positions, upper)``: the optimal score of ``pos`` (capped at
+    ``goal``, an upper bound of it such as :func:`.family_bound.score_bound`'s).
 
-    First the probes (:data:`PROBES`: searches that allow only a few moves in a row
-    without progress, each with a share of ``node_limit``) look for a line to ``goal``;
-    then, if none reached it, the full depth-first search over the positions reachable
-    from ``pos``, each expanded once (see the module docstring), with the positions
-    left. ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was passed: ``score`` is
-    then a lower bound). ``line`` receives a line to the best position seen.
-    ``positions`` counts the positions of every search. ``pos`` is restored before
-    returning. Scratch: ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH *
-    MAX_MOVES words).
+    Three searches, each stopping at ``goal``, share ``node_limit`` (module docstring):
+    the probes, then the *goal search* (every reachable position whose bound reaches
+    ``goal``), and, when that one ends without reaching it, the *score search*
+    (positions whose bound beats the best score met so far) under the goal ``goal - 1``.
+    ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was passed: ``score`` is then a
+    lower bound); ``upper`` is a proven upper bound of the optimal score: ``score``
+    when exact, else ``goal`` or, once the goal search has ended, ``goal - 1``.
+    ``line`` receives a line to the best position seen. ``positions`` counts the
+    positions of every search. ``pos`` is restored before returning. Scratch:
+    ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES words),
+    ``sets`` (4 x QUEUE_SIZE words, for the bound).
     """
     best = pos[SCORE]
     line[0] = 0
     if best >= goal:
-        return best, EXACT, 1
+        return best, EXACT, 1, best
     positions = 0
     rules = pos[RULES]
     for k in range(PROBES.shape[1]):
         if PROBES[rules, k] < 0:
             continue
-        best, status, n = _search(pos, slots, meta, stack, moves, line,
-                                  node_limit // PROBE_SHARE, goal, PROBES[rules, k], best)
+        best, status, n = _search(pos, slots, meta, stack, moves, line, node_limit // PROBE_SHARE,
+                                  goal, PROBES[rules, k], best, sets, goal)
         positions += n
         if best >= goal:
-            return best, EXACT, positions
+            return best, EXACT, positions, best
     best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
-                              goal, -1, best)
-    return best, status, positions + n
+                              goal, -1, best, sets, goal)
+    positions += n
+    if best >= goal:
+        return best, EXACT, positions, best
+    if status == UNDECIDED:
+        return best, UNDECIDED, positions, goal
+    if best >= goal - 1:
+        return best, EXACT, positions, best
+    best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
+                              goal - 1, -1, best, sets, 0)
+    return best, status, positions + n, best if status == EXACT else goal - 1
 
 
 @jit
 def solve_family_decks(decks, rules, slots, meta, pos, stack, moves, line, node_limit, out):
     """Solve every deck (rows of ``decks``) under ``rules`` into the rows of ``out``
     (``RESULT_FIELDS``: score, status, positions, the length of the line found, the
-    legal moves right after the deal). One worker's scratch; each row depends on its
+    legal moves right after the deal, the proven upper bound of the score). One worker's scratch; each row depends on its
     deal alone."""
-    sets = np.zeros((3, 52), dtype=np.int64)
+    sets = np.zeros((4, QUEUE_SIZE), dtype=np.int64)
     for d in range(decks.shape[0]):
         deal_position(decks[d], rules, pos)
         opening = legal_moves(pos, moves, 0)
-        goal = score_bound(pos, sets[0], sets[1], sets[2])
-        score, status, positions = best_score(pos, slots, meta, stack, moves, line,
-                                              node_limit, goal)
+        goal = score_bound(pos, sets[0], sets[1], sets[2], sets[3])
+        score, status, positions, upper = best_score(pos, slots, meta, stack, moves, line, sets,
+                                                     node_limit, goal)
         out[d, 0] = score
         out[d, 1] = status
         out[d, 2] = positions
         out[d, 3] = line[0]
         out[d, 4] = opening
+        out[d, 5] = upper
 
 
 @dataclass(frozen=True)
@@ -282,6 +300,7 @@ class FamilyScratch:
     stack: np.ndarray
     moves: np.ndarray
     line: np.ndarray
+    sets: np.ndarray
 
     @classmethod
     def new(cls, capacity: int = DEFAULT_CAPACITY) -> "FamilyScratch":
@@ -291,7 +310,7 @@ class FamilyScratch:
                    np.zeros(META_SIZE, dtype=np.int64), np.zeros(POSITION_SIZE, dtype=np.int64),
                    np.zeros(FRAME * MAX_DEPTH, dtype=np.int64),
                    np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64),
-                   np.zeros(LINE_SIZE, dtype=np.int64))
+                   np.zeros(LINE_SIZE, dtype=np.int64), np.zeros((4, QUEUE_SIZE), dtype=np.int64))
 
 
 def solve_family_rows(decks: np.ndarray, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
@@ -314,5 +333,5 @@ def optimal_line_moves(deck, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
     pos = scratch.pos
     deal_position(np.asarray(deck, dtype=np.int64), int(rules), pos)
     best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves, scratch.line,
-               int(node_limit), bound_of(pos))
+               scratch.sets, int(node_limit), bound_of(pos))
     return [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
