@@ -75,7 +75,7 @@ def kernel_score(pos, node_limit=10**9, goal=52):
     """``(score, status, positions, upper)`` of :func:`best_score` from ``pos``."""
     scratch = FS.FamilyScratch.new(1 << 14)
     return FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves,
-                         scratch.line, scratch.sets, node_limit, goal)
+                         scratch.line, node_limit, goal)
 
 
 @pytest.mark.kernel
@@ -151,7 +151,7 @@ def test_probe_finds_a_legal_line_below_the_twins_score(position, rules, slack, 
     before = meaning(pos)
     s = FS.FamilyScratch.new(1 << 14)
     best, _, positions = FS._search(pos, s.slots, s.meta, s.stack, s.moves, s.line, 10**9,
-                                    52, slack, int(pos[F.SCORE]), s.sets, target)
+                                    52, slack, int(pos[F.SCORE]), target)
     assert meaning(pos) == before and positions >= 1
     assert best <= expected
     game, streak = ref_normalised(rules, piles, foundations), 0
@@ -204,7 +204,7 @@ def test_solve_family_rows_is_best_score_from_the_deal():
             pos = F.new_position(deck, rules)
             scratch = FS.FamilyScratch.new(1 << 10)
             expected = FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack,
-                                     scratch.moves, scratch.line, scratch.sets, 300,
+                                     scratch.moves, scratch.line, 300,
                                      bound_of(pos))
             assert row.tolist() == [*expected[:3], scratch.line[0], len(kernel_moves(pos)),
                                     expected[3]]
@@ -245,17 +245,16 @@ def test_the_line_found_reaches_the_score():
 @cases
 @given(small_positions(most=20), st.sampled_from(range(3)))
 def test_score_bound_matches_its_twin_and_bounds_the_score(position, rules):
-    from jitgames.solitaire.family_bound import QUEUE_SIZE, bound_at_least, bound_of
+    from jitgames.solitaire.family_bound import bound_at_least, bound_of
 
     piles, foundations = ref_normalised(rules, *position)
     pos = kernel_position(piles, foundations, rules)
     bound = bound_of(pos)
     assert bound == ref.score_bound(ref.RULES[rules], piles, foundations)
-    sets = np.zeros((4, QUEUE_SIZE), dtype=np.int64)
     for need in range(54):
         # stopped early at need cards: at least need exactly when the bound is,
         # and the bound itself below need
-        got = bound_at_least(pos, sets[0], sets[1], sets[2], sets[3], need)
+        got = bound_at_least(pos, need)
         assert (got >= need) == (bound >= need) and got <= bound
         assert got >= need or got == bound
     score = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)

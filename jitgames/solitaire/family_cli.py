@@ -141,7 +141,7 @@ def show(args) -> int:
     pos = new_position(deck, rules)
     start = pos.copy()
     score, status, positions, _ = best_score(pos, scratch.slots, scratch.meta, scratch.stack,
-                                             scratch.moves, scratch.line, scratch.sets,
+                                             scratch.moves, scratch.line,
                                              args.node_limit, bound_of(pos))
     line = [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
     if args.solution is not None:

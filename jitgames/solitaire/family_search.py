@@ -55,7 +55,7 @@ import numpy as np
 from ..errors import InputError
 from .._jit import jit
 from .._random import mix64
-from .family_bound import QUEUE_SIZE, bound_at_least, bound_of, score_bound
+from .family_bound import bound_at_least, bound_of, score_bound
 from .rules import N_PILES
 from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
                      deal_position, legal_moves, undo_move)
@@ -158,7 +158,7 @@ def _progress(pos):
 
 
 @jit(leaf=True)
-def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best, sets, target):
+def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best, target):
     """``(best, status, positions)`` of one depth-first search from ``pos``.
 
     ``best`` is the best score already known (``line`` holds a line to it); a position
@@ -199,7 +199,7 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
                 positions += 1
                 if target >= 0 and pos[SCORE] < goal:
                     need = max(best + 1, target)
-                    if bound_at_least(pos, sets[0], sets[1], sets[2], sets[3], need) < need:
+                    if bound_at_least(pos, need) < need:
                         undo_move(pos)
                         continue
                 if pos[SCORE] > best:
@@ -230,7 +230,7 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
 
 
 @jit(leaf=True)
-def best_score(pos, slots, meta, stack, moves, line, sets, node_limit, goal):
+def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
     """``(score, status, positions, upper)``: the optimal score of ``pos`` (capped at
     ``goal``, an upper bound of it such as :func:`.family_bound.score_bound`'s).
 
@@ -243,8 +243,7 @@ def best_score(pos, slots, meta, stack, moves, line, sets, node_limit, goal):
     when exact, else ``goal`` or, once the goal search has ended, ``goal - 1``.
     ``line`` receives a line to the best position seen. ``positions`` counts the
     positions of every search. ``pos`` is restored before returning. Scratch:
-    ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES words),
-    ``sets`` (4 x QUEUE_SIZE words, for the bound).
+    ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES words).
     """
     best = pos[SCORE]
     line[0] = 0
@@ -256,12 +255,12 @@ def best_score(pos, slots, meta, stack, moves, line, sets, node_limit, goal):
         if PROBES[rules, k] < 0:
             continue
         best, status, n = _search(pos, slots, meta, stack, moves, line, node_limit // PROBE_SHARE,
-                                  goal, PROBES[rules, k], best, sets, goal)
+                                  goal, PROBES[rules, k], best, goal)
         positions += n
         if best >= goal:
             return best, EXACT, positions, best
     best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
-                              goal, -1, best, sets, goal)
+                              goal, -1, best, goal)
     positions += n
     if best >= goal:
         return best, EXACT, positions, best
@@ -270,7 +269,7 @@ def best_score(pos, slots, meta, stack, moves, line, sets, node_limit, goal):
     if best >= goal - 1:
         return best, EXACT, positions, best
     best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
-                              goal - 1, -1, best, sets, 0)
+                              goal - 1, -1, best, 0)
     return best, status, positions + n, best if status == EXACT else goal - 1
 
 
@@ -280,12 +279,11 @@ def solve_family_decks(decks, rules, slots, meta, pos, stack, moves, line, node_
     (``RESULT_FIELDS``: score, status, positions, the length of the line found, the
     legal moves right after the deal, the proven upper bound of the score). One worker's scratch; each row depends on its
     deal alone."""
-    sets = np.zeros((4, QUEUE_SIZE), dtype=np.int64)
     for d in range(decks.shape[0]):
         deal_position(decks[d], rules, pos)
         opening = legal_moves(pos, moves, 0)
-        goal = score_bound(pos, sets[0], sets[1], sets[2], sets[3])
-        score, status, positions, upper = best_score(pos, slots, meta, stack, moves, line, sets,
+        goal = score_bound(pos)
+        score, status, positions, upper = best_score(pos, slots, meta, stack, moves, line,
                                                      node_limit, goal)
         out[d, 0] = score
         out[d, 1] = status
@@ -305,7 +303,6 @@ class FamilyScratch:
     stack: np.ndarray
     moves: np.ndarray
     line: np.ndarray
-    sets: np.ndarray
 
     @classmethod
     def new(cls, capacity: int = DEFAULT_CAPACITY) -> "FamilyScratch":
@@ -315,7 +312,7 @@ class FamilyScratch:
                    np.zeros(META_SIZE, dtype=np.int64), np.zeros(POSITION_SIZE, dtype=np.int64),
                    np.zeros(FRAME * MAX_DEPTH, dtype=np.int64),
                    np.zeros(MAX_DEPTH * MAX_MOVES, dtype=np.int64),
-                   np.zeros(LINE_SIZE, dtype=np.int64), np.zeros((4, QUEUE_SIZE), dtype=np.int64))
+                   np.zeros(LINE_SIZE, dtype=np.int64))
 
 
 def solve_family_rows(decks: np.ndarray, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
@@ -338,5 +335,5 @@ def optimal_line_moves(deck, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
     pos = scratch.pos
     deal_position(np.asarray(deck, dtype=np.int64), int(rules), pos)
     best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves, scratch.line,
-               scratch.sets, int(node_limit), bound_of(pos))
+               int(node_limit), bound_of(pos))
     return [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
