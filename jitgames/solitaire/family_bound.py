@@ -1,8 +1,9 @@
 """An upper bound on the optimal score under any rule set of :mod:`.family`.
 
 The search of :mod:`.family_search` can stop as soon as it reaches a score no line
-can beat; for a lost deal that bound is what lets it stop before it has seen every
-one of its (often millions of) positions.
+can beat, and need not expand a position whose bound cannot beat what it looks for;
+for a lost deal that is what lets it stop before it has seen every one of its (often
+millions of) positions.
 
 The bound is the least fixed point of three over-approximations, grown together
 from the position where it stands:

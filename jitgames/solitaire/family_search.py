@@ -26,12 +26,29 @@ keeps the probes' best score and line. On deals 0..199 of seed 2026 (node limit
 100,000) the probes cut Yukon's undecided deals from 53 to 29 (those were wins the
 wandering search had not met yet) but Alaska's only from 24 to 23.
 
+The bound prunes
+----------------
+:func:`.family_bound.bound_at_least` bounds from above every score reachable from a
+position, so a search need not expand a position whose bound cannot help: the probes
+and then the *goal search* (the full search, ``target`` = the goal) drop each new
+position whose bound is below the goal; when the goal search has seen every other
+reachable position without reaching the goal, the optimum is proven below it (a goal
+of 52: the deal is lost), and the *score search* (``target`` 0) finds the exact
+score, dropping each new position whose bound does not beat the best score met so far
+(the best only rises, so a dropped position stays useless). A dropped position is
+marked in the set like any other. Every line to a better score passes only through
+positions whose bound is at least that score, so the answers stay exact; the goal
+search sees a subset of the score search's positions, so when it passes a limit the
+deal is left undecided at once. :func:`best_score` also returns a proven upper bound
+of the score (``upper``): the score when exact, else the goal, or the goal less one
+once the goal search has ended.
+
 Limits, and undecided deals
 ---------------------------
 A deal whose searches pass ``node_limit`` positions together, fills the set's table to 3/4,
 or needs a path longer than :data:`.family.MAX_DEPTH` moves is *undecided*: its
 figure is then only a lower bound (the best score seen), and the studies report it
-apart, never as lost (``status`` ``UNDECIDED``).
+apart (``status`` ``UNDECIDED``), as lost only when its proven upper bound is below 52.
 
 The set
 -------
@@ -160,6 +177,10 @@ def _progress(pos):
 @jit(leaf=True)
 def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best, target):
     """``(best, status, positions)`` of one depth-first search from ``pos``.
+
+    With ``target`` >= 0 a new position below ``goal`` is not expanded when its bound
+    is below ``max(best + 1, target)`` (module docstring: "The bound prunes"); -1: no
+    pruning.
 
     ``best`` is the best score already known (``line`` holds a line to it); a position
     that beats it replaces it. With ``slack`` < 0 every reachable position is expanded
