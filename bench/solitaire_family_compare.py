@@ -5,9 +5,11 @@
 Each run is a fresh process (``PYTHONPATH`` set to the tree it measures) that solves
 deals 0..N-1 of seed 2026 under Yukon's and Alaska's rules on one thread (node limit
 100,000), after a warm-up deal that compiles or loads the kernels, and reports the
-seconds, the undecided and the won deals and the positions. Runs alternate base,
-this tree, base, ...; the medians and the ratio go to
-bench/results/solitaire_family_compare.json with the machine and both commits.
+wall and CPU seconds, the undecided deals (and those whose win is undecided: the
+score undecided and no proven bound below 52), the won deals and the positions. Runs
+alternate base, this tree, base, ...; the medians and the ratios go to
+bench/results/solitaire_family_compare.json with the machine and both commits, with
+the check that every deal decided by both trees has the same score.
 """
 from __future__ import annotations
 
@@ -17,7 +19,10 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -29,23 +34,36 @@ import json, sys, time
 from jitgames._jit import threads
 from jitgames.solitaire import deals
 from jitgames.solitaire.family_study import solve_many
-rules, n, limit = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+import numpy as np
+rules, n, limit, save = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 decks = deals(2026, 0, n)
 with threads(1):
     solve_many(decks[:1], rules, limit)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     rows = solve_many(decks, rules, limit)
-    seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "undecided": int((rows[:, 1] == 1).sum()),
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+np.save(save, rows[:, :2])
+# a deal's win is decided when its score is exact, or (searches that prove an upper
+# bound: a sixth column) when that bound is below 52
+upper = rows[:, 5] if rows.shape[1] > 5 else np.where(rows[:, 1] == 1, 52, rows[:, 0])
+print(json.dumps({"seconds": seconds, "cpu_seconds": cpu, "undecided": int((rows[:, 1] == 1).sum()),
+                  "win_undecided": int(((rows[:, 1] == 1) & (upper >= 52)).sum()),
                   "won": int((rows[:, 0] == 52).sum()), "positions": int(rows[:, 2].sum())}))
 """
 
 
-def run(tree: Path, rules: int, deals: int, limit: int) -> dict:
+def run(tree: Path, rules: int, deals: int, limit: int, save: Path) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", CHILD, str(rules), str(deals), str(limit)],
+    out = subprocess.run([sys.executable, "-c", CHILD, str(rules), str(deals), str(limit), str(save)],
                          env=env, capture_output=True, text=True, check=True, cwd=tree)
     return json.loads(out.stdout)
+
+
+def agreement(base: np.ndarray, this: np.ndarray) -> dict:
+    """Deals decided by both (status 0) and how many of them differ in score (must be 0)."""
+    both = (base[:, 1] == 0) & (this[:, 1] == 0)
+    return {"decided_by_both": int(both.sum()),
+            "score_differs": int((base[both, 0] != this[both, 0]).sum())}
 
 
 def commit(tree: Path) -> str:
@@ -63,23 +81,31 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     trees = {"base": args.base.resolve(), "this": ROOT}
     table = {}
+    scratch = Path(tempfile.mkdtemp())
     for rules, name in ((1, "yukon"), (2, "alaska")):
         runs = {label: [] for label in trees}
         for _ in range(args.repeats):
             for label, tree in trees.items():
-                runs[label].append(run(tree, rules, args.deals, args.node_limit))
-        row = {}
+                runs[label].append(run(tree, rules, args.deals, args.node_limit,
+                                       scratch / f"{label}.npy"))
+        row = {"agreement": agreement(np.load(scratch / "base.npy"), np.load(scratch / "this.npy"))}
         for label, results in runs.items():
             wall = statistics.median(r["seconds"] for r in results)
             row[label] = {"runs": results, "median_seconds": wall, "deals_per_second": args.deals / wall,
+                          "median_cpu_seconds": statistics.median(r["cpu_seconds"] for r in results),
                           "undecided": results[-1]["undecided"], "won": results[-1]["won"],
+                          "win_undecided": results[-1]["win_undecided"],
                           "positions": results[-1]["positions"]}
         row["speed_ratio"] = row["base"]["median_seconds"] / row["this"]["median_seconds"]
+        row["cpu_ratio"] = row["base"]["median_cpu_seconds"] / row["this"]["median_cpu_seconds"]
         table[name] = row
-        print(f"{name}: base {row['base']['deals_per_second']:.1f} deals/s, undecided "
-              f"{row['base']['undecided']}, won {row['base']['won']}; this "
-              f"{row['this']['deals_per_second']:.1f} deals/s, undecided {row['this']['undecided']}, "
-              f"won {row['this']['won']}; x{row['speed_ratio']:.2f}")
+        b, t = row["base"], row["this"]
+        print(f"{name}: base {b['deals_per_second']:.1f} deals/s, undecided {b['undecided']} "
+              f"(win undecided {b['win_undecided']}), won {b['won']}; this "
+              f"{t['deals_per_second']:.1f} deals/s, undecided {t['undecided']} (win undecided "
+              f"{t['win_undecided']}), won {t['won']}; x{row['speed_ratio']:.2f} wall, "
+              f"x{row['cpu_ratio']:.2f} CPU; decided by both {row['agreement']['decided_by_both']}, "
+              f"score differs {row['agreement']['score_differs']}")
     save_result(args.out, {"machine": machine(), "deals": args.deals, "seed": 2026,
                            "node_limit": args.node_limit, "repeats": args.repeats, "threads": 1,
                            "commits": {label: commit(tree) for label, tree in trees.items()},

@@ -71,24 +71,29 @@ def kernel_moves(pos):
     return [int(m) for m in out[:F.legal_moves(pos, out, 0)]]
 
 
-def kernel_score(pos, node_limit=10**9):
+def kernel_score(pos, node_limit=10**9, goal=52):
+    """``(score, status, positions, upper)`` of :func:`best_score` from ``pos``."""
     scratch = FS.FamilyScratch.new(1 << 14)
     return FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack, scratch.moves,
-                         scratch.line, node_limit, 52)
+                         scratch.line, node_limit, goal)
 
 
 @pytest.mark.kernel
 @cases
-@given(small_positions(), st.sampled_from(range(3)))
-def test_optimal_score_matches_the_twin(position, rules):
+@given(small_positions(), st.sampled_from(range(3)), st.booleans())
+def test_optimal_score_matches_the_twin(position, rules, bounded):
+    """The exact score (and the proven upper bound, equal to it) is the twin's, with
+    the goal 52 or the bound (the goal search then decides whether the bound is met)."""
+    from jitgames.solitaire.family_bound import bound_of
+
     piles, foundations = position
     expected = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)
     assume(expected is not None)
     pos = kernel_position(piles, foundations, rules)
     before = meaning(pos)
     assert game_of(pos) == tuple(ref_normalised(rules, piles, foundations))
-    score, status, _ = kernel_score(pos)
-    assert (score, status) == (expected, FS.EXACT)
+    score, status, _, upper = kernel_score(pos, goal=bound_of(pos) if bounded else 52)
+    assert (score, status, upper) == (expected, FS.EXACT, expected)
     assert meaning(pos) == before
 
 
@@ -131,12 +136,14 @@ def test_moves_apply_and_undo_match_the_twin(position, rules, choices):
 
 @pytest.mark.kernel
 @cases
-@given(small_positions(most=16), st.sampled_from(range(3)), st.sampled_from([0, 1, 3]))
-def test_probe_finds_a_legal_line_below_the_twins_score(position, rules, slack):
+@given(small_positions(most=16), st.sampled_from(range(3)), st.sampled_from([0, 1, 3]),
+       st.sampled_from([-1, 0, 52]))
+def test_probe_finds_a_legal_line_below_the_twins_score(position, rules, slack, target):
     """A probe (a search that allows at most ``slack`` moves in a row without
-    progress) reaches at most the twin's optimal score, by a line of moves the twin
-    finds legal, that ends at the probe's score and never makes more than ``slack``
-    moves in a row without progress by the twin's measure; ``pos`` is restored."""
+    progress, pruned by the bound or not: ``target``) reaches at most the twin's optimal
+    score, by a line of moves the twin finds legal, that ends at the probe's score and
+    never makes more than ``slack`` moves in a row without progress by the twin's
+    measure; ``pos`` is restored."""
     piles, foundations = position
     expected = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)
     assume(expected is not None)
@@ -144,7 +151,7 @@ def test_probe_finds_a_legal_line_below_the_twins_score(position, rules, slack):
     before = meaning(pos)
     s = FS.FamilyScratch.new(1 << 14)
     best, _, positions = FS._search(pos, s.slots, s.meta, s.stack, s.moves, s.line, 10**9,
-                                    52, slack, int(pos[F.SCORE]))
+                                    52, slack, int(pos[F.SCORE]), target)
     assert meaning(pos) == before and positions >= 1
     assert best <= expected
     game, streak = ref_normalised(rules, piles, foundations), 0
@@ -165,15 +172,19 @@ def test_probe_finds_a_legal_line_below_the_twins_score(position, rules, slack):
 @given(st.permutations(range(52)), st.sampled_from(range(3)))
 def test_deal_and_limits(deck, rules):
     """A dealt position is the twin's deal; a search cut by its node limit is
-    undecided and its score a lower bound of the exact one."""
+    undecided, its score a lower bound and its proven upper bound an upper bound of
+    the exact one."""
+    from jitgames.solitaire.family_bound import bound_of
+
     pos = F.new_position(np.array(deck), rules)
     assert ref.key(*game_of(pos)) == ref.key(*ref.deal(deck, ref.RULES[rules]))
-    exact, exact_status, all_positions = kernel_score(pos, node_limit=3000)
+    goal = bound_of(pos)
+    exact, exact_status, all_positions, _ = kernel_score(pos, node_limit=3000, goal=goal)
     assume(exact_status == FS.EXACT)
-    score, status, positions = kernel_score(pos, node_limit=50)
-    assert score <= exact
+    score, status, positions, upper = kernel_score(pos, node_limit=50, goal=goal)
+    assert score <= exact <= upper <= goal
     if status == FS.EXACT:
-        assert score == exact
+        assert score == exact == upper
     if all_positions > 51 and exact < 52:
         assert status == FS.UNDECIDED
 
@@ -193,8 +204,10 @@ def test_solve_family_rows_is_best_score_from_the_deal():
             pos = F.new_position(deck, rules)
             scratch = FS.FamilyScratch.new(1 << 10)
             expected = FS.best_score(pos, scratch.slots, scratch.meta, scratch.stack,
-                                     scratch.moves, scratch.line, 300, bound_of(pos))
-            assert row.tolist() == [*expected, scratch.line[0], len(kernel_moves(pos))]
+                                     scratch.moves, scratch.line, 300,
+                                     bound_of(pos))
+            assert row.tolist() == [*expected[:3], scratch.line[0], len(kernel_moves(pos)),
+                                    expected[3]]
             # the line to that score, written out, passes the independent checker
             check_moves(deck, rules, scratch.line[1:1 + scratch.line[0]], expected[0])
 
@@ -232,12 +245,18 @@ def test_the_line_found_reaches_the_score():
 @cases
 @given(small_positions(most=20), st.sampled_from(range(3)))
 def test_score_bound_matches_its_twin_and_bounds_the_score(position, rules):
-    from jitgames.solitaire.family_bound import bound_of
+    from jitgames.solitaire.family_bound import bound_at_least, bound_of
 
     piles, foundations = ref_normalised(rules, *position)
     pos = kernel_position(piles, foundations, rules)
     bound = bound_of(pos)
     assert bound == ref.score_bound(ref.RULES[rules], piles, foundations)
+    for need in {0, bound - 1, bound, bound + 1, (bound + 1) // 2, 53}:
+        # stopped early at need cards: at least need exactly when the bound is,
+        # and the bound itself below need
+        got = bound_at_least(pos, need)
+        assert (got >= need) == (bound >= need) and got <= bound
+        assert got >= need or got == bound
     score = ref.optimal_score(ref.RULES[rules], piles, foundations, budget=BUDGET)
     if score is not None:
         assert score <= bound

@@ -36,8 +36,8 @@ def searched(deck, rules):
     it recorded to it."""
     pos = F.new_position(deck, F.rules_code(rules))
     s = SCRATCH
-    score, _, _ = best_score(pos, s.slots, s.meta, s.stack, s.moves, s.line, NODE_LIMIT,
-                             bound_of(pos))
+    score, _, _, _ = best_score(pos, s.slots, s.meta, s.stack, s.moves, s.line,
+                                NODE_LIMIT, bound_of(pos))
     line = family_line(deck, rules, s.line[1:1 + s.line[0]])
     assert line.score == score
     return int(score), line

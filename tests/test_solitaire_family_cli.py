@@ -34,6 +34,10 @@ def test_study_json_agrees_with_the_rows(capsys, rules):
     assert data["histogram"] == {str(s): int(c) for s, c in
                                  enumerate(np.bincount(rows[decided, 0], minlength=53))}
     assert data["mean_lower"] == pytest.approx(rows[:, 0].mean())
+    # the upper end: decided deals at their score, undecided ones at their proven bound
+    assert data["mean_upper"] == pytest.approx(np.where(decided, rows[:, 0], rows[:, 5]).mean())
+    assert data["win_undecided"] == int(((~decided) & (rows[:, 5] == 52)).sum())
+    assert (rows[:, 5] >= rows[:, 0]).all() and (rows[decided, 5] == rows[decided, 0]).all()
     low, high = data["win_rate_ci95"]
     assert low <= data["win_rate"] <= high
 
@@ -144,3 +148,19 @@ def test_library_solve_rules_and_game():
     assert FamilyGame(decks[0], "alaska").rules == "alaska"
     with pytest.raises(InputError):
         solve_rules(decks, "klondike")
+
+
+def test_checkpoint_of_another_search_is_refused(capsys, tmp_path, monkeypatch):
+    """A study's checkpoint records the search version: a search that can answer
+    differently (another SEARCH_VERSION) refuses it with one line, exit status 2."""
+    from jitgames.solitaire import family_cli
+
+    checkpoint = tmp_path / "study.ckpt"
+    argv = ("20", "--rules", "yukon", "--node-limit", "2000", "--chunk-size", "10", "-q",
+            "--checkpoint", str(checkpoint))
+    status, _, _ = run(capsys, *argv)
+    assert status == 0 and checkpoint.exists()
+    monkeypatch.setattr(family_cli, "SEARCH_VERSION", family_cli.SEARCH_VERSION - 1)
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "search" in err and "Traceback" not in err

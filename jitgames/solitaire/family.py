@@ -41,10 +41,11 @@ Position layout (``POSITION_SIZE`` int64 words)
 -----------------------------------------------
 ``PILES + p * PILE_STRIDE + i``, ``LENGTH + p``, ``DOWN + p``, ``FOUNDATION + s``,
 ``WHERE + c`` (-1 on a foundation), ``HEIGHT + c``, ``SCORE`` as in :mod:`.rules`;
-``RULES`` the rule set; ``BASE + c`` the card ``c`` sat on at the start (-1 for the
-bottom of a pile); ``CODE + c`` where ``c`` sits now: ``STAYED`` (0: it has never
-been the head of a move, so it still sits on ``BASE + c``), ``BOTTOM`` (1: moved to an
-empty pile), ``PLACE`` + k (2, 3: moved onto its place ``k``); ``KEY + 0``,
+``RULES`` the rule set; ``BASE + c`` the card ``c`` sat on at the start if that card
+was face up then (-1 for the bottom of a pile or a face-down card); ``CODE + c``
+where ``c`` sits now: ``STAYED`` (0: on the card it sat on at the start, having never
+been the head of a move or having come back to a ``BASE``), ``BOTTOM`` (1: moved to
+an empty pile), ``PLACE`` + k (2, 3: moved onto its place ``k``); ``KEY + 0``,
 ``KEY + 1`` the exact key; ``LOG_LENGTH``, ``LOG + j`` the undo log.
 
 The exact key
@@ -56,9 +57,12 @@ the code of card ``c`` in bits ``2 * (c - 26w)`` and the height of suit ``s`` in
 to the order of the piles: the heights give the foundation cards; every other card
 sits on the card its code names; and a card that started face down is still face
 down exactly when the card that started on it has code ``STAYED`` (it has never left,
-and nothing else can uncover it). Two keys can name one position (a card that left
-its starting place and came back), never one key two positions, so a table of keys
-is an exact set of positions.
+and nothing else can uncover it; a card that comes back onto the card it started on
+gets ``STAYED`` again only when that card started face up, so this never misleads).
+One key never names two positions, so a table of keys is an exact set of positions;
+two keys can name one (a card back on a starting card that started face down: its
+code is a place), and the canonical ``STAYED`` for a card back on a face-up ``BASE``
+merges the commonest such pair, so the search does not explore it twice.
 """
 from __future__ import annotations
 
@@ -248,10 +252,10 @@ def start_position(piles, lengths, down, foundations, rules, pos):
             pos[PILES + p * PILE_STRIDE + i] = card
             pos[WHERE + card] = p
             pos[HEIGHT + card] = i
-            if i > 0:
-                pos[BASE + card] = piles[p, i - 1]
         pos[LENGTH + p] = lengths[p]
         pos[DOWN + p] = min(down[p], max(lengths[p] - 1, 0))
+        for i in range(max(pos[DOWN + p], 0) + 1, lengths[p]):
+            pos[BASE + piles[p, i]] = piles[p, i - 1]
     _play_safe(pos)
     pos[LOG_LENGTH] = 0
 
@@ -271,8 +275,6 @@ def deal_position(deck, rules, pos):
             pos[PILES + p * PILE_STRIDE + i] = card
             pos[WHERE + card] = p
             pos[HEIGHT + card] = i
-            if i > 0:
-                pos[BASE + card] = deck[first + i - 1]
         pos[LENGTH + p] = p + 1
         pos[DOWN + p] = p
     for k in range(24):
@@ -348,8 +350,11 @@ def apply_move(pos, move):
         if top == 0:
             code = BOTTOM
         else:
-            code = PLACE if PLACES[pos[RULES], card, 0] == pos[PILES + dest * PILE_STRIDE + top - 1] \
-                else PLACE + 1
+            onto = pos[PILES + dest * PILE_STRIDE + top - 1]
+            if onto == pos[BASE + card]:
+                code = STAYED      # back on a card that started face up (module docstring)
+            else:
+                code = PLACE if PLACES[pos[RULES], card, 0] == onto else PLACE + 1
         _carry_run(pos, src, start, dest, pos[LENGTH + dest])
         old = pos[CODE + card]
         _set_code(pos, card, code)

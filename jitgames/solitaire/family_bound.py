@@ -1,8 +1,9 @@
 """An upper bound on the optimal score under any rule set of :mod:`.family`.
 
 The search of :mod:`.family_search` can stop as soon as it reaches a score no line
-can beat; for a lost deal that bound is what lets it stop before it has seen every
-one of its (often millions of) positions.
+can beat, and need not expand a position whose bound cannot beat what it looks for;
+for a lost deal that is what lets it stop before it has seen every one of its (often
+millions of) positions.
 
 The bound is the least fixed point of three over-approximations, grown together
 from the position where it stands:
@@ -31,61 +32,111 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .family import (DOWN, FOUNDATION, HEIGHT, LENGTH, PILES, PILE_STRIDE, PLACES, RULES, WHERE)
+from .family import (ALASKA, DOWN, ETUDE, FOUNDATION, HEIGHT, LENGTH, PILES, PILE_STRIDE, RULES, WHERE)
 from .rules import N_CARDS, N_PILES, RANK_OF, SUIT_OF
 
 
+# Card sets as 52-bit masks (bit c: card c; suit s holds bits 13s .. 13s + 12).
+_RANKS = (1 << 12) - 1     # the ranks below the king of one suit, moved down to bit 0
+_ALL = (1 << N_CARDS) - 1
+_KINGS = sum(1 << (13 * s + 12) for s in range(4))
+_ACES = sum(1 << (13 * s) for s in range(4))
+_NOT_ACES = _ALL ^ _ACES
+_NOT_KINGS = _ALL ^ _KINGS
+
+
 @jit(leaf=True)
-def score_bound(pos, shows, leads, home):
-    """The upper bound of the module docstring for ``pos``; ``shows``, ``leads``,
-    ``home`` (52 int64 each) are scratch and end as the sets may-be-exposed, may-lead
-    and may-go-home (1 = may)."""
+def _count(x):
+    """The number of cards in the 52-bit mask ``x`` (a SWAR population count)."""
+    x = x - ((x >> 1) & 0x0005555555555555)
+    x = (x & 0x0003333333333333) + ((x >> 2) & 0x0003333333333333)
+    x = (x + (x >> 4)) & 0x000F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    return (x + (x >> 32)) & 0x7F
+
+
+@jit(leaf=True)
+def _places_shown(rules, x):
+    """The cards that have a place (:data:`.family.PLACES`) in the mask ``x``."""
+    if rules == ETUDE:
+        return (x >> 1) & _NOT_KINGS
+    if rules == ALASKA:
+        return ((x >> 1) & _NOT_KINGS) | ((x << 1) & _NOT_ACES)
+    # Yukon: rank r + 1 of the two suits of the other colour (0 and 3 black)
+    black = ((x >> 1) & _RANKS) | ((x >> 40) & _RANKS)
+    red = ((x >> 14) & _RANKS) | ((x >> 27) & _RANKS)
+    return red | (black << 13) | (black << 26) | (red << 39)
+
+
+@jit(leaf=True)
+def bound_at_least(pos, need):
+    """Grow the fixed point of the module docstring for ``pos`` until ``need`` cards may
+    go home or nothing changes; return the cards that may go home then: the bound
+    itself when it is below ``need``, else some number >= ``need`` (at most the bound).
+
+    The sets are 52-bit masks grown in rounds: each round adds every card that a rule
+    admits from the sets of the round before (may go home; may lead; the card under a
+    card that may lead may be exposed; a pile may be empty), until a round adds nothing:
+    the least fixed point. The sets only grow, so stopping early never claims more than
+    it: the answer is ``>= need`` exactly when the bound is.
+    """
     rules = pos[RULES]
+    in_pile = 0
+    face_up = 0
+    fits = 0
+    bottom = 0
+    shows = 0
     for c in range(N_CARDS):
         p = pos[WHERE + c]
-        home[c] = 1 if p < 0 else 0
-        shows[c] = 1 if p < 0 or pos[HEIGHT + c] == pos[LENGTH + p] - 1 else 0
-        leads[c] = 0
+        bit = np.int64(1) << c
+        if p < 0:
+            shows |= bit
+            continue
+        h = pos[HEIGHT + c]
+        in_pile |= bit
+        if h >= pos[DOWN + p]:
+            face_up |= bit
+        if h == pos[LENGTH + p] - 1:
+            shows |= bit
+        if h == 0:
+            bottom |= bit
+        if RANK_OF[c] == pos[FOUNDATION + SUIT_OF[c]]:
+            fits |= bit
+    home = _ALL ^ in_pile
     empty = 0
     for p in range(N_PILES):
         if pos[LENGTH + p] == 0:
             empty = 1
-    changed = True
-    while changed:
-        changed = False
-        for c in range(N_CARDS):
-            p = pos[WHERE + c]
-            if p < 0:
-                continue
+    leads = 0
+    while _count(home) < need:
+        new_home = home | (shows & in_pile & (fits | ((home << 1) & _NOT_ACES)))
+        kings = _KINGS if empty else 0
+        new_leads = leads | ((face_up | shows) & in_pile
+                             & (new_home | _places_shown(rules, shows & in_pile) | kings))
+        fresh = new_leads & ~leads
+        new_shows = shows
+        while fresh:
+            low = fresh & -fresh
+            c = _count(low - 1)
+            fresh ^= low
             h = pos[HEIGHT + c]
-            if not home[c] and shows[c]:
-                rank = RANK_OF[c]
-                if rank == pos[FOUNDATION + SUIT_OF[c]] or (rank > 0 and home[c - 1]):
-                    home[c] = 1
-                    changed = True
-            if not leads[c] and (h >= pos[DOWN + p] or shows[c]):
-                a = PLACES[rules, c, 0]
-                b = PLACES[rules, c, 1]
-                if home[c] or (a >= 0 and shows[a] and pos[WHERE + a] >= 0) \
-                        or (b >= 0 and shows[b] and pos[WHERE + b] >= 0) \
-                        or (RANK_OF[c] == 12 and empty):
-                    leads[c] = 1
-                    changed = True
-            if leads[c] and h > 0:
-                under = pos[PILES + p * PILE_STRIDE + h - 1]
-                if not shows[under]:
-                    shows[under] = 1
-                    changed = True
-            if not empty and h == 0 and (home[c] or (leads[c] and RANK_OF[c] != 12)):
-                empty = 1
-                changed = True
-    total = 0
-    for c in range(N_CARDS):
-        total += home[c]
-    return total
+            if h > 0:
+                new_shows |= np.int64(1) << pos[PILES + pos[WHERE + c] * PILE_STRIDE + h - 1]
+        if not empty and bottom & (new_home | (new_leads & _NOT_KINGS)):
+            empty = 1
+        elif new_home == home and new_leads == leads and new_shows == shows:
+            break
+        home, leads, shows = new_home, new_leads, new_shows
+    return _count(home)
+
+
+@jit(leaf=True)
+def score_bound(pos):
+    """The upper bound of the module docstring for ``pos``."""
+    return bound_at_least(pos, N_CARDS + 1)
 
 
 def bound_of(pos) -> int:
-    """:func:`score_bound` of ``pos`` with scratch of its own."""
-    scratch = np.zeros((3, N_CARDS), dtype=np.int64)
-    return int(score_bound(pos, scratch[0], scratch[1], scratch[2]))
+    """:func:`score_bound` of ``pos`` as a Python int."""
+    return int(score_bound(pos))

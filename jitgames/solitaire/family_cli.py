@@ -13,7 +13,8 @@ from .._store import atomic_write_text, check_writable
 from ..errors import InputError
 from .deal import deals, read_deal_file
 from .family import FOUNDATION, RULE_NAMES, new_position, piles_of
-from .family_search import RESULT_FIELDS, UNDECIDED, FamilyScratch, best_score, optimal_line_moves
+from .family_search import (RESULT_FIELDS, SEARCH_VERSION, UNDECIDED, FamilyScratch, best_score,
+                            optimal_line_moves)
 from .family_study import (capacity_for, empty_partial, family_validate, family_worker,
                            format_family, merge_partials, partial_of, solve_many,
                            summarise_family)
@@ -38,7 +39,7 @@ def study(args) -> int:
 
     params = {"seed": args.seed, "deals": args.deals, "shuffle": args.shuffle,
               "rules": args.rules, "node_limit": args.node_limit, "chunk_size": args.chunk_size,
-              "version": __version__}
+              "version": __version__, "search": SEARCH_VERSION}
     job = ChunkedJob("solitaire.family_study", params,
                      tuple(split_range(0, args.deals, args.chunk_size)), family_worker,
                      family_validate)
@@ -139,9 +140,9 @@ def show(args) -> int:
     scratch = FamilyScratch.new(capacity_for(args.node_limit))
     pos = new_position(deck, rules)
     start = pos.copy()
-    score, status, positions = best_score(pos, scratch.slots, scratch.meta, scratch.stack,
-                                          scratch.moves, scratch.line, args.node_limit,
-                                          bound_of(pos))
+    score, status, positions, _ = best_score(pos, scratch.slots, scratch.meta, scratch.stack,
+                                             scratch.moves, scratch.line,
+                                             args.node_limit, bound_of(pos))
     line = [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
     if args.solution is not None:
         _write_solution(args, deck, line, status == UNDECIDED, seed=seed, index=index,

@@ -89,8 +89,8 @@ class FamilyGame:
             pos = self.pos.copy()
             pos[LOG_LENGTH] = 0  # the search's own undo log (it restores the copy)
             s = self._scratch
-            score, status, _ = best_score(pos, s.slots, s.meta, s.stack, s.moves, s.line,
-                                          self.node_limit, bound_of(pos))
+            score, status, _, _ = best_score(pos, s.slots, s.meta, s.stack, s.moves, s.line,
+                                             self.node_limit, bound_of(pos))
             line = [int(m) for m in s.line[1:1 + s.line[0]]]
             undecided = status == UNDECIDED
             for move in line:

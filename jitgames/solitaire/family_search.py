@@ -26,12 +26,29 @@ keeps the probes' best score and line. On deals 0..199 of seed 2026 (node limit
 100,000) the probes cut Yukon's undecided deals from 53 to 29 (those were wins the
 wandering search had not met yet) but Alaska's only from 24 to 23.
 
+The bound prunes
+----------------
+:func:`.family_bound.bound_at_least` bounds from above every score reachable from a
+position, so a search need not expand a position whose bound cannot help: the probes
+and then the *goal search* (the full search, ``target`` = the goal) drop each new
+position whose bound is below the goal; when the goal search has seen every other
+reachable position without reaching the goal, the optimum is proven below it (a goal
+of 52: the deal is lost), and the *score search* (``target`` 0) finds the exact
+score, dropping each new position whose bound does not beat the best score met so far
+(the best only rises, so a dropped position stays useless). A dropped position is
+marked in the set like any other. Every line to a better score passes only through
+positions whose bound is at least that score, so the answers stay exact; the goal
+search sees a subset of the score search's positions, so when it passes a limit the
+deal is left undecided at once. :func:`best_score` also returns a proven upper bound
+of the score (``upper``): the score when exact, else the goal, or the goal less one
+once the goal search has ended.
+
 Limits, and undecided deals
 ---------------------------
 A deal whose searches pass ``node_limit`` positions together, fills the set's table to 3/4,
 or needs a path longer than :data:`.family.MAX_DEPTH` moves is *undecided*: its
 figure is then only a lower bound (the best score seen), and the studies report it
-apart, never as lost (``status`` ``UNDECIDED``).
+apart (``status`` ``UNDECIDED``), as lost only when its proven upper bound is below 52.
 
 The set
 -------
@@ -55,7 +72,7 @@ import numpy as np
 from ..errors import InputError
 from .._jit import jit
 from .._random import mix64
-from .family_bound import bound_of, score_bound
+from .family_bound import bound_at_least, bound_of, score_bound
 from .rules import N_PILES
 from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
                      deal_position, legal_moves, undo_move)
@@ -74,9 +91,14 @@ PROBES = np.array([[1, 3], [1, 3], [-1, -1]], dtype=np.int64)
 allows), tried in order; -1: no probe. Alaska has none: on deals 0..199 of seed 2026
 they decided one deal more of 200 and cost a fifth of its speed
 (bench/results/solitaire_family_compare.json)."""
+SEARCH_VERSION = 3
+"""Changes whenever a change of the search can change which deals come out undecided
+(or their lower and upper bounds): a study's checkpoint records it and is refused by
+a search of another version. 1: the plain search; 2: the probes; 3: the bound prunes
+the goal search and the score search, and each deal has a proven upper bound."""
 PROBE_SHARE = 4                 # each probe may use node_limit // PROBE_SHARE positions
 
-RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves")
+RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves", "upper")
 N_FIELDS = len(RESULT_FIELDS)
 
 
@@ -153,8 +175,12 @@ def _progress(pos):
 
 
 @jit(leaf=True)
-def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best):
+def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best, target):
     """``(best, status, positions)`` of one depth-first search from ``pos``.
+
+    With ``target`` >= 0 a new position below ``goal`` is not expanded when its bound
+    is below ``max(best + 1, target)`` (module docstring: "The bound prunes"); -1: no
+    pruning.
 
     ``best`` is the best score already known (``line`` holds a line to it); a position
     that beats it replaces it. With ``slack`` < 0 every reachable position is expanded
@@ -192,6 +218,11 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best)
             added = insert_key(slots, meta, pos[KEY], pos[KEY + 1])
             if added == 1:
                 positions += 1
+                if target >= 0 and pos[SCORE] < goal:
+                    need = max(best + 1, target)
+                    if bound_at_least(pos, need) < need:
+                        undo_move(pos)
+                        continue
                 if pos[SCORE] > best:
                     best = pos[SCORE]
                     _record_line(moves, stack, depth + 1, line)
@@ -221,55 +252,66 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best)
 
 @jit(leaf=True)
 def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
-    """``(score, status, positions)``: the optimal score of ``pos`` (capped at ``goal``).
+    """``(score, status, positions, upper)``: the optimal score of ``pos`` (capped at
+    ``goal``, an upper bound of it such as :func:`.family_bound.score_bound`'s).
 
-    First the probes (:data:`PROBES`: searches that allow only a few moves in a row
-    without progress, each with a share of ``node_limit``) look for a line to ``goal``;
-    then, if none reached it, the full depth-first search over the positions reachable
-    from ``pos``, each expanded once (see the module docstring), with the positions
-    left. ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was passed: ``score`` is
-    then a lower bound). ``line`` receives a line to the best position seen.
-    ``positions`` counts the positions of every search. ``pos`` is restored before
-    returning. Scratch: ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH *
-    MAX_MOVES words).
+    Three searches, each stopping at ``goal``, share ``node_limit`` (module docstring):
+    the probes, then the *goal search* (every reachable position whose bound reaches
+    ``goal``), and, when that one ends without reaching it, the *score search*
+    (positions whose bound beats the best score met so far) under the goal ``goal - 1``.
+    ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was passed: ``score`` is then a
+    lower bound); ``upper`` is a proven upper bound of the optimal score: ``score``
+    when exact, else ``goal`` or, once the goal search has ended, ``goal - 1``.
+    ``line`` receives a line to the best position seen. ``positions`` counts the
+    positions of every search. ``pos`` is restored before returning. Scratch:
+    ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES words).
     """
     best = pos[SCORE]
     line[0] = 0
     if best >= goal:
-        return best, EXACT, 1
+        return best, EXACT, 1, best
     positions = 0
     rules = pos[RULES]
     for k in range(PROBES.shape[1]):
         if PROBES[rules, k] < 0:
             continue
-        best, status, n = _search(pos, slots, meta, stack, moves, line,
-                                  node_limit // PROBE_SHARE, goal, PROBES[rules, k], best)
+        best, status, n = _search(pos, slots, meta, stack, moves, line, node_limit // PROBE_SHARE,
+                                  goal, PROBES[rules, k], best, goal)
         positions += n
         if best >= goal:
-            return best, EXACT, positions
+            return best, EXACT, positions, best
     best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
-                              goal, -1, best)
-    return best, status, positions + n
+                              goal, -1, best, goal)
+    positions += n
+    if best >= goal:
+        return best, EXACT, positions, best
+    if status == UNDECIDED:
+        return best, UNDECIDED, positions, goal
+    if best >= goal - 1:
+        return best, EXACT, positions, best
+    best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
+                              goal - 1, -1, best, 0)
+    return best, status, positions + n, best if status == EXACT else goal - 1
 
 
 @jit
 def solve_family_decks(decks, rules, slots, meta, pos, stack, moves, line, node_limit, out):
     """Solve every deck (rows of ``decks``) under ``rules`` into the rows of ``out``
     (``RESULT_FIELDS``: score, status, positions, the length of the line found, the
-    legal moves right after the deal). One worker's scratch; each row depends on its
+    legal moves right after the deal, the proven upper bound of the score). One worker's scratch; each row depends on its
     deal alone."""
-    sets = np.zeros((3, 52), dtype=np.int64)
     for d in range(decks.shape[0]):
         deal_position(decks[d], rules, pos)
         opening = legal_moves(pos, moves, 0)
-        goal = score_bound(pos, sets[0], sets[1], sets[2])
-        score, status, positions = best_score(pos, slots, meta, stack, moves, line,
-                                              node_limit, goal)
+        goal = score_bound(pos)
+        score, status, positions, upper = best_score(pos, slots, meta, stack, moves, line,
+                                                     node_limit, goal)
         out[d, 0] = score
         out[d, 1] = status
         out[d, 2] = positions
         out[d, 3] = line[0]
         out[d, 4] = opening
+        out[d, 5] = upper
 
 
 @dataclass(frozen=True)

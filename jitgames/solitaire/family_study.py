@@ -1,17 +1,19 @@
 """Studies of many deals under a rule set of :mod:`.family` (Yukon, Alaska, or the
 étude's rules through the family's search).
 
-A chunk's result (a *partial*) is two histograms over the scores 0..52: of the
-decided deals' optimal scores, and of the undecided deals' lower bounds (the best
-score their search saw before a limit, see :mod:`.family_search`), with the
-positions searched. Partials merge by addition, so a study does not depend on the
+A chunk's result (a *partial*) is three histograms over the scores 0..52: of the
+decided deals' optimal scores, of the undecided deals' lower bounds (the best score
+their search saw before a limit, see :mod:`.family_search`) and of their proven upper
+bounds, with the positions searched. Partials merge by addition, so a study does not depend on the
 chunk size, the thread count or the machines.
 
-The summary never counts an undecided deal as lost: the win rate is reported with
-its Wilson 95% interval over all deals counting undecided deals as not won, and the
-interval's upper end widened by their number (the rate if every one were won); the
-mean optimal score likewise as a lower bound (undecided deals at their lower bound)
-and an upper bound (at 52), besides the mean over decided deals.
+The summary never counts an undecided deal as lost unless the search proved it (its
+proven upper bound, a third histogram, below 52): the win rate is reported with its
+Wilson 95% interval over all deals counting undecided deals as not won, and the
+interval's upper end widened by the undecided deals not proven lost (the rate if
+every one were won); the mean optimal score likewise as a lower bound (undecided
+deals at their lower bound) and an upper bound (at their proven upper bound),
+besides the mean over decided deals.
 """
 from __future__ import annotations
 
@@ -83,22 +85,30 @@ def solve_many(decks: np.ndarray, rules: int, node_limit: int = DEFAULT_NODE_LIM
     return out
 
 
+HISTOGRAMS = ("decided", "undecided", "undecided_upper")
+"""A partial's histograms over the scores 0..52: the decided deals' optimal scores,
+the undecided deals' lower bounds (best score seen) and their proven upper bounds."""
+
+
 def partial_of(rows: np.ndarray) -> dict:
     """The partial of finished rows (score >= 0)."""
     undecided = rows[:, 1] == UNDECIDED
     return {"decided": np.bincount(rows[~undecided, 0], minlength=53).tolist(),
             "undecided": np.bincount(rows[undecided, 0], minlength=53).tolist(),
+            "undecided_upper": np.bincount(rows[undecided, 5], minlength=53).tolist(),
             "positions": int(rows[:, 2].sum())}
 
 
 def merge_partials(a: dict, b: dict) -> dict:
-    return {"decided": [x + y for x, y in zip(a["decided"], b["decided"])],
-            "undecided": [x + y for x, y in zip(a["undecided"], b["undecided"])],
-            "positions": a["positions"] + b["positions"]}
+    merged = {name: [x + y for x, y in zip(a[name], b[name])] for name in HISTOGRAMS}
+    merged["positions"] = a["positions"] + b["positions"]
+    return merged
 
 
 def empty_partial() -> dict:
-    return {"decided": [0] * 53, "undecided": [0] * 53, "positions": 0}
+    partial = {name: [0] * 53 for name in HISTOGRAMS}
+    partial["positions"] = 0
+    return partial
 
 
 def family_worker(params: dict, start: int, stop: int) -> dict:
@@ -122,16 +132,19 @@ def family_worker(params: dict, start: int, stop: int) -> dict:
 
 def family_validate(params: dict, start: int, stop: int, partial) -> None:
     """Raise ValueError unless ``partial`` is a well-formed partial of ``stop - start`` deals."""
-    if not isinstance(partial, dict) or set(partial) != {"decided", "undecided", "positions"}:
+    if not isinstance(partial, dict) or set(partial) != {*HISTOGRAMS, "positions"}:
         raise ValueError("not a family study partial")
-    total = 0
-    for name in ("decided", "undecided"):
+    counts = {}
+    for name in HISTOGRAMS:
         hist = partial[name]
         if not isinstance(hist, list) or len(hist) != 53:
             raise ValueError(f"{name} is not a histogram of 53 scores")
-        total += sum(check_count(x, name) for x in hist)
+        counts[name] = sum(check_count(x, name) for x in hist)
+    total = counts["decided"] + counts["undecided"]
     if total != stop - start:
         raise ValueError(f"the histograms hold {total} deals, not {stop - start}")
+    if counts["undecided_upper"] != counts["undecided"]:
+        raise ValueError("the undecided deals' upper bounds are not one a deal")
     check_count(partial["positions"], "positions", total)
 
 
@@ -139,25 +152,28 @@ def summarise_family(partial: dict, rules: str) -> dict:
     """Win rate and mean optimal score with their intervals (module docstring)."""
     decided = np.array(partial["decided"], dtype=np.int64)
     undecided = np.array(partial["undecided"], dtype=np.int64)
+    upper = np.array(partial["undecided_upper"], dtype=np.int64)
     scores = np.arange(53)
     n_decided, n_undecided = int(decided.sum()), int(undecided.sum())
     n = n_decided + n_undecided
     wins = int(decided[52])
+    open_wins = int(upper[52])      # undecided deals that no proven bound keeps from 52
     summary = {"rules": rules, "deals": n, "decided": n_decided, "undecided": n_undecided,
-               "wins": wins, "positions": partial["positions"],
+               "win_undecided": open_wins, "wins": wins, "positions": partial["positions"],
                "histogram": {str(s): int(decided[s]) for s in range(53)},
-               "undecided_lower_bounds": {str(s): int(undecided[s]) for s in range(53)}}
+               "undecided_lower_bounds": {str(s): int(undecided[s]) for s in range(53)},
+               "undecided_upper_bounds": {str(s): int(upper[s]) for s in range(53)}}
     if n == 0:
         summary.update(win_rate=None, win_rate_ci95=None, mean_lower=None, mean_upper=None,
                        mean_decided=None, sd_decided=None, mean_ci95=None)
         return summary
     low, high = wilson_interval(wins, n)
-    high_all = wilson_interval(wins + n_undecided, n)[1]
-    lower_sum = int((decided * scores).sum() + (undecided * scores).sum())
+    high_all = wilson_interval(wins + open_wins, n)[1]
+    decided_sum = int((decided * scores).sum())
     summary.update(win_rate=wins / n, win_rate_ci95=[low, high_all],
                    win_rate_ci95_if_undecided_lost=[low, high],
-                   mean_lower=lower_sum / n,
-                   mean_upper=(lower_sum - int((undecided * scores).sum()) + 52 * n_undecided) / n)
+                   mean_lower=(decided_sum + int((undecided * scores).sum())) / n,
+                   mean_upper=(decided_sum + int((upper * scores).sum())) / n)
     if n_decided:
         mean = float((decided * scores).sum() / n_decided)
         var = float((decided * (scores - mean) ** 2).sum() / max(n_decided - 1, 1))
@@ -179,7 +195,9 @@ def format_family(s: dict) -> str:
     wl, wh = s["win_rate_ci95"]
     lines.append(f"  wins (52 cards): {s['wins']:,} = {100 * s['win_rate']:.3f}% "
                  f"(95% [{100 * wl:.3f}%, {100 * wh:.3f}%], undecided deals counted either way)")
-    lines.append(f"  undecided (search limit): {s['undecided']:,} = {100 * s['undecided'] / n:.3f}%")
+    lines.append(f"  undecided (search limit): {s['undecided']:,} = {100 * s['undecided'] / n:.3f}%, "
+                 f"of which {s['win_undecided']:,} = {100 * s['win_undecided'] / n:.3f}% may be "
+                 f"won (the others proven lost)")
     if s["mean_decided"] is not None:
         ci = s["mean_ci95"]
         ci_text = f", 95% [{ci[0]:.4f}, {ci[1]:.4f}]" if ci else ""
