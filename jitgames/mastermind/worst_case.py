@@ -36,6 +36,7 @@ run cut short (Ctrl-C) resumes where it stopped.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import time
 from dataclasses import dataclass, field
@@ -52,7 +53,8 @@ from .tree import DecisionTree
 from .worst_kernels import (screen_guesses, split_classes, three_guess_witness,
                             two_guess_witness)
 
-__all__ = ["WorstCaseSearch", "WorstCaseResult", "decide_worst_case", "most_told"]
+__all__ = ["WorstCaseSearch", "WorstCaseResult", "decide_worst_case", "most_told",
+           "write_worst_tree"]
 
 CHECKPOINT_KIND = "jitgames.mastermind.worst"
 CHECKPOINT_SCHEMA = 1
@@ -284,6 +286,7 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
     started, cpu_started = time.perf_counter(), time.process_time()
     search = WorstCaseSearch(space, matrix)
     refuted = _load_checkpoint(checkpoint, space)
+    _save_checkpoint(checkpoint, space, refuted)  # the file names its size from the start
     bound = counting_bound(space.size, space.pegs)
     result = WorstCaseResult(space.pegs, space.colours, space.size, bound,
                              counting_bound=bound, refuted=refuted)
@@ -323,3 +326,15 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
     result.seconds = time.perf_counter() - started
     result.cpu_seconds = time.process_time() - cpu_started
     return result
+
+
+def write_worst_tree(path, result: WorstCaseResult) -> None:
+    """Write the strategy tree of a decided run as the tree document
+    (``docs/mastermind_optimal.md``; ``max_guesses`` = the worst case), gzip compressed
+    when the name ends in ``.gz``; ``evaluate --tree`` checks it."""
+    doc = result.tree.to_document("worst", result.upper)
+    doc["worst_case"] = {"lower": result.lower, "upper": result.upper,
+                         "refuted": {str(d): v for d, v in sorted(result.refuted.items())}}
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    data = gzip.compress(text.encode(), mtime=0) if str(path).endswith(".gz") else text.encode()
+    _store.atomic_write_bytes(path, data)
