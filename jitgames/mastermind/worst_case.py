@@ -45,7 +45,7 @@ import numpy as np
 
 from .. import _store
 from ..errors import InputError
-from .codes import CodeSpace, feedback_slots
+from .codes import CodeSpace, decode_feedback, feedback_slots
 from .minimax import answers_besides_solved, counting_bound
 from .symmetry import (history_group, mark_representatives, position_permutations,
                        present_colours)
@@ -186,24 +186,25 @@ class WorstCaseSearch:
             known[0] = max(known[0], guesses)
         return found
 
-    def tree(self, guesses: int, first: int) -> DecisionTree:
-        """The strategy tree found: ``first`` at the root, then the witnesses, every
-        code solved within ``guesses`` guesses (raises if the search says otherwise)."""
-        rows: list[tuple[int, int, int, int]] = []
+    def answer_key(self, guess: int, part: np.ndarray) -> str:
+        """The written answer (``"black,white"``) that leads from ``guess`` to ``part``."""
+        black, white = decode_feedback(int(self.matrix[guess, part[0]]), self.space.pegs)
+        return f"{black},{white}"
 
-        def build(members, left, guess, parent, answer, depth, history):
-            if guess < 0:
-                raise RuntimeError("no witness where the search found one")
-            row = len(rows)
-            rows.append((guess, parent, answer, depth))
-            for part in self.classes(members, guess):
-                answer_here = int(self.matrix[guess, part[0]])
-                after = history + (guess,)
-                build(part, left - 1, self.witness(part, left - 1, after), row,
-                      answer_here, depth + 1, after)
-
-        build(np.arange(self.space.size, dtype=np.int64), guesses, first, -1, -1, 0, ())
-        return DecisionTree(self.space, np.array(rows, dtype=np.int32).reshape(-1, 4))
+    def subtree(self, members: np.ndarray, guesses: int, guess: int,
+                history: tuple[int, ...]) -> dict:
+        """The strategy found for ``members`` opening with ``guess`` (which must work
+        within ``guesses``), as the nested dict of the tree document."""
+        if guess < 0:
+            raise RuntimeError("no witness where the search found one")
+        node = {"guess": self.space.format(guess)}
+        after = history + (guess,)
+        nxt = {self.answer_key(guess, part): self.subtree(
+                   part, guesses - 1, self.witness(part, guesses - 1, after), after)
+               for part in self.classes(members, guess)}
+        if nxt:
+            node["next"] = nxt
+        return node
 
 
 @dataclass
@@ -251,27 +252,29 @@ class WorstCaseResult:
         return out
 
 
-def _load_checkpoint(path, space: CodeSpace) -> dict:
-    """The refuted first guesses kept by an earlier run (``{}`` for a new file)."""
+def _load_checkpoint(path, space: CodeSpace) -> tuple[dict, dict]:
+    """The first guesses refuted and the classes decided by an earlier run."""
     import os
 
     if path is None or not os.path.exists(path):
-        return {}
+        return {}, {}
     data = _store.load_json(_store.read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
                                                 "checkpoint"), "checkpoint")
     if (data.get("pegs"), data.get("colours"), data.get("repeats")) != (
             space.pegs, space.colours, space.repeats):
         raise InputError(f"the checkpoint {path} is for another game size")
-    return {int(d): list(v) for d, v in data.get("refuted", {}).items()}
+    return ({int(d): list(v) for d, v in data.get("refuted", {}).items()},
+            {int(d): v for d, v in data.get("classes", {}).items()})
 
 
-def _save_checkpoint(path, space: CodeSpace, refuted: dict[int, list[str]]) -> None:
+def _save_checkpoint(path, space: CodeSpace, refuted: dict, classes: dict) -> None:
     if path is None:
         return
     doc = {"pegs": space.pegs, "colours": space.colours, "repeats": space.repeats,
-           "refuted": {str(d): v for d, v in sorted(refuted.items())}}
+           "refuted": {str(d): v for d, v in sorted(refuted.items())},
+           "classes": {str(d): v for d, v in sorted(classes.items())}}
     _store.write_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
-                         json.dumps(doc).encode())
+                         json.dumps(doc, separators=(",", ":")).encode())
 
 
 def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
@@ -279,14 +282,15 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
     """Decide ``worst(space)``: depths from the counting bound up, each refuted first
     guess by first guess (up to symmetry) until one depth is feasible.
 
-    A KeyboardInterrupt stops the run between two decisions' worth of work; the result
-    then holds the bounds proved so far (``complete`` False) and the checkpoint the
-    first guesses refuted. ``at_most`` stops after that depth (bounds only).
+    The checkpoint keeps the first guesses refuted and, for the first guess under
+    test, each class decided (its strategy when it has one), so a run cut short
+    (KeyboardInterrupt) resumes from there; the result then holds the bounds proved so
+    far (``complete`` False). ``at_most`` stops after that depth (bounds only).
     """
     started, cpu_started = time.perf_counter(), time.process_time()
     search = WorstCaseSearch(space, matrix)
-    refuted = _load_checkpoint(checkpoint, space)
-    _save_checkpoint(checkpoint, space, refuted)  # the file names its size from the start
+    refuted, decided = _load_checkpoint(checkpoint, space)
+    _save_checkpoint(checkpoint, space, refuted, decided)  # it names its size from the start
     bound = counting_bound(space.size, space.pegs)
     result = WorstCaseResult(space.pegs, space.colours, space.size, bound,
                              counting_bound=bound, refuted=refuted)
@@ -297,23 +301,39 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
             roots = search.candidates(everything, depth, ())
             result.roots[depth] = len(roots)
             done = set(refuted.get(depth, []))
-            found = -1
-            for guess in roots:
-                written = space.format(int(guess))
+            for guess in (int(g) for g in roots):
+                written = space.format(guess)
                 if written in done:
                     continue
-                works = all(search.witness(part, depth - 1, (int(guess),)) >= 0
-                            for part in search.classes(everything, int(guess)))
+                known = decided.setdefault(depth, {}).setdefault(written, {})
+                tree = {"guess": written, "next": {}}
+                works = True
+                for part in search.classes(everything, guess):
+                    answer = search.answer_key(guess, part)
+                    if answer not in known:
+                        found = search.witness(part, depth - 1, (guess,))
+                        known[answer] = None if found < 0 else search.subtree(
+                            part, depth - 1, found, (guess,))
+                        _save_checkpoint(checkpoint, space, refuted, decided)
+                        if say is not None:
+                            say(f"{written} then {answer}: {len(part)} codes "
+                                f"{'within' if found >= 0 else 'not within'} "
+                                f"{depth - 1} more guesses "
+                                f"({time.process_time() - cpu_started:.0f} CPU s)")
+                    if known[answer] is None:
+                        works = False
+                        break
+                    tree["next"][answer] = known[answer]
                 if works:
-                    found = int(guess)
+                    result.upper, result.first_guess = depth, written
+                    result.tree = DecisionTree.from_dict(space, tree)
                     break
                 refuted.setdefault(depth, []).append(written)
-                _save_checkpoint(checkpoint, space, refuted)
+                del decided[depth][written]
+                _save_checkpoint(checkpoint, space, refuted, decided)
                 if say is not None:
                     say(f"{written}: not within {depth} guesses")
-            if found >= 0:
-                result.upper, result.first_guess = depth, space.format(found)
-                result.tree = search.tree(depth, found)
+            if result.upper is not None:
                 break
             result.lower = depth + 1  # every first guess refuted
             if say is not None:

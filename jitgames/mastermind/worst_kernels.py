@@ -122,7 +122,8 @@ def two_guess_witness(matrix, members, start, end, solved, most, seen):
 def _within_two_after(matrix, members, start, end, guess, solved, most, starts, fill,
                       order, seen):
     """Whether after ``guess`` every class of ``members[start:end]`` is solved within
-    two more guesses (classes of one or two codes always are)."""
+    two more guesses (classes of one or two codes always are). The classes are tried
+    largest first, the likeliest to fail."""
     slots = starts.shape[0] - 1
     starts[:] = 0
     for t in range(start, end):
@@ -139,34 +140,58 @@ def _within_two_after(matrix, members, start, end, guess, solved, most, starts, 
         f = matrix[guess, members[t]]
         order[fill[f]] = members[t]
         fill[f] += 1
-    for f in range(slots):
-        if f != solved and starts[f + 1] - starts[f] > 2:
-            if two_guess_witness(matrix, order, starts[f], starts[f + 1], solved, most,
-                                 seen) < 0:
-                return False
-    return True
+    while True:  # the largest class not yet checked (fill[f] = -1 once checked)
+        best, size = -1, 2
+        for f in range(slots):
+            if f != solved and fill[f] >= 0 and starts[f + 1] - starts[f] > size:
+                best, size = f, starts[f + 1] - starts[f]
+        if best < 0:
+            return True
+        fill[best] = -1
+        if two_guess_witness(matrix, order, starts[best], starts[best + 1], solved, most,
+                             seen) < 0:
+            return False
 
 
-@jit(leaf=True)
+@jit
 def three_guess_witness(matrix, members, start, end, marks, solved, most, starts, fill,
                         order, seen):
     """First guess after which every class of ``members[start:end]`` is solved within
     two more guesses (:func:`two_guess_witness`), so the set within three; ``-1`` if
     none.
 
-    Candidates in order: the members with ``marks`` set, then every code with
-    ``marks`` set by increasing index (``marks``: one representative per class of
-    equivalent guesses, :func:`.symmetry.mark_representatives`); ``most`` as for
+    Candidates: the codes with ``marks`` set (one representative per class of
+    equivalent guesses, :func:`.symmetry.mark_representatives`) whose classes all
+    have at most ``most`` codes, in Knuth's order: smallest largest class (the answer
+    "solved" aside), then most classes ("solved" counted), then index. ``most`` as for
     :func:`two_guess_witness`. Scratch: ``starts`` (answers + 1 slots), ``fill`` and
     ``seen`` (one slot per answer), ``order`` (at least ``end - start``), all int64.
     """
-    for t in range(start, end):
-        g = members[t]
-        if marks[g] != 0 and _within_two_after(matrix, members, start, end, g, solved,
-                                               most, starts, fill, order, seen):
-            return g
-    for g in range(marks.shape[0]):
-        if marks[g] != 0 and _within_two_after(matrix, members, start, end, g, solved,
-                                               most, starts, fill, order, seen):
+    n = marks.shape[0]
+    keys = np.empty(n, dtype=np.int64)
+    guesses = np.empty(n, dtype=np.int64)
+    slots = seen.shape[0]
+    kept = 0
+    for g in range(n):
+        if marks[g] == 0:
+            continue
+        seen[:] = 0
+        for t in range(start, end):
+            seen[matrix[g, members[t]]] += 1
+        largest, parts = 0, 0
+        for f in range(slots):
+            if seen[f] > 0:
+                parts += 1
+                if f != solved and seen[f] > largest:
+                    largest = seen[f]
+        if largest <= most:
+            keys[kept] = (largest * (slots + 1) + slots - parts) * n + g
+            guesses[kept] = g
+            kept += 1
+    ranked = np.argsort(keys[:kept])
+    for r in range(kept):
+        g = guesses[ranked[r]]
+        if _within_two_after(matrix, members, start, end, g, solved, most, starts, fill,
+                             order, seen):
             return g
     return -1

@@ -75,7 +75,13 @@ def _within(matrix, codes, guesses, solved, memo=None):
 def three_guess_witness(matrix, members, start, end, marks, solved, most, starts, fill,
                         order, seen):
     codes = [int(s) for s in members[start:end]]
-    for g in [s for s in codes if marks[s]] + [g for g in range(len(marks)) if marks[g]]:
+    ranked = []
+    for g in range(len(marks)):
+        if marks[g]:
+            answers = [int(matrix[g, s]) for s in codes]
+            largest = max([answers.count(f) for f in set(answers) if f != solved] + [0])
+            ranked.append((largest, -len(set(answers)), g))
+    for _, _, g in sorted(ranked):
         if all(_within(matrix, part, 2, solved)
                for part in _classes(matrix, codes, g, solved).values()):
             return g
