@@ -108,9 +108,10 @@ def test_search_decides_like_the_exhaustive_recursion(drawn, guesses):
 @pytest.mark.parametrize("pegs,colours", [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2)])
 def test_worst_case_matches_the_exhaustive_reference(pegs, colours):
     space, matrix = load_game(pegs, colours)
-    result = decide_worst_case(space, matrix)
     want = ref.least_worst_case(matrix, range(space.size), space.solved)
-    assert result.complete and result.upper == result.lower == want
+    for heuristics in ((), ("knuth",)):  # the tree found by the search, or Knuth's
+        result = decide_worst_case(space, matrix, heuristics=heuristics)
+        assert result.complete and result.upper == result.lower == want
     guesses = result.tree.guesses(matrix=matrix)
     assert guesses.min() >= 1 and guesses.max() == want
 
@@ -125,9 +126,10 @@ def test_published_worst_cases():
     rows = PUBLISHED + [r for r in MORE["published"] if not r.get("bench")]
     for row in rows:
         space, matrix = load_game(row["pegs"], row["colours"])
-        result = decide_worst_case(space, matrix)
+        result = decide_worst_case(space, matrix, heuristics=())
         assert result.complete and result.upper == row["worst_case"], row
         assert result.tree.guesses(matrix=matrix).max() == row["worst_case"]
+        assert decide_worst_case(space, matrix).upper == row["worst_case"]
 
 
 def test_derived_worst_cases_of_the_quick_sizes():
@@ -171,12 +173,12 @@ def test_interrupted_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
         return original(self, *args)
 
     monkeypatch.setattr(WorstCaseSearch, "witness", stop_later)
-    cut = decide_worst_case(space, matrix, checkpoint=checkpoint)
+    cut = decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=())
     assert not cut.complete and checkpoint.exists()
     kept = sum(len(v) for v in cut.refuted.values())
     monkeypatch.setattr(WorstCaseSearch, "witness", original)
-    resumed = decide_worst_case(space, matrix, checkpoint=checkpoint)
-    assert resumed.complete and resumed.upper == 6
+    resumed = decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=())
+    assert resumed.complete and resumed.upper == 6 and resumed.upper_strategy == "search"
     assert sum(len(v) for v in resumed.refuted.values()) >= kept >= 1
 
 

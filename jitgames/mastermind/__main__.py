@@ -522,8 +522,8 @@ def _cmd_worst(args):
         tree = out["tree"]
         text.append(f"worst case {result.upper}: no strategy solves every secret within "
                     f"{result.lower - 1} (every first guess refuted), a strategy within "
-                    f"{result.upper} opens with {result.first_guess} (tree of "
-                    f"{tree['nodes']} nodes, total {tree['total']})")
+                    f"{result.upper} opens with {result.first_guess} ({result.upper_strategy}; "
+                    f"tree of {tree['nodes']} nodes, total {tree['total']})")
     else:
         upper = "?" if result.upper is None else result.upper
         text.append(f"not decided: the worst case lies in [{result.lower}, {upper}]")

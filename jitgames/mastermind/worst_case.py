@@ -54,7 +54,10 @@ from .worst_kernels import (screen_guesses, split_classes, three_guess_witness,
                             two_guess_witness)
 
 __all__ = ["WorstCaseSearch", "WorstCaseResult", "decide_worst_case", "most_told",
-           "write_worst_tree"]
+           "write_worst_tree", "heuristic_upper", "HEURISTICS"]
+
+HEURISTICS = ("knuth", "most-parts", "entropy", "expected-size")
+"""Greedy strategies whose worst case gives the search its first upper bound."""
 
 CHECKPOINT_KIND = "jitgames.mastermind.worst"
 CHECKPOINT_SCHEMA = 1
@@ -212,7 +215,8 @@ class WorstCaseResult:
     """What :func:`decide_worst_case` established.
 
     ``lower``: no strategy solves every code within ``lower - 1`` guesses (proved);
-    ``upper``: a strategy within ``upper`` guesses was found (``None``: not yet);
+    ``upper``: a strategy within ``upper`` guesses was found (``None``: not yet), by
+    ``upper_strategy`` (a greedy strategy's name, or ``"search"``) with its ``tree``;
     complete when they meet. ``refuted[d]`` lists the first guesses shown not to work
     within ``d`` guesses (written codes), ``roots[d]`` how many first guesses there are
     up to symmetry.
@@ -224,6 +228,7 @@ class WorstCaseResult:
     lower: int
     upper: int | None = None
     first_guess: str | None = None
+    upper_strategy: str | None = None
     tree: DecisionTree | None = field(default=None, repr=False)
     refuted: dict[int, list[str]] = field(default_factory=dict)
     roots: dict[int, int] = field(default_factory=dict)
@@ -241,6 +246,7 @@ class WorstCaseResult:
                "worst_case": self.upper if self.complete else None,
                "lower": self.lower, "upper": self.upper,
                "counting_bound": self.counting_bound, "first_guess": self.first_guess,
+               "upper_from": self.upper_strategy,
                "refuted": {str(d): v for d, v in sorted(self.refuted.items())},
                "root_guesses": {str(d): v for d, v in sorted(self.roots.items())},
                "nodes": self.nodes, "seconds": round(self.seconds, 3),
@@ -277,8 +283,25 @@ def _save_checkpoint(path, space: CodeSpace, refuted: dict, classes: dict) -> No
                          json.dumps(doc, separators=(",", ":")).encode())
 
 
+def heuristic_upper(space: CodeSpace, matrix: np.ndarray,
+                    names=HEURISTICS) -> tuple[int, str, DecisionTree]:
+    """The least worst case among the greedy strategies ``names`` (canonical ties):
+    ``(guesses, strategy, its tree)``, an upper bound of ``worst(space)``."""
+    from .evaluate import decision_tree
+    from .strategies import get_strategy
+
+    best = None
+    for name in names:
+        tree = decision_tree(get_strategy(name), space, matrix)
+        worst = int(tree.guesses(matrix=matrix).max())
+        if best is None or worst < best[0]:
+            best = (worst, name, tree)
+    return best
+
+
 def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
-                      say=None, at_most: int | None = None) -> WorstCaseResult:
+                      say=None, at_most: int | None = None,
+                      heuristics=HEURISTICS) -> WorstCaseResult:
     """Decide ``worst(space)``: depths from the counting bound up, each refuted first
     guess by first guess (up to symmetry) until one depth is feasible.
 
@@ -286,6 +309,10 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
     test, each class decided (its strategy when it has one), so a run cut short
     (KeyboardInterrupt) resumes from there; the result then holds the bounds proved so
     far (``complete`` False). ``at_most`` stops after that depth (bounds only).
+
+    The greedy ``heuristics`` first give an upper bound with its tree
+    (:func:`heuristic_upper`); when every depth below it is refuted, that tree is the
+    strategy of the result and the search never has to build one.
     """
     started, cpu_started = time.perf_counter(), time.process_time()
     search = WorstCaseSearch(space, matrix)
@@ -297,7 +324,16 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
     everything = np.arange(space.size, dtype=np.int64)
     depth = bound
     try:
+        if heuristics:
+            upper, name, tree = heuristic_upper(space, matrix, heuristics)
+            result.upper, result.upper_strategy, result.tree = upper, name, tree
+            result.first_guess = space.format(int(tree.table[0, 0]))
+            if say is not None:
+                say(f"{name}: every secret within {upper} guesses (an upper bound)")
         while at_most is None or depth <= at_most:
+            if result.upper is not None and depth >= result.upper:
+                result.lower = max(result.lower, depth)
+                break
             roots = search.candidates(everything, depth, ())
             result.roots[depth] = len(roots)
             done = set(refuted.get(depth, []))
@@ -327,13 +363,14 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
                 if works:
                     result.upper, result.first_guess = depth, written
                     result.tree = DecisionTree.from_dict(space, tree)
+                    result.upper_strategy = "search"
                     break
                 refuted.setdefault(depth, []).append(written)
                 del decided[depth][written]
                 _save_checkpoint(checkpoint, space, refuted, decided)
                 if say is not None:
                     say(f"{written}: not within {depth} guesses")
-            if result.upper is not None:
+            if result.upper == depth:
                 break
             result.lower = depth + 1  # every first guess refuted
             if say is not None:
@@ -354,6 +391,7 @@ def write_worst_tree(path, result: WorstCaseResult) -> None:
     when the name ends in ``.gz``; ``evaluate --tree`` checks it."""
     doc = result.tree.to_document("worst", result.upper)
     doc["worst_case"] = {"lower": result.lower, "upper": result.upper,
+                         "tree_from": result.upper_strategy,
                          "refuted": {str(d): v for d, v in sorted(result.refuted.items())}}
     text = json.dumps(doc, separators=(",", ":")) + "\n"
     data = gzip.compress(text.encode(), mtime=0) if str(path).endswith(".gz") else text.encode()
