@@ -45,6 +45,9 @@ def _cpu_seconds(call):
 def compare(sizes, repeats: int) -> list[dict]:
     """CPU seconds of the worst-case search and of the least-total search, alternating."""
     rows = []
+    warm = load_game(3, 3)  # compile both searches before any timing
+    decide_worst_case(*warm)
+    minimax_guesses(*warm)
     for item in sizes:
         pegs, colours = (int(x) for x in item.split("x"))
         space, matrix = load_game(pegs, colours)
@@ -74,6 +77,10 @@ def main(argv=None) -> int:
                         help="sizes timed against the least-total search ('' for none)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", default=str(RESULTS / "mastermind_worst.json"))
+    parser.add_argument("--add-run", nargs=2, action="append", default=[],
+                        metavar=("JSON", "COMMAND"),
+                        help="record a finished `jitgames mastermind worst --json` run "
+                             "(its output file and the command that made it) as a row")
     args = parser.parse_args(argv)
     out = Path(args.out)
     old = json.loads(out.read_text()) if out.exists() else {}
@@ -85,6 +92,17 @@ def main(argv=None) -> int:
         doc["rows"] = sorted(rows.values(), key=lambda r: (r["codes"], r["size"]))
         out.write_text(json.dumps(doc, indent=1) + "\n")
 
+    for path, command in args.add_run:
+        run = json.loads(Path(path).read_text())
+        item = f"{run['pegs']}x{run['colours']}"
+        rows[item] = {"size": item, **run, "command": command}
+        tree = RESULTS / "mastermind_trees" / f"worst-{item}.json.gz"
+        if tree.exists():
+            rows[item]["tree_file"] = str(tree.relative_to(ROOT))
+        save()
+        print(f"{item}: recorded from {path}")
+    if args.add_run:
+        return 0
     if args.compare:
         doc["compare"] = compare(args.compare.split(","), args.repeats)
         save()
