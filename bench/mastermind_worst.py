@@ -108,7 +108,7 @@ def main(argv=None) -> int:
         save()
     checkpoints = RESULTS / "mastermind_worst_checkpoints"
     checkpoints.mkdir(exist_ok=True)
-    for item in args.sizes.split(","):
+    for item in filter(None, args.sizes.split(",")):
         pegs, colours = (int(x) for x in item.split("x"))
         space, matrix = load_game(pegs, colours)
         checkpoint = checkpoints / f"{item}.ckpt"

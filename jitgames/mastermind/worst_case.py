@@ -217,7 +217,8 @@ class WorstCaseResult:
     ``lower``: no strategy solves every code within ``lower - 1`` guesses (proved);
     ``upper``: a strategy within ``upper`` guesses was found (``None``: not yet), by
     ``upper_strategy`` (a greedy strategy's name, or ``"search"``) with its ``tree``;
-    complete when they meet. ``refuted[d]`` lists the first guesses shown not to work
+    ``greedy_upper`` is the best greedy strategy's worst case; complete when ``lower``
+    and ``upper`` meet. ``refuted[d]`` lists the first guesses shown not to work
     within ``d`` guesses (written codes), ``roots[d]`` how many first guesses there are
     up to symmetry.
     """
@@ -229,6 +230,7 @@ class WorstCaseResult:
     upper: int | None = None
     first_guess: str | None = None
     upper_strategy: str | None = None
+    greedy_upper: int | None = None
     tree: DecisionTree | None = field(default=None, repr=False)
     refuted: dict[int, list[str]] = field(default_factory=dict)
     roots: dict[int, int] = field(default_factory=dict)
@@ -246,7 +248,7 @@ class WorstCaseResult:
                "worst_case": self.upper if self.complete else None,
                "lower": self.lower, "upper": self.upper,
                "counting_bound": self.counting_bound, "first_guess": self.first_guess,
-               "upper_from": self.upper_strategy,
+               "upper_from": self.upper_strategy, "greedy_max": self.greedy_upper,
                "refuted": {str(d): v for d, v in sorted(self.refuted.items())},
                "root_guesses": {str(d): v for d, v in sorted(self.roots.items())},
                "nodes": self.nodes, "seconds": round(self.seconds, 3),
@@ -327,6 +329,7 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
         if heuristics:
             upper, name, tree = heuristic_upper(space, matrix, heuristics)
             result.upper, result.upper_strategy, result.tree = upper, name, tree
+            result.greedy_upper = upper
             result.first_guess = space.format(int(tree.table[0, 0]))
             if say is not None:
                 say(f"{name}: every secret within {upper} guesses (an upper bound)")
