@@ -86,7 +86,8 @@ def main(argv=None) -> int:
     old = json.loads(out.read_text()) if out.exists() else {}
     rows = {r["size"]: r for r in old.get("rows", [])}
     doc = {"command": "python bench/mastermind_worst.py " + " ".join(argv or sys.argv[1:]),
-           "machine": machine(), "rows": [], "compare": old.get("compare", [])}
+           "machine": machine(), "rows": [], "compare": old.get("compare", []),
+           "compare_command": old.get("compare_command")}
 
     def save():
         doc["rows"] = sorted(rows.values(), key=lambda r: (r["codes"], r["size"]))
@@ -105,6 +106,7 @@ def main(argv=None) -> int:
         return 0
     if args.compare:
         doc["compare"] = compare(args.compare.split(","), args.repeats)
+        doc["compare_command"] = doc["command"]
         save()
     checkpoints = RESULTS / "mastermind_worst_checkpoints"
     checkpoints.mkdir(exist_ok=True)
@@ -114,7 +116,8 @@ def main(argv=None) -> int:
         checkpoint = checkpoints / f"{item}.ckpt"
         result = decide_worst_case(space, matrix, checkpoint,
                                    lambda line: print(f"  {item} {line}", flush=True))
-        row = {"size": item, **result.to_dict()}
+        row = {"size": item, **result.to_dict(), "command": doc["command"],
+               "utc": doc["machine"].get("utc")}
         previous = rows.get(item)
         if previous is not None and previous.get("cpu_seconds") and not result.complete:
             row["cpu_seconds_before"] = previous["cpu_seconds"]
