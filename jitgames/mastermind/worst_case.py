@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -262,8 +263,6 @@ class WorstCaseResult:
 
 def _load_checkpoint(path, space: CodeSpace) -> tuple[dict, dict]:
     """The first guesses refuted and the classes decided by an earlier run."""
-    import os
-
     if path is None or not os.path.exists(path):
         return {}, {}
     data = _store.load_json(_store.read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
