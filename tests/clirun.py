@@ -29,6 +29,7 @@ VALID = {
     ("mastermind", "tree"): ["-p", "2", "-k", "2"],
     ("mastermind", "optimal"): ["-p", "2", "-k", "3"],
     ("mastermind", "best"): ["-p", "2", "-k", "3"],
+    ("mastermind", "worst"): ["-p", "2", "-k", "3"],
     ("mastermind", "play"): ["-p", "2", "-k", "2", "--db", "{tmp}/mm.sqlite"],
     ("mastermind", "match"): ["-p", "2", "-k", "2", "--players", "knuth", "random",
                               "--db", "{tmp}/mm.sqlite"],

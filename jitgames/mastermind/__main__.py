@@ -1,4 +1,4 @@
-"""Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,optimal,best,play,match,stats}``.
+"""Command line: ``python -m jitgames.mastermind {evaluate,tournament,tree,optimal,best,worst,play,match,stats}``.
 
 ``evaluate`` prints total, mean, worst case and distribution of one strategy over all
 secrets (``--json``: one object with ``total``, ``mean``, ``max``, ``distribution``;
@@ -10,7 +10,8 @@ decision tree (``--out FILE``: the JSON document of ``docs/mastermind_optimal.md
 independent jobs (``--checkpoint``, ``--scheduler``); ``best`` builds a strong strategy
 tree for a game too large to solve exactly (rollouts and entropy above a set size, the
 exact search below; ``--lower-bound`` proves a bound of the optimum); ``play`` and
-``match`` are the games for people; ``stats`` shows the player statistics kept in SQLite.
+``match`` are the games for people; ``stats`` shows the player statistics kept in SQLite;
+``worst`` decides the least worst case with its proof (``--checkpoint`` resumes).
 """
 from __future__ import annotations
 
@@ -169,6 +170,19 @@ def build_parser() -> _cli.ArgumentParser:
                          "in .gz)")
     _common_arguments(be)
     _cli.add_checkpoint(be)
+
+    wo = sub.add_parser("worst", help="the least worst case (fewest guesses that solve "
+                                      "every secret), decided with its proof "
+                                      "(docs/mastermind.md)")
+    _size_arguments(wo)
+    wo.add_argument("--at-most", type=_cli.int_in_range(1, 62), default=None, metavar="N",
+                    help="stop after deciding whether N guesses suffice (bounds only)")
+    wo.add_argument("--out", metavar="FILE", default=None,
+                    help="write the strategy tree found as a JSON document to FILE (gzip "
+                         "if it ends in .gz), checked by evaluate --tree")
+    _cli.add_json(wo)
+    _cli.add_quiet(wo)
+    _cli.add_checkpoint(wo)
 
     from .play import add_play_arguments
     add_play_arguments(sub, _size_arguments, _strategy_argument)
@@ -486,12 +500,51 @@ def _cmd_best(args):
     return _cli.emit(args, out, text)
 
 
+def _cmd_worst(args):
+    """``worst``: the least worst case, by refuting depths (:mod:`.worst_case`)."""
+    from .codes import load_game
+    from .worst_case import decide_worst_case, write_worst_tree
+
+    if args.out is not None:
+        _store.check_writable(args.out)
+    space, matrix = load_game(args.pegs, args.colours, not args.no_repeats,
+                              args.max_matrix_bytes)
+    say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    result = decide_worst_case(space, matrix, args.checkpoint, say, args.at_most)
+    if args.out is not None and result.tree is not None:
+        write_worst_tree(args.out, result)
+    out = result.to_dict()
+    out["repeats"], out["out"] = not args.no_repeats, args.out
+    rep = "" if space.repeats else ", no repeats"
+    text = [f"worst case on {args.pegs} pegs x {args.colours} colours{rep}: {space.size} "
+            f"codes (counting bound {result.counting_bound})"]
+    if result.complete:
+        tree = out["tree"]
+        text.append(f"worst case {result.upper}: no strategy solves every secret within "
+                    f"{result.lower - 1} (every first guess refuted), a strategy within "
+                    f"{result.upper} opens with {result.first_guess} ({result.upper_strategy}; "
+                    f"tree of {tree['nodes']} nodes, total {tree['total']})")
+    else:
+        upper = "?" if result.upper is None else result.upper
+        text.append(f"not decided: the worst case lies in [{result.lower}, {upper}]")
+    text.append(f"{result.nodes} sets searched, {result.cpu_seconds:.1f} CPU s")
+    stopped = args.at_most is not None and result.lower > args.at_most
+    complete = result.complete or stopped
+    note = None if complete else (
+        f"{_cli.display_name(PROG)}: interrupted"
+        + ("" if args.checkpoint is None else f"; first guesses refuted are kept in "
+                                             f"{args.checkpoint}, the same command resumes"))
+    if note is not None:
+        print(note, file=sys.stderr)
+    return _cli.emit(args, out, text, complete, note=None)
+
+
 def _body(argv):
     args = build_parser().parse_args(argv)
     if hasattr(args, "pegs") and args.command != "play":  # play's model checks its sizes
         code_space(args.pegs, args.colours, not args.no_repeats)  # checks the size
     commands = {"evaluate": _cmd_evaluate, "tournament": _cmd_tournament, "tree": _cmd_tree,
-                "optimal": _cmd_optimal, "best": _cmd_best}
+                "optimal": _cmd_optimal, "best": _cmd_best, "worst": _cmd_worst}
     from .play import COMMANDS
     commands.update(COMMANDS)
     with threads(getattr(args, "threads", None)):

@@ -15,6 +15,9 @@ other than "solved") until one is feasible. The tree of that search is the
 ``minimax`` strategy: it needs ``minimax`` guesses in the worst case and, among the
 strategies that do, the fewest guesses in total. A depth limit that no strategy
 meets is proved infeasible by the same exact search, so the result is exact.
+
+For the worst case alone on larger sizes, :mod:`.worst_case` asks only whether a depth
+is feasible, which is much faster (``jitgames mastermind worst``).
 """
 from __future__ import annotations
 

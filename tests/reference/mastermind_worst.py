@@ -1,0 +1,96 @@
+"""Slow twins of :mod:`jitgames.mastermind.worst_kernels`, written from the rules.
+
+A set is solved within d guesses when d >= 1 and it holds one code, or d >= 2 and some
+guess leaves classes (the answer "all black" aside) each solved within d - 1. Same
+names, signatures and candidate orders as the kernels; scratch arguments are ignored,
+and so is ``most`` (the kernels' shortcut for sets too large), so the twins also
+check that the shortcut changes nothing."""
+
+
+def _classes(matrix, codes, guess, solved):
+    out = {}
+    for s in codes:
+        f = int(matrix[guess, s])
+        if f != solved:
+            out.setdefault(f, []).append(int(s))
+    return out
+
+
+def screen_guesses(matrix, members, n, marks, solved, limit, out_guess, out_largest,
+                   out_parts, sizes):
+    kept = 0
+    codes = [int(s) for s in members[:n]]
+    for g in range(len(marks)):
+        if not marks[g]:
+            continue
+        answers = [int(matrix[g, s]) for s in codes]
+        largest = max([answers.count(f) for f in set(answers) if f != solved] + [0])
+        if largest <= limit:
+            out_guess[kept], out_largest[kept] = g, largest
+            out_parts[kept] = len(set(answers))
+            kept += 1
+    return kept
+
+
+def split_classes(matrix, members, start, end, guess, starts, out):
+    codes = [int(s) for s in members[start:end]]
+    t = start
+    for f in range(len(starts) - 1):
+        starts[f] = t
+        for s in codes:
+            if matrix[guess, s] == f:
+                out[t] = s
+                t += 1
+    starts[len(starts) - 1] = t
+
+
+def _told_apart(matrix, codes, guess, solved):
+    answers = [int(matrix[guess, s]) for s in codes if s != guess]
+    return solved not in answers and len(set(answers)) == len(answers)
+
+
+def two_guess_witness(matrix, members, start, end, solved, most, seen):
+    codes = [int(s) for s in members[start:end]]
+    for g in codes + list(range(matrix.shape[0])):
+        if _told_apart(matrix, codes, g, solved):
+            return g
+    return -1
+
+
+def _within(matrix, codes, guesses, solved, memo=None):
+    """The rule itself, by exhaustive recursion over every guess (memoised)."""
+    if len(codes) <= 1:
+        return guesses >= len(codes)
+    if guesses <= 1:
+        return False
+    memo = {} if memo is None else memo
+    key = (tuple(codes), guesses)
+    if key not in memo:
+        memo[key] = any(all(_within(matrix, part, guesses - 1, solved, memo)
+                            for part in _classes(matrix, codes, g, solved).values())
+                        for g in range(matrix.shape[0]))
+    return memo[key]
+
+
+def three_guess_witness(matrix, members, start, end, marks, solved, most, starts, fill,
+                        order, seen):
+    codes = [int(s) for s in members[start:end]]
+    ranked = []
+    for g in range(len(marks)):
+        if marks[g]:
+            answers = [int(matrix[g, s]) for s in codes]
+            largest = max([answers.count(f) for f in set(answers) if f != solved] + [0])
+            ranked.append((largest, -len(set(answers)), g))
+    for _, _, g in sorted(ranked):
+        if all(_within(matrix, part, 2, solved)
+               for part in _classes(matrix, codes, g, solved).values()):
+            return g
+    return -1
+
+
+def least_worst_case(matrix, codes, solved):
+    """The least d within which the set ``codes`` is solved (exhaustive, no symmetry)."""
+    d = 0
+    while not _within(matrix, [int(s) for s in codes], d, solved):
+        d += 1
+    return d

@@ -1,0 +1,201 @@
+"""The worst-case optimum (:mod:`jitgames.mastermind.worst_case`): kernels against their
+twins, the search against an exhaustive recursion, published values, trees, the CLI."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitgames.mastermind import worst_case, worst_kernels
+from jitgames.mastermind.codes import feedback_slots, load_game
+from jitgames.mastermind.minimax import answers_besides_solved
+from jitgames.mastermind.tree import check_tree
+from jitgames.mastermind.worst_case import WorstCaseSearch, decide_worst_case, most_told
+from tests.reference import mastermind_worst as ref
+from tests.test_mastermind_cli import run
+
+DATA = Path(__file__).parent / "data"
+PUBLISHED = json.loads((DATA / "mastermind_worst_case.json").read_text())["values"]
+MORE = json.loads((DATA / "mastermind_worst_case_more.json").read_text())
+RESULTS = Path(__file__).parents[1] / "bench" / "results"
+SMALL = [(2, 3), (3, 3), (2, 4), (3, 4), (4, 2), (5, 2)]
+
+
+def _node(space, matrix, history, secret):
+    """The codes consistent with ``history`` answered as for ``secret`` (sorted)."""
+    members = np.arange(space.size, dtype=np.int64)
+    for h in history:
+        members = members[matrix[h, members] == matrix[h, secret]]
+    return members
+
+
+node_strategy = st.tuples(st.sampled_from(SMALL), st.lists(st.integers(0, 10 ** 6),
+                                                            max_size=2),
+                          st.integers(0, 10 ** 6))
+
+
+def _draw_node(drawn):
+    (pegs, colours), history, secret = drawn
+    space, matrix = load_game(pegs, colours)
+    history = [h % space.size for h in history]
+    return space, matrix, history, _node(space, matrix, history, secret % space.size)
+
+
+def _scratch(space):
+    slots = feedback_slots(space.pegs)
+    return (np.zeros(slots + 1, np.int64), np.zeros(slots, np.int64),
+            np.zeros(space.size, np.int64), np.zeros(slots, np.int64))
+
+
+@pytest.mark.kernel
+@given(node_strategy, st.integers(0, 40))
+def test_screen_and_split_match_reference(drawn, limit):
+    space, matrix, _, members = _draw_node(drawn)
+    marks = (np.arange(space.size) % 3 != 1).astype(np.uint8)
+    outs = [[np.full(space.size, -1, np.int64) for _ in range(3)] for _ in range(2)]
+    sizes = np.zeros(feedback_slots(space.pegs), np.int64)
+    kept = worst_kernels.screen_guesses(matrix, members, len(members), marks, space.solved,
+                                        limit, *outs[0], sizes)
+    assert kept == ref.screen_guesses(matrix, members, len(members), marks, space.solved,
+                                      limit, *outs[1], sizes)
+    for a, b in zip(*outs):
+        assert a[:kept].tolist() == b[:kept].tolist()
+    for guess in (0, space.size - 1, space.size // 2):
+        got = [np.zeros(feedback_slots(space.pegs) + 1, np.int64),
+               np.full(len(members) + 2, -1, np.int64)]
+        want = [x.copy() for x in got]
+        worst_kernels.split_classes(matrix, members, 1 if len(members) > 1 else 0,
+                                    len(members), guess, *got)
+        ref.split_classes(matrix, members, 1 if len(members) > 1 else 0, len(members),
+                          guess, *want)
+        assert [x.tolist() for x in got] == [x.tolist() for x in want]
+
+
+@pytest.mark.kernel
+@given(st.sampled_from(SMALL), st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=24,
+                                        unique=True),
+       st.integers(0, 10 ** 6))
+def test_last_guess_kernels_match_reference(size, picks, seed):
+    space, matrix = load_game(*size)
+    members = np.array(sorted({p % space.size for p in picks}), np.int64)
+    starts, fill, order, seen = _scratch(space)
+    most = answers_besides_solved(space.pegs) + 1
+    n = len(members)
+    assert worst_kernels.two_guess_witness(matrix, members, 0, n, space.solved, most,
+                                           seen) == ref.two_guess_witness(
+        matrix, members, 0, n, space.solved, most, seen)
+    marks = ((np.arange(space.size) * 7 + seed) % 5 != 0).astype(np.uint8)
+    if n <= 12:  # the twin is exhaustive
+        assert worst_kernels.three_guess_witness(
+            matrix, members, 0, n, marks, space.solved, most, starts, fill, order,
+            seen) == ref.three_guess_witness(matrix, members, 0, n, marks, space.solved,
+                                             most, starts, fill, order, seen)
+
+
+@given(st.tuples(st.sampled_from([(2, 3), (3, 3), (2, 4), (4, 2), (5, 2)]),
+                 st.lists(st.integers(0, 10 ** 6), max_size=2), st.integers(0, 10 ** 6)),
+       st.integers(1, 5))
+def test_search_decides_like_the_exhaustive_recursion(drawn, guesses):
+    space, matrix, history, members = _draw_node(drawn)
+    search = WorstCaseSearch(space, matrix)
+    got = search.witness(members, guesses, tuple(history))
+    want = ref._within(matrix, [int(s) for s in members], guesses, space.solved)
+    assert (got >= 0) == want
+
+
+@pytest.mark.parametrize("pegs,colours", [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2)])
+def test_worst_case_matches_the_exhaustive_reference(pegs, colours):
+    space, matrix = load_game(pegs, colours)
+    want = ref.least_worst_case(matrix, range(space.size), space.solved)
+    for heuristics in ((), ("knuth",)):  # the tree found by the search, or Knuth's
+        result = decide_worst_case(space, matrix, heuristics=heuristics)
+        assert result.complete and result.upper == result.lower == want
+    guesses = result.tree.guesses(matrix=matrix)
+    assert guesses.min() >= 1 and guesses.max() == want
+
+
+def test_counting_capacity():
+    # four pegs: 13 answers besides "solved"; N(1..4) = 1, 14, 183, 2380
+    assert [most_told(d, 4) for d in range(1, 5)] == [1, 14, 183, 2380]
+    assert most_told(0, 5) == 0
+
+
+def test_published_worst_cases():
+    rows = PUBLISHED + [r for r in MORE["published"] if not r.get("bench")]
+    for row in rows:
+        space, matrix = load_game(row["pegs"], row["colours"])
+        result = decide_worst_case(space, matrix, heuristics=())
+        assert result.complete and result.upper == row["worst_case"], row
+        assert result.tree.guesses(matrix=matrix).max() == row["worst_case"]
+
+
+def test_derived_worst_cases_of_the_quick_sizes():
+    for row in MORE["derived"]:
+        if row.get("bench"):
+            continue
+        space, matrix = load_game(row["pegs"], row["colours"])
+        result = decide_worst_case(space, matrix, heuristics=())
+        assert result.complete and result.upper == row["worst_case"], row
+
+
+def test_heavy_sizes_recorded_by_the_bench():
+    """The sizes too slow for the suite are decided by ``bench/mastermind_worst.py``;
+    its record must agree with tests/data, and its committed trees must check."""
+    record = json.loads((RESULTS / "mastermind_worst.json").read_text())
+    by_size = {(r["pegs"], r["colours"]): r for r in record["rows"]}
+    for row in MORE["published"] + MORE["derived"]:
+        if not row.get("bench"):
+            continue
+        got = by_size[(row["pegs"], row["colours"])]
+        assert got["worst_case"] == row["worst_case"] == got["lower"] == got["upper"], row
+    for path in sorted((RESULTS / "mastermind_trees").glob("worst-*.json.gz")):
+        import gzip
+
+        doc = json.loads(gzip.decompress(path.read_bytes()))
+        checked = check_tree(doc)
+        row = by_size[(doc["pegs"], doc["colours"])]
+        assert max(checked.guesses.values()) == row["upper"] == doc["max_guesses"]
+        assert row["worst_case"] in (None, row["upper"])
+
+
+def test_interrupted_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
+    space, matrix = load_game(3, 7)
+    checkpoint = tmp_path / "w.ckpt"
+    calls = {"n": 0}
+    original = WorstCaseSearch.witness
+
+    def stop_later(self, *args):
+        calls["n"] += 1
+        if calls["n"] == 40:
+            raise KeyboardInterrupt
+        return original(self, *args)
+
+    monkeypatch.setattr(WorstCaseSearch, "witness", stop_later)
+    cut = decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=())
+    assert not cut.complete and checkpoint.exists()
+    kept = sum(len(v) for v in cut.refuted.values())
+    monkeypatch.setattr(WorstCaseSearch, "witness", original)
+    resumed = decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=())
+    assert resumed.complete and resumed.upper == 6 and resumed.upper_strategy == "search"
+    assert sum(len(v) for v in resumed.refuted.values()) >= kept >= 1
+
+
+def test_cli_worst(capsys, tmp_path):
+    status, out, _ = run(capsys, ["worst", "-p", "3", "-k", "5", "--json"])
+    data = json.loads(out)
+    assert status == 0 and data["worst_case"] == 5 and data["complete"] is True
+    assert data["lower"] == data["upper"] == 5 and data["tree"]["max"] == 5
+    tree_file = tmp_path / "t.json.gz"
+    status, out, _ = run(capsys, ["worst", "-p", "2", "-k", "5", "--out", str(tree_file)])
+    assert status == 0 and "worst case 4" in out
+    status, out, _ = run(capsys, ["evaluate", "--tree", str(tree_file), "--json"])
+    assert status == 0 and json.loads(out)["max"] == 4
+    for bad in (["worst", "-p", "0"], ["worst", "-k", "x"], ["worst", "--at-most", "0"]):
+        status, out, err = run(capsys, bad)
+        assert status == 2 and out == "" and len(err.strip().splitlines()) == 1, bad
+    other = tmp_path / "c.ckpt"
+    assert run(capsys, ["worst", "-p", "2", "-k", "3", "--checkpoint", str(other)])[0] == 0
+    status, _, err = run(capsys, ["worst", "-p", "3", "-k", "3", "--checkpoint", str(other)])
+    assert status == 2 and "another game size" in err
