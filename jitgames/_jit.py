@@ -33,10 +33,14 @@ Threads: Numba's OpenMP layer spins idle threads by default, which on a shared
 2-core machine slows parallel kernels many times over when other processes are busy;
 ``OMP_WAIT_POLICY=PASSIVE`` is set unless the user has chosen a policy.
 
-Compile time: Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a
-callee's IR once per inlining rather than once per block
-(:func:`_inlining_copies_the_callee_once`; same machine code, a fifth less compile
-time for the solitaire study's first call).
+Compile time (first use on an empty cache; docs/performance.md has the measurements):
+Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a callee's IR once
+per inlining rather than once per block (:func:`_inlining_copies_the_callee_once`);
+a call's type is resolved once per compilation, not at every round of type inference
+and again at lowering (:func:`_resolving_each_call_type_once`); and a kernel called from
+another kernel is compiled as an internal copy without Python or C entry points, cache
+entry or machine code of its own, since only its caller's machine code ever runs
+(:func:`_one_specialisation_per_type`, :func:`_internal_copies_get_no_machine_code`).
 
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
