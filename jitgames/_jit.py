@@ -38,9 +38,9 @@ Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a callee's I
 per inlining rather than once per block (:func:`_inlining_copies_the_callee_once`);
 a call's type is resolved once per compilation, not at every round of type inference
 and again at lowering (:func:`_resolving_each_call_type_once`); and a kernel called from
-another kernel is compiled as an internal copy without Python or C entry points, cache
-entry or machine code of its own, since only its caller's machine code ever runs
-(:func:`_one_specialisation_per_type`, :func:`_internal_copies_get_no_machine_code`).
+another kernel is compiled as an internal copy without Python or C entry points or cache
+entry of its own, since only the copy linked into its caller ever runs
+(:func:`_one_specialisation_per_type`). The machine code of the callers is unchanged.
 
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
@@ -166,86 +166,10 @@ def _resolving_each_call_type_once():
     base.get_call_type = get_call_type
 
 
-_LINK_ONLY: set = set()
-"""Python functions whose internal copies (:func:`_one_specialisation_per_type`) get no
-machine code of their own (:func:`_internal_copies_get_no_machine_code`)."""
-
-
-def _internal_copies_get_no_machine_code():
-    """Leave out the machine code of the internal copies of kernels.
-
-    Numba turns every compiled function's optimised LLVM module into machine code at
-    once. An internal copy (a kernel as called from another kernel, without Python
-    entry point) is never called through its own machine code: its caller links in a
-    copy of its optimised module and compiles that as part of itself (the caller's
-    machine code is all that runs, from memory or from the on-disk cache). Here the
-    library of an internal copy is finalised (linked and optimised, so callers link
-    in exactly the module they did before) but not handed to LLVM's code generator;
-    its function address reads as absent (0), as the Python entry point of a
-    wrapper-less copy always did. Parallel kernels are left as they are.
-    """
-    from numba import _dynfunc
-    from numba.core import codegen, cpu, typed_passes
-
-    library_class = codegen.JITCodeLibrary
-    lowering = typed_passes.BaseNativeLowering
-    if getattr(lowering.run_pass, "jitgames_patch", False):
-        return
-    run_pass = lowering.run_pass
-    finalize_final_module = library_class._finalize_final_module
-    get_pointer_to_function = library_class.get_pointer_to_function
-    get_executable = cpu.CPUContext.get_executable
-
-    @functools.wraps(run_pass)
-    def run_pass_marking_link_only(self, state):
-        if (state.library is None and state.flags.no_cpython_wrapper
-                and state.func_id.func in _LINK_ONLY):
-            # the library NativeLowering would make, marked
-            state.library = state.targetctx.codegen().create_library(
-                state.func_id.func_qualname)
-            state.library.enable_object_caching()
-            state.library.link_only = True
-        return run_pass(self, state)
-
-    @functools.wraps(finalize_final_module)
-    def finalize_without_machine_code(self):
-        if not getattr(self, "link_only", False):
-            return finalize_final_module(self)
-        self._finalize_dynamic_globals()
-        self._verify_declare_only_symbols()
-        self._finalized = True
-
-    @functools.wraps(get_pointer_to_function)
-    def no_pointer_without_machine_code(self, name):
-        if getattr(self, "link_only", False):
-            self._ensure_finalized()
-            return 0
-        return get_pointer_to_function(self, name)
-
-    @functools.wraps(get_executable)
-    def executable_without_machine_code(self, library, fndesc, env):
-        if not getattr(library, "link_only", False):
-            return get_executable(self, library, fndesc, env)
-        # Numba's function object for the dispatcher, with no address (as for any
-        # function compiled without Python entry point); the environment's address
-        # is not written into machine code that does not exist
-        library._ensure_finalized()
-        return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
-                                      f"internal copy of {fndesc.qualname!r}", 0, env,
-                                      (library,))
-
-    run_pass_marking_link_only.jitgames_patch = True
-    lowering.run_pass = run_pass_marking_link_only
-    cpu.CPUContext.get_executable = executable_without_machine_code
-    library_class._finalize_final_module = finalize_without_machine_code
-    library_class.get_pointer_to_function = no_pointer_without_machine_code
-
-
 if not numba.config.DISABLE_JIT:
     _load_array_math_without_blas_probe()
     _inlining_copies_the_callee_once()
     _resolving_each_call_type_once()
-    _internal_copies_get_no_machine_code()
 
 from .errors import InputError  # noqa: E402
 
@@ -331,8 +255,6 @@ def _one_specialisation_per_type(kernel, options):
 
     internal_options = dict(options, cache=False, no_cpython_wrapper=True,
                             no_cfunc_wrapper=True)
-    if not options.get("parallel"):
-        _LINK_ONLY.add(kernel.py_func)
     internal = []  # made on the first call from a kernel
     own_overload = kernel.get_overload
 
