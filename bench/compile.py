@@ -18,7 +18,12 @@ being measured and records:
   unchanged (same digest: same speed, same results);
 - per-kernel costs of the solitaire study in this checkout: each compiled
   specialisation's own compile seconds as Numba records them (inclusive of the kernels
-  it calls, so the top ones sum more than the whole), and the count of specialisations.
+  it calls, so the top ones sum more than the whole), and the count of specialisations;
+- ``stages_solitaire``, in each checkout: the study's first call's CPU seconds by
+  compiler stage, exclusive (each second charged to the innermost stage running: Numba's
+  type inference, lowering, entry points; LLVM's IR parsing, function and module
+  passes, machine code; the cache), and by compiled function (``compiles``, exclusive
+  of the functions it compiles in turn: a callee's internal copy is named like it).
 
 CPU seconds are reported beside wall seconds: on a shared, busy machine they move much
 less with the other jobs. Results go to ``bench/results/compile.json`` (with
@@ -50,15 +55,18 @@ solve_rows(deals(0, 0, 1), False, make_scratch(1))
 cpu = time.process_time() - begin
 rows = []
 for name, kernel in KERNELS.items():
-    for signature in getattr(kernel, "signatures", []):
-        timers = kernel.get_metadata(signature).get("timers", {})
-        rows.append([name, str(signature), round(timers.get("compiler_lock", 0.0), 3)])
+    copies = [("", kernel)] + [(" (internal)", k) for k in getattr(kernel, "internal_copy", [])]
+    for suffix, compiled in copies:
+        for signature in getattr(compiled, "signatures", []):
+            timers = compiled.get_metadata(signature).get("timers", {})
+            rows.append([name + suffix, str(signature),
+                         round(timers.get("compiler_lock", 0.0), 3)])
 rows.sort(key=lambda r: -r[2])
 print(json.dumps({"first_call_cpu_seconds": cpu, "specialisations": len(rows), "top": rows[:15]}))
 """
 
 MACHINE_CODE = r"""
-import hashlib, json
+import hashlib, json, re
 from jitgames.solitaire.deal import deals
 from jitgames.solitaire.search import make_scratch, solve_decks, solve_rows
 solve_rows(deals(0, 0, 1), False, make_scratch(1))
@@ -67,9 +75,77 @@ for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
     line = line.split("#")[0].rstrip()
     directive = line.lstrip().startswith(".") and not line.lstrip().startswith(".L")
     if line and not directive:
-        lines.append(line)
+        # a callee's symbol carries an ABI tag, a digest of its compile flags (they
+        # changed when callees lost their Python entry points): left out, so that the
+        # digest compares the instructions alone
+        lines.append(re.sub(r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line))
 text = "\n".join(lines)
 print(json.dumps({"instructions": len(lines), "sha1": hashlib.sha1(text.encode()).hexdigest()}))
+"""
+
+STAGES = r"""
+import collections, functools, json, time
+from numba.core import caching, codegen, compiler, dispatcher, lowering, typed_passes
+from numba.core import typeinfer, untyped_passes
+seconds = collections.defaultdict(float)
+kernels = collections.defaultdict(float)
+stack = [["outside", time.process_time()]]
+names = ["-"]
+
+def charge(until):
+    label, since = stack[-1]
+    seconds[label] += until - since
+    if label != "outside":
+        kernels[names[-1]] += until - since
+
+def timed(owner, attr, label):
+    inner = getattr(owner, attr)
+
+    @functools.wraps(inner)
+    def run(*args, **kwargs):
+        now = time.process_time()
+        charge(now)
+        if label == "numba: other":
+            names.append(args[0].py_func.__qualname__)
+        stack.append([label, now])
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            now = time.process_time()
+            charge(now)
+            stack.pop()
+            stack[-1][1] = now
+            if label == "numba: other":
+                names.pop()
+    setattr(owner, attr, run)
+
+for owner, attr, label in [
+        (dispatcher._FunctionCompiler, "compile", "numba: other"),
+        (compiler.CompilerBase, "_compile_core", "numba: other passes (bytecode, SSA, rewrites)"),
+        (untyped_passes.InlineInlinables, "run_pass", "numba: inline=True copies"),
+        (typed_passes.BaseTypeInference, "run_pass", "numba: type inference"),
+        (typed_passes.BaseNativeLowering, "run_pass", "numba: lowering, other"),
+        (lowering.Lower, "lower", "numba: lowering to LLVM IR"),
+        (lowering.Lower, "create_cpython_wrapper", "numba: Python entry points"),
+        (lowering.Lower, "create_cfunc_wrapper", "numba: C entry points"),
+        (codegen.CPUCodeLibrary, "add_ir_module", "llvm: parsing IR text"),
+        (codegen.CPUCodeLibrary, "_optimize_functions", "llvm: function passes"),
+        (codegen.CPUCodeLibrary, "finalize", "llvm: linking, verifying"),
+        (codegen.CPUCodeLibrary, "_optimize_final_module", "llvm: module passes"),
+        (codegen.JITCodeLibrary, "_finalize_specific", "llvm: machine code"),
+        (caching.Cache, "save_overload", "cache: saving"),
+        (caching.Cache, "load_overload", "cache: looking up")]:
+    timed(owner, attr, label)
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_rows
+begin = time.process_time()
+stack[-1][1] = begin
+solve_rows(deals(0, 0, 1), False, make_scratch(1))
+charge(time.process_time())
+seconds.pop("outside", None)
+print(json.dumps({"first_call_cpu_seconds": time.process_time() - begin,
+                  "stages": {k: round(v, 3) for k, v in sorted(seconds.items(), key=lambda kv: -kv[1])},
+                  "compiles": {k: round(v, 3) for k, v in sorted(kernels.items(), key=lambda kv: -kv[1])[:12]}}))
 """
 
 
@@ -165,6 +241,10 @@ def main(argv=None) -> int:
                     k: summary[game]["this"][k] / summary[game]["before"][k] for k in keys}
     if not args.no_solitaire:
         result["per_kernel_solitaire"] = _snippet(ROOT, PER_KERNEL)
+        result["stages_solitaire"] = {name: _snippet(checkout, STAGES)
+                                      for name, checkout in checkouts.items()}
+        for name, run in result["stages_solitaire"].items():
+            print(f"stages of the first call, {name}:", json.dumps(run["stages"]))
         result["solve_decks_machine_code"] = {name: _snippet(checkout, MACHINE_CODE)
                                               for name, checkout in checkouts.items()}
         print("solve_decks machine code:", json.dumps(result["solve_decks_machine_code"]))

@@ -33,10 +33,14 @@ Threads: Numba's OpenMP layer spins idle threads by default, which on a shared
 2-core machine slows parallel kernels many times over when other processes are busy;
 ``OMP_WAIT_POLICY=PASSIVE`` is set unless the user has chosen a policy.
 
-Compile time: Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a
-callee's IR once per inlining rather than once per block
-(:func:`_inlining_copies_the_callee_once`; same machine code, a fifth less compile
-time for the solitaire study's first call).
+Compile time (first use on an empty cache; docs/performance.md has the measurements):
+Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a callee's IR once
+per inlining rather than once per block (:func:`_inlining_copies_the_callee_once`);
+a call's type is resolved once per compilation, not at every round of type inference
+and again at lowering (:func:`_resolving_each_call_type_once`); and a kernel called from
+another kernel is compiled as an internal copy without Python or C entry points or cache
+entry of its own, since only the copy linked into its caller ever runs
+(:func:`_one_specialisation_per_type`). The machine code of the callers is unchanged.
 
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
@@ -107,9 +111,65 @@ def _inlining_copies_the_callee_once():
     worker.inline_ir = inline_ir_sharing_one_memo
 
 
+def _resolving_each_call_type_once():
+    """Make Numba resolve the type of a call of a built-in function once per compilation.
+
+    Numba 0.68 types ``a[i]``, ``a + b``, ``bool(x)`` ... by trying the function's typing
+    templates in turn (each failed one formats an error message) every time the call
+    is looked at: at each round of type inference and again when the call is lowered.
+    In the solitaire study's first call that was 3,805 resolutions of 254 distinct
+    calls (``getitem`` of an int64 array alone 478 times, about a millisecond each).
+    Here the answer is kept per function, argument types and compilation (the flags
+    object the compilation pushes on Numba's config stack: answers may depend on it,
+    so they are never shared between compilations), and a repeated call gets the same
+    signature and implementation key as the first. Only successful resolutions are
+    kept; the last few compilations' answers are held (nested compilations of callees
+    interleave with their caller's).
+    """
+    import collections
+    from numba.core import targetconfig
+    from numba.core.types import functions
+
+    base = functions.BaseFunction
+    resolve = base.get_call_type
+    if getattr(resolve, "jitgames_patch", False):
+        return
+    by_compilation = collections.OrderedDict()  # id(flags) -> (flags, {key: (sig, impl key)})
+
+    @functools.wraps(resolve)
+    def get_call_type(self, context, args, kws):
+        flags = targetconfig.ConfigStack.top_or_none()
+        try:
+            key = (self, context, tuple(args), tuple(kws.items()))
+            hash(key)
+        except TypeError:  # an unhashable argument type: resolve as Numba does
+            return resolve(self, context, args, kws)
+        entry = by_compilation.get(id(flags))
+        if entry is None or entry[0] is not flags:
+            entry = (flags, {})  # holding ``flags`` keeps its id from being reused
+            by_compilation[id(flags)] = entry
+            while len(by_compilation) > 16:
+                by_compilation.popitem(last=False)
+        else:
+            by_compilation.move_to_end(id(flags))
+        known = entry[1].get(key)
+        if known is not None:
+            sig, impl_key = known
+            self._impl_keys[sig.args] = impl_key  # as the first resolution left it
+            return sig
+        sig = resolve(self, context, args, kws)
+        if sig is not None:
+            entry[1][key] = (sig, self._impl_keys[sig.args])
+        return sig
+
+    get_call_type.jitgames_patch = True
+    base.get_call_type = get_call_type
+
+
 if not numba.config.DISABLE_JIT:
     _load_array_math_without_blas_probe()
     _inlining_copies_the_callee_once()
+    _resolving_each_call_type_once()
 
 from .errors import InputError  # noqa: E402
 
@@ -150,33 +210,71 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool =
         if numba.config.DISABLE_JIT:
             kernel = _recording(f, name)
         else:
-            kernel = _one_specialisation_per_type(numba.njit(**options)(f))
+            kernel = _one_specialisation_per_type(numba.njit(**options)(f), options)
         KERNELS[name] = kernel
         return kernel
 
     return wrap if func is None else wrap(func)
 
 
-def _one_specialisation_per_type(kernel):
-    """Make calls from other kernels with constant arguments use the kernel compiled for
-    the constants' types.
+def _one_specialisation_per_type(kernel, options):
+    """Make calls from other kernels use one internal copy of ``kernel``, compiled once
+    per argument type without the entry points only Python needs.
 
-    Numba types a constant argument in a kernel-to-kernel call as a literal
-    (``Literal[int](0)``) and compiles the callee once more for it, and again for every
-    other constant: a second or third copy of the callee and everything it calls, which
-    costs compile time on first use and gains nothing here (LLVM inlines the small
-    callees and propagates the constants anyway). Typing each call with the constants'
-    plain types (``int64``, ``bool``) keeps one compiled copy per argument type.
+    - Constants: Numba types a constant argument in a kernel-to-kernel call as a
+      literal (``Literal[int](0)``) and compiles the callee once more for it, and again
+      for every other constant: a second or third copy of the callee and everything it
+      calls, which costs compile time on first use and gains nothing here (LLVM inlines
+      the small callees and propagates the constants anyway). Each call is typed with
+      the constants' plain types (``int64``, ``bool``) instead.
+    - Internal copy: a kernel called from another kernel runs only inside its caller
+      (Numba links the callee's optimised LLVM module into the caller's, which is then
+      optimised and turned into machine code as a whole). Such calls are typed and
+      lowered against a second dispatcher of the same function compiled without
+      Numba's Python entry point (argument unboxing) and C-callback entry point, and
+      not cached on disk (its caller's cache entry holds the code; a cache entry of
+      the callee alone would only serve the first compilation of another caller):
+      per small kernel that was a third of its compile time, for wrappers that were
+      built, optimised and turned into machine code only to be thrown away.
+      The caller's machine code is unchanged (same callee function, same module).
+      A call from Python still compiles ``kernel`` itself, as before.
+
+    ``inline`` kernels are copied into their callers as IR and need neither.
     """
-    from numba.core import types
+    from numba.core import sigutils, types
 
-    typed_by_literals = kernel.get_call_template
+    if options.get("inline") == "always":
+        typed_by_literals = kernel.get_call_template
+
+        def get_call_template(args, kws):
+            return typed_by_literals(tuple(types.unliteral(a) for a in args),
+                                     {k: types.unliteral(v) for k, v in kws.items()})
+
+        kernel.get_call_template = get_call_template
+        return kernel
+
+    internal_options = dict(options, cache=False, no_cpython_wrapper=True,
+                            no_cfunc_wrapper=True)
+    internal = []  # made on the first call from a kernel
+    own_overload = kernel.get_overload
 
     def get_call_template(args, kws):
-        return typed_by_literals(tuple(types.unliteral(a) for a in args),
-                                 {k: types.unliteral(v) for k, v in kws.items()})
+        if not internal:
+            internal.append(numba.njit(**internal_options)(kernel.py_func))
+        return internal[0].get_call_template(
+            tuple(types.unliteral(a) for a in args),
+            {k: types.unliteral(v) for k, v in kws.items()})
+
+    def get_overload(sig):
+        # the implementation a typed kernel-to-kernel call is lowered to
+        args, _ = sigutils.normalize_signature(sig)
+        if internal and tuple(args) in internal[0].overloads:
+            return internal[0].overloads[tuple(args)].entry_point
+        return own_overload(sig)
 
     kernel.get_call_template = get_call_template
+    kernel.get_overload = get_overload
+    kernel.internal_copy = internal  # for bench/compile.py's per-kernel figures
     return kernel
 
 

@@ -138,3 +138,54 @@ def test_inlining_copies_the_callee_with_one_memo_and_puts_copy_back():
 
     assert outer(3) == 8 and outer(-3) == -8
     assert inline_closurecall.copy is copy
+
+
+@jit(leaf=True)
+def _bump(values, i, by):
+    values[i] += by
+    return values[i]
+
+
+@jit(leaf=True)
+def _bump_all(values, by):
+    total = 0
+    for i in range(values.shape[0]):
+        total += _bump(values, i, by)  # a kernel-to-kernel call: the internal copy
+    total += _bump(values, 0, 1)       # a constant argument: the same copy (int64)
+    return total
+
+
+@pytest.mark.kernel
+def test_a_kernel_called_from_kernels_and_from_python_computes_the_same():
+    values = np.arange(4, dtype=np.int64)
+    assert _bump_all(values, 10) == 10 + 11 + 12 + 13 + 11
+    assert values.tolist() == [11, 11, 12, 13]
+    assert _bump(values, 3, 2) == 15  # from Python: the kernel itself
+    assert values.tolist() == [11, 11, 12, 15]
+
+
+def test_kernel_calls_compile_one_internal_copy_without_python_entry_point():
+    """Calls from kernels go to one wrapper-less, uncached copy of the callee (one
+    specialisation, literals typed as plain integers); calls from Python compile the
+    kernel itself, as before."""
+    if numba.config.DISABLE_JIT:
+        pytest.skip("plain Python compiles nothing")
+
+    @jit(leaf=True)
+    def step(values, i, by):
+        values[i] += by
+        return values[i]
+
+    @jit(leaf=True)
+    def steps(values):
+        return step(values, 0, 1) + step(values, 1, 2) + step(values, np.int64(2), 3)
+
+    values = np.zeros(3, dtype=np.int64)
+    assert steps(values) == 6
+    assert step.signatures == []  # never called from Python yet
+    (copy,) = step.internal_copy
+    assert len(copy.signatures) == 1
+    assert copy.targetoptions["no_cpython_wrapper"] and copy.targetoptions["no_cfunc_wrapper"]
+    assert type(copy._cache).__name__ == "NullCache"  # not cached on disk
+    assert step(values, 0, 5) == 6 and len(step.signatures) == 1
+    assert steps(values) == 7 + 4 + 6
