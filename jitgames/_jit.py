@@ -239,11 +239,15 @@ def _one_specialisation_per_type(kernel, options):
       The caller's machine code is unchanged (same callee function, same module).
       A call from Python still compiles ``kernel`` itself, as before.
 
-    ``inline`` kernels are copied into their callers as IR and need neither.
+    ``inline`` kernels are copied into their callers as IR and need neither. Nor do
+    kernels that call themselves (``minimax``): Numba types a recursive call only
+    against the dispatcher being compiled, so an internal copy would recurse into its
+    own compilation.
     """
     from numba.core import sigutils, types
 
-    if options.get("inline") == "always":
+    recursive = kernel.py_func.__name__ in kernel.py_func.__code__.co_names
+    if options.get("inline") == "always" or recursive:
         typed_by_literals = kernel.get_call_template
 
         def get_call_template(args, kws):

@@ -189,3 +189,23 @@ def test_kernel_calls_compile_one_internal_copy_without_python_entry_point():
     assert type(copy._cache).__name__ == "NullCache"  # not cached on disk
     assert step(values, 0, 5) == 6 and len(step.signatures) == 1
     assert steps(values) == 7 + 4 + 6
+
+
+@jit(leaf=True)
+def _triangle(n):
+    if n <= 0:
+        return 0
+    return n + _triangle(n - 1)  # a kernel that calls itself
+
+
+@jit(leaf=True)
+def _two_triangles(n):
+    return _triangle(n) + _triangle(n + 1)
+
+
+@pytest.mark.kernel
+def test_a_recursive_kernel_called_from_a_kernel_computes_the_sum():
+    """A kernel that calls itself is typed against its own dispatcher (no internal
+    copy, which would recurse into its own compilation), from Python and from kernels."""
+    assert _two_triangles(4) == 10 + 15
+    assert _triangle(5) == 15
