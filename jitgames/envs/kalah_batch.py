@@ -182,13 +182,20 @@ def _random_move(board, player, depth, weights, variant, key, counter, moves):
     for j in range(first, first + m):
         count += board[j] > 0
     pick, counter = below_inline(key, counter, count)
+    return _filled_pit(board, first, m, pick), counter
+
+
+@jit(inline=True)
+def _filled_pit(board, first, m, pick):
+    """The ``pick``-th pit holding stones (from 0, ascending) among ``first ..
+    first + m - 1``, found with selects, not branches (see :func:`_random_move`)."""
     pit = first
     before = 0
     for j in range(first, first + m):
         full = board[j] > 0
         pit = j if full and before == pick else pit
         before += full
-    return pit, counter
+    return pit
 
 
 @jit
@@ -420,13 +427,7 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
                 break
             # the side's count serves both the end of the game and the draw
             pick, drawn = below_inline(stream, drawn, south if player == SOUTH else north)
-            first = 0 if player == SOUTH else m + 1
-            pit = first
-            before = 0
-            for j in range(first, first + m):
-                full = board[j] > 0
-                pit = j if full and before == pick else pit
-                before += full
+            pit = _filled_pit(board, 0 if player == SOUTH else m + 1, m, pick)
             player, _ = apply_move_inline(board, player, pit, variant)
         to_move[i] = player
         key[i] = stream
