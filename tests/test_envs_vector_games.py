@@ -223,22 +223,28 @@ def test_uniform_legal_matches_reference(actions, rows, key, data):
     assert all(mask[i, a] or not mask[i].any() for i, a in enumerate(ours))
 
 
+def _assert_uniform_legal_on_one_and_two_threads(mask, key):
+    """``uniform_legal`` of ``mask`` under ``key`` gives the twin's actions on one and
+    on two threads."""
+    from jitgames._jit import threads
+    from jitgames.envs.sampling import uniform_legal
+
+    theirs = np.zeros(mask.shape[0], np.int64)
+    ref.uniform_legal(mask, key, theirs)
+    for count in (1, 2):
+        ours = np.zeros(mask.shape[0], np.int64)
+        with threads(count):
+            uniform_legal(mask, np.uint64(key), ours)
+        assert ours.tolist() == theirs.tolist()
+
+
 @pytest.mark.kernel
 @given(st.integers(1, 6), st.integers(1, 700), U64, st.integers(0, 2**32 - 1))
 def test_uniform_legal_matches_reference_over_many_blocks(actions, rows, key, seed):
     """Masks of up to 700 rows (several blocks of rows for the threads), on one and on
     two threads: the twin's actions either way."""
-    from jitgames._jit import threads
-    from jitgames.envs.sampling import uniform_legal
-
     mask = np.random.default_rng(seed).integers(0, 2, (rows, actions)).astype(np.int8)
-    theirs = np.zeros(rows, np.int64)
-    ref.uniform_legal(mask, key, theirs)
-    for count in (1, 2):
-        ours = np.zeros(rows, np.int64)
-        with threads(count):
-            uniform_legal(mask, np.uint64(key), ours)
-        assert ours.tolist() == theirs.tolist()
+    _assert_uniform_legal_on_one_and_two_threads(mask, key)
 
 
 @pytest.mark.kernel
@@ -246,19 +252,12 @@ def test_uniform_legal_matches_reference_over_many_blocks(actions, rows, key, se
 def test_uniform_legal_of_large_masks_matches_reference_on_the_threads(seed):
     """Masks of ``PARALLEL_ROWS`` rows and more go to the threads in blocks: the twin's
     actions on one and on two threads."""
-    from jitgames._jit import threads
-    from jitgames.envs.sampling import PARALLEL_ROWS, uniform_legal
+    from jitgames.envs.sampling import PARALLEL_ROWS
 
     rows = PARALLEL_ROWS + 300 * seed + 7
     mask = np.random.default_rng(seed).integers(0, 2, (rows, 6)).astype(np.int8)
     key = 2**64 - 1 - seed
-    theirs = np.zeros(rows, np.int64)
-    ref.uniform_legal(mask, key, theirs)
-    for count in (1, 2):
-        ours = np.zeros(rows, np.int64)
-        with threads(count):
-            uniform_legal(mask, np.uint64(key), ours)
-        assert ours.tolist() == theirs.tolist()
+    _assert_uniform_legal_on_one_and_two_threads(mask, key)
 
 
 def test_sample_legal_writes_into_out():
