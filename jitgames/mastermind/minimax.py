@@ -27,7 +27,7 @@ from ..errors import InputError
 from .codes import CodeSpace
 from .optimal import optimal_cost
 
-__all__ = ["answers_besides_solved", "counting_bound", "minimax_guesses"]
+__all__ = ["answers_besides_solved", "counting_bound", "minimax_guesses", "most_told"]
 
 
 def answers_besides_solved(pegs: int) -> int:
@@ -36,13 +36,20 @@ def answers_besides_solved(pegs: int) -> int:
     return (pegs + 1) * (pegs + 2) // 2 - 2 if pegs > 1 else 1
 
 
+def most_told(guesses: int, pegs: int) -> int:
+    """``N(d) = 1 + b + ... + b^(d-1)``: the most codes any strategy can solve within
+    ``guesses`` guesses (``b`` the answers other than "solved"; ``N(0) = 0``)."""
+    answers = answers_besides_solved(pegs)
+    told = 0
+    for _ in range(guesses):
+        told = 1 + answers * told
+    return told
+
+
 def counting_bound(codes: int, pegs: int) -> int:
-    """Least D with ``1 + b + ... + b^(D-1) >= codes``: no strategy does better."""
-    b = answers_besides_solved(pegs)
-    depth, told, width = 1, 1, 1
-    while told < codes:
-        width *= b
-        told += width
+    """Least D with ``most_told(D, pegs) >= codes``: no strategy does better."""
+    depth = 1
+    while most_told(depth, pegs) < codes:
         depth += 1
     return depth
 

@@ -47,7 +47,7 @@ import numpy as np
 from .. import _store
 from ..errors import InputError
 from .codes import CodeSpace, decode_feedback, feedback_slots
-from .minimax import answers_besides_solved, counting_bound
+from .minimax import answers_besides_solved, counting_bound, most_told
 from .symmetry import (history_group, mark_representatives, position_permutations,
                        present_colours)
 from .tree import DecisionTree
@@ -62,15 +62,6 @@ HEURISTICS = ("knuth", "most-parts", "entropy", "expected-size")
 
 CHECKPOINT_KIND = "jitgames.mastermind.worst"
 CHECKPOINT_SCHEMA = 1
-
-
-def most_told(guesses: int, pegs: int) -> int:
-    """``N(d)``: the most codes any strategy can solve within ``guesses`` guesses."""
-    answers = answers_besides_solved(pegs)
-    told = 0
-    for _ in range(guesses):
-        told = 1 + answers * told
-    return told
 
 
 class WorstCaseSearch:
