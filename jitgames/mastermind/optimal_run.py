@@ -58,14 +58,13 @@ from .._jit import thread_count
 from ..errors import InputError
 from .branch_and_bound import solve
 from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case, lower_bounds,
-                         set_bound,
-                         root_candidates, search_order)
+                         root_candidates, search_order, set_bound)
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
 from .optimal import OptimalSearch
 from .optimal_plan import Node
 
-__all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun", "optimal_run",
-           "job_params", "validate_partial", "job_value", "child_node",
+__all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun",
+           "optimal_run", "job_params", "validate_partial", "job_value", "child_node",
            "exact_job_worker", "default_split_above", "JOB_NAME"]
 
 JOB_NAME = "mastermind.optimal"
