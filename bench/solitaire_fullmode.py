@@ -80,7 +80,9 @@ def profile_seed(seed: int, n: int, repeats: int) -> dict:
              for kind, chosen in kinds.items()}
     line = kinds["line"]
     gap = full[line, MOVES] - bounds[line]
-    return {"seed": seed, "deals": n, "timing": timing,
+    # the score search is the same in both modes: no difference where no line search runs
+    same = bool((full[~line, POSITIONS] == fast[~line, POSITIONS]).all())
+    return {"seed": seed, "deals": n, "timing": timing, "score_search_same_in_both_modes": same,
             "cpu_ratio_full_to_score_only": timing["full"]["cpu_seconds"]
             / timing["score-only"]["cpu_seconds"],
             "split": split,
@@ -112,6 +114,8 @@ def main(argv=None) -> int:
         for kind, s in r["split"].items():
             print(f"  {kind:12s} {s['deals']:6d} {s['positions_full']:10d} "
                   f"{s['positions_score_only']:10d}")
+        print(f"  positions equal in both modes on every deal without a line search: "
+              f"{r['score_search_same_in_both_modes']}")
         b = r["line_deals_bound"]
         print(f"  line deals: optimal moves {b['mean_optimal_moves']:.2f} on average, bound at "
               f"the deal {b['mean_bound_at_deal']:.2f}, gap {b['mean_gap']:.2f} (max {b['max_gap']})")
