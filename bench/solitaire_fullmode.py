@@ -50,6 +50,8 @@ def timed(decks, score_only, scratch):
 
 
 def profile_seed(seed: int, n: int, repeats: int) -> dict:
+    """Timings, the split of the deals and the bound's gap for deals 0..n-1 of ``seed``
+    (the module docstring lists them; times in seconds)."""
     decks = deals(seed, 0, n)
     scratch = make_scratch(1)
     solve_rows(decks[:8], False, scratch)  # load the kernels
