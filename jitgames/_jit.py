@@ -259,15 +259,20 @@ def _one_specialisation_per_type(kernel, options):
 
     internal_options = dict(options, cache=False, no_cpython_wrapper=True,
                             no_cfunc_wrapper=True)
+    typed_by_literals = kernel.get_call_template
     internal = []  # made on the first call from a kernel
     own_overload = kernel.get_overload
 
     def get_call_template(args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        if not kws and args in kernel.overloads and not (internal and args in internal[0].overloads):
+            # Already compiled for a call from Python (Mastermind's set_bound is called
+            # from both): link that compilation rather than compile the function again.
+            return typed_by_literals(args, kws)
         if not internal:
             internal.append(numba.njit(**internal_options)(kernel.py_func))
-        return internal[0].get_call_template(
-            tuple(types.unliteral(a) for a in args),
-            {k: types.unliteral(v) for k, v in kws.items()})
+        return internal[0].get_call_template(args, kws)
 
     def get_overload(sig):
         # the implementation a typed kernel-to-kernel call is lowered to
