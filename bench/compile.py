@@ -23,11 +23,14 @@ being measured and records:
   compiler stage, exclusive (each second charged to the innermost stage running: Numba's
   type inference, lowering, entry points; LLVM's IR parsing, function and module
   passes, machine code; the cache), and by compiled function (``compiles``, exclusive
-  of the functions it compiles in turn: a callee's internal copy is named like it).
+  of the functions it compiles in turn: a callee's internal copy is named like it),
+  with the number of compilations and the functions compiled more than once;
+- ``stages_mastermind`` (with ``--mastermind``), in each checkout: the same for the whole
+  ``mastermind optimal -p 4 -k 7`` command.
 
 CPU seconds are reported beside wall seconds: on a shared, busy machine they move much
 less with the other jobs. Results go to ``bench/results/compile.json`` (with
-``--no-solitaire``: ``compile_mastermind.json``).
+``--no-solitaire``: ``compile_mastermind.json``; ``--out NAME``: ``NAME``).
 """
 from __future__ import annotations
 
@@ -84,11 +87,12 @@ print(json.dumps({"instructions": len(lines), "sha1": hashlib.sha1(text.encode()
 """
 
 STAGES = r"""
-import collections, functools, json, time
+import collections, functools, json, sys, time
 from numba.core import caching, codegen, compiler, dispatcher, lowering, typed_passes
 from numba.core import typeinfer, untyped_passes
 seconds = collections.defaultdict(float)
 kernels = collections.defaultdict(float)
+counts = collections.Counter()
 stack = [["outside", time.process_time()]]
 names = ["-"]
 
@@ -106,7 +110,9 @@ def timed(owner, attr, label):
         now = time.process_time()
         charge(now)
         if label == "numba: other":
-            names.append(args[0].py_func.__qualname__)
+            name = args[0].py_func.__qualname__
+            names.append(name)
+            counts[name] += 1
         stack.append([label, now])
         try:
             return inner(*args, **kwargs)
@@ -125,6 +131,9 @@ for owner, attr, label in [
         (untyped_passes.InlineInlinables, "run_pass", "numba: inline=True copies"),
         (typed_passes.BaseTypeInference, "run_pass", "numba: type inference"),
         (typed_passes.BaseNativeLowering, "run_pass", "numba: lowering, other"),
+        (typed_passes.ParforPass, "run_pass", "numba: parfor passes"),
+        (typed_passes.ParforFusionPass, "run_pass", "numba: parfor passes"),
+        (typed_passes.ParforPreLoweringPass, "run_pass", "numba: parfor passes"),
         (lowering.Lower, "lower", "numba: lowering to LLVM IR"),
         (lowering.Lower, "create_cpython_wrapper", "numba: Python entry points"),
         (lowering.Lower, "create_cfunc_wrapper", "numba: C entry points"),
@@ -136,17 +145,82 @@ for owner, attr, label in [
         (caching.Cache, "save_overload", "cache: saving"),
         (caching.Cache, "load_overload", "cache: looking up")]:
     timed(owner, attr, label)
-from jitgames.solitaire.deal import deals
-from jitgames.solitaire.search import make_scratch, solve_rows
 begin = time.process_time()
 stack[-1][1] = begin
-solve_rows(deals(0, 0, 1), False, make_scratch(1))
+%s
 charge(time.process_time())
 seconds.pop("outside", None)
 print(json.dumps({"first_call_cpu_seconds": time.process_time() - begin,
+                  "compilations": sum(counts.values()),
+                  "compiled_more_than_once": {k: n for k, n in counts.items() if n > 1},
                   "stages": {k: round(v, 3) for k, v in sorted(seconds.items(), key=lambda kv: -kv[1])},
-                  "compiles": {k: round(v, 3) for k, v in sorted(kernels.items(), key=lambda kv: -kv[1])[:12]}}))
+                  "compiles": {k: round(v, 3) for k, v in sorted(kernels.items(), key=lambda kv: -kv[1])[:%d]}}))
 """
+FIRST_CALL = """
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_rows
+solve_rows(deals(0, 0, 1), False, make_scratch(1))
+"""
+WHOLE_COMMAND = """
+import contextlib, io
+from jitgames.__main__ import main
+with contextlib.redirect_stdout(io.StringIO()):
+    assert main(%r) == 0
+"""
+MASTERMIND_ARGV = ["mastermind", "optimal", "-p", "4", "-k", "7", "--json", "-q", "--threads",
+                   "1"]
+
+
+CALLEE_OPT = r"""
+import hashlib, json, re, time
+from numba.core import codegen
+level = %d
+library = codegen.CPUCodeLibrary
+optimize_functions, optimize_final_module = library._optimize_functions, library._optimize_final_module
+
+def callee(self):  # every library but the study kernel's own (its callees, deal generation)
+    return level < 3 and self.name != "solve_decks"
+
+def _optimize_functions(self, ll_module):
+    if not callee(self):
+        return optimize_functions(self, ll_module)
+    ll_module.data_layout = self._codegen._data_layout
+    for func in ll_module.functions:
+        fpm, pb = self._codegen._function_pass_manager(opt=level)
+        fpm.run(func, pb)
+
+def _optimize_final_module(self):
+    if not callee(self):
+        return optimize_final_module(self)
+    mpm, pb = self._codegen._module_pass_manager(opt=level)
+    mpm.run(self._final_module, pb)
+
+library._optimize_functions, library._optimize_final_module = _optimize_functions, _optimize_final_module
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_decks, solve_rows
+begin = time.process_time()
+solve_rows(deals(0, 0, 1), False, make_scratch(1))
+cpu = time.process_time() - begin
+lines = []
+for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
+    line = line.split("#")[0].rstrip()
+    if line and not (line.lstrip().startswith(".") and not line.lstrip().startswith(".L")):
+        lines.append(re.sub(r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line))
+decks, scratch = deals(0, 0, 1000), make_scratch(1)
+runs = []
+for _ in range(3):
+    begin = time.process_time()
+    solve_rows(decks, False, scratch)
+    runs.append(time.process_time() - begin)
+print(json.dumps({"llvm_level_of_callees": level, "first_call_cpu_seconds": cpu,
+                  "solve_decks_instructions": len(lines),
+                  "solve_decks_sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest(),
+                  "run_1000_deals_cpu_seconds_min": min(runs)}))
+"""
+"""--callee-opt: the study's first call with LLVM's O1 (or O0) pipeline for every library
+but ``solve_decks``' own (its callees, which LLVM inlines into it, and the deal
+generation), beside O3: the first call's CPU seconds, ``solve_decks``' machine code and
+the CPU seconds of 1,000 deals (option (b) of issue 29, measured and dropped)."""
 
 
 def _snippet(checkout: Path, code: str) -> dict:
@@ -182,7 +256,7 @@ def solitaire_once(checkout: Path) -> dict:
 
 
 def mastermind_once(checkout: Path) -> dict:
-    argv = ["mastermind", "optimal", "-p", "4", "-k", "7", "--json", "-q", "--threads", "1"]
+    argv = MASTERMIND_ARGV
     with tempfile.TemporaryDirectory() as cache:
         cold_wall, cold_cpu, out = _run(checkout, argv, cache)
         warm_wall, warm_cpu, _ = _run(checkout, argv, cache)
@@ -206,6 +280,12 @@ def main(argv=None) -> int:
     parser.add_argument("--no-solitaire", action="store_true",
                         help="leave out the solitaire runs and its per-kernel costs "
                              "(with --mastermind: mastermind only)")
+    parser.add_argument("--callee-opt", type=int, choices=(0, 1, 2), default=None,
+                        metavar="LEVEL", help="also the study's first call with the callees "
+                        "of solve_decks optimised at LLVM level LEVEL, alternating with 3")
+    parser.add_argument("--out", default=None, metavar="NAME",
+                        help="file name under bench/results (default compile.json, with "
+                             "--no-solitaire compile_mastermind.json)")
     args = parser.parse_args(argv)
     checkouts = {"this": ROOT}
     if args.before is not None:
@@ -241,17 +321,29 @@ def main(argv=None) -> int:
                     k: summary[game]["this"][k] / summary[game]["before"][k] for k in keys}
     if not args.no_solitaire:
         result["per_kernel_solitaire"] = _snippet(ROOT, PER_KERNEL)
-        result["stages_solitaire"] = {name: _snippet(checkout, STAGES)
+        result["stages_solitaire"] = {name: _snippet(checkout, STAGES % (FIRST_CALL, 12))
                                       for name, checkout in checkouts.items()}
         for name, run in result["stages_solitaire"].items():
             print(f"stages of the first call, {name}:", json.dumps(run["stages"]))
         result["solve_decks_machine_code"] = {name: _snippet(checkout, MACHINE_CODE)
                                               for name, checkout in checkouts.items()}
         print("solve_decks machine code:", json.dumps(result["solve_decks_machine_code"]))
+    if args.callee_opt is not None:
+        result["callee_opt"] = [_snippet(ROOT, CALLEE_OPT % level) for _ in range(args.repeats)
+                                for level in (3, args.callee_opt)]
+        for run in result["callee_opt"]:
+            print("callee LLVM level:", json.dumps(run), flush=True)
+    if args.mastermind:
+        command = STAGES % (WHOLE_COMMAND % (MASTERMIND_ARGV,), 60)
+        result["stages_mastermind"] = {name: _snippet(checkout, command)
+                                       for name, checkout in checkouts.items()}
+        for name, run in result["stages_mastermind"].items():
+            print(f"mastermind compilations, {name}: {run['compilations']}, more than once: "
+                  f"{run['compiled_more_than_once']}")
     result["summary"] = summary
     print(json.dumps(summary, indent=2))
-    save_result(ROOT / "bench" / "results" / (
-        "compile_mastermind.json" if args.no_solitaire else "compile.json"), result)
+    save_result(ROOT / "bench" / "results" / (args.out or (
+        "compile_mastermind.json" if args.no_solitaire else "compile.json")), result)
     return 0
 
 

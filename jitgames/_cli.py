@@ -122,6 +122,11 @@ def display_name(prog: str) -> str:
     return prog
 
 
+_PARSING = contextvars.ContextVar("jitgames_parsing", default=None)
+"""Inside :func:`run_cli`: a one-item list holding the ``prog`` of the parser that
+last began parsing (see :meth:`ArgumentParser.parse_known_args`)."""
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with a one-line error message and exit status 2."""
 
@@ -129,6 +134,15 @@ class ArgumentParser(argparse.ArgumentParser):
         if kwargs.get("prog") is not None:
             kwargs["prog"] = display_name(kwargs["prog"])
         super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        # A sub-command's parser begins parsing inside its parent's, so the last prog
+        # recorded is the command as typed (``jitgames puzzles queens``): run_cli names
+        # it in the errors the body raises after parsing, as argparse's own errors do.
+        chosen = _PARSING.get()
+        if chosen is not None:
+            chosen[0] = self.prog
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):  # noqa: D401 - argparse API
         message = one_line(message)  # one line, whatever the message
@@ -219,6 +233,8 @@ def _run(body, argv, prog, program: bool) -> int:
     estimate = (f"about {FIRST_USE_SECONDS[game]} s" if game in FIRST_USE_SECONDS
                 else "some seconds")
     _tolerant_output()
+    chosen = [name]  # becomes the sub-command's name once its parser runs
+    token = _PARSING.set(chosen)
     try:
         with compile_notice(name, estimate, quiet=quiet), _sigterm_as_interrupt(), \
                 _first_use_stops(name, program, "--json" in words):
@@ -229,19 +245,19 @@ def _run(body, argv, prog, program: bool) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else 1
     except InputError as exc:
         message = one_line(exc) or type(exc).__name__
-        print(f"{name}: error: {message}", file=sys.stderr)
+        print(f"{chosen[0]}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         if "--json" in words:  # stopped before it had anything to print: still one object
             with contextlib.suppress(OSError):
                 print('{"complete": false}', flush=True)
         if _TERMINATED.is_set():
-            print(f"{name}: terminated (SIGTERM)", file=sys.stderr)
+            print(f"{chosen[0]}: terminated (SIGTERM)", file=sys.stderr)
             return EXIT_TERMINATED
-        print(f"{name}: interrupted", file=sys.stderr)
+        print(f"{chosen[0]}: interrupted", file=sys.stderr)
         return EXIT_CUT_SHORT
     except MemoryError:  # a last resort: sizes are checked before the work where known
-        print(f"{name}: error: not enough memory for this size; try a smaller one",
+        print(f"{chosen[0]}: error: not enough memory for this size; try a smaller one",
               file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
@@ -249,6 +265,8 @@ def _run(body, argv, prog, program: bool) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    finally:
+        _PARSING.reset(token)
     return EXIT_OK if status is None else int(status)
 
 

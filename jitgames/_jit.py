@@ -40,7 +40,9 @@ a call's type is resolved once per compilation, not at every round of type infer
 and again at lowering (:func:`_resolving_each_call_type_once`); and a kernel called from
 another kernel is compiled as an internal copy without Python or C entry points or cache
 entry of its own, since only the copy linked into its caller ever runs
-(:func:`_one_specialisation_per_type`). The machine code of the callers is unchanged.
+(:func:`_one_specialisation_per_type`), unless the kernel was already compiled for a call
+from Python with the same argument types: then that compilation is linked instead of
+compiling the function again. The machine code of the callers is unchanged.
 
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
@@ -238,6 +240,10 @@ def _one_specialisation_per_type(kernel, options):
       built, optimised and turned into machine code only to be thrown away.
       The caller's machine code is unchanged (same callee function, same module).
       A call from Python still compiles ``kernel`` itself, as before.
+    - No second compilation: a kernel called from Python and then from a kernel with
+      the same argument types (Mastermind's ``set_bound``: 1.5-2 CPU s each time) is
+      linked from the compilation Python's call made; an internal copy is made only for
+      argument types Python has not compiled yet (and once made, it keeps serving them).
 
     ``inline`` kernels are copied into their callers as IR and need neither. Nor do
     kernels that call themselves (``minimax``): Numba types a recursive call only
@@ -259,15 +265,20 @@ def _one_specialisation_per_type(kernel, options):
 
     internal_options = dict(options, cache=False, no_cpython_wrapper=True,
                             no_cfunc_wrapper=True)
+    typed_by_literals = kernel.get_call_template
     internal = []  # made on the first call from a kernel
     own_overload = kernel.get_overload
 
     def get_call_template(args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        if not kws and args in kernel.overloads and not (internal and args in internal[0].overloads):
+            # Already compiled for a call from Python (Mastermind's set_bound is called
+            # from both): link that compilation rather than compile the function again.
+            return typed_by_literals(args, kws)
         if not internal:
             internal.append(numba.njit(**internal_options)(kernel.py_func))
-        return internal[0].get_call_template(
-            tuple(types.unliteral(a) for a in args),
-            {k: types.unliteral(v) for k, v in kws.items()})
+        return internal[0].get_call_template(args, kws)
 
     def get_overload(sig):
         # the implementation a typed kernel-to-kernel call is lowered to

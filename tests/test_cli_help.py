@@ -68,3 +68,30 @@ def test_messages_name_the_command_as_typed(capsys, tmp_path):
     assert front_door(["mastermind", "tree", "-p", "2", "-k", "2", "--out", str(out_file)]) == 0
     err = capsys.readouterr().err
     assert "jitgames mastermind: tree of" in err and "python -m" not in err
+
+
+BAD_INPUT = [  # (game, sub-command words, the rest): each raises InputError after parsing
+    ("solitaire", [], ["5", "--board"]),
+    ("solitaire", ["play"], ["--deal-file", "no-such-deal-file.txt"]),
+    ("mastermind", ["evaluate"], ["-p", "12", "-k", "12"]),
+    ("kalah", ["solve"], ["10", "10"]),
+    ("puzzles", ["queens"], ["99"]),
+    ("primes", ["count"], ["5", "1"]),
+]
+
+
+@pytest.mark.parametrize("game,command,rest", BAD_INPUT,
+                         ids=[" ".join([g, *c, *r]) for g, c, r in BAD_INPUT])
+@pytest.mark.parametrize("front", [True, False], ids=["jitgames", "python -m"])
+def test_an_error_after_parsing_names_the_sub_command(game, command, rest, front, capsys):
+    """An error the command raises (not argparse) names the sub-command as typed, like
+    argparse's own errors: one line, status 2."""
+    if front:
+        status, program = front_door([game, *command, *rest]), "jitgames " + game
+    else:
+        module = importlib.import_module(f"jitgames.{PACKAGES.get(game, game)}.__main__")
+        status, program = module.main([*command, *rest]), "python -m jitgames." + game
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith(" ".join([program, *command]) + ": error: ")
+    assert err.count("\n") == 1 and err.endswith("\n")

@@ -191,6 +191,34 @@ def test_kernel_calls_compile_one_internal_copy_without_python_entry_point():
     assert steps(values) == 7 + 4 + 6
 
 
+def test_a_kernel_compiled_for_python_first_is_linked_not_compiled_again():
+    """A kernel called from Python and then from another kernel with the same argument
+    types is compiled once: the caller links the compilation Python's call made (no
+    internal copy); with other argument types the caller still gets the internal copy."""
+
+    @jit(leaf=True)
+    def step(values, i, by):
+        values[i] += by
+        return values[i]
+
+    @jit(leaf=True)
+    def steps(values):
+        return step(values, 0, 1) + step(values, np.int64(1), 2)
+
+    @jit(leaf=True)
+    def float_steps(values):
+        return step(values, 0, 1.5)
+
+    values = np.zeros(2, dtype=np.int64)
+    assert step(values, 1, 4) == 4 and len(step.signatures) == 1
+    assert steps(values) == 1 + 6
+    assert step.internal_copy == [] and len(step.signatures) == 1
+    floats = np.zeros(1)
+    assert float_steps(floats) == 1.5
+    (copy,) = step.internal_copy
+    assert len(copy.signatures) == 1 and len(step.signatures) == 1
+
+
 @jit(leaf=True)
 def _triangle(n):
     if n <= 0:
