@@ -254,18 +254,18 @@ def _one_specialisation_per_type(kernel, options):
 
     recursive = kernel.py_func.__name__ in kernel.py_func.__code__.co_names
     if options.get("inline") == "always" or recursive:
-        typed_by_literals = kernel.get_call_template
+        own_call_template = kernel.get_call_template
 
         def get_call_template(args, kws):
-            return typed_by_literals(tuple(types.unliteral(a) for a in args),
-                                     {k: types.unliteral(v) for k, v in kws.items()})
+            return own_call_template(tuple(types.unliteral(a) for a in args),
+                                    {k: types.unliteral(v) for k, v in kws.items()})
 
         kernel.get_call_template = get_call_template
         return kernel
 
     internal_options = dict(options, cache=False, no_cpython_wrapper=True,
                             no_cfunc_wrapper=True)
-    typed_by_literals = kernel.get_call_template
+    own_call_template = kernel.get_call_template
     internal = []  # made on the first call from a kernel
     own_overload = kernel.get_overload
 
@@ -275,7 +275,7 @@ def _one_specialisation_per_type(kernel, options):
         if not kws and args in kernel.overloads and not (internal and args in internal[0].overloads):
             # Already compiled for a call from Python (Mastermind's set_bound is called
             # from both): link that compilation rather than compile the function again.
-            return typed_by_literals(args, kws)
+            return own_call_template(args, kws)
         if not internal:
             internal.append(numba.njit(**internal_options)(kernel.py_func))
         return internal[0].get_call_template(args, kws)
