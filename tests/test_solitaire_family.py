@@ -107,6 +107,52 @@ def ref_normalised(rules, piles, foundations):
 @pytest.mark.kernel
 @cases
 @given(small_positions(most=20), st.sampled_from(range(3)), st.lists(st.integers(0, 31), max_size=25))
+def test_build_key_is_the_twins_key_of_the_child(position, rules, choices):
+    """Along random play: the position's key is the twin's, and :func:`build_key` of
+    every legal build is the twin's key of the position it leads to, or ``(-1, -1)``
+    exactly when the twin's move ends with a card played home."""
+    piles, foundations = position
+    name = ref.RULES[rules]
+    pos = kernel_position(piles, foundations, rules)
+    for choice in choices:
+        game = game_of(pos)
+        assert ref.family_key(name, piles, *game) == tuple(int(k) for k in pos[F.KEY:F.KEY + 2])
+        legal = kernel_moves(pos)
+        for move in legal:
+            if move % 8 == F.TO_FOUNDATION:
+                continue
+            child = ref.play(name, *game, twin_move(pos, move))
+            expected = (-1, -1) if child[1] != game[1] else ref.family_key(name, piles, *child)
+            assert tuple(int(k) for k in F.build_key(pos, move)) == expected
+        if not legal:
+            break
+        F.apply_move(pos, legal[choice % len(legal)])
+
+
+keys = st.tuples(st.one_of(st.integers(0, 3), st.integers(0, (1 << 60) - 1)),
+                 st.one_of(st.integers(0, 3), st.integers(0, (1 << 60) - 1)))
+
+
+@pytest.mark.kernel
+@cases
+@given(st.lists(keys, max_size=40), st.lists(keys, max_size=20))
+def test_contains_key_is_membership_of_the_inserted_keys(inserted, others):
+    """:func:`contains_key` answers as a Python set of the keys inserted this epoch does,
+    and a new epoch holds none."""
+    slots = np.zeros(64 * FS.SLOT_WORDS, dtype=np.int64)
+    meta = np.zeros(FS.META_SIZE, dtype=np.int64)
+    FS.new_deal(meta)
+    for key in inserted:
+        FS.insert_key(slots, meta, *key)
+    for key in inserted + others:
+        assert bool(FS.contains_key(slots, meta, *key)) == (key in set(inserted))
+    FS.new_deal(meta)
+    assert not any(FS.contains_key(slots, meta, *key) for key in inserted)
+
+
+@pytest.mark.kernel
+@cases
+@given(small_positions(most=20), st.sampled_from(range(3)), st.lists(st.integers(0, 31), max_size=25))
 def test_moves_apply_and_undo_match_the_twin(position, rules, choices):
     """Along random play: the legal moves are the twin's (one per distinct result),
     each move gives the twin's position, the keys name positions exactly, and undo

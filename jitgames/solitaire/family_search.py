@@ -75,7 +75,7 @@ from .._random import mix64
 from .family_bound import bound_at_least, bound_of, score_bound
 from .rules import N_PILES
 from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
-                     deal_position, legal_moves, undo_move)
+                     build_key, deal_position, legal_moves, undo_move)
 
 EXACT = 0
 UNDECIDED = 1
@@ -129,6 +129,24 @@ def insert_key(slots, meta, key0, key1):
             return 1
         if slots[j] == key0 and slots[j + 1] == key1:
             return 0
+        i = (i + 1) & (capacity - 1)
+
+
+@jit(leaf=True)
+def contains_key(slots, meta, key0, key1):
+    """True when the key ``(key0, key1)`` is in the set (this epoch); adds nothing.
+
+    Linear probing never deletes within an epoch, so a key present is met before the
+    first empty slot of its probe sequence."""
+    capacity = slots.shape[0] // SLOT_WORDS
+    epoch = meta[EPOCH_WORD]
+    i = np.int64(mix64(np.uint64(key0) ^ mix64(np.uint64(key1))) & np.uint64(capacity - 1))
+    while True:
+        j = i * SLOT_WORDS
+        if slots[j + 2] != epoch:
+            return False
+        if slots[j] == key0 and slots[j + 1] == key1:
+            return True
         i = (i + 1) & (capacity - 1)
 
 
@@ -203,6 +221,12 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
         if stack[f + 1] < stack[f]:
             move = moves[depth * MAX_MOVES + stack[f + 1]]
             stack[f + 1] += 1
+            if move % 8 != TO_FOUNDATION:
+                # a child already in the set is skipped without making the move: the
+                # same positions, the same order, the same answers (module docstring)
+                key0, key1 = build_key(pos, move)
+                if key0 >= 0 and contains_key(slots, meta, key0, key1):
+                    continue
             streak = 0
             score0 = down0 = empty0 = 0
             if slack >= 0:
