@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from jitgames.solitaire import family as F
 from jitgames.solitaire import family_search as FS
+from tests.reference import _random as rnd
 from tests.reference import solitaire_family as ref
 
 from .solution_check import check_moves
@@ -118,6 +119,10 @@ def test_build_key_is_the_twins_key_of_the_child(position, rules, choices):
         game = game_of(pos)
         assert ref.family_key(name, piles, *game) == tuple(int(k) for k in pos[F.KEY:F.KEY + 2])
         legal = kernel_moves(pos)
+        before = pos.copy()
+        slots = np.zeros(16 * FS.SLOT_WORDS, dtype=np.int64)
+        FS._prefetch_children(pos, slots, np.array(legal + [0], dtype=np.int64), 0, len(legal))
+        assert np.array_equal(pos, before) and not slots.any()   # a cache hint changes nothing
         for move in legal:
             if move % 8 == F.TO_FOUNDATION:
                 continue
@@ -146,6 +151,7 @@ def test_contains_key_is_membership_of_the_inserted_keys(inserted, others):
         FS.insert_key(slots, meta, *key)
     for key in inserted + others:
         assert bool(FS.contains_key(slots, meta, *key)) == (key in set(inserted))
+        assert FS._first_slot(slots, *key) == rnd.mix64(key[0] ^ rnd.mix64(key[1])) % 64
     FS.new_deal(meta)
     assert not any(FS.contains_key(slots, meta, *key) for key in inserted)
 
