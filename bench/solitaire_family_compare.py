@@ -63,7 +63,8 @@ def agreement(base: np.ndarray, this: np.ndarray) -> dict:
     """Deals decided by both (status 0) and how many of them differ in score (must be 0)."""
     both = (base[:, 1] == 0) & (this[:, 1] == 0)
     return {"decided_by_both": int(both.sum()),
-            "score_differs": int((base[both, 0] != this[both, 0]).sum())}
+            "score_differs": int((base[both, 0] != this[both, 0]).sum()),
+            "same_rows": bool(np.array_equal(base, this))}
 
 
 def commit(tree: Path) -> str:
@@ -105,7 +106,8 @@ def main(argv=None) -> int:
               f"{t['deals_per_second']:.1f} deals/s, undecided {t['undecided']} (win undecided "
               f"{t['win_undecided']}), won {t['won']}; x{row['speed_ratio']:.2f} wall, "
               f"x{row['cpu_ratio']:.2f} CPU; decided by both {row['agreement']['decided_by_both']}, "
-              f"score differs {row['agreement']['score_differs']}")
+              f"score differs {row['agreement']['score_differs']}, "
+              f"same scores and status on every deal: {row['agreement']['same_rows']}")
     save_result(args.out, {"machine": machine(), "deals": args.deals, "seed": 2026,
                            "node_limit": args.node_limit, "repeats": args.repeats, "threads": 1,
                            "commits": {label: commit(tree) for label, tree in trees.items()},

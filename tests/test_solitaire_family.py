@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from jitgames.solitaire import family as F
 from jitgames.solitaire import family_search as FS
+from tests.reference import _random as rnd
 from tests.reference import solitaire_family as ref
 
 from .solution_check import check_moves
@@ -102,6 +103,57 @@ def ref_normalised(rules, piles, foundations):
     foundations = list(foundations)
     ref.normalise(ref.RULES[rules], piles, foundations)
     return piles, foundations
+
+
+@pytest.mark.kernel
+@cases
+@given(small_positions(most=20), st.sampled_from(range(3)), st.lists(st.integers(0, 31), max_size=25))
+def test_build_key_is_the_twins_key_of_the_child(position, rules, choices):
+    """Along random play: the position's key is the twin's, and :func:`build_key` of
+    every legal build is the twin's key of the position it leads to, or ``(-1, -1)``
+    exactly when the twin's move ends with a card played home."""
+    piles, foundations = position
+    name = ref.RULES[rules]
+    pos = kernel_position(piles, foundations, rules)
+    for choice in choices:
+        game = game_of(pos)
+        assert ref.family_key(name, piles, *game) == tuple(int(k) for k in pos[F.KEY:F.KEY + 2])
+        legal = kernel_moves(pos)
+        before = pos.copy()
+        slots = np.zeros(16 * FS.SLOT_WORDS, dtype=np.int64)
+        FS._prefetch_children(pos, slots, np.array(legal + [0], dtype=np.int64), 0, len(legal))
+        assert np.array_equal(pos, before) and not slots.any()   # a cache hint changes nothing
+        for move in legal:
+            if move % 8 == F.TO_FOUNDATION:
+                continue
+            child = ref.play(name, *game, twin_move(pos, move))
+            expected = (-1, -1) if child[1] != game[1] else ref.family_key(name, piles, *child)
+            assert tuple(int(k) for k in F.build_key(pos, move)) == expected
+        if not legal:
+            break
+        F.apply_move(pos, legal[choice % len(legal)])
+
+
+keys = st.tuples(st.one_of(st.integers(0, 3), st.integers(0, (1 << 60) - 1)),
+                 st.one_of(st.integers(0, 3), st.integers(0, (1 << 60) - 1)))
+
+
+@pytest.mark.kernel
+@cases
+@given(st.lists(keys, max_size=40), st.lists(keys, max_size=20))
+def test_contains_key_is_membership_of_the_inserted_keys(inserted, others):
+    """:func:`contains_key` answers as a Python set of the keys inserted this epoch does,
+    and a new epoch holds none."""
+    slots = np.zeros(64 * FS.SLOT_WORDS, dtype=np.int64)
+    meta = np.zeros(FS.META_SIZE, dtype=np.int64)
+    FS.new_deal(meta)
+    for key in inserted:
+        FS.insert_key(slots, meta, *key)
+    for key in inserted + others:
+        assert bool(FS.contains_key(slots, meta, *key)) == (key in set(inserted))
+        assert FS._first_slot(slots, *key) == rnd.mix64(key[0] ^ rnd.mix64(key[1])) % 64
+    FS.new_deal(meta)
+    assert not any(FS.contains_key(slots, meta, *key) for key in inserted)
 
 
 @pytest.mark.kernel

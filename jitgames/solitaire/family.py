@@ -337,6 +337,48 @@ def legal_moves(pos, out, start):
 
 
 @jit(leaf=True)
+def _build_code(pos, card, dest):
+    """The code ``card`` gets when it is moved onto the exposed card of pile ``dest``
+    (or into ``dest`` when that pile is empty)."""
+    top = pos[LENGTH + dest]
+    if top == 0:
+        return BOTTOM
+    onto = pos[PILES + dest * PILE_STRIDE + top - 1]
+    if onto == pos[BASE + card]:
+        return STAYED      # back on a card that started face up (module docstring)
+    return PLACE if PLACES[pos[RULES], card, 0] == onto else PLACE + 1
+
+
+@jit(leaf=True)
+def build_key(pos, move):
+    """``(key word 0, key word 1)`` of the position that the legal build ``move`` (a run
+    onto a card or into an empty pile, not a foundation play) leads to, without making
+    it; ``(-1, -1)`` when an automatic foundation play would follow it.
+
+    Why this is the key :func:`apply_move` gives: a build changes one code in the key,
+    the moved card's; a card turned up changes nothing in it (face-down cards are
+    implied by the codes). It changes no foundation and sends no card home, so
+    whether a card is safe to play (:func:`safe_to_play`) is the same before and after
+    it; the only card it newly exposes is the one under the moved card (the run's top
+    card was exposed already), and every exposed card of a position made by
+    :func:`start_position`, :func:`deal_position`, :func:`apply_move` or
+    :func:`undo_move` is not safe to play (each ends with the safe plays made, or
+    restores such a position). So an automatic play follows exactly when the card under
+    the moved card is safe to play. Keys are never negative (60 bits a word).
+    """
+    card = move // 8
+    src = pos[WHERE + card]
+    h = pos[HEIGHT + card]
+    if h > 0 and safe_to_play(pos, pos[PILES + src * PILE_STRIDE + h - 1]):
+        return np.int64(-1), np.int64(-1)
+    w, bit = _code_shift(card)
+    delta = (_build_code(pos, card, move % 8) - pos[CODE + card]) << bit
+    if w == 0:
+        return pos[KEY] + delta, pos[KEY + 1]
+    return pos[KEY], pos[KEY + 1] + delta
+
+
+@jit(leaf=True)
 def apply_move(pos, move):
     """Make legal ``move`` in place, then the safe foundation plays; all undoable."""
     card = move // 8
@@ -346,15 +388,7 @@ def apply_move(pos, move):
     if dest == TO_FOUNDATION:
         _to_foundation(pos, src, _HOME)
     else:
-        top = pos[LENGTH + dest]
-        if top == 0:
-            code = BOTTOM
-        else:
-            onto = pos[PILES + dest * PILE_STRIDE + top - 1]
-            if onto == pos[BASE + card]:
-                code = STAYED      # back on a card that started face up (module docstring)
-            else:
-                code = PLACE if PLACES[pos[RULES], card, 0] == onto else PLACE + 1
+        code = _build_code(pos, card, dest)
         _carry_run(pos, src, start, dest, pos[LENGTH + dest])
         old = pos[CODE + card]
         _set_code(pos, card, code)

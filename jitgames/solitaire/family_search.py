@@ -56,6 +56,19 @@ The set
 linear probing from a SplitMix64 mix of the key; a slot of an older epoch is empty,
 so a new deal costs no clearing (:func:`new_deal`).
 
+Children looked up before they are made
+---------------------------------------
+Most moves lead back to a position already in the set (runs go back and forth). For a
+build (a run onto a card or into an empty pile) :func:`.family.build_key` gives the
+key of the position it leads to without making it (one code of the key changes, unless
+an automatic foundation play would follow), and :func:`contains_key` looks it up: a
+child already seen is skipped without :func:`.family.apply_move` and
+:func:`.family.undo_move`, exactly where the search would have made, looked up and
+undone it, so the positions, their order and every answer are the same (the search
+version is unchanged). When a position is expanded, the set's slots of all its
+children are asked for at once (:func:`_prefetch_children`, a cache hint), so their
+cache misses overlap instead of coming one after another.
+
 The line
 --------
 The search keeps the moves of its current path; whenever the best score rises it
@@ -70,12 +83,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .._jit import jit
+from .._jit import jit, prefetch
 from .._random import mix64
 from .family_bound import bound_at_least, bound_of, score_bound
 from .rules import N_PILES
 from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
-                     deal_position, legal_moves, undo_move)
+                     build_key, deal_position, legal_moves, undo_move)
 
 EXACT = 0
 UNDECIDED = 1
@@ -109,6 +122,25 @@ def new_deal(meta):
 
 
 @jit(leaf=True)
+def _first_slot(slots, key0, key1):
+    """The slot where the probe sequence of the key ``(key0, key1)`` starts."""
+    capacity = slots.shape[0] // SLOT_WORDS
+    return np.int64(mix64(np.uint64(key0) ^ mix64(np.uint64(key1))) & np.uint64(capacity - 1))
+
+
+@jit(leaf=True)
+def _prefetch_children(pos, slots, moves, start, n):
+    """Ask for the slots of the children that builds lead to (a cache hint only), so
+    that their look-ups overlap their cache misses."""
+    for i in range(start, start + n):
+        move = moves[i]
+        if move % 8 != TO_FOUNDATION:
+            key0, key1 = build_key(pos, move)
+            if key0 >= 0:
+                prefetch(slots, _first_slot(slots, key0, key1) * SLOT_WORDS)
+
+
+@jit(leaf=True)
 def insert_key(slots, meta, key0, key1):
     """Add the key ``(key0, key1)`` to the set: 1 if it was new, 0 if present, -1 if full.
 
@@ -116,7 +148,7 @@ def insert_key(slots, meta, key0, key1):
     """
     capacity = slots.shape[0] // SLOT_WORDS
     epoch = meta[EPOCH_WORD]
-    i = np.int64(mix64(np.uint64(key0) ^ mix64(np.uint64(key1))) & np.uint64(capacity - 1))
+    i = _first_slot(slots, key0, key1)
     while True:
         j = i * SLOT_WORDS
         if slots[j + 2] != epoch:
@@ -129,6 +161,24 @@ def insert_key(slots, meta, key0, key1):
             return 1
         if slots[j] == key0 and slots[j + 1] == key1:
             return 0
+        i = (i + 1) & (capacity - 1)
+
+
+@jit(leaf=True)
+def contains_key(slots, meta, key0, key1):
+    """True when the key ``(key0, key1)`` is in the set (this epoch); adds nothing.
+
+    Linear probing never deletes within an epoch, so a key present is met before the
+    first empty slot of its probe sequence."""
+    capacity = slots.shape[0] // SLOT_WORDS
+    epoch = meta[EPOCH_WORD]
+    i = _first_slot(slots, key0, key1)
+    while True:
+        j = i * SLOT_WORDS
+        if slots[j + 2] != epoch:
+            return False
+        if slots[j] == key0 and slots[j + 1] == key1:
+            return True
         i = (i + 1) & (capacity - 1)
 
 
@@ -196,6 +246,7 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
     depth = 0
     stack[0] = legal_moves(pos, moves, 0)
     _order_moves(pos, moves, 0, stack[0])
+    _prefetch_children(pos, slots, moves, 0, stack[0])
     stack[1] = 0
     stack[2] = 0
     while True:
@@ -203,6 +254,12 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
         if stack[f + 1] < stack[f]:
             move = moves[depth * MAX_MOVES + stack[f + 1]]
             stack[f + 1] += 1
+            if move % 8 != TO_FOUNDATION:
+                # a child already in the set is skipped without making the move: the
+                # same positions, the same order, the same answers (module docstring)
+                key0, key1 = build_key(pos, move)
+                if key0 >= 0 and contains_key(slots, meta, key0, key1):
+                    continue
             streak = 0
             score0 = down0 = empty0 = 0
             if slack >= 0:
@@ -236,6 +293,7 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
                 f = FRAME * depth
                 stack[f] = legal_moves(pos, moves, depth * MAX_MOVES)
                 _order_moves(pos, moves, depth * MAX_MOVES, stack[f])
+                _prefetch_children(pos, slots, moves, depth * MAX_MOVES, stack[f])
                 stack[f + 1] = 0
                 stack[f + 2] = streak
                 continue

@@ -146,6 +146,53 @@ def places(rules, card):
     return [under for under in range(52) if may_go_on(rules, card, under)]
 
 
+def family_key(rules, start, piles, foundations):
+    """The family search's exact key, two ints, of ``piles`` and ``foundations`` reached
+    from the start position ``start`` (the piles as given to the kernel, before the
+    safe plays; a face-down count at least the pile's length means all but its top).
+
+    Written from the key's definition (jitgames.solitaire.family): word ``w`` holds
+    suits ``2w`` and ``2w + 1``: each height in 4 bits from bit 52, and a 2-bit code for
+    each card ``26w + i`` off the foundations at bit ``2i``: 0 when the card lies on the
+    card it lay on at the start and either that card was face up then or it is still
+    face down (the card never moved), or when it lay at the bottom of a pile at the
+    start and lies at the bottom now; 1 when it lies in a pile it was moved into while
+    empty; 2 or 3 when it lies on the first or second card it may go on
+    (:func:`key_places`).
+    """
+    first = {}
+    for down, cards in start:
+        down = min(down, max(len(cards) - 1, 0))
+        for h, card in enumerate(cards):
+            first[card] = (cards[h - 1] if h else None, h - 1 >= down)
+    words = [0, 0]
+    for suit in range(4):
+        words[suit // 2] += foundations[suit] << (52 + 4 * (suit % 2))
+    for down, cards in piles:
+        for h, card in enumerate(cards):
+            under = cards[h - 1] if h else None
+            under_then, face_up_then = first[card]
+            if under is None:
+                code = 0 if under_then is None else 1
+            elif under == under_then and (face_up_then or h - 1 < down):
+                code = 0
+            else:
+                code = 2 + key_places(rules, card).index(under)
+            words[card // 26] += code << (2 * (card % 26))
+    return tuple(words)
+
+
+def key_places(rules, card):
+    """The cards ``card`` may go on, in the key's order: under yukon the card of the
+    lower-numbered suit first; under etude and alaska the card of its suit one rank
+    higher, then the one one rank lower (None where that one is not a place: a king
+    has no higher card, an ace no lower, and the etude takes no lower card)."""
+    if rules == "yukon":
+        return sorted(places(rules, card))
+    return [c if 0 <= card % 13 + d <= 12 and may_go_on(rules, card, c) else None
+            for d, c in ((1, card + 1), (-1, card - 1))]
+
+
 def score_bound(rules, piles, foundations):
     """Cards that may ever go home (jitgames.solitaire.family_bound's definition),
     grown to a fixed point: may be exposed, may lead, may go home, may a pile be empty."""
