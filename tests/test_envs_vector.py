@@ -30,8 +30,9 @@ U64 = st.integers(0, 2**64 - 1)
 
 @st.composite
 def batches(draw):
-    """A batch state of 1..5 games of Kalah(m, n) in any position, and the step's inputs."""
-    m = draw(st.integers(1, 4))
+    """A batch state of 1..5 games of Kalah(m, n) in any position, and the step's inputs
+    (``m = 6`` too: the random step has a copy of its own for Kalah(6, n) from South)."""
+    m = draw(st.sampled_from([1, 2, 3, 4, 6]))
     stones = draw(st.integers(1, 3))
     count = draw(st.integers(1, 5))
     boards = np.zeros((count, 2 * m + 2), np.int8)
@@ -96,12 +97,13 @@ def test_advance_matches_reference(batch):
 @given(batches())
 def test_random_step_matches_reference(batch):
     """The plain-array step of the vector environment (random opponent) equals the twin,
-    and so ``advance``'s ``ACT | FINISH`` against the random opponent; its counts are
-    those of the flags."""
+    and so ``advance``'s ``ACT | FINISH`` against the random opponent and the one-thread
+    ``random_step_serial``; its counts are those of the flags."""
     games, rules, actions, _, _ = batch
     count, m = games.moves.shape
-    theirs, via_advance = copy_games(games), copy_games(games)
+    theirs, via_advance, serial = copy_games(games), copy_games(games), copy_games(games)
     out, ref_out, advance_out = blank_out(count, m), blank_out(count, m), blank_out(count, m)
+    serial_out = blank_out(count, m)
 
     def call(step, g, o):
         return step(g.boards, g.to_move, g.done, g.base, g.episode, g.key, g.counter, actions,
@@ -117,6 +119,9 @@ def test_random_step_matches_reference(batch):
                rules._replace(opponent=kb.RANDOM), advance_out)
     assert_same(games, via_advance)
     assert_same(out, advance_out)
+    assert call(kb.random_step_serial, serial, serial_out) == counts
+    assert_same(games, serial)
+    assert_same(out, serial_out)
 
 
 @pytest.mark.kernel
@@ -210,16 +215,19 @@ def test_vector_env_equals_single_envs_stepped_one_by_one(options, seed, data):
     assert play_both(options, num_envs, seed, rows) == steps
 
 
-def test_long_random_run_equals_single_envs():
-    """Many episodes (autoresets) in 16 games against the random opponent."""
+@pytest.mark.parametrize("options, steps", [(dict(pits=3, stones=2), 300),
+                                            (dict(variant="standard"), 120)])
+def test_long_random_run_equals_single_envs(options, steps):
+    """Many episodes (autoresets) in 16 games against the random opponent (Kalah(6, 4):
+    the random step's copy for six pits)."""
     rng = np.random.default_rng(5)
-    assert play_both(dict(opponent="random", pits=3, stones=2), 16, 7,
-                     rng.random((300, 16)).tolist()) == 300
+    assert play_both(dict(options, opponent="random"), 16, 7,
+                     rng.random((steps, 16)).tolist()) == steps
 
 
-def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta"):
+def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta", pits=4):
     with threads(num_threads):
-        env = KalahVectorEnv(num_envs, pits=4, stones=3, opponent=opponent, depth=2)
+        env = KalahVectorEnv(num_envs, pits=pits, stones=3, opponent=opponent, depth=2)
         obs, _ = env.reset(seed=3)
         rng = np.random.default_rng(0)
         seen = [obs["observation"].copy()]
@@ -230,11 +238,13 @@ def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta"):
     return seen
 
 
-@pytest.mark.parametrize("opponent, num_envs", [("alphabeta", 64), ("random", 300)])
-def test_results_do_not_depend_on_the_thread_count(opponent, num_envs):
+@pytest.mark.parametrize("opponent, num_envs, pits", [("alphabeta", 64, 4), ("random", 300, 4),
+                                                     ("random", 300, 6)])
+def test_results_do_not_depend_on_the_thread_count(opponent, num_envs, pits):
     # 300 games: five blocks of the random opponent's kernel (random_step), split
-    # between the threads
-    one, two = (trajectory(t, num_envs, opponent=opponent) for t in (1, 2))
+    # between the threads; one thread takes random_step_serial; 6 pits: the copy of
+    # the random step compiled for Kalah(6, n)
+    one, two = (trajectory(t, num_envs, opponent=opponent, pits=pits) for t in (1, 2))
     assert all(a.tolist() == b.tolist() for a, b in zip(one, two))
 
 

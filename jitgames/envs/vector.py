@@ -23,6 +23,7 @@ The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
 from __future__ import annotations
 
 import gymnasium
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -41,7 +42,7 @@ from .solitaire_batch import new_tableaus, play_moves
 from .mastermind_batch import Codes, guess_codes, new_codebreaks
 from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RANDOM, RESTART, Rules,
                           StepOut, advance, apply_replies, new_games, new_step_out,
-                          random_step)
+                          random_step, random_step_serial)
 
 __all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
 
@@ -114,9 +115,9 @@ class KalahVectorEnv(VectorEnv):
     ``copy=False``).
 
     Against the random opponent a step is one call of
-    :func:`jitgames.envs.kalah_batch.random_step`, whose arguments are plain arrays
-    and numbers (records cost more to type at a call than a 1024-game step's
-    bookkeeping).
+    :func:`jitgames.envs.kalah_batch.random_step` (``random_step_serial`` when Numba
+    runs one thread), whose arguments are plain arrays and numbers (records cost more
+    to type at a call than a 1024-game step's bookkeeping).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -188,7 +189,9 @@ class KalahVectorEnv(VectorEnv):
             # (no copy pass), and it counts the games ended and the illegal actions (no
             # scan of the flags); its arguments are plain arrays, typed fast at the call
             out = new_step_out(self.num_envs, self.pits, False) if self.copy else self._out
-            ends, illegals = random_step(
+            # one thread: the same step without starting the parallel loop
+            kernel = random_step_serial if numba.get_num_threads() == 1 else random_step
+            ends, illegals = kernel(
                 games.boards, games.to_move, games.done, games.base, games.episode,
                 games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
                 rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,

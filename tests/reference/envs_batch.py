@@ -110,6 +110,15 @@ def random_step(boards, to_move, done, base, episode, key, counter, actions, sto
     return int(sum(ended)), int(sum(illegal))
 
 
+def random_step_serial(boards, to_move, done, base, episode, key, counter, actions, stones,
+                       variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
+                       illegal, settled):
+    """:func:`random_step` (the same step, on one thread in the library)."""
+    return random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
+                       variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
+                       illegal, settled)
+
+
 def apply_replies(games, pits, rules):
     for i in range(len(games.boards)):
         if pits[i] >= 0:
