@@ -379,8 +379,9 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
     Kalah(6, n) played from South (``jitgames/Kalah-v0``'s default board and side) has
     a copy of its own, compiled with ``m = 6`` and the agent's side as constants: the
     compiler then knows the board's size, unrolls the loops over the pits and folds the
-    sowing's wrap-around, a fifth less time a step (``bench/envs.py``; the moves are
-    the same, the code only knows more). Other boards and sides take the general copy.
+    sowing's wrap-around, about a sixth less time a step (``docs/environments.md``; the
+    moves are the same, the code only knows more). Other boards and sides take the
+    general copy.
     """
     m = boards.shape[1] // 2 - 1
     if m == 6 and agent == SOUTH:

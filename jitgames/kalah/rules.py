@@ -131,7 +131,8 @@ def apply_move_inline(board, player, pit, variant, m):
     the calls (a kernel is not inlined across kernels) cost a fifth of the step
     (``bench/envs.py``). ``m`` is the board's pits a side, passed so that a caller
     that knows it as a constant (Kalah(6, n)) lets the compiler fold the board's size
-    into the sowing and the capture (a fifth of the random step, ``bench/envs.py``)."""
+    into the sowing and the capture (about a sixth of the random step,
+    ``docs/environments.md``)."""
     own_store = m if player == SOUTH else 2 * m + 1
     skip = 2 * m + 1 if player == SOUTH else m
     stones = np.int64(board[pit])
