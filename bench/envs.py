@@ -18,12 +18,14 @@ also part of a full run): ``jitgames/Kalah-v0`` against the random opponent (sta
 rule) with ``--envs`` sub-environments (default 1024) on each of ``--threads`` thread
 counts (default 1 2): each step is the agent's move and the opponent's replies in all
 games, and the agent picks a uniform legal pit from the mask inside the timed loop, with
+``env.unwrapped.step_random(rng, actions)`` (the same actions as ``sample_legal`` drawn
+inside the step's kernel), with
 :func:`jitgames.envs.sampling.sample_legal` into a reused array (the agent
 ``docs/environments.md`` shows), with NumPy's ``argmax`` of random numbers plus the
 mask in reused arrays, or with Gymnasium's own ``action_space.sample(mask=...)`` (a few
 steps: it loops over the games in Python); also timed: the ``step`` calls alone and
 ``copy=False``. OpenSpiel's mancala random moves are timed right after the one-thread
-loops of the first two agents in each round, as a plain loop (its ``apply_action``
+loops of the first three agents in each round, as a plain loop (its ``apply_action``
 calls alone are timed in a loop of their own, once a round: the clock reads slow a loop
 down); ratios are medians of the per-round ratios, printed last in a summary
 (OpenSpiel's moves a second; each agent's steps a second at 1 and 2 threads, over
@@ -133,7 +135,8 @@ def openspiel_available() -> str | None:
     return None
 
 
-AGENTS = ("sample_legal", "numpy", "gymnasium")
+AGENTS = ("step_random", "sample_legal", "numpy", "gymnasium")
+TIMED = AGENTS[:3]  # the agents timed at every thread count and beside OpenSpiel
 
 
 def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: int,
@@ -146,6 +149,9 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
     ``agent`` says how the actions are drawn (each a uniform legal action where one is
     legal), as ``docs/environments.md`` shows them:
 
+    - ``"step_random"``: ``env.unwrapped.step_random(rng, actions)``, the same actions
+      as ``"sample_legal"`` drawn inside the step's kernel (one call a step; the
+      ``step`` calls alone are then the whole loop);
     - ``"sample_legal"``: this package's batched sampler,
       ``sample_legal(mask, rng, out=actions)`` (:mod:`jitgames.envs.sampling`: one
       kernel pass, one random number a game, into an array reused every step);
@@ -163,6 +169,7 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
                              **options)
     rng = np.random.default_rng(seed)
     env.action_space.seed(seed)
+    vector = env.unwrapped
     _, info = env.reset(seed=seed)
     mask = info.get("action_mask")
     actions = np.zeros(num_envs, dtype=np.int64)
@@ -171,6 +178,11 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
     with threads(num_threads):
         wall, cpu = time.perf_counter(), time.process_time()
         for _ in range(steps):
+            if agent == "step_random":
+                start = time.perf_counter()
+                _, _, _, _, info = vector.step_random(rng, actions)
+                step_wall += time.perf_counter() - start
+                continue
             if mask is None:
                 actions = rng.integers(env.single_action_space.n, size=num_envs)
             elif agent == "sample_legal":
@@ -308,7 +320,7 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     for r in range(repeats):  # alternate, so that all see the same load
         for n in envs:
             for t in thread_counts:
-                for agent in AGENTS[:2]:
+                for agent in TIMED:
                     add(("kalah", agent, n, t), vector_steps(*KALAH, n, steps, r, t, agent))
                     if n == envs[0] and t == first_t and skipped is None:
                         add(("openspiel", agent), openspiel_steps_cpu(open_moves, r))
@@ -328,10 +340,11 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
         add("solitaire", vector_steps("jitgames/Solitaire-v0", {}, small, steps // 4, r,
                                       first_t))
     rows = []
-    agent_names = {"numpy": "agent NumPy argmax(random + mask)",
+    agent_names = {"step_random": "agent env.step_random(rng, out) (drawn in the step)",
+                   "numpy": "agent NumPy argmax(random + mask)",
                    "sample_legal": "agent jitgames sample_legal(mask, rng, out)",
                    "gymnasium": "agent Gymnasium action_space.sample(mask)"}
-    for agent in AGENTS[:2]:
+    for agent in TIMED:
         for n in envs:
             for t in thread_counts:
                 key = ("kalah", agent, n, t)
@@ -402,8 +415,13 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
             "median_ratio_steps_only_wall": statistics.median(
                 (n * steps / a[2]) / (open_moves / b[2])
                 for a, b in zip(runs[("kalah", "numpy", n, first_t)], runs["openspiel_calls"])),
+            "median_ratio_wall_step_random_agent": statistics.median(
+                per_round("step_random")),
+            "median_ratio_cpu_step_random_agent": statistics.median(
+                per_round("step_random", 1)),
             "rounds_wall": per_round("numpy"),
-            "rounds_wall_sample_legal_agent": per_round("sample_legal")}
+            "rounds_wall_sample_legal_agent": per_round("sample_legal"),
+            "rounds_wall_step_random_agent": per_round("step_random")}
         result["summary"] = _summary(runs, n, thread_counts, steps, open_moves)
     result["settings"] = thread_settings()
     return result
@@ -430,12 +448,12 @@ def _summary(runs: dict, n: int, thread_counts: list, steps: int, open_moves: in
     right after that agent's one-thread loop) and over the first thread count (median
     of the per-round ratios)."""
     first = thread_counts[0]
-    theirs_all = runs[("openspiel", "sample_legal")] + runs[("openspiel", "numpy")]
+    theirs_all = [run for agent in TIMED for run in runs[("openspiel", agent)]]
     summary = {"envs": n, "openspiel_moves_per_second_wall":
                open_moves / statistics.median(b[0] for b in theirs_all),
                "openspiel_moves_per_second_cpu":
                open_moves / statistics.median(b[1] for b in theirs_all), "agents": {}}
-    for agent in AGENTS[:2]:
+    for agent in TIMED:
         theirs = runs[("openspiel", agent)]
         rows = {}
         for t in thread_counts:
@@ -467,7 +485,8 @@ def print_summary(result: dict) -> None:
           f"(CPU clock {summary['openspiel_moves_per_second_cpu']:,.0f})")
     print(f"{'agent':34s} {'threads':>7s} {'steps/s':>12s} {'x OpenSpiel (CPU)':>18s} "
           f"{'x first thread count':>21s}")
-    names = {"sample_legal": "sample_legal(mask, rng, out)",
+    names = {"step_random": "env.step_random(rng, out)",
+             "sample_legal": "sample_legal(mask, rng, out)",
              "numpy": "NumPy argmax(random + mask)"}
     for agent, rows in summary["agents"].items():
         for t, row in rows.items():
@@ -497,7 +516,9 @@ def print_vector(result: dict) -> None:
               f"{ratio['threads']} thread(s), median of per-round ratios): wall "
               f"{ratio['median_ratio_wall']:.2f}x, CPU {ratio['median_ratio_cpu']:.2f}x, "
               f"agent sample_legal {ratio['median_ratio_wall_sample_legal_agent']:.2f}x "
-              f"(CPU {ratio['median_ratio_cpu_sample_legal_agent']:.2f}x), agent Gymnasium "
+              f"(CPU {ratio['median_ratio_cpu_sample_legal_agent']:.2f}x), agent step_random "
+              f"{ratio['median_ratio_wall_step_random_agent']:.2f}x "
+              f"(CPU {ratio['median_ratio_cpu_step_random_agent']:.2f}x), agent Gymnasium "
               f"action_space.sample {ratio['median_ratio_wall_gymnasium_agent']:.2f}x, "
               f"step calls alone / apply_action calls alone "
               f"{ratio['median_ratio_steps_only_wall']:.2f}x")

@@ -20,6 +20,7 @@ pytest.importorskip("pettingzoo", reason="needs the envs extra (pettingzoo)")
 import jitgames.envs  # noqa: E402,F401  (registers the environments)
 from jitgames._jit import threads  # noqa: E402
 from jitgames.envs import kalah_batch as kb  # noqa: E402
+from jitgames.envs.sampling import sample_legal, uniform_legal  # noqa: E402
 from jitgames.envs.vector import KalahVectorEnv  # noqa: E402
 from jitgames.errors import InputError  # noqa: E402
 from jitgames.kalah.evaluation import weights_for  # noqa: E402
@@ -30,8 +31,9 @@ U64 = st.integers(0, 2**64 - 1)
 
 @st.composite
 def batches(draw):
-    """A batch state of 1..5 games of Kalah(m, n) in any position, and the step's inputs."""
-    m = draw(st.integers(1, 4))
+    """A batch state of 1..5 games of Kalah(m, n) in any position, and the step's inputs
+    (``m = 6`` too: the random step has a copy of its own for Kalah(6, n) from South)."""
+    m = draw(st.sampled_from([1, 2, 3, 4, 6]))
     stones = draw(st.integers(1, 3))
     count = draw(st.integers(1, 5))
     boards = np.zeros((count, 2 * m + 2), np.int8)
@@ -93,30 +95,57 @@ def test_advance_matches_reference(batch):
 
 
 @pytest.mark.kernel
-@given(batches())
-def test_random_step_matches_reference(batch):
+@given(batches(), st.booleans(), U64)
+def test_random_step_matches_reference(batch, sample, sample_key):
     """The plain-array step of the vector environment (random opponent) equals the twin,
-    and so ``advance``'s ``ACT | FINISH`` against the random opponent; its counts are
-    those of the flags."""
+    and so ``advance``'s ``ACT | FINISH`` against the random opponent and the one-thread
+    ``random_step_serial``; its counts are those of the flags. With ``sample`` the
+    agent's actions drawn in the step equal the twin's, and ``uniform_legal``'s from
+    the mask of the boards."""
     games, rules, actions, _, _ = batch
     count, m = games.moves.shape
-    theirs, via_advance = copy_games(games), copy_games(games)
+    theirs, via_advance, serial = copy_games(games), copy_games(games), copy_games(games)
     out, ref_out, advance_out = blank_out(count, m), blank_out(count, m), blank_out(count, m)
+    serial_out = blank_out(count, m)
+    before = games.boards.copy()
+    key = np.uint64(sample_key)
+    drawn = {}
 
     def call(step, g, o):
-        return step(g.boards, g.to_move, g.done, g.base, g.episode, g.key, g.counter, actions,
-                    rules.stones, rules.variant, rules.agent, rules.outcome, o.seen, o.mask,
-                    o.reward, o.terminated, o.margin, o.ended, o.illegal, o.settled)
+        taken = actions.copy()
+        counts = step(g.boards, g.to_move, g.done, g.base, g.episode, g.key, g.counter, taken,
+                      rules.stones, rules.variant, rules.agent, rules.outcome, o.seen, o.mask,
+                      o.reward, o.terminated, o.margin, o.ended, o.illegal, o.settled, sample,
+                      key)
+        drawn[step] = taken
+        return counts
 
     counts = call(kb.random_step, games, out)
     assert counts == call(ref.random_step, theirs, ref_out)
+    assert drawn[kb.random_step].tolist() == drawn[ref.random_step].tolist()
+    taken = drawn[kb.random_step]
+    if sample:
+        # the mask a step returns for these boards, and sample_legal's draw from it
+        own = slice(0, m) if rules.agent == 0 else slice(m + 1, 2 * m + 1)
+        over = (before[:, :m] > 0).sum(1) == 0
+        over |= (before[:, m + 1:2 * m + 1] > 0).sum(1) == 0
+        mask = ((before[:, own] > 0) & ~over[:, None]).astype(np.int8)
+        expected = np.zeros(count, np.int64)
+        uniform_legal(mask, key, expected)
+        assert taken.tolist() == expected.tolist()
+    else:
+        assert taken.tolist() == actions.tolist()
     assert counts == (out.ended.sum(), out.illegal.sum())
     assert_same(games, theirs)
     assert_same(out, ref_out)
-    kb.advance(via_advance, actions, np.ones(count, np.bool_), kb.ACT | kb.FINISH,
+    kb.advance(via_advance, taken, np.ones(count, np.bool_), kb.ACT | kb.FINISH,
                rules._replace(opponent=kb.RANDOM), advance_out)
     assert_same(games, via_advance)
     assert_same(out, advance_out)
+    assert call(kb.random_step_serial, serial, serial_out) == counts
+    assert drawn[kb.random_step_serial].tolist() == taken.tolist()
+    assert_same(games, serial)
+    assert_same(out, serial_out)
 
 
 @pytest.mark.kernel
@@ -210,16 +239,19 @@ def test_vector_env_equals_single_envs_stepped_one_by_one(options, seed, data):
     assert play_both(options, num_envs, seed, rows) == steps
 
 
-def test_long_random_run_equals_single_envs():
-    """Many episodes (autoresets) in 16 games against the random opponent."""
+@pytest.mark.parametrize("options, steps", [(dict(pits=3, stones=2), 300),
+                                            (dict(variant="standard"), 120)])
+def test_long_random_run_equals_single_envs(options, steps):
+    """Many episodes (autoresets) in 16 games against the random opponent (Kalah(6, 4):
+    the random step's copy for six pits)."""
     rng = np.random.default_rng(5)
-    assert play_both(dict(opponent="random", pits=3, stones=2), 16, 7,
-                     rng.random((300, 16)).tolist()) == 300
+    assert play_both(dict(options, opponent="random"), 16, 7,
+                     rng.random((steps, 16)).tolist()) == steps
 
 
-def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta"):
+def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta", pits=4):
     with threads(num_threads):
-        env = KalahVectorEnv(num_envs, pits=4, stones=3, opponent=opponent, depth=2)
+        env = KalahVectorEnv(num_envs, pits=pits, stones=3, opponent=opponent, depth=2)
         obs, _ = env.reset(seed=3)
         rng = np.random.default_rng(0)
         seen = [obs["observation"].copy()]
@@ -230,12 +262,47 @@ def trajectory(num_threads, num_envs=64, steps=60, opponent="alphabeta"):
     return seen
 
 
-@pytest.mark.parametrize("opponent, num_envs", [("alphabeta", 64), ("random", 300)])
-def test_results_do_not_depend_on_the_thread_count(opponent, num_envs):
+@pytest.mark.parametrize("opponent, num_envs, pits", [("alphabeta", 64, 4), ("random", 300, 4),
+                                                     ("random", 300, 6)])
+def test_results_do_not_depend_on_the_thread_count(opponent, num_envs, pits):
     # 300 games: five blocks of the random opponent's kernel (random_step), split
-    # between the threads
-    one, two = (trajectory(t, num_envs, opponent=opponent) for t in (1, 2))
+    # between the threads; one thread takes random_step_serial; 6 pits: the copy of
+    # the random step compiled for Kalah(6, n)
+    one, two = (trajectory(t, num_envs, opponent=opponent, pits=pits) for t in (1, 2))
     assert all(a.tolist() == b.tolist() for a, b in zip(one, two))
+
+
+@pytest.mark.parametrize("options", [dict(opponent="random", variant="standard"),
+                                     dict(opponent="random", pits=2, stones=1, side="north"),
+                                     dict(opponent="alphabeta", depth=1, pits=3, stones=2)],
+                         ids=["random-6x4", "random-north-2x1", "alphabeta"])
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_step_random_equals_sample_legal_then_step(options, num_threads):
+    """``step_random(rng, actions)`` takes the actions ``sample_legal`` draws from the
+    last mask with the same generator, and returns what ``step`` returns for them
+    (episodes ended by play and restarted; illegal actions cannot occur)."""
+    with threads(num_threads):
+        ours, theirs = KalahVectorEnv(40, **options), KalahVectorEnv(40, **options)
+        compare(ours.reset(seed=9), theirs.reset(seed=9))
+        mask = theirs._out.mask.copy()
+        rng, rng2 = np.random.default_rng(4), np.random.default_rng(4)
+        taken, ended = np.zeros(40, np.int64), 0
+        for _ in range(60):
+            result = ours.step_random(rng, taken)
+            actions = sample_legal(mask, rng2)
+            expected = theirs.step(actions)
+            assert taken.tolist() == actions.tolist()
+            compare(result, expected)
+            mask = expected[4]["action_mask"]
+            ended += int(expected[2].sum())
+        assert ended > 0 and "illegal_action" not in expected[4]
+
+
+def test_step_random_checks_its_actions_array():
+    env = KalahVectorEnv(3, opponent="random")
+    env.reset(seed=0)
+    with pytest.raises(InputError, match="int64 array of shape"):
+        env.step_random(np.random.default_rng(0), np.zeros(3, np.int32))
 
 
 def test_make_vec_declares_autoreset_and_batched_spaces():

@@ -37,13 +37,13 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import jit, prange
-from .._random import below_inline, stream_key
+from .._random import GOLDEN, below_inline, mix64_inline, stream_key
 from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
 
 __all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
            "new_games", "new_step_out", "reply", "ACT", "FINISH", "RESTART",
-           "advance", "random_step", "apply_replies", "random_games"]
+           "advance", "random_step", "random_step_serial", "apply_replies", "random_games"]
 
 RANDOM = 0
 SEARCH = 1
@@ -343,7 +343,7 @@ def advance(games, actions, which, phases, rules, out):
                                games.base, games.episode, games.key, games.counter, actions,
                                rules.stones, rules.variant, rules.agent, rules.outcome,
                                out.seen, out.mask, out.reward, out.terminated, out.margin,
-                               out.ended, out.illegal, out.settled)
+                               out.ended, out.illegal, out.settled, False, np.uint64(0))
         else:
             _advance_block(games, start, stop, actions, which, phases, rules, out)
 
@@ -364,28 +364,65 @@ def _filled_pits(board, m):
 @jit(leaf=True)
 def _random_step_block(start, stop, boards, to_move, done, base, episode, key, counter,
                        actions, stones, variant, agent, outcome, seen, mask, reward,
-                       terminated, margin, ended, illegal, settled_out):
+                       terminated, margin, ended, illegal, settled, sample, sample_key):
     """A whole step (``ACT | FINISH``) of games ``start .. stop-1`` against the
-    ``RANDOM`` opponent: the same outputs as :func:`_advance_block`, written as one pass
-    a game that keeps the game's state in local variables, counts each side's filled
-    pits once a move (the game is over when a side has none, and the random opponent
-    draws among its own: a tenth less time than summing the sides and counting again
-    in :func:`_random_move`) and writes every output once (1.5 times as fast as
-    :func:`_advance_block`, ``bench/envs.py``).
+    ``RANDOM`` opponent: the same outputs as :func:`_advance_block`, from
+    :func:`_random_step_rows`.
 
     The arguments are the fields of :class:`Games`, :class:`Rules` and :class:`StepOut`
     one by one (plain arrays and numbers), so that :func:`random_step` can be called
     from Python without records, whose typing at every call costs more than a
-    1024-game step's bookkeeping. Returns the number of games ended by play and the
-    number of illegal actions."""
-    size = boards.shape[1]
-    m = size // 2 - 1
+    1024-game step's bookkeeping. ``sample`` and ``sample_key``: the agent's actions
+    drawn in the step (:func:`random_step`). Returns the number of games ended by play
+    and the number of illegal actions.
+
+    Kalah(6, n) played from South (``jitgames/Kalah-v0``'s default board and side) has
+    a copy of its own, compiled with ``m = 6`` and the agent's side as constants: the
+    compiler then knows the board's size, unrolls the loops over the pits and folds the
+    sowing's wrap-around, about a sixth less time a step (``docs/environments.md``; the
+    moves are the same, the code only knows more). Other boards and sides take the
+    general copy.
+    """
+    m = boards.shape[1] // 2 - 1
+    if m == 6 and agent == SOUTH:
+        return _random_step_rows(start, stop, boards, to_move, done, base, episode, key,
+                                 counter, actions, stones, variant, SOUTH, outcome, seen, mask,
+                                 reward, terminated, margin, ended, illegal, settled, sample,
+                                 sample_key, 6)
+    return _random_step_rows(start, stop, boards, to_move, done, base, episode, key, counter,
+                             actions, stones, variant, agent, outcome, seen, mask, reward,
+                             terminated, margin, ended, illegal, settled, sample, sample_key, m)
+
+
+@jit(inline=True)
+def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, counter,
+                      actions, stones, variant, agent, outcome, seen, mask, reward,
+                      terminated, margin, ended, illegal, settled_out, sample, sample_key, m):
+    """:func:`_random_step_block`'s work, ``m`` (pits a side) given: one pass a game
+    that keeps the game's state in local variables, counts each side's filled pits
+    once a move (the game is over when a side has none, and the random opponent draws
+    among its own: a tenth less time than summing the sides and counting again in
+    :func:`_random_move`) and writes every output once (1.5 times as fast as
+    :func:`_advance_block`, ``bench/envs.py``)."""
+    size = 2 * m + 2
     shift = 0 if agent == SOUTH else m + 1
     penalty = -1.0 if outcome else -2.0 * m * stones
+    # stream_key(sample_key, i) is mix64(mix64(sample_key + GOLDEN) ^ i): its first half once
+    mixed = mix64_inline(np.uint64(sample_key) + GOLDEN)
     ends = 0
     illegals = 0
     for i in range(start, stop):
         board = boards[i]
+        south, north = _filled_pits(board, m)
+        if sample:
+            # the agent's uniform legal pit, as sample_legal draws it from the mask (the
+            # mask the last step or reset returned is this board's: none once over)
+            action = 0
+            if south != 0 and north != 0:
+                pick, _ = below_inline(mix64_inline(mixed ^ np.uint64(i)), 0,
+                                       south if agent == SOUTH else north)
+                action = _filled_pit(board, shift, m, pick) - shift
+            actions[i] = action
         reward[i] = 0.0
         terminated[i] = False
         margin[i] = 0
@@ -406,7 +443,6 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
             player = SOUTH
             done[i] = False
         else:
-            south, north = _filled_pits(board, m)
             action = actions[i]
             if south == 0 or north == 0:
                 # only on tiny boards: the opponent ended the game before the agent moved
@@ -419,20 +455,20 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
                 done[i] = True
                 illegals += 1
             else:
-                player, _ = apply_move_inline(board, player, action + shift, variant)
+                player, _ = apply_move_inline(board, player, action + shift, variant, m)
                 settled = False
-        while player != agent:  # the opponent's replies (as _random_move draws them)
-            south, north = _filled_pits(board, m)
-            if south == 0 or north == 0:
-                break
-            # the side's count serves both the end of the game and the draw
+        # the counts after each move serve the end of the game, the opponent's draw and,
+        # after the last move, the observation's mask
+        south, north = _filled_pits(board, m)
+        while player != agent and south != 0 and north != 0:
+            # the opponent's replies (as _random_move draws them)
             pick, drawn = below_inline(stream, drawn, south if player == SOUTH else north)
             pit = _filled_pit(board, 0 if player == SOUTH else m + 1, m, pick)
-            player, _ = apply_move_inline(board, player, pit, variant)
+            player, _ = apply_move_inline(board, player, pit, variant, m)
+            south, north = _filled_pits(board, m)
         to_move[i] = player
         key[i] = stream
         counter[i] = drawn
-        south, north = _filled_pits(board, m)
         over = south == 0 or north == 0
         if over and not settled:
             _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done)
@@ -450,14 +486,19 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
 @jit(parallel=True)
 def random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
                 variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
-                illegal, settled):
+                illegal, settled, sample, sample_key):
     """``advance(games, actions, which, ACT | FINISH, rules, out)`` for a ``RANDOM``
     opponent, with the fields of ``games``, ``rules`` (``stones``, ``variant``,
     ``agent``, ``outcome``) and ``out`` passed one by one as plain arrays and numbers:
     the vector environment's step, called without the typing of records (a third of
-    the time of a step's Python side at 1024 games). Blocks of ``BLOCK`` games go to
+    the time of a step's Python side at 1024 games). With ``sample`` the agent's
+    actions are drawn here, written into ``actions`` before they are played: in each
+    game the pit that ``sample_legal(mask, rng)`` takes when it draws ``sample_key``
+    (:func:`jitgames.envs.sampling.uniform_legal`), ``mask`` the legal pits the last
+    step returned; without it ``sample_key`` is not used. Blocks of ``BLOCK`` games go to
     the threads. Returns ``(ended, illegal)``: how many games play ended and how many
-    actions were illegal (so that the caller need not scan the flags)."""
+    actions were illegal (so that the caller need not scan the flags). On one thread,
+    :func:`random_step_serial` does the same without starting the parallel loop."""
     count = boards.shape[0]
     ends = 0
     illegals = 0
@@ -465,10 +506,25 @@ def random_step(boards, to_move, done, base, episode, key, counter, actions, sto
         start, stop = block * BLOCK, min(count, (block + 1) * BLOCK)
         e, k = _random_step_block(start, stop, boards, to_move, done, base, episode, key,
                                   counter, actions, stones, variant, agent, outcome, seen,
-                                  mask, reward, terminated, margin, ended, illegal, settled)
+                                  mask, reward, terminated, margin, ended, illegal, settled,
+                                  sample, sample_key)
         ends += e
         illegals += k
     return ends, illegals
+
+
+@jit(leaf=True)
+def random_step_serial(boards, to_move, done, base, episode, key, counter, actions, stones,
+                       variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
+                       illegal, settled, sample, sample_key):
+    """:func:`random_step` on the calling thread alone, all games in one pass: for one
+    thread, where starting the parallel loop (its threading layer's launch, even with
+    one thread) costs about a tenth of a 1024-game step (``bench/envs.py``). Same
+    arguments, same results."""
+    return _random_step_block(0, boards.shape[0], boards, to_move, done, base, episode, key,
+                              counter, actions, stones, variant, agent, outcome, seen, mask,
+                              reward, terminated, margin, ended, illegal, settled, sample,
+                              sample_key)
 
 
 @jit(inline=True)
@@ -552,7 +608,7 @@ def random_games(pits, stones, variant, seed, margins, plies):
         played = 0
         while not is_over(board):
             pit, counter = _random_move(board, player, 0, board, variant, key, counter, board)
-            player, _ = apply_move_inline(board, player, pit, variant)
+            player, _ = apply_move_inline(board, player, pit, variant, pits)
             played += 1
         margins[g] = final_margin(board)
         plies[g] = played

@@ -23,6 +23,7 @@ The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
 from __future__ import annotations
 
 import gymnasium
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -39,11 +40,14 @@ from .mastermind import MastermindEnv
 from .solitaire import SolitaireEnv, _check_deal_number, deal_deck
 from .solitaire_batch import new_tableaus, play_moves
 from .mastermind_batch import Codes, guess_codes, new_codebreaks
+from .sampling import uniform_legal
 from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RANDOM, RESTART, Rules,
                           StepOut, advance, apply_replies, new_games, new_step_out,
-                          random_step)
+                          random_step, random_step_serial)
 
 __all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
+
+_NO_KEY = np.uint64(0)  # random_step's sample_key when the actions are given
 
 
 def sub_seeds(seed, num_envs: int) -> list | None:
@@ -114,9 +118,9 @@ class KalahVectorEnv(VectorEnv):
     ``copy=False``).
 
     Against the random opponent a step is one call of
-    :func:`jitgames.envs.kalah_batch.random_step`, whose arguments are plain arrays
-    and numbers (records cost more to type at a call than a 1024-game step's
-    bookkeeping).
+    :func:`jitgames.envs.kalah_batch.random_step` (``random_step_serial`` when Numba
+    runs one thread), whose arguments are plain arrays and numbers (records cost more
+    to type at a call than a 1024-game step's bookkeeping).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -153,6 +157,7 @@ class KalahVectorEnv(VectorEnv):
         # returned by every step (info's "_action_mask" and truncated): read-only
         self._everyone = _constant(np.ones(self.num_envs, dtype=np.bool_))
         self._never = _constant(np.zeros(self.num_envs, dtype=np.bool_))
+        self._mask = np.zeros((self.num_envs, pits), dtype=np.int8)  # the agent's legal pits
 
     def reset(self, *, seed=None, options: dict | None = None):
         """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
@@ -172,6 +177,7 @@ class KalahVectorEnv(VectorEnv):
         out = self._out
         self._advance(None, which, RESTART, out)
         observation = {"observation": out.seen.copy(), "action_mask": out.mask.copy()}
+        self._mask = observation["action_mask"]
         # as Gymnasium's SyncVectorEnv: infos of the sub-environments reset only
         return observation, {"action_mask": np.where(which[:, None], out.mask, 0).astype(np.int8),
                              "_action_mask": which.copy()}
@@ -182,23 +188,62 @@ class KalahVectorEnv(VectorEnv):
         if (actions.__class__ is not np.ndarray or actions.dtype != np.int64
                 or actions.shape != self._batch):
             actions = _actions(actions, self.num_envs)  # checked and converted
+        return self._step(actions, False, _NO_KEY)
+
+    def step_random(self, rng: np.random.Generator, actions: np.ndarray | None = None):
+        """Step every sub-environment with a uniform legal action of the agent: the same
+        as ``sample_legal(mask, rng, out=actions)`` (:mod:`jitgames.envs.sampling`, on
+        the ``info["action_mask"]`` of the last step or reset) and then
+        ``step(actions)``, same actions and same results, with the same draw from
+        ``rng``; against the random opponent the actions are drawn inside the step's
+        kernel (no pass of their own).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The agent's generator; one 64-bit number of its bit generator is drawn.
+        actions : np.ndarray, optional
+            int64 ``(num_envs,)``: receives the actions taken (0 where a game had no
+            legal action); reused from step to step, nothing is allocated for them.
+
+        Returns
+        -------
+        tuple
+            What :meth:`step` returns.
+        """
+        if actions is None:
+            actions = np.empty(self.num_envs, dtype=np.int64)
+        elif (actions.__class__ is not np.ndarray or actions.dtype != np.int64
+              or actions.shape != self._batch):
+            raise InputError(f"actions must be an int64 array of shape ({self.num_envs},)")
+        key = np.uint64(rng.bit_generator.random_raw())
+        if self.rules.opponent != RANDOM:
+            uniform_legal(self._mask, key, actions)
+            return self._step(actions, False, _NO_KEY)
+        return self._step(actions, True, key)
+
+    def _step(self, actions, sample, key):
+        """:meth:`step` of checked ``actions`` (drawn into them with ``sample``)."""
         games, rules = self.games, self.rules
         if rules.opponent == RANDOM:
             # the kernel writes straight into the arrays returned: fresh ones with copy=True
             # (no copy pass), and it counts the games ended and the illegal actions (no
             # scan of the flags); its arguments are plain arrays, typed fast at the call
             out = new_step_out(self.num_envs, self.pits, False) if self.copy else self._out
-            ends, illegals = random_step(
+            # one thread: the same step without starting the parallel loop
+            kernel = random_step_serial if numba.get_num_threads() == 1 else random_step
+            ends, illegals = kernel(
                 games.boards, games.to_move, games.done, games.base, games.episode,
                 games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
                 rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
-                out.ended, out.illegal, self._out.settled)
+                out.ended, out.illegal, self._out.settled, sample, key)
         else:
             out = self._out
             self._advance(actions, self._all_games, ACT, out)
             ends, illegals = out.ended.any(), out.illegal.any()
             if self.copy:
                 out = StepOut(*(a.copy() for a in out))
+        self._mask = out.mask  # step_random's next draw is from it
         # the observation's mask is info's: one array, as are the flags and their masks
         info = {"action_mask": out.mask, "_action_mask": self._everyone}
         if ends:

@@ -100,9 +100,10 @@ def legal_moves(board, player, out):
 
 
 @jit(inline=True)
-def sow_inline(board, pit, stones, skip, delta):
-    """:func:`sow`, copied into the kernel that calls it (see :func:`apply_move_inline`)."""
-    size = board.shape[0]
+def sow_inline(board, pit, stones, skip, delta, size):
+    """:func:`sow`, copied into the kernel that calls it (see :func:`apply_move_inline`);
+    ``size`` is ``board.shape[0]``, passed so that a caller that knows it as a constant
+    lets the compiler fold it."""
     pos = pit
     left = stones
     while left > 0:
@@ -120,21 +121,23 @@ def sow_inline(board, pit, stones, skip, delta):
 def sow(board, pit, stones, skip, delta):
     """Walk ``stones`` pits counter-clockwise from ``pit``, skipping index ``skip``,
     adding ``delta`` to each pit passed (0: only walk). Returns the last pit."""
-    return sow_inline(board, pit, stones, skip, delta)
+    return sow_inline(board, pit, stones, skip, delta, board.shape[0])
 
 
 @jit(inline=True)
-def apply_move_inline(board, player, pit, variant):
+def apply_move_inline(board, player, pit, variant, m):
     """:func:`apply_move`, copied into the kernel that calls it, sowing included: for
     the batched environments' step kernels, which make a move or two a game, where
     the calls (a kernel is not inlined across kernels) cost a fifth of the step
-    (``bench/envs.py``)."""
-    m = (board.shape[0] - 2) // 2
+    (``bench/envs.py``). ``m`` is the board's pits a side, passed so that a caller
+    that knows it as a constant (Kalah(6, n)) lets the compiler fold the board's size
+    into the sowing and the capture (about a sixth of the random step,
+    ``docs/environments.md``)."""
     own_store = m if player == SOUTH else 2 * m + 1
     skip = 2 * m + 1 if player == SOUTH else m
     stones = np.int64(board[pit])
     board[pit] = 0
-    pos = sow_inline(board, pit, stones, skip, 1)
+    pos = sow_inline(board, pit, stones, skip, 1, 2 * m + 2)
     if pos == own_store:
         return player, np.int64(pit) | (stones << 8)
     captured = np.int64(0)
@@ -157,7 +160,7 @@ def apply_move(board, player, pit, variant):
     needs: ``pit | stones << 8 | captured << 16`` (``captured`` = stones moved to the
     store by a capture, 0 if none). The pit must be legal (not checked).
     """
-    return apply_move_inline(board, player, pit, variant)
+    return apply_move_inline(board, player, pit, variant, (board.shape[0] - 2) // 2)
 
 
 @jit(leaf=True)

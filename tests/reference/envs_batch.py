@@ -96,9 +96,20 @@ def advance(games, actions, which, phases, rules, out):
 
 def random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
                 variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
-                illegal, settled):
+                illegal, settled, sample, sample_key):
     """A whole step against the random opponent, the state and outputs given array by
-    array; returns (games ended by play, illegal actions)."""
+    array; returns (games ended by play, illegal actions). With ``sample`` the agent's
+    action of game ``i`` is first drawn into ``actions[i]``: the k-th of its pits holding
+    stones (ascending, ``k = below(stream_key(sample_key, i), 0, count)``), 0 when the
+    game is over (no pit is legal)."""
+    if sample:
+        for i, board in enumerate(boards):
+            m = (len(board) - 2) // 2
+            over = ref.is_over(board)
+            own = range(m) if agent == 0 else range(m + 1, 2 * m + 1)
+            legal = [j for j, p in enumerate(own) if board[p] > 0 and not over]
+            actions[i] = (legal[below(stream_key(int(sample_key), i), 0, len(legal))[0]]
+                          if legal else 0)
     games = SimpleNamespace(boards=boards, to_move=to_move, done=done, base=base,
                             episode=episode, key=key, counter=counter)
     rules = SimpleNamespace(stones=stones, variant=variant, agent=agent, opponent=RANDOM,
@@ -108,6 +119,15 @@ def random_step(boards, to_move, done, base, episode, key, counter, actions, sto
     for i in range(len(boards)):
         _one(games, i, int(actions[i]), True, ACT | FINISH, rules, out)
     return int(sum(ended)), int(sum(illegal))
+
+
+def random_step_serial(boards, to_move, done, base, episode, key, counter, actions, stones,
+                       variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
+                       illegal, settled, sample, sample_key):
+    """:func:`random_step` (the same step, on one thread in the library)."""
+    return random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
+                       variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
+                       illegal, settled, sample, sample_key)
 
 
 def apply_replies(games, pits, rules):
