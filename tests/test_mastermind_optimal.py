@@ -322,6 +322,28 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
 
 
 @pytest.mark.kernel
+@given(st.sampled_from([(3, 4, True), (5, 2, True), (6, 2, True), (2, 5, True)]),
+       st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=40),
+       st.lists(st.integers(0, 2 ** 31 - 1), min_size=1, max_size=8), st.booleans())
+@settings(max_examples=30)
+def test_answer_rows_added_to_masks_equal_the_twin(size, picks, start_bits, wide):
+    """Answers OR-ed into masks that already hold bits, in 64 bits and (where every
+    answer slot is below 32, up to 5 pegs) in the 32 bits the search uses; the
+    members in any order (the kernel takes them eight, four, then one at a time)."""
+    space, matrix = load_game(*size)
+    src = (np.array(picks) % space.size).astype(np.int32)
+    narrow = space.pegs * (space.pegs + 1) < 32
+    dtype = np.uint64 if wide or not narrow else np.uint32
+    masks = np.array([start_bits[g % len(start_bits)] for g in range(space.size)], dtype=dtype)
+    expected = [int(x) for x in masks]
+    ref.or_answer_rows(matrix, src, 0, src.size, expected)
+    candidates.or_answer_rows(matrix, src, 0, src.size, masks)
+    assert [int(x) for x in masks] == expected
+    assert optimal.OptimalSearch(space, matrix, None).states[0].masks.dtype == (
+        np.uint32 if narrow else np.uint64)
+
+
+@pytest.mark.kernel
 @given(st.lists(st.tuples(st.integers(1, 200), st.integers(0, 10 ** 6)), max_size=60),
        st.lists(st.tuples(st.integers(1, 200), st.integers(0, 10 ** 6)), max_size=60),
        st.sampled_from([32, 64]))
