@@ -284,6 +284,26 @@ def test_set_bounds_equal_the_twin(node, cap, unlimited, with_matrix):
 
 
 @pytest.mark.kernel
+@given(st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=2), st.integers(0, 10 ** 6),
+       st.integers(-3, 3), st.sampled_from([(4, 4, True), (3, 6, True), (4, 5, False)]))
+@settings(max_examples=25)
+def test_set_bounds_near_their_value_equal_the_twin(history, secret, offset, size):
+    """Caps just below, at and above the set's own bound (where the least bound found
+    from the largest numbers of classes decides whether the guesses are tallied), on
+    sets of up to a few dozen codes of 4 pegs (13 answers besides "solved": the
+    tally is needed from 15 codes)."""
+    space, matrix, history, src, used = _node(size, history, secret)
+    assume(2 <= src.size <= 80)
+    search = optimal.OptimalSearch(space, matrix, None)
+    state = search.states[0]
+    tables = space.tables(matrix)
+    cap = ref.set_bound(tables, src, 0, src.size, optimal.INFEASIBLE) + offset
+    ours = candidates.set_bound(tables, src, 0, src.size, cap, state)
+    assert int(ours) == ref.set_bound(tables, src, 0, src.size, cap)
+    assert not state.tally.any()
+
+
+@pytest.mark.kernel
 @given(NODES, st.sampled_from([2, 3, 62]), st.booleans())
 @settings(max_examples=40)
 def test_fast_cases_equal_the_twin(node, remaining, with_matrix):

@@ -440,16 +440,29 @@ def set_bound(tables, src, start, end, cap, search):
             total, classes = m - member, parts - member
             q, r = total // classes, total % classes
             by_parts[member, parts] = min(cap, m + r * lb[q + 1] + (classes - r) * lb[q])
-    least = cap
-    one = np.uint64(1)
-    for g in range(n):  # each guess's bound into sums (tally_classes zeroes it first)
-        member = np.int64((masks[g] >> np.uint64(solved)) & one)
-        sums[g] = by_parts[member, popcount(masks[g])]
-        least = min(least, sums[g])
+    # The least bound from two maxima, without a bound per guess: by_parts[member, p]
+    # never grows with p, so the least bound of the members is by_parts[1, P1] (P1:
+    # their most classes) and that of the others by_parts[0, P0] (P0: theirs). With A
+    # the most classes other than "solved" of any guess, min(by_parts[0, A],
+    # by_parts[1, P1]) is that least: if a non-member has A classes, P0 = A; else a
+    # member has A + 1 classes, so by_parts[1, P1] <= by_parts[1, A + 1] <=
+    # by_parts[0, A] <= by_parts[0, P0] (one code fewer in as many classes).
+    others = ~(np.uint64(1) << np.uint64(solved))
+    most = 0
+    for g in range(n):
+        most = max(most, popcount(np.uint64(masks[g]) & others))
+    most_member = 0
+    for t in range(start, end):
+        most_member = max(most_member, popcount(masks[src[t]]))
+    least = min(by_parts[0, most], by_parts[1, most_member])
     if least >= cap or lb[m] == 2 * m - 1:
         # (up to b + 1 codes lb(s) = 2s - 1 for every class: the bound by the number of
         # classes is the estimate itself)
         return least
+    one = np.uint64(1)
+    for g in range(n):  # each guess's bound into sums (tally_classes zeroes it first)
+        member = np.int64((masks[g] >> np.uint64(solved)) & one)
+        sums[g] = by_parts[member, popcount(masks[g])]
     # first the guesses of the least bound, then the others whose bound is below the
     # least estimate of those
     first = 0
