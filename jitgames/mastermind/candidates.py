@@ -414,11 +414,13 @@ def set_bound(tables, src, start, end, cap, search):
     classes) only approximates. Needs the response matrix with at most 64 answer
     slots (else returns ``min(lb[m], cap)``).
 
-    Work saved, every step exact: each guess first gets the bound of its number of
-    classes (classes as equal as possible, read from its answer mask); the guesses
-    with the least such bound are tallied first, then only those whose bound is below
-    both ``cap`` and the least estimate found. (No symmetry filter: the answer masks
-    of every code at once cost less than picking out the canonical ones.)"""
+    Work saved, every step exact: a guess's number of classes (read from its answer
+    mask) bounds its estimate (classes as equal as possible); the least such bound
+    comes from the largest numbers of classes alone (see below), and only when it is
+    below ``cap`` on a set of more than ``b + 1`` codes does each guess get its bound:
+    the guesses with the least one are tallied first, then only those whose bound is
+    below both ``cap`` and the least estimate found. (No symmetry filter: the answer
+    masks of every code at once cost less than picking out the canonical ones.)"""
     m = end - start
     lb = search.lb
     n = tables.digits.shape[0]
