@@ -42,7 +42,8 @@ from .symmetry import (absent_canonical, all_colours_used, free_colours_canonica
 __all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
            "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
            "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
-           "answer_masks", "or_answer_rows", "list_candidates", "set_bound", "root_candidates", "search_order", "fast_case"]
+           "answer_masks", "or_answer_rows", "list_candidates", "set_bound", "root_candidates",
+           "search_order", "fast_case"]
 
 INFEASIBLE = 1 << 40  # a cost meaning "no strategy fits the guesses left"
 UNLIMITED = 62  # depth "limit" meaning none
