@@ -284,6 +284,26 @@ def test_set_bounds_equal_the_twin(node, cap, unlimited, with_matrix):
 
 
 @pytest.mark.kernel
+@given(st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=2), st.integers(0, 10 ** 6),
+       st.integers(-3, 3), st.sampled_from([(4, 4, True), (3, 6, True), (4, 5, False)]))
+@settings(max_examples=25)
+def test_set_bounds_near_their_value_equal_the_twin(history, secret, offset, size):
+    """Caps just below, at and above the set's own bound (where the least bound found
+    from the largest numbers of classes decides whether the guesses are tallied), on
+    sets of up to a few dozen codes of 4 pegs (13 answers besides "solved": the
+    tally is needed from 15 codes)."""
+    space, matrix, history, src, used = _node(size, history, secret)
+    assume(2 <= src.size <= 80)
+    search = optimal.OptimalSearch(space, matrix, None)
+    state = search.states[0]
+    tables = space.tables(matrix)
+    cap = ref.set_bound(tables, src, 0, src.size, optimal.INFEASIBLE) + offset
+    ours = candidates.set_bound(tables, src, 0, src.size, cap, state)
+    assert int(ours) == ref.set_bound(tables, src, 0, src.size, cap)
+    assert not state.tally.any()
+
+
+@pytest.mark.kernel
 @given(NODES, st.sampled_from([2, 3, 62]), st.booleans())
 @settings(max_examples=40)
 def test_fast_cases_equal_the_twin(node, remaining, with_matrix):
@@ -319,6 +339,28 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
     candidates.answer_masks(matrix, src, 0, src.size, state.masks)
     assert [int(x) for x in state.masks] == masks
     assert [popcount(x) for x in state.masks] == [ref_bits.popcount(x) for x in masks]
+
+
+@pytest.mark.kernel
+@given(st.sampled_from([(3, 4, True), (5, 2, True), (6, 2, True), (2, 5, True)]),
+       st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=40),
+       st.lists(st.integers(0, 2 ** 31 - 1), min_size=1, max_size=8), st.booleans())
+@settings(max_examples=30)
+def test_answer_rows_added_to_masks_equal_the_twin(size, picks, start_bits, wide):
+    """Answers OR-ed into masks that already hold bits, in 64 bits and (where every
+    answer slot is below 32, up to 5 pegs) in the 32 bits the search uses; the
+    members in any order (the kernel takes them eight, four, then one at a time)."""
+    space, matrix = load_game(*size)
+    src = (np.array(picks) % space.size).astype(np.int32)
+    narrow = space.pegs * (space.pegs + 1) < 32
+    dtype = np.uint64 if wide or not narrow else np.uint32
+    masks = np.array([start_bits[g % len(start_bits)] for g in range(space.size)], dtype=dtype)
+    expected = [int(x) for x in masks]
+    ref.or_answer_rows(matrix, src, 0, src.size, expected)
+    candidates.or_answer_rows(matrix, src, 0, src.size, masks)
+    assert [int(x) for x in masks] == expected
+    assert optimal.OptimalSearch(space, matrix, None).states[0].masks.dtype == (
+        np.uint32 if narrow else np.uint64)
 
 
 @pytest.mark.kernel

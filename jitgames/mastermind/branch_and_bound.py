@@ -78,7 +78,8 @@ class Search(NamedTuple):
     tally: np.ndarray  # uint16 (uint32 from 2**16 codes) (n * slots,): class sizes of
     # every guess (zero between uses)
     sums: np.ndarray  # int64 (n,): per guess, the sum of ``steps`` over its members
-    masks: np.ndarray  # uint64 (n,): per guess, the answers it gets (bit f: answer f)
+    masks: np.ndarray  # uint32 (uint64 from 6 pegs) (n,): per guess, the answers it gets
+    # (bit f: answer f)
     guesses: np.ndarray  # int64 (n,): the guesses whose classes are tallied
     counts: np.ndarray  # int64 (COUNTS,): what the search did (see COUNT_NAMES)
     by_parts: np.ndarray  # int64 (2, 65): scratch of set_bound

@@ -42,7 +42,8 @@ from .symmetry import (absent_canonical, all_colours_used, free_colours_canonica
 __all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
            "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
            "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
-           "answer_masks", "list_candidates", "set_bound", "root_candidates", "search_order", "fast_case"]
+           "answer_masks", "or_answer_rows", "list_candidates", "set_bound", "root_candidates",
+           "search_order", "fast_case"]
 
 INFEASIBLE = 1 << 40  # a cost meaning "no strategy fits the guesses left"
 UNLIMITED = 62  # depth "limit" meaning none
@@ -220,15 +221,57 @@ def canonical(tables, g, filters, used, scratch):
 @jit(leaf=True)
 def answer_masks(matrix, src, start, end, masks):
     """``masks[g]``: bit ``f`` set when some member of ``src[start:end]`` answers ``f`` to
-    guess ``g`` (feedback slots < 64). Reads the members' rows of the symmetric
-    response matrix in order, like :func:`tally_classes`."""
-    n = matrix.shape[0]
+    guess ``g`` (``masks`` uint32 when every answer slot is below 32, else uint64 with
+    slots below 64). Reads the members' rows of the symmetric response matrix in
+    order, like :func:`tally_classes`."""
     masks[:] = 0
+    or_answer_rows(matrix, src, start, end, masks)
+
+
+@jit(leaf=True)
+def or_answer_rows(matrix, src, start, end, masks):
+    """``masks[g] |= 1 << f`` for each member of ``src[start:end]`` answering ``f`` to
+    guess ``g``, every guess (what :func:`answer_masks` adds to zeroed masks).
+
+    ``masks`` is uint32 when every answer slot is below 32 (up to 5 pegs: "solved",
+    the largest, is ``pegs * (pegs + 1)``), else uint64 (slots below 64)."""
+    n = matrix.shape[0]
     one = np.uint64(1)
     # Eight (then four) members' rows per pass over the masks: each pass reads and
     # writes all n masks, which is what costs (measured on 5 x 6, sets of 21 codes:
     # 0.34 ns per code and guess one row at a time, 0.18 four at a time, 0.14 eight).
     t = start
+    if masks.itemsize == 4:
+        # The same in 32 bits: the shift amounts masked to 0..31 (a no-op on these
+        # answers) let LLVM narrow the 64-bit arithmetic Numba types, so each vector
+        # instruction handles 8 guesses instead of 4 (on the 5 x 6 sets of the
+        # profile: 22 to 14-17 us a set).
+        low = np.uint64(31)
+        while t + 8 <= end:
+            r0, r1, r2, r3 = (matrix[src[t]], matrix[src[t + 1]], matrix[src[t + 2]],
+                              matrix[src[t + 3]])
+            r4, r5, r6, r7 = (matrix[src[t + 4]], matrix[src[t + 5]], matrix[src[t + 6]],
+                              matrix[src[t + 7]])
+            for g in range(n):
+                masks[g] = np.uint32(masks[g] | (
+                    (one << (np.uint64(r0[g]) & low)) | (one << (np.uint64(r1[g]) & low))
+                    | (one << (np.uint64(r2[g]) & low)) | (one << (np.uint64(r3[g]) & low))
+                    | (one << (np.uint64(r4[g]) & low)) | (one << (np.uint64(r5[g]) & low))
+                    | (one << (np.uint64(r6[g]) & low)) | (one << (np.uint64(r7[g]) & low))))
+            t += 8
+        while t + 4 <= end:
+            r0, r1, r2, r3 = (matrix[src[t]], matrix[src[t + 1]], matrix[src[t + 2]],
+                              matrix[src[t + 3]])
+            for g in range(n):
+                masks[g] = np.uint32(masks[g] | (
+                    (one << (np.uint64(r0[g]) & low)) | (one << (np.uint64(r1[g]) & low))
+                    | (one << (np.uint64(r2[g]) & low)) | (one << (np.uint64(r3[g]) & low))))
+            t += 4
+        for t in range(t, end):
+            row = matrix[src[t]]
+            for g in range(n):
+                masks[g] = np.uint32(masks[g] | (one << (np.uint64(row[g]) & low)))
+        return
     while t + 8 <= end:
         r0, r1, r2, r3 = matrix[src[t]], matrix[src[t + 1]], matrix[src[t + 2]], matrix[src[t + 3]]
         r4, r5, r6, r7 = (matrix[src[t + 4]], matrix[src[t + 5]], matrix[src[t + 6]],
@@ -372,11 +415,13 @@ def set_bound(tables, src, start, end, cap, search):
     classes) only approximates. Needs the response matrix with at most 64 answer
     slots (else returns ``min(lb[m], cap)``).
 
-    Work saved, every step exact: each guess first gets the bound of its number of
-    classes (classes as equal as possible, read from its answer mask); the guesses
-    with the least such bound are tallied first, then only those whose bound is below
-    both ``cap`` and the least estimate found. (No symmetry filter: the answer masks
-    of every code at once cost less than picking out the canonical ones.)"""
+    Work saved, every step exact: a guess's number of classes (read from its answer
+    mask) bounds its estimate (classes as equal as possible); the least such bound
+    comes from the largest numbers of classes alone (see below), and only when it is
+    below ``cap`` on a set of more than ``b + 1`` codes does each guess get its bound:
+    the guesses with the least one are tallied first, then only those whose bound is
+    below both ``cap`` and the least estimate found. (No symmetry filter: the answer
+    masks of every code at once cost less than picking out the canonical ones.)"""
     m = end - start
     lb = search.lb
     n = tables.digits.shape[0]
@@ -398,16 +443,29 @@ def set_bound(tables, src, start, end, cap, search):
             total, classes = m - member, parts - member
             q, r = total // classes, total % classes
             by_parts[member, parts] = min(cap, m + r * lb[q + 1] + (classes - r) * lb[q])
-    least = cap
-    one = np.uint64(1)
-    for g in range(n):  # each guess's bound into sums (tally_classes zeroes it first)
-        member = np.int64((masks[g] >> np.uint64(solved)) & one)
-        sums[g] = by_parts[member, popcount(masks[g])]
-        least = min(least, sums[g])
+    # The least bound from two maxima, without a bound per guess: by_parts[member, p]
+    # never grows with p, so the least bound of the members is by_parts[1, P1] (P1:
+    # their most classes) and that of the others by_parts[0, P0] (P0: theirs). With A
+    # the most classes other than "solved" of any guess, min(by_parts[0, A],
+    # by_parts[1, P1]) is that least: if a non-member has A classes, P0 = A; else a
+    # member has A + 1 classes, so by_parts[1, P1] <= by_parts[1, A + 1] <=
+    # by_parts[0, A] <= by_parts[0, P0] (one code fewer in as many classes).
+    others = ~(np.uint64(1) << np.uint64(solved))
+    most = 0
+    for g in range(n):
+        most = max(most, popcount(np.uint64(masks[g]) & others))
+    most_member = 0
+    for t in range(start, end):
+        most_member = max(most_member, popcount(masks[src[t]]))
+    least = min(by_parts[0, most], by_parts[1, most_member])
     if least >= cap or lb[m] == 2 * m - 1:
         # (up to b + 1 codes lb(s) = 2s - 1 for every class: the bound by the number of
         # classes is the estimate itself)
         return least
+    one = np.uint64(1)
+    for g in range(n):  # each guess's bound into sums (tally_classes zeroes it first)
+        member = np.int64((masks[g] >> np.uint64(solved)) & one)
+        sums[g] = by_parts[member, popcount(masks[g])]
     # first the guesses of the least bound, then the others whose bound is below the
     # least estimate of those
     first = 0

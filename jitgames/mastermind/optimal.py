@@ -65,6 +65,9 @@ class OptimalSearch:
         steps[0] += 1 << PARTS_SHIFT
         tally_size = n * (pegs + 1) ** 2 if matrix.shape[0] > 0 else 0
         tally_type = np.uint16 if n < 1 << 16 else np.uint32  # a class holds up to n codes
+        # answer masks in 32 bits when every answer slot fits ("solved" is the largest):
+        # twice the guesses per vector instruction (candidates.or_answer_rows)
+        mask_type = np.uint32 if pegs * (pegs + 1) < 32 else np.uint64
         if cache_slots is None:
             cache_slots = min(CACHE_SLOTS_PER_CODE * n, MAX_CACHE_SLOTS)
         slots = 1 << max(int(cache_slots) - 1, CACHE_PROBES).bit_length()  # a power of two
@@ -73,7 +76,7 @@ class OptimalSearch:
                    np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
                    np.zeros((slots, 2), dtype=np.int64), self.stop,
                    steps, np.zeros(tally_size, dtype=tally_type), np.zeros(n, dtype=np.int64),
-                   np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64),
+                   np.zeros(n, dtype=mask_type), np.zeros(n, dtype=np.int64),
                    np.zeros(COUNTS, dtype=np.int64), np.zeros((2, 65), dtype=np.int64))
             for _ in range(self.workers)]
 

@@ -327,6 +327,12 @@ def answer_masks(matrix, src, start, end, masks):
         masks[g] = sum(1 << f for f in {int(matrix[g, s]) for s in src[start:end]})
 
 
+def or_answer_rows(matrix, src, start, end, masks):
+    """Bit ``f`` of ``masks[g]`` added for each member answering ``f`` to ``g``."""
+    for g in range(matrix.shape[0]):
+        masks[g] |= sum(1 << f for f in {int(matrix[g, s]) for s in src[start:end]})
+
+
 def fast_case(tables, src, start, end, remaining, masks, seen):
     """From the definitions: a member answered differently by every code costs
     2m - 1; any such code 2m; with fewer than three guesses nothing else fits; a
