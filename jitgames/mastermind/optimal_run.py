@@ -65,7 +65,7 @@ from .optimal_plan import Node
 
 __all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun",
            "optimal_run", "job_params", "validate_partial", "job_value", "child_node",
-           "exact_job_worker", "default_split_above", "dask_split_above", "JOB_NAME"]
+           "exact_job_worker", "default_split_above", "JOB_NAME"]
 
 JOB_NAME = "mastermind.optimal"
 SPLIT_SCHEME = 1
@@ -75,7 +75,6 @@ SPLIT_FRACTION = 32
 WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 CLASS_ABOVE = None  # see child_node
 CHILD_WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
-DASK_SPLIT_FRACTION = 4  # see dask_split_above (measured: docs/mastermind_optimal.md)
 DASK_IN_FLIGHT = 4  # see _run_on_dask
 
 
@@ -362,16 +361,6 @@ def default_split_above(codes: int) -> int:
     """Jobs of more codes than this are split below the root: a class of a few
     hundred codes is searched in well under a second, and smaller ones are many."""
     return max(SPLIT_MIN, codes // SPLIT_FRACTION)
-
-
-def dask_split_above(codes: int) -> int:
-    """Jobs of more codes than this are split below the root on a Dask cluster: only
-    the classes of more than a quarter of the codes, so that a task is a whole root job
-    or a candidate of a giant class (seconds on the sizes a cluster is for), not the
-    milliseconds of the threads' split, which a round trip client - scheduler - worker
-    outweighs (4 x 7 with the threads' split: about 900 tasks, 2 workers no faster
-    than 1; ``docs/mastermind_optimal.md``)."""
-    return max(SPLIT_MIN, codes // DASK_SPLIT_FRACTION)
 
 
 class RunPlan:
@@ -743,10 +732,15 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         Called as ``progress(plan)`` after every finished task.
     split_above : int, optional
         Jobs of classes larger than this are split into tasks below the root
-        (:class:`RunPlan`). Default: :func:`dask_split_above` on a cluster (coarse
-        tasks), :func:`default_split_above` when the run has several threads, else
-        none (one thread gains nothing from tasks, and is spared compiling the kernel
-        that lists them). It changes only the speed, never the total or the guess.
+        (:class:`RunPlan`). Default: :func:`default_split_above` when the run has
+        several threads, else none: one thread gains nothing from tasks, and is
+        spared compiling the kernel that lists them; nor does a cluster, where a task
+        must be seconds, not milliseconds, to outweigh its round trip client -
+        scheduler - worker (4 x 8 on 2 local workers: 1.62 x one worker on whole
+        root jobs, 1.39 x with the classes of over a quarter of the codes split,
+        about 1.0 x on 4 x 7 with the threads' split; ``docs/mastermind_optimal.md``).
+        A cluster of many workers may gain from a large value (whole root jobs are
+        few and unequal). It changes only the speed, never the total or the guess.
     window : int or None
         Open candidates of a node that may run at once (:class:`RunPlan`; None: no
         limit). It changes only the work done and the speed, never the total or the
@@ -779,9 +773,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
 
     _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
     workers = workers or thread_count()
-    if split_above is None and client is not None:
-        split_above = dask_split_above(space.size)
-    elif split_above is None and workers > 1:
+    if split_above is None and client is None and workers > 1:
         split_above = default_split_above(space.size)
     expand = None
     if split_above is not None:
