@@ -19,7 +19,8 @@ seconds (over those of one thread with the same settings: the work that many thr
 add, which shows on a machine of any number of cores) and how many threads had a task
 on average (task seconds over wall seconds: the parallelism the plan let out).
 ``--dask W ...`` also times a
-local cluster of W single-thread worker processes per W. Every run's total must equal
+local cluster of W single-thread worker processes per W (``--dask-split-above``:
+``default``, ``none``, both whole root jobs, or a class size). Every run's total must equal
 the first one's (the total and the guess never depend on threads, workers or
 splitting). Medians and speed-ups (median wall of one thread / of T threads, per
 split setting) go to ``bench/results/mastermind_scaling.json`` with the machine.
@@ -91,6 +92,9 @@ def main(argv=None) -> int:
                         help="open candidates per node run at once, 'default' or 'none'")
     parser.add_argument("--dask", type=int, nargs="*", default=[],
                         help="also local Dask clusters of these numbers of worker processes")
+    parser.add_argument("--dask-split-above", default="default",
+                        help="class size above which a Dask run splits jobs, 'default' "
+                             "(optimal_run's: none on a cluster) or 'none'")
     parser.add_argument("--simulate", type=int, nargs="*", default=[],
                         help="instead of timing runs: replay runs of these thread counts "
                              "in virtual time (simulate()) against one thread's")
@@ -128,7 +132,8 @@ def main(argv=None) -> int:
                           f"{wall:.2f} s wall, {cpu:.2f} s CPU, {run.tasks} tasks, "
                           f"{busy:.1f} threads busy", flush=True)
             for workers in args.dask:
-                run, wall, cpu = _dask_run(pegs, colours, workers)
+                run, wall, cpu = _dask_run(pegs, colours, workers,
+                                           _split(args.dask_split_above))
                 totals.add((run.total, run.guess))
                 name = f"dask {workers} workers"
                 runs.setdefault(name, []).append({"wall": wall, "worker_cpu": cpu,
@@ -164,18 +169,20 @@ def main(argv=None) -> int:
     return 0
 
 
-def _dask_run(pegs: int, colours: int, workers: int):
+def _dask_run(pegs: int, colours: int, workers: int, split_above: int | None = None):
     """``(run, wall, cpu)`` of the game on a fresh local cluster of ``workers``
     single-thread processes (started before the clock; each compiles nothing, the
     kernels are in the on-disk cache, loaded by each worker before the clock); ``cpu``
-    is the CPU seconds of the worker processes together (the work the run did)."""
+    is the CPU seconds of the worker processes together (the work the run did);
+    ``split_above`` as :func:`optimal_run`'s (None: its default on a cluster)."""
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         client.run(partial(optimal_run, 3, 4, workers=1))  # every worker loads its kernels
         before = client.run(time.process_time)
-        run, wall, _ = _timed(lambda: optimal_run(pegs, colours, client=client))
+        run, wall, _ = _timed(lambda: optimal_run(pegs, colours, client=client,
+                                                  split_above=split_above))
         after = client.run(time.process_time)
         return run, wall, sum(after[w] - before[w] for w in after)
 

@@ -313,6 +313,33 @@ def test_dask_run_equals_the_local_run(size, dask_client, tmp_path):
     assert (again.total, again.guess) == (here.total, here.guess)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_coarse_dask_tasks_give_the_threads_result(workers):
+    """On 1 or 2 workers, whole root jobs (a cluster's default) or only the largest
+    class of the first root guess split, the run proves the same total, guess and
+    bounds as threads."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    size = (4, 4, True, None)
+    here = mr.optimal_run(*size, workers=2)
+    split = mr.root_split(4, 4)
+    with dask.config.set({"distributed.scheduler.http.routes": [],
+                          "distributed.worker.http.routes": []}):
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                               dashboard_address=None, timeout="30s")
+    with cluster, Client(cluster, timeout="30s") as client:
+        whole = mr.optimal_run(*size, client=client)
+        first = split.job_size[split.starts[0]:split.starts[1]]  # largest first
+        largest = mr.optimal_run(*size, client=client, split_above=int(first[1]) + 1)
+    assert whole.tasks == whole.jobs_exact + whole.jobs_cut  # one task per root job
+    assert largest.tasks > largest.jobs_exact + largest.jobs_cut  # some jobs split
+    for run in (whole, largest):
+        assert run.complete
+        assert (run.total, run.guess, run.lower, run.upper) == (
+            here.total, here.guess, here.lower, here.upper)
+
+
 def test_bad_input_is_one_line_and_status_2(capsys):
     for argv in (["optimal", "-p", "3", "-k", "4", "--max-guesses", "3"],
                  ["optimal", "-p", "2", "-k", "3", "--scheduler", "local:0"],

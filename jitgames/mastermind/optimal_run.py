@@ -75,6 +75,7 @@ SPLIT_FRACTION = 32
 WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 CLASS_ABOVE = None  # see child_node
 CHILD_WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
+DASK_IN_FLIGHT = 4  # see _run_on_dask
 
 
 # ----------------------------------------------------------------------------- the jobs
@@ -680,10 +681,14 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
 
 
 def _run_on_dask(plan: RunPlan, client, params: dict) -> None:
-    """Run the tasks on a Dask cluster, twice as many in flight as it has threads."""
+    """Run the tasks on a Dask cluster, :data:`DASK_IN_FLIGHT` in flight per worker
+    thread: a worker starts its next task while the result of the last one travels
+    back to this process and the next ones are decided here (a task queued on a
+    worker keeps the budget it was given, weaker than a later one might be: more work,
+    never another total)."""
     from distributed import wait
 
-    slots = 2 * max(1, sum(client.nthreads().values()))
+    slots = DASK_IN_FLIGHT * max(1, sum(client.nthreads().values()))
     flying = {}
     try:
         while not plan.finished:
@@ -728,9 +733,14 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     split_above : int, optional
         Jobs of classes larger than this are split into tasks below the root
         (:class:`RunPlan`). Default: :func:`default_split_above` when the run has
-        several threads or a cluster, else none (one thread gains nothing from
-        tasks, and is spared compiling the kernel that lists them). It changes only
-        the speed, never the total or the guess.
+        several threads, else none: one thread gains nothing from tasks, and is
+        spared compiling the kernel that lists them; nor does a cluster, where a task
+        must be seconds, not milliseconds, to outweigh its round trip client -
+        scheduler - worker (4 x 8 on 2 local workers: 1.62 x one worker on whole
+        root jobs, 1.39 x with the classes of over a quarter of the codes split,
+        about 1.0 x on 4 x 7 with the threads' split; ``docs/mastermind_optimal.md``).
+        A cluster of many workers may gain from a large value (whole root jobs are
+        few and unequal). It changes only the speed, never the total or the guess.
     window : int or None
         Open candidates of a node that may run at once (:class:`RunPlan`; None: no
         limit). It changes only the work done and the speed, never the total or the
@@ -763,7 +773,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
 
     _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
     workers = workers or thread_count()
-    if split_above is None and (client is not None or workers > 1):
+    if split_above is None and client is None and workers > 1:
         split_above = default_split_above(space.size)
     expand = None
     if split_above is not None:
