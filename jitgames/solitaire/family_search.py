@@ -141,45 +141,43 @@ def _prefetch_children(pos, slots, moves, start, n):
 
 
 @jit(leaf=True)
+def _probe(slots, epoch, key0, key1):
+    """The first word of the slot holding the key ``(key0, key1)`` this epoch, or of the
+    first empty slot of its probe sequence when it is absent (linear probing never
+    deletes within an epoch, so a key present is met before that empty slot; the set
+    is never full, so there is one)."""
+    capacity = slots.shape[0] // SLOT_WORDS
+    i = _first_slot(slots, key0, key1)
+    while True:
+        j = i * SLOT_WORDS
+        if slots[j + 2] != epoch or (slots[j] == key0 and slots[j + 1] == key1):
+            return j
+        i = (i + 1) & (capacity - 1)
+
+
+@jit(leaf=True)
 def insert_key(slots, meta, key0, key1):
     """Add the key ``(key0, key1)`` to the set: 1 if it was new, 0 if present, -1 if full.
 
     The set is full at 3/4 of its slots (``meta[1]`` counts this epoch's keys).
     """
-    capacity = slots.shape[0] // SLOT_WORDS
     epoch = meta[EPOCH_WORD]
-    i = _first_slot(slots, key0, key1)
-    while True:
-        j = i * SLOT_WORDS
-        if slots[j + 2] != epoch:
-            if 4 * (meta[1] + 1) > 3 * capacity:
-                return -1
-            slots[j] = key0
-            slots[j + 1] = key1
-            slots[j + 2] = epoch
-            meta[1] += 1
-            return 1
-        if slots[j] == key0 and slots[j + 1] == key1:
-            return 0
-        i = (i + 1) & (capacity - 1)
+    j = _probe(slots, epoch, key0, key1)
+    if slots[j + 2] == epoch:
+        return 0
+    if 4 * (meta[1] + 1) > 3 * (slots.shape[0] // SLOT_WORDS):
+        return -1
+    slots[j] = key0
+    slots[j + 1] = key1
+    slots[j + 2] = epoch
+    meta[1] += 1
+    return 1
 
 
 @jit(leaf=True)
 def contains_key(slots, meta, key0, key1):
-    """True when the key ``(key0, key1)`` is in the set (this epoch); adds nothing.
-
-    Linear probing never deletes within an epoch, so a key present is met before the
-    first empty slot of its probe sequence."""
-    capacity = slots.shape[0] // SLOT_WORDS
-    epoch = meta[EPOCH_WORD]
-    i = _first_slot(slots, key0, key1)
-    while True:
-        j = i * SLOT_WORDS
-        if slots[j + 2] != epoch:
-            return False
-        if slots[j] == key0 and slots[j + 1] == key1:
-            return True
-        i = (i + 1) & (capacity - 1)
+    """True when the key ``(key0, key1)`` is in the set (this epoch); adds nothing."""
+    return slots[_probe(slots, meta[EPOCH_WORD], key0, key1) + 2] == meta[EPOCH_WORD]
 
 
 @jit(leaf=True)
