@@ -26,31 +26,6 @@ a line, in terms of events that happened before it, so (by induction along the
 line) the
 cards that may go home include every card any line puts on the foundations, and
 their number (with the cards already home) bounds the score from above.
-
-Kings and empty piles
----------------------
-In that fixed point, once one pile may be empty every king may take it, though one
-pile holds one king. The bound counts the entries: a king *enters* when it leads into
-an empty pile from a card (not from the bottom of a pile). A king enters at most once:
-only kings go into empty piles, so a king at the bottom of a pile stays at the bottom
-until it goes home. Let ``k_i`` be the time of the ``i``-th entry. The empty piles
-change by +1 when the bottom card of a pile leaves (as the head of a move or home) and
-by -1 when a king-led run goes into one; a king that leads from the bottom of a pile
-into another empty pile gives one of each. So before ``k_i`` (where at least one pile
-is empty) the piles empty now, plus the bottom cards other than kings that have led or
-gone home (each pile's at most once: no other card becomes a bottom card), plus the
-kings that have gone home, number at least ``i`` (the ``i - 1`` entries before took
-one each). Every event before ``k_i`` happens in a line in which only the kings of the
-first ``i - 1`` entries have entered, so it lies in the fixed point with every other
-king lying on a card barred from empty piles (a king at the bottom of a pile is not
-barred, but its leading exposes nothing and empties nothing new); and that fixed
-point's "may lead" and "may go home" sets over-approximate those events, so its count
-of piles that may be emptied is at least ``i``. Hence for the set ``T`` of the kings
-that a line makes enter, some order of ``T`` passes these counts, and the line's
-foundation cards lie in the fixed point with the kings outside ``T`` barred. The bound
-is therefore the most cards that may go home over every set ``T`` some order of which
-passes the counts (:func:`_bound_over_entries`); ``T`` of all kings lying on a card
-gives the plain fixed point, so this bound is never above it.
 """
 from __future__ import annotations
 
@@ -95,106 +70,16 @@ def _places_shown(rules, x):
 
 
 @jit(leaf=True)
-def _grow(pos, rules, need, barred, in_pile, face_up, bottom, fits, shows, empty):
-    """``(home, leads)``: the least fixed point of the module docstring, grown from the
-    position's sets until ``need`` cards may go home or nothing changes, with the kings
-    of the mask ``barred`` never leading into an empty pile ("Kings that must take an
-    empty pile" in the module docstring; 0: the plain bound).
+def bound_at_least(pos, need):
+    """Grow the fixed point of the module docstring for ``pos`` until ``need`` cards may
+    go home or nothing changes; return the cards that may go home then: the bound
+    itself when it is below ``need``, else some number >= ``need`` (at most the bound).
 
     The sets are 52-bit masks grown in rounds: each round adds every card that a rule
     admits from the sets of the round before (may go home; may lead; the card under a
     card that may lead may be exposed; a pile may be empty), until a round adds nothing:
     the least fixed point. The sets only grow, so stopping early never claims more than
-    it: the home set reaches ``need`` cards exactly when the fixed point's does.
-    """
-    home = _ALL ^ in_pile
-    leads = 0
-    free_kings = _KINGS & ~barred
-    while _count(home) < need:
-        new_home = home | (shows & in_pile & (fits | ((home << 1) & _NOT_ACES)))
-        kings = free_kings if empty else 0
-        new_leads = leads | ((face_up | shows) & in_pile
-                             & (new_home | _places_shown(rules, shows & in_pile) | kings))
-        fresh = new_leads & ~leads
-        new_shows = shows
-        while fresh:
-            low = fresh & -fresh
-            c = _count(low - 1)
-            fresh ^= low
-            h = pos[HEIGHT + c]
-            if h > 0:
-                new_shows |= np.int64(1) << pos[PILES + pos[WHERE + c] * PILE_STRIDE + h - 1]
-        if not empty and bottom & (new_home | (new_leads & _NOT_KINGS)):
-            empty = 1
-        elif new_home == home and new_leads == leads and new_shows == shows:
-            break
-        home, leads, shows = new_home, new_leads, new_shows
-    return home, leads
-
-
-@jit(leaf=True)
-def _bound_over_entries(pos, rules, need, in_pile, face_up, bottom, fits, shows, empty, empties,
-                        plain):
-    """The bound of the module docstring ("Kings and empty piles"), stopped early: the
-    most cards that may go home over the sets ``T`` of kings that may have entered
-    empty piles from above a card, in an order the count of empty piles allows; the
-    first count ``>= need`` found is returned at once. ``empties``: the empty piles now.
-
-    Forward over the subsets ``T`` of the kings now lying on a card (bit ``i`` of ``T``:
-    the ``i``-th of them by suit): ``T`` is *feasible* when its kings can have entered
-    first, in some order (the empty set is); the fixed point with the other kings barred
-    from empty piles bounds every line in which only ``T``'s kings have entered, and from
-    a feasible ``T`` one more king may enter when the piles that may have been emptied
-    in it number at least ``|T| + 1``.
-    """
-    movable = 0
-    for s in range(4):
-        king = 13 * s + 12
-        if pos[WHERE + king] >= 0 and pos[HEIGHT + king] > 0:
-            movable |= np.int64(1) << king
-    k = _count(movable)
-    full = (1 << k) - 1
-    feasible = np.int64(1)           # bit T: the subset T is feasible; the empty one is
-    best = 0
-    for t in range(full + 1):
-        if not (feasible >> t) & 1:
-            continue
-        barred = 0
-        i = 0
-        for s in range(4):
-            king = np.int64(1) << (13 * s + 12)
-            if movable & king:
-                if not (t >> i) & 1:
-                    barred |= king
-                i += 1
-        home, leads = _grow(pos, rules, need, barred, in_pile, face_up, bottom, fits,
-                            shows, empty)
-        n = _count(home)
-        if n >= need:
-            return n
-        best = max(best, n)
-        emptied = empties + _count(bottom & _NOT_KINGS & (home | leads) & in_pile) \
-            + _count(_KINGS & home & in_pile)
-        size = _count(t)
-        if emptied >= k:
-            return plain             # every king may enter after T's: the plain fixed point
-        if emptied > size:
-            for i in range(k):
-                if not (t >> i) & 1:
-                    feasible |= np.int64(1) << (t | (1 << i))
-    return best
-
-
-@jit(leaf=True)
-def bound_at_least(pos, need):
-    """The upper bound of the module docstring for ``pos``, stopped early at ``need``
-    cards: a number that is >= ``need`` exactly when the bound is, at most the bound
-    then, and between the bound and the plain fixed point's count below it (the bound
-    itself when ``need`` is above 52).
-
-    The plain fixed point (every king free to take an empty pile) comes first: it is at
-    least the bound, so when it is below ``need`` it answers. Otherwise the kings'
-    entries into empty piles are counted (:func:`_bound_over_entries`).
+    it: the answer is ``>= need`` exactly when the bound is.
     """
     rules = pos[RULES]
     in_pile = 0
@@ -218,17 +103,32 @@ def bound_at_least(pos, need):
             bottom |= bit
         if RANK_OF[c] == pos[FOUNDATION + SUIT_OF[c]]:
             fits |= bit
-    empties = 0
+    home = _ALL ^ in_pile
+    empty = 0
     for p in range(N_PILES):
         if pos[LENGTH + p] == 0:
-            empties += 1
-    empty = 1 if empties else 0
-    home, _ = _grow(pos, rules, need, 0, in_pile, face_up, bottom, fits, shows, empty)
-    plain = _count(home)
-    if plain < need <= N_CARDS:
-        return plain
-    return _bound_over_entries(pos, rules, need, in_pile, face_up, bottom, fits, shows, empty,
-                               empties, plain)
+            empty = 1
+    leads = 0
+    while _count(home) < need:
+        new_home = home | (shows & in_pile & (fits | ((home << 1) & _NOT_ACES)))
+        kings = _KINGS if empty else 0
+        new_leads = leads | ((face_up | shows) & in_pile
+                             & (new_home | _places_shown(rules, shows & in_pile) | kings))
+        fresh = new_leads & ~leads
+        new_shows = shows
+        while fresh:
+            low = fresh & -fresh
+            c = _count(low - 1)
+            fresh ^= low
+            h = pos[HEIGHT + c]
+            if h > 0:
+                new_shows |= np.int64(1) << pos[PILES + pos[WHERE + c] * PILE_STRIDE + h - 1]
+        if not empty and bottom & (new_home | (new_leads & _NOT_KINGS)):
+            empty = 1
+        elif new_home == home and new_leads == leads and new_shows == shows:
+            break
+        home, leads, shows = new_home, new_leads, new_shows
+    return _count(home)
 
 
 @jit(leaf=True)

@@ -104,12 +104,11 @@ PROBES = np.array([[1, 3], [1, 3], [-1, -1]], dtype=np.int64)
 allows), tried in order; -1: no probe. Alaska has none: on deals 0..199 of seed 2026
 they decided one deal more of 200 and cost a fifth of its speed
 (bench/results/solitaire_family_compare.json)."""
-SEARCH_VERSION = 4
+SEARCH_VERSION = 3
 """Changes whenever a change of the search can change which deals come out undecided
 (or their lower and upper bounds): a study's checkpoint records it and is refused by
 a search of another version. 1: the plain search; 2: the probes; 3: the bound prunes
-the goal search and the score search, and each deal has a proven upper bound; 4: the
-bound counts the kings' entries into empty piles (:mod:`.family_bound`)."""
+the goal search and the score search, and each deal has a proven upper bound."""
 PROBE_SHARE = 4                 # each probe may use node_limit // PROBE_SHARE positions
 
 RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves", "upper")

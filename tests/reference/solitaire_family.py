@@ -194,26 +194,8 @@ def key_places(rules, card):
 
 
 def score_bound(rules, piles, foundations):
-    """Cards that may ever go home (jitgames.solitaire.family_bound's plain fixed point,
-    every king free to take a pile that may be empty): may be exposed, may lead, may go
-    home, may a pile be empty."""
-    return len(_may_go_home(rules, piles, set())[0])
-
-
-def progress(piles, foundations):
-    """``(score, face-down cards, empty piles)``: a move makes progress when it raises
-    the score or the empty piles or turns a card up (the family search's probes allow
-    only a few moves in a row that do none of these)."""
-    return sum(foundations), sum(d for d, _ in piles), sum(1 for _, c in piles if not c)
-
-
-def makes_progress(before, after):
-    return after[0] > before[0] or after[1] < before[1] or after[2] > before[2]
-
-
-def _may_go_home(rules, piles, barred):
-    """``(home, leads)`` of :func:`score_bound`'s fixed point in which the kings of
-    ``barred`` never lead into an empty pile."""
+    """Cards that may ever go home (jitgames.solitaire.family_bound's definition),
+    grown to a fixed point: may be exposed, may lead, may go home, may a pile be empty."""
     where = {}
     for p, (down, cards) in enumerate(piles):
         for h, card in enumerate(cards):
@@ -229,9 +211,8 @@ def _may_go_home(rules, piles, barred):
             if card not in home and card in exposed and (card % 13 == 0 or card - 1 in home):
                 home.add(card)
                 changed = True
-            king_may_move = card % 13 == 12 and empty and card not in barred
             if card not in leads and (up or card in exposed) and (
-                    card in home or king_may_move or any(
+                    card in home or card % 13 == 12 and empty or any(
                         under in exposed and under in where for under in places(rules, card))):
                 leads.add(card)
                 changed = True
@@ -241,32 +222,15 @@ def _may_go_home(rules, piles, barred):
             if not empty and h == 0 and (card in home or card in leads and card % 13 != 12):
                 empty = True
                 changed = True
-    return home, leads
+    return len(home)
 
 
-def entry_bound(rules, piles, foundations):
-    """The bound with the kings' entries into empty piles counted
-    (jitgames.solitaire.family_bound, "Kings and empty piles"): the most cards that may
-    go home over every order in which some of the kings now lying on a card may enter
-    empty piles, where the i-th to enter needs i piles that may have been emptied
-    (empty now, or a bottom card other than a king that may lead or go home, or a king
-    that may go home) while only the kings before it may enter."""
-    from itertools import permutations
+def progress(piles, foundations):
+    """``(score, face-down cards, empty piles)``: a move makes progress when it raises
+    the score or the empty piles or turns a card up (the family search's probes allow
+    only a few moves in a row that do none of these)."""
+    return sum(foundations), sum(d for d, _ in piles), sum(1 for _, c in piles if not c)
 
-    kings = [c for p, (_, cards) in enumerate(piles) for h, c in enumerate(cards)
-             if c % 13 == 12 and h > 0]
-    empty_now = sum(1 for _, cards in piles if not cards)
-    bottoms = {cards[0] for _, cards in piles if cards}
 
-    def emptied(entered):
-        home, leads = _may_go_home(rules, piles, set(kings) - set(entered))
-        in_piles = {c for _, cards in piles for c in cards}
-        return (empty_now + sum(1 for c in bottoms if c % 13 != 12 and (c in home or c in leads))
-                + sum(1 for c in in_piles if c % 13 == 12 and c in home)), len(home)
-
-    best = 0
-    for size in range(len(kings) + 1):
-        for order in permutations(kings, size):
-            if all(emptied(order[:i])[0] >= i + 1 for i in range(size)):
-                best = max(best, emptied(order)[1])
-    return best
+def makes_progress(before, after):
+    return after[0] > before[0] or after[1] < before[1] or after[2] > before[2]
