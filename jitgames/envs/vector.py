@@ -23,13 +23,13 @@ The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
 from __future__ import annotations
 
 import gymnasium
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .._jit import compiled_entry
 from ..errors import InputError
 from ..kalah.evaluation import weights_for
 from ..kalah.rules import VARIANTS
@@ -43,7 +43,7 @@ from .mastermind_batch import Codes, guess_codes, new_codebreaks
 from .sampling import uniform_legal
 from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RANDOM, RESTART, Rules,
                           StepOut, advance, apply_replies, new_games, new_step_out,
-                          random_step, random_step_serial)
+                          random_step)
 
 __all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
 
@@ -118,9 +118,13 @@ class KalahVectorEnv(VectorEnv):
     ``copy=False``).
 
     Against the random opponent a step is one call of
-    :func:`jitgames.envs.kalah_batch.random_step` (``random_step_serial`` when Numba
-    runs one thread), whose arguments are plain arrays and numbers (records cost more
-    to type at a call than a 1024-game step's bookkeeping).
+    :func:`jitgames.envs.kalah_batch.random_step`, whose arguments are plain arrays and
+    numbers (records cost more to type at a call than a 1024-game step's bookkeeping),
+    made through its compiled entry for the environment's own argument types
+    (:func:`jitgames._jit.compiled_entry`: the dispatcher's typing of 22 arguments cost
+    more than the rest of the step's Python); actions given by the user are checked
+    (an int64 array of shape ``(num_envs,)``, C-contiguous, aligned and writeable, or
+    converted into one) before they go to it.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -158,6 +162,7 @@ class KalahVectorEnv(VectorEnv):
         self._everyone = _constant(np.ones(self.num_envs, dtype=np.bool_))
         self._never = _constant(np.zeros(self.num_envs, dtype=np.bool_))
         self._mask = np.zeros((self.num_envs, pits), dtype=np.int8)  # the agent's legal pits
+        self._random_step = None  # random_step's compiled entry, made at the first step
 
     def reset(self, *, seed=None, options: dict | None = None):
         """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
@@ -186,8 +191,10 @@ class KalahVectorEnv(VectorEnv):
         """Step every sub-environment (one kernel call; see the class docstring for
         ``copy`` and for the arrays shared between the values returned)."""
         if (actions.__class__ is not np.ndarray or actions.dtype != np.int64
-                or actions.shape != self._batch):
+                or actions.shape != self._batch or not actions.flags.carray):
             actions = _actions(actions, self.num_envs)  # checked and converted
+            if not actions.flags.carray:  # strided, unaligned or read-only: the kernel's own
+                actions = actions.copy()
         return self._step(actions, False, _NO_KEY)
 
     def step_random(self, rng: np.random.Generator, actions: np.ndarray | None = None):
@@ -214,8 +221,9 @@ class KalahVectorEnv(VectorEnv):
         if actions is None:
             actions = np.empty(self.num_envs, dtype=np.int64)
         elif (actions.__class__ is not np.ndarray or actions.dtype != np.int64
-              or actions.shape != self._batch):
-            raise InputError(f"actions must be an int64 array of shape ({self.num_envs},)")
+              or actions.shape != self._batch or not actions.flags.carray):
+            raise InputError(f"actions must be a writeable C-contiguous int64 array of shape "
+                             f"({self.num_envs},)")
         key = np.uint64(rng.bit_generator.random_raw())
         if self.rules.opponent != RANDOM:
             uniform_legal(self._mask, key, actions)
@@ -230,13 +238,15 @@ class KalahVectorEnv(VectorEnv):
             # (no copy pass), and it counts the games ended and the illegal actions (no
             # scan of the flags); its arguments are plain arrays, typed fast at the call
             out = new_step_out(self.num_envs, self.pits, False) if self.copy else self._out
-            # one thread: the same step without starting the parallel loop
-            kernel = random_step_serial if numba.get_num_threads() == 1 else random_step
-            ends, illegals = kernel(
-                games.boards, games.to_move, games.done, games.base, games.episode,
-                games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
-                rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
-                out.ended, out.illegal, self._out.settled, sample, key)
+            args = (games.boards, games.to_move, games.done, games.base, games.episode,
+                    games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
+                    rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
+                    out.ended, out.illegal, self._out.settled, sample, key)
+            if self._random_step is None:
+                # every later step passes arguments of these types (the environment's own
+                # arrays, checked actions): the compiled entry needs no typing of them
+                self._random_step = compiled_entry(random_step, *args)
+            ends, illegals = self._random_step(*args)
         else:
             out = self._out
             self._advance(actions, self._all_games, ACT, out)
