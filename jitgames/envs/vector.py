@@ -162,7 +162,25 @@ class KalahVectorEnv(VectorEnv):
         self._everyone = _constant(np.ones(self.num_envs, dtype=np.bool_))
         self._never = _constant(np.zeros(self.num_envs, dtype=np.bool_))
         self._mask = np.zeros((self.num_envs, pits), dtype=np.int8)  # the agent's legal pits
-        self._random_step = None  # random_step's compiled entry, made at the first step
+        if self.rules.opponent == RANDOM:
+            self._random_step_arguments(pits)
+
+    def _random_step_arguments(self, pits: int) -> None:
+        """What every step against the random opponent passes to
+        :func:`jitgames.envs.kalah_batch.random_step` besides the actions and outputs
+        (the state's arrays, the rules' numbers), the shapes and dtypes of the arrays a
+        ``copy=True`` step returns, and the kernel's compiled entry for the types of all
+        its arguments (compiled or loaded from the cache now): a step passes arguments of
+        these types, the environment's own arrays and checked actions."""
+        games, rules, out = self.games, self.rules, self._out
+        self._state = (games.boards, games.to_move, games.done, games.base, games.episode,
+                       games.key, games.counter)
+        self._terms = (rules.stones, rules.variant, rules.agent, rules.outcome)
+        n, int8, flag = self.num_envs, np.dtype(np.int8), np.dtype(np.bool_)
+        self._fresh = ((n, 2 * pits + 2), int8, (n, pits), int8, n, np.dtype(np.float64),
+                       n, flag, n, np.dtype(np.int64), n, flag, n, flag)
+        self._random_step = compiled_entry(random_step, *self._state, self._no_actions,
+                                           *self._terms, *out, True, _NO_KEY)
 
     def reset(self, *, seed=None, options: dict | None = None):
         """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
@@ -228,42 +246,48 @@ class KalahVectorEnv(VectorEnv):
         if self.rules.opponent != RANDOM:
             uniform_legal(self._mask, key, actions)
             return self._step(actions, False, _NO_KEY)
-        return self._step(actions, True, key)
+        return self._random_step_call(actions, True, key)
 
     def _step(self, actions, sample, key):
         """:meth:`step` of checked ``actions`` (drawn into them with ``sample``)."""
-        games, rules = self.games, self.rules
-        if rules.opponent == RANDOM:
-            # the kernel writes straight into the arrays returned: fresh ones with copy=True
-            # (no copy pass), and it counts the games ended and the illegal actions (no
-            # scan of the flags); its arguments are plain arrays, typed fast at the call
-            out = new_step_out(self.num_envs, self.pits, False) if self.copy else self._out
-            args = (games.boards, games.to_move, games.done, games.base, games.episode,
-                    games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
-                    rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
-                    out.ended, out.illegal, self._out.settled, sample, key)
-            if self._random_step is None:
-                # every later step passes arguments of these types (the environment's own
-                # arrays, checked actions): the compiled entry needs no typing of them
-                self._random_step = compiled_entry(random_step, *args)
-            ends, illegals = self._random_step(*args)
+        if self.rules.opponent == RANDOM:
+            return self._random_step_call(actions, sample, key)
+        out = self._out
+        self._advance(actions, self._all_games, ACT, out)
+        if self.copy:
+            out = StepOut(*(a.copy() for a in out))
+        return self._returned(out.seen, out.mask, out.reward, out.terminated, out.margin,
+                              out.ended, out.illegal, out.ended.any(), out.illegal.any())
+
+    def _random_step_call(self, actions, sample, key):
+        """:meth:`_step` against the random opponent: one call of the kernel's compiled
+        entry, which writes straight into the arrays returned (fresh ones with
+        ``copy=True``: no copy pass) and counts the games ended and the illegal actions
+        (no scan of the flags)."""
+        if self.copy:
+            a, b, c, d, e, f, g, h, i, j, k, l, m, n = self._fresh
+            empty = np.empty
+            outputs = (empty(a, b), empty(c, d), empty(e, f), empty(g, h), empty(i, j),
+                       empty(k, l), empty(m, n))
         else:
-            out = self._out
-            self._advance(actions, self._all_games, ACT, out)
-            ends, illegals = out.ended.any(), out.illegal.any()
-            if self.copy:
-                out = StepOut(*(a.copy() for a in out))
-        self._mask = out.mask  # step_random's next draw is from it
+            outputs = self._out[:7]  # all but the scratch, settled
+        ends, illegals = self._random_step(*self._state, actions, *self._terms, *outputs,
+                                           self._out.settled, sample, key)
+        return self._returned(*outputs, ends, illegals)
+
+    def _returned(self, seen, mask, reward, terminated, margin, ended, illegal, ends, illegals):
+        """What a step returns, from its outputs (``ends``, ``illegals``: whether any game
+        ended by play, whether any action was illegal)."""
+        self._mask = mask  # step_random's next draw is from it
         # the observation's mask is info's: one array, as are the flags and their masks
-        info = {"action_mask": out.mask, "_action_mask": self._everyone}
+        info = {"action_mask": mask, "_action_mask": self._everyone}
         if ends:
-            info["margin"] = out.margin
-            info["_margin"] = out.ended
+            info["margin"] = margin
+            info["_margin"] = ended
         if illegals:
-            info["illegal_action"] = out.illegal
-            info["_illegal_action"] = out.illegal
-        return ({"observation": out.seen, "action_mask": out.mask}, out.reward,
-                out.terminated, self._never, info)
+            info["illegal_action"] = illegal
+            info["_illegal_action"] = illegal
+        return {"observation": seen, "action_mask": mask}, reward, terminated, self._never, info
 
     def _advance(self, actions, which, first, out) -> None:
         """Phase ``first`` (``ACT`` or ``RESTART``) of :func:`advance` and ``FINISH``, in
