@@ -427,19 +427,25 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     return result
 
 
-def _fastest_calls(calls: dict, count: int, rounds: int) -> dict:
+def _fastest_calls(calls: dict, count: int, rounds: int, cpu: dict | None = None) -> dict:
     """Microseconds a call of each of ``calls`` (name: function of no argument): the least
     over ``rounds`` of the mean of ``count`` calls in a row (``perf_counter_ns``), the
     functions taking turns in every round so that all see the same load. On a shared
     machine the least is the figure least touched by the other jobs: a cost, not a
-    throughput."""
+    throughput. ``cpu``, a dictionary, receives the same figures by the calling thread's
+    CPU clock (``thread_time_ns``: time the thread was descheduled left out; on more
+    than one thread, the other threads' work left out too)."""
     best = dict.fromkeys(calls, float("inf"))
+    least_cpu = dict.fromkeys(calls, float("inf"))
     for _ in range(rounds):
         for name, call in calls.items():
-            start = time.perf_counter_ns()
+            start, start_cpu = time.perf_counter_ns(), time.thread_time_ns()
             for _ in range(count):
                 call()
             best[name] = min(best[name], (time.perf_counter_ns() - start) / count)
+            least_cpu[name] = min(least_cpu[name], (time.thread_time_ns() - start_cpu) / count)
+    if cpu is not None:
+        cpu.update({name: value / 1000 for name, value in least_cpu.items()})
     return {name: value / 1000 for name, value in best.items()}
 
 
@@ -456,7 +462,8 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
     - ``empty_parallel_loop``: ``random_games`` on no games, a parallel loop with nothing
       to do (its launch, and on two threads or more waking the others and the closing
       barrier);
-    - for each ``--envs`` size ``n`` (a tenth as many calls): ``step_random`` (the
+    - for each ``--envs`` size ``n`` (a tenth as many calls; also by the calling
+      thread's CPU clock, ``envs_N_calling_thread_cpu``): ``step_random`` (the
       environment's whole step, the agent's draw in the kernel, ``copy=True``) and
       ``step_random_copy_false``; ``kernel`` (the step's ``random_step`` call alone
       through the compiled entry, on the same games and output arrays); ``python``
@@ -469,7 +476,8 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
     The Python pieces of a step are also timed alone: drawing the agent's key
     (``rng.bit_generator.random_raw()``), Python's ``numba.get_num_threads()`` (which
     steps called before the thread count was read in the kernel) and allocating the
-    arrays a ``copy=True`` step returns (``new_step_out``).
+    arrays a ``copy=True`` step returns, with ``new_step_out`` (as steps did before) and
+    from the shapes and dtypes the environment prepares (as they do now).
     """
     import numba
 
@@ -492,11 +500,18 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
     entry = compiled_entry(random_step, *none)
     margins, plies = np.zeros(0, np.int64), np.zeros(0, np.int64)
     rng = np.random.default_rng(1)
+    prepared = KalahVectorEnv(1024, variant="standard", opponent="random")._fresh
+    shapes, dtypes = prepared[0::2], prepared[1::2]
+
+    def fresh_outputs():
+        return tuple(np.empty(shape, dtype) for shape, dtype in zip(shapes, dtypes))
+
     result = {"rounds": rounds, "calls": count, "threads": {},
               "python_pieces": _fastest_calls({
                   "random_raw": lambda: np.uint64(rng.bit_generator.random_raw()),
                   "numba.get_num_threads": numba.get_num_threads,
-                  "new_step_out_1024": lambda: new_step_out(1024, 6, False)}, count, rounds)}
+                  "new_step_out_1024": lambda: new_step_out(1024, 6, False),
+                  "prepared_outputs_1024": fresh_outputs}, count, rounds)}
     for t in thread_counts:
         with threads(t):
             random_step(*none)
@@ -517,14 +532,17 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
                 nocopy.step_random(rng, taken)
                 own = arguments(nocopy, nocopy._out, taken, key)
                 serial = compiled_entry(random_step_serial, *own)
+                cpu = {}
                 times = _fastest_calls({
                     "step_random": lambda: env.step_random(rng, actions),
                     "step_random_copy_false": lambda: nocopy.step_random(rng, taken),
                     "kernel": lambda: nocopy._random_step(*own),
-                    "serial": lambda: serial(*own)}, max(10, count // 10), rounds)
-                times["python"] = times["step_random_copy_false"] - times["kernel"]
+                    "serial": lambda: serial(*own)}, max(10, count // 10), rounds, cpu)
+                for clock in (times, cpu):
+                    clock["python"] = clock["step_random_copy_false"] - clock["kernel"]
                 times["parallel_cost"] = times["kernel"] - times["serial"] / t
                 row[f"envs_{n}"] = times
+                row[f"envs_{n}_calling_thread_cpu"] = cpu
             result["threads"][str(t)] = row
     result["settings"] = thread_settings()
     return result
