@@ -500,11 +500,13 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
     entry = compiled_entry(random_step, *none)
     margins, plies = np.zeros(0, np.int64), np.zeros(0, np.int64)
     rng = np.random.default_rng(1)
-    prepared = KalahVectorEnv(1024, variant="standard", opponent="random")._fresh
-    shapes, dtypes = prepared[0::2], prepared[1::2]
+    rows, boards, masks = KalahVectorEnv(1024, variant="standard", opponent="random")._shapes
+    int8, float64, int64, flag = (np.dtype(t) for t in (np.int8, np.float64, np.int64, np.bool_))
 
-    def fresh_outputs():
-        return tuple(np.empty(shape, dtype) for shape, dtype in zip(shapes, dtypes))
+    def fresh_outputs():  # as KalahVectorEnv._random_step_call makes them
+        return (np.empty(boards, int8), np.empty(masks, int8), np.empty(rows, float64),
+                np.empty(rows, flag), np.empty(rows, int64), np.empty(rows, flag),
+                np.empty(rows, flag))
 
     result = {"rounds": rounds, "calls": count, "threads": {},
               "python_pieces": _fastest_calls({

@@ -48,6 +48,8 @@ from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RANDOM, RESTART,
 __all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
 
 _NO_KEY = np.uint64(0)  # random_step's sample_key when the actions are given
+# the dtypes of the arrays a Kalah step returns (dtype objects: np.empty takes them as they are)
+_INT8, _FLOAT64, _INT64, _BOOL = (np.dtype(t) for t in (np.int8, np.float64, np.int64, np.bool_))
 
 
 def sub_seeds(seed, num_envs: int) -> list | None:
@@ -168,7 +170,7 @@ class KalahVectorEnv(VectorEnv):
     def _random_step_arguments(self, pits: int) -> None:
         """What every step against the random opponent passes to
         :func:`jitgames.envs.kalah_batch.random_step` besides the actions and outputs
-        (the state's arrays, the rules' numbers), the shapes and dtypes of the arrays a
+        (the state's arrays, the rules' numbers), the shapes of the arrays a
         ``copy=True`` step returns, and the kernel's compiled entry for the types of all
         its arguments (compiled or loaded from the cache now): a step passes arguments of
         these types, the environment's own arrays and checked actions."""
@@ -176,9 +178,8 @@ class KalahVectorEnv(VectorEnv):
         self._state = (games.boards, games.to_move, games.done, games.base, games.episode,
                        games.key, games.counter)
         self._terms = (rules.stones, rules.variant, rules.agent, rules.outcome)
-        n, int8, flag = self.num_envs, np.dtype(np.int8), np.dtype(np.bool_)
-        self._fresh = ((n, 2 * pits + 2), int8, (n, pits), int8, n, np.dtype(np.float64),
-                       n, flag, n, np.dtype(np.int64), n, flag, n, flag)
+        # the shapes of a game's row, of the boards and of the masks
+        self._shapes = (self.num_envs, (self.num_envs, 2 * pits + 2), (self.num_envs, pits))
         self._random_step = compiled_entry(random_step, *self._state, self._no_actions,
                                            *self._terms, *out, True, _NO_KEY)
 
@@ -265,10 +266,11 @@ class KalahVectorEnv(VectorEnv):
         ``copy=True``: no copy pass) and counts the games ended and the illegal actions
         (no scan of the flags)."""
         if self.copy:
-            a, b, c, d, e, f, g, h, i, j, k, l, m, n = self._fresh
-            empty = np.empty
-            outputs = (empty(a, b), empty(c, d), empty(e, f), empty(g, h), empty(i, j),
-                       empty(k, l), empty(m, n))
+            rows, boards, masks = self._shapes
+            empty = np.empty  # (seven calls written out: a loop over them costs a microsecond)
+            outputs = (empty(boards, _INT8), empty(masks, _INT8), empty(rows, _FLOAT64),
+                       empty(rows, _BOOL), empty(rows, _INT64), empty(rows, _BOOL),
+                       empty(rows, _BOOL))
         else:
             outputs = self._out[:7]  # all but the scratch, settled
         ends, illegals = self._random_step(*self._state, actions, *self._terms, *outputs,
