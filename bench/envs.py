@@ -35,6 +35,12 @@ kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch
 ``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
 and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
 seconds are kept: on a shared machine CPU seconds depend less on the other jobs.
+
+``--only overhead`` (saved to ``bench/results/envs_overhead.json``) times the fixed
+costs of a Kalah-v0 vector step against the random opponent on each ``--threads``
+count (:func:`overhead_section`): the typing of the kernel's arguments, a call on no
+games, an empty parallel loop, the step's Python, the kernel with and without its
+parallel loop on ``--envs`` games; least of ``--repeats`` means, microseconds.
 """
 from __future__ import annotations
 

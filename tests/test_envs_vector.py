@@ -464,3 +464,17 @@ def test_actions_the_kernel_cannot_take_as_they_are_are_copied_or_refused():
             bad.flags.writeable = False
         with pytest.raises(InputError, match="writeable C-contiguous"):
             envs[0].step_random(rng, bad)
+
+
+def test_a_pickled_environment_goes_on_as_the_original():
+    """The compiled entry the environment holds is left out of a pickle and made again
+    for the unpickled copy's own arrays; both then play the same steps."""
+    import pickle
+
+    env = KalahVectorEnv(6, pits=3, stones=2, opponent="random")
+    env.reset(seed=4)
+    twin = pickle.loads(pickle.dumps(env))
+    rng, rng2 = np.random.default_rng(8), np.random.default_rng(8)
+    for _ in range(20):
+        compare(env.step_random(rng), twin.step_random(rng2))
+    assert twin.games.boards is not env.games.boards

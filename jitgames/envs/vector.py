@@ -183,6 +183,16 @@ class KalahVectorEnv(VectorEnv):
         self._random_step = compiled_entry(random_step, *self._state, self._no_actions,
                                            *self._terms, *out, True, _NO_KEY)
 
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state.pop("_random_step", None)  # compiled code cannot be pickled: made again
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if self.rules.opponent == RANDOM:
+            self._random_step_arguments(self.pits)
+
     def reset(self, *, seed=None, options: dict | None = None):
         """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
         ``seed``: an integer (sub-environment ``i`` gets ``seed + i``) or a list."""
