@@ -455,6 +455,11 @@ def _fastest_calls(calls: dict, count: int, rounds: int, cpu: dict | None = None
     return {name: value / 1000 for name, value in best.items()}
 
 
+def _no_kernel(*args):
+    """Stands for the step's kernel when the step's Python is timed alone."""
+    return 1, 0
+
+
 def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -> dict:
     """The fixed costs of a Kalah-v0 vector step against the random opponent, each the
     least of ``rounds`` means of ``count`` calls (microseconds; the calls compared take
@@ -477,7 +482,10 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
       ``serial`` (``random_step_serial`` on the calling thread: the work without any
       parallel loop); and ``parallel_cost`` (``kernel`` less ``serial`` over the thread
       count: what the parallel loop adds to a perfect split of the work; on one thread
-      the kernel takes its serial branch and this is noise around 0).
+      the kernel takes its serial branch and this is noise around 0); and
+      ``python_alone`` and ``python_alone_copy_false`` (``step_random`` with the kernel
+      replaced by a function that returns at once, as many calls as the fixed costs:
+      the step's Python measured directly).
 
     The Python pieces of a step are also timed alone: drawing the agent's key
     (``rng.bit_generator.random_raw()``), Python's ``numba.get_num_threads()`` (which
@@ -514,12 +522,14 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
                 np.empty(rows, flag), np.empty(rows, int64), np.empty(rows, flag),
                 np.empty(rows, flag))
 
+    pieces_cpu = {}
     result = {"rounds": rounds, "calls": count, "threads": {},
               "python_pieces": _fastest_calls({
                   "random_raw": lambda: np.uint64(rng.bit_generator.random_raw()),
                   "numba.get_num_threads": numba.get_num_threads,
                   "new_step_out_1024": lambda: new_step_out(1024, 6, False),
-                  "prepared_outputs_1024": fresh_outputs}, count, rounds)}
+                  "prepared_outputs_1024": fresh_outputs}, count, rounds, pieces_cpu),
+              "python_pieces_calling_thread_cpu": pieces_cpu}
     for t in thread_counts:
         with threads(t):
             random_step(*none)
@@ -548,6 +558,18 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
                     "serial": lambda: serial(*own)}, max(10, count // 10), rounds, cpu)
                 for clock in (times, cpu):
                     clock["python"] = clock["step_random_copy_false"] - clock["kernel"]
+                # the step's Python alone: the kernel's entry replaced by a function that
+                # returns at once (one game ended, no illegal action: info gets margins)
+                hollow = {}
+                for copy in (True, False):
+                    bare = KalahVectorEnv(n, variant="standard", opponent="random", copy=copy)
+                    bare.reset(seed=3)
+                    bare._random_step = _no_kernel
+                    hollow[f"python_alone{'' if copy else '_copy_false'}"] = (
+                        lambda bare=bare: bare.step_random(rng, taken))
+                hollow_cpu = {}
+                times.update(_fastest_calls(hollow, count, rounds, hollow_cpu))
+                cpu.update(hollow_cpu)
                 times["parallel_cost"] = times["kernel"] - times["serial"] / t
                 row[f"envs_{n}"] = times
                 row[f"envs_{n}_calling_thread_cpu"] = cpu
@@ -560,7 +582,8 @@ def print_overhead(result: dict) -> None:
     print(f"per-call costs of a Kalah-v0 vector step (random opponent), microseconds, least of "
           f"{result['rounds']} means of {result['calls']} calls")
     for name, value in result["python_pieces"].items():
-        print(f"  Python: {name:44s} {value:8.2f}")
+        print(f"  Python: {name:44s} {value:8.2f}  (calling thread's CPU clock "
+              f"{result['python_pieces_calling_thread_cpu'][name]:.2f})")
     for t, row in result["threads"].items():
         print(f"{t} thread(s):")
         for name, value in row.items():
