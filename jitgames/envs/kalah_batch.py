@@ -485,8 +485,10 @@ def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, co
 
 STEP_BLOCK = 32  # games a claim in random_step's dynamic schedule
 WAIT_READS = 50_000  # the most reads of a counter random_step's first slot waits for
-# counters of random_step, each on its own 64-byte line (no false sharing between them)
-CLAIMED, DONE, ENDS, ILLEGALS, STARTED, LEFT = range(6)
+# rows of random_step's counters, 64 bytes apart (threads raising one do not keep taking
+# the cache line of another from each other): blocks claimed, games ended, illegal
+# actions, slots started, slots other than the first finished
+CLAIMED, ENDS, ILLEGALS, STARTED, LEFT = range(5)
 
 
 @jit(parallel=True)
@@ -526,7 +528,7 @@ def random_step(boards, to_move, done, base, episode, key, counter, actions, sto
                                   actions, stones, variant, agent, outcome, seen, mask,
                                   reward, terminated, margin, ended, illegal, settled, sample,
                                   sample_key)
-    tally = np.zeros((6, 8), np.int64)  # rows: CLAIMED .. LEFT
+    tally = np.zeros((5, 8), np.int64)  # rows: CLAIMED .. LEFT
     for slot in prange(slots):
         fetch_add(tally[STARTED], 1)
         ends = 0
