@@ -35,6 +35,12 @@ kernel call for the three games (``random_games`` of ``jitgames.envs.kalah_batch
 ``mastermind_batch`` and ``solitaire_batch``), games a second, on each thread count;
 and Mastermind-v0 and Solitaire-v0 vector steps a second. Both wall and process-CPU
 seconds are kept: on a shared machine CPU seconds depend less on the other jobs.
+
+``--only overhead`` (saved to ``bench/results/envs_overhead.json``) times the fixed
+costs of a Kalah-v0 vector step against the random opponent on each ``--threads``
+count (:func:`overhead_section`): the typing of the kernel's arguments, a call on no
+games, an empty parallel loop, the step's Python, the kernel with and without its
+parallel loop on ``--envs`` games; least of ``--repeats`` means, microseconds.
 """
 from __future__ import annotations
 
@@ -427,6 +433,169 @@ def vector_section(quick: bool, repeats: int, envs: list, thread_counts: list,
     return result
 
 
+def _fastest_calls(calls: dict, count: int, rounds: int, cpu: dict | None = None) -> dict:
+    """Microseconds a call of each of ``calls`` (name: function of no argument): the least
+    over ``rounds`` of the mean of ``count`` calls in a row (``perf_counter_ns``), the
+    functions taking turns in every round so that all see the same load. On a shared
+    machine the least is the figure least touched by the other jobs: a cost, not a
+    throughput. ``cpu``, a dictionary, receives the same figures by the calling thread's
+    CPU clock (``thread_time_ns``: time the thread was descheduled left out; on more
+    than one thread, the other threads' work left out too)."""
+    best = dict.fromkeys(calls, float("inf"))
+    least_cpu = dict.fromkeys(calls, float("inf"))
+    for _ in range(rounds):
+        for name, call in calls.items():
+            start, start_cpu = time.perf_counter_ns(), time.thread_time_ns()
+            for _ in range(count):
+                call()
+            best[name] = min(best[name], (time.perf_counter_ns() - start) / count)
+            least_cpu[name] = min(least_cpu[name], (time.thread_time_ns() - start_cpu) / count)
+    if cpu is not None:
+        cpu.update({name: value / 1000 for name, value in least_cpu.items()})
+    return {name: value / 1000 for name, value in best.items()}
+
+
+def _no_kernel(*args):
+    """Stands for the step's kernel when the step's Python is timed alone."""
+    return 1, 0
+
+
+def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -> dict:
+    """The fixed costs of a Kalah-v0 vector step against the random opponent, each the
+    least of ``rounds`` means of ``count`` calls (microseconds; the calls compared take
+    turns in every round), on each thread count:
+
+    - ``typing_22_args``: ``random_step`` on no games through Numba's dispatcher, less
+      the same call through its compiled entry (:func:`jitgames._jit.compiled_entry`,
+      what the environment calls): the typing of the 22 arguments at every call;
+    - ``call_0_games``: the call through the compiled entry on no games (converting the
+      arguments, the kernel's one-thread branch, returning the counts);
+    - ``empty_parallel_loop``: ``random_games`` on no games, a parallel loop with nothing
+      to do (its launch, and on two threads or more waking the others and the closing
+      barrier);
+    - for each ``--envs`` size ``n`` (a tenth as many calls; also by the calling
+      thread's CPU clock, ``envs_N_calling_thread_cpu``): ``step_random`` (the
+      environment's whole step, the agent's draw in the kernel, ``copy=True``) and
+      ``step_random_copy_false``; ``kernel`` (the step's ``random_step`` call alone
+      through the compiled entry, on the same games and output arrays); ``python``
+      (``step_random_copy_false`` less ``kernel``: the step's Python around the kernel);
+      ``serial`` (``random_step_serial`` on the calling thread: the work without any
+      parallel loop); and ``parallel_cost`` (``kernel`` less ``serial`` over the thread
+      count: what the parallel loop adds to a perfect split of the work; on one thread
+      the kernel takes its serial branch and this is noise around 0); and
+      ``python_alone`` and ``python_alone_copy_false`` (``step_random`` with the kernel
+      replaced by a function that returns at once, as many calls as the fixed costs:
+      the step's Python measured directly).
+
+    The Python pieces of a step are also timed alone: drawing the agent's key
+    (``rng.bit_generator.random_raw()``), Python's ``numba.get_num_threads()`` (which
+    steps called before the thread count was read in the kernel) and allocating the
+    arrays a ``copy=True`` step returns, with ``new_step_out`` (as steps did before) and
+    from the shapes and dtypes the environment prepares (as they do now).
+    """
+    import numba
+
+    from jitgames._jit import compiled_entry, threads
+    from jitgames.envs.kalah_batch import (new_games, new_step_out, random_games, random_step,
+                                           random_step_serial)
+    from jitgames.envs.vector import KalahVectorEnv
+
+    def arguments(env, out, actions, key):
+        games, rules = env.games, env.rules
+        return (games.boards, games.to_move, games.done, games.base, games.episode, games.key,
+                games.counter, actions, rules.stones, rules.variant, rules.agent,
+                rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
+                out.ended, out.illegal, out.settled, True, key)
+
+    key = np.uint64(12345)
+    empty = KalahVectorEnv(1, variant="standard", opponent="random")
+    empty.games = new_games(0, 6)
+    none = arguments(empty, new_step_out(0, 6), np.zeros(0, np.int64), key)
+    entry = compiled_entry(random_step, *none)
+    margins, plies = np.zeros(0, np.int64), np.zeros(0, np.int64)
+    rng = np.random.default_rng(1)
+    rows, boards, masks = KalahVectorEnv(1024, variant="standard", opponent="random")._shapes
+    int8, float64, int64, flag = (np.dtype(t) for t in (np.int8, np.float64, np.int64, np.bool_))
+
+    def fresh_outputs():  # as KalahVectorEnv._random_step_call makes them
+        return (np.empty(boards, int8), np.empty(masks, int8), np.empty(rows, float64),
+                np.empty(rows, flag), np.empty(rows, int64), np.empty(rows, flag),
+                np.empty(rows, flag))
+
+    pieces_cpu = {}
+    result = {"rounds": rounds, "calls": count, "threads": {},
+              "python_pieces": _fastest_calls({
+                  "random_raw": lambda: np.uint64(rng.bit_generator.random_raw()),
+                  "numba.get_num_threads": numba.get_num_threads,
+                  "new_step_out_1024": lambda: new_step_out(1024, 6, False),
+                  "prepared_outputs_1024": fresh_outputs}, count, rounds, pieces_cpu),
+              "python_pieces_calling_thread_cpu": pieces_cpu}
+    for t in thread_counts:
+        with threads(t):
+            random_step(*none)
+            random_games(6, 4, 0, 1, margins, plies)
+            row = _fastest_calls({
+                "call_0_games": lambda: entry(*none),
+                "dispatched_0_games": lambda: random_step(*none),
+                "empty_parallel_loop": lambda: random_games(6, 4, 0, 1, margins, plies)},
+                count, rounds)
+            row["typing_22_args"] = row.pop("dispatched_0_games") - row["call_0_games"]
+            for n in envs:
+                env = KalahVectorEnv(n, variant="standard", opponent="random")
+                nocopy = KalahVectorEnv(n, variant="standard", opponent="random", copy=False)
+                env.reset(seed=1)
+                nocopy.reset(seed=2)
+                actions, taken = np.zeros(n, np.int64), np.zeros(n, np.int64)
+                env.step_random(rng, actions)
+                nocopy.step_random(rng, taken)
+                own = arguments(nocopy, nocopy._out, taken, key)
+                serial = compiled_entry(random_step_serial, *own)
+                cpu = {}
+                times = _fastest_calls({
+                    "step_random": lambda: env.step_random(rng, actions),
+                    "step_random_copy_false": lambda: nocopy.step_random(rng, taken),
+                    "kernel": lambda: nocopy._random_step(*own),
+                    "serial": lambda: serial(*own)}, max(10, count // 10), rounds, cpu)
+                for clock in (times, cpu):
+                    clock["python"] = clock["step_random_copy_false"] - clock["kernel"]
+                # the step's Python alone: the kernel's entry replaced by a function that
+                # returns at once (one game ended, no illegal action: info gets margins)
+                hollow = {}
+                for copy in (True, False):
+                    bare = KalahVectorEnv(n, variant="standard", opponent="random", copy=copy)
+                    bare.reset(seed=3)
+                    bare._random_step = _no_kernel
+                    hollow[f"python_alone{'' if copy else '_copy_false'}"] = (
+                        lambda bare=bare: bare.step_random(rng, taken))
+                hollow_cpu = {}
+                times.update(_fastest_calls(hollow, count, rounds, hollow_cpu))
+                cpu.update(hollow_cpu)
+                times["parallel_cost"] = times["kernel"] - times["serial"] / t
+                row[f"envs_{n}"] = times
+                row[f"envs_{n}_calling_thread_cpu"] = cpu
+            result["threads"][str(t)] = row
+    result["settings"] = thread_settings()
+    return result
+
+
+def print_overhead(result: dict) -> None:
+    print(f"per-call costs of a Kalah-v0 vector step (random opponent), microseconds, least of "
+          f"{result['rounds']} means of {result['calls']} calls")
+    for name, value in result["python_pieces"].items():
+        print(f"  Python: {name:44s} {value:8.2f}  (calling thread's CPU clock "
+              f"{result['python_pieces_calling_thread_cpu'][name]:.2f})")
+    for t, row in result["threads"].items():
+        print(f"{t} thread(s):")
+        for name, value in row.items():
+            if isinstance(value, dict):
+                print(f"  {name}: " + ", ".join(f"{k} {v:.2f}" for k, v in value.items()))
+            else:
+                print(f"  {name:52s} {value:8.2f}")
+    settings = result["settings"]
+    print(f"threading {settings['threading_layer']}, OMP_WAIT_POLICY="
+          f"{settings['OMP_WAIT_POLICY']}, GOMP_SPINCOUNT={settings['GOMP_SPINCOUNT']}")
+
+
 def thread_settings() -> dict:
     """How the parallel kernels' threads wait between calls (``OMP_WAIT_POLICY``, set to
     ``PASSIVE`` by :mod:`jitgames._jit` unless chosen; ``GOMP_SPINCOUNT``) and Numba's
@@ -544,8 +713,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer steps and rounds")
     parser.add_argument("--repeats", type=int, default=None, help="rounds of each timing")
-    parser.add_argument("--only", choices=["vector"], default=None,
-                        help="only the vector environments (saved to envs_vector.json)")
+    parser.add_argument("--only", choices=["vector", "overhead"], default=None,
+                        help="only the vector environments (saved to envs_vector.json), or "
+                             "only the fixed costs of a Kalah-v0 vector step "
+                             "(envs_overhead.json)")
     parser.add_argument("--envs", type=int, nargs="+", default=[1024],
                         help="sub-environments of the Kalah vector environment (the first "
                              "one is compared with OpenSpiel; default 1024)")
@@ -574,8 +745,15 @@ def main(argv=None) -> int:
     steps = 5_000 if args.quick else 40_000
     repeats = args.repeats or (3 if args.quick else 7)
     results = {"machine": machine(), "steps": steps, "repeats": repeats}
-    name = "envs_vector.json" if args.only == "vector" else "envs.json"
+    name = {"vector": "envs_vector.json", "overhead": "envs_overhead.json"}.get(args.only,
+                                                                                "envs.json")
     out = args.out or str(ROOT / "bench" / "results" / name)
+    if args.only == "overhead":
+        results["overhead"] = overhead_section(args.envs, args.threads, repeats,
+                                               200 if args.quick else 2000)
+        print_overhead(results["overhead"])
+        save_result(out, results)
+        return 0
     results["vector"] = vector_section(args.quick, repeats, args.envs, args.threads,
                                        args.vector_steps, args.kalah_only)
     print_vector(results["vector"])

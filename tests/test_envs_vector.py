@@ -439,3 +439,42 @@ def test_copy_false_returns_the_same_steps_in_reused_arrays():
         assert theirs[0]["observation"] is first_shared
     assert first_copied.tolist() == kept.tolist()  # never written again
     assert mine[0]["observation"] is not first_copied
+
+
+def test_actions_the_kernel_cannot_take_as_they_are_are_copied_or_refused():
+    """``step`` copies strided, read-only or big-endian int64 actions into an array of
+    the kernel's type (the compiled entry it calls would misread them) and plays them as
+    given; ``step_random`` refuses an ``actions`` array it could not write into as is."""
+    envs = [KalahVectorEnv(8, pits=3, stones=2, opponent="random") for _ in range(4)]
+    for env in envs:
+        env.reset(seed=11)
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        actions = sample_legal(envs[0]._out.mask, rng)
+        strided = np.zeros(16, np.int64)
+        strided[::2] = actions
+        frozen = actions.copy()
+        frozen.flags.writeable = False
+        given = [actions, strided[::2], frozen, actions.astype(">i8")]
+        results = [env.step(a) for env, a in zip(envs, given)]
+        for result in results[1:]:
+            compare(results[0], result)
+    for bad in (np.zeros(16, np.int64)[::2], np.zeros(8, np.int64)):
+        if bad.flags.c_contiguous:
+            bad.flags.writeable = False
+        with pytest.raises(InputError, match="writeable C-contiguous"):
+            envs[0].step_random(rng, bad)
+
+
+def test_a_pickled_environment_goes_on_as_the_original():
+    """The compiled entry the environment holds is left out of a pickle and made again
+    for the unpickled copy's own arrays; both then play the same steps."""
+    import pickle
+
+    env = KalahVectorEnv(6, pits=3, stones=2, opponent="random")
+    env.reset(seed=4)
+    twin = pickle.loads(pickle.dumps(env))
+    rng, rng2 = np.random.default_rng(8), np.random.default_rng(8)
+    for _ in range(20):
+        compare(env.step_random(rng), twin.step_random(rng2))
+    assert twin.games.boards is not env.games.boards

@@ -5,7 +5,8 @@ import numpy as np
 from numba.core.errors import TypingError
 import pytest
 
-from jitgames._jit import jit, prefetch
+from jitgames._jit import (atomic_load, compiled_entry, fetch_add, jit, prange, prefetch,
+                           threads, threads_now)
 
 
 @jit(leaf=True)
@@ -237,3 +238,70 @@ def test_a_recursive_kernel_called_from_a_kernel_computes_the_sum():
     copy, which would recurse into its own compilation), from Python and from kernels."""
     assert _two_triangles(4) == 10 + 15
     assert _triangle(5) == 15
+
+
+@jit(parallel=True)
+def _claimed_squares(values, out):
+    """Squares of ``values`` into ``out``, one slot a thread, each slot claiming items
+    from a shared counter (the schedule of ``random_step``); returns the slots' count
+    of items done, the number of slots, and the most slots seen started at once."""
+    slots = max(1, min(threads_now(), values.shape[0]))
+    tally = np.zeros((3, 8), np.int64)  # claimed, done, started
+    for slot in prange(slots):
+        fetch_add(tally[2], 1)
+        item = fetch_add(tally[0], 1)
+        while item < values.shape[0]:
+            out[item] = values[item] * values[item]
+            fetch_add(tally[1], 1)
+            item = fetch_add(tally[0], 1)
+    return atomic_load(tally[1]), slots, atomic_load(tally[2])
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("count", [1, 2])
+def test_threads_now_and_atomic_counters(count):
+    """``threads_now`` in a kernel is Numba's thread count; items claimed with
+    ``fetch_add`` and counted with ``atomic_load`` are each done once."""
+    values = np.arange(-50, 50, dtype=np.int64)
+    out = np.zeros(100, dtype=np.int64)
+    with threads(min(count, numba.config.NUMBA_NUM_THREADS)) as n:
+        done, slots, started = _claimed_squares(values, out)
+    assert (done, slots, started) == (100, n, n)
+    assert out.tolist() == [v * v for v in range(-50, 50)]
+
+
+def test_compiled_entry_is_the_kernel_for_those_types():
+    """The compiled entry computes what the dispatcher computes, for the types of the
+    example arguments; with kernels as plain Python it is the kernel itself."""
+    values = np.arange(5, dtype=np.int64)
+    entry = compiled_entry(_add_into, np.zeros(5, dtype=np.int64), values, 7)
+    if numba.config.DISABLE_JIT:
+        assert entry is _add_into
+    else:
+        assert entry is not _add_into and callable(entry)
+    out, twin = np.ones(5, dtype=np.int64), np.ones(5, dtype=np.int64)
+    entry(out, values, 3)
+    _add_into(twin, values, 3)
+    assert out.tolist() == twin.tolist() == [1, 4, 7, 10, 13]
+
+
+@pytest.mark.parametrize("chosen, expected", [
+    ({}, ("PASSIVE", None)),
+    ({"OMP_WAIT_POLICY": "ACTIVE"}, ("ACTIVE", None)),
+    ({"GOMP_SPINCOUNT": "20000"}, (None, "20000")),
+])
+def test_threads_sleep_unless_the_user_chose_how_they_wait(chosen, expected):
+    """jitgames sets ``OMP_WAIT_POLICY=PASSIVE`` (idle threads sleep at once) before
+    OpenMP starts, unless the user chose a policy or a spin count of their own."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(chosen, NUMBA_DISABLE_JIT="1")  # no compiling: only the settings are read
+    code = ("import os, jitgames._jit; "
+            "print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1], timeout=60, check=True)
+    assert done.stdout.split() == [str(v) for v in expected]

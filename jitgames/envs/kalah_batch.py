@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import jit, prange
+from .._jit import atomic_load, fetch_add, jit, prange, threads_now
 from .._random import GOLDEN, below_inline, mix64_inline, stream_key
 from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
@@ -483,6 +483,14 @@ def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, co
     return ends, illegals
 
 
+STEP_BLOCK = 32  # games a claim in random_step's dynamic schedule
+WAIT_READS = 50_000  # the most reads of a counter random_step's first slot waits for
+# rows of random_step's counters, 64 bytes apart (threads raising one do not keep taking
+# the cache line of another from each other): blocks claimed, games ended, illegal
+# actions, slots started, slots other than the first finished
+CLAIMED, ENDS, ILLEGALS, STARTED, LEFT = range(5)
+
+
 @jit(parallel=True)
 def random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
                 variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
@@ -495,32 +503,66 @@ def random_step(boards, to_move, done, base, episode, key, counter, actions, sto
     actions are drawn here, written into ``actions`` before they are played: in each
     game the pit that ``sample_legal(mask, rng)`` takes when it draws ``sample_key``
     (:func:`jitgames.envs.sampling.uniform_legal`), ``mask`` the legal pits the last
-    step returned; without it ``sample_key`` is not used. Blocks of ``BLOCK`` games go to
-    the threads. Returns ``(ended, illegal)``: how many games play ended and how many
-    actions were illegal (so that the caller need not scan the flags). On one thread,
-    :func:`random_step_serial` does the same without starting the parallel loop."""
+    step returned; without it ``sample_key`` is not used. Returns ``(ended, illegal)``:
+    how many games play ended and how many actions were illegal (so that the caller
+    need not scan the flags).
+
+    On one thread (or with one block of games) the step is :func:`random_step_serial`,
+    on the calling thread, without starting the parallel loop (its launch costs a few
+    microseconds even on one thread). Otherwise one slot a thread, and each slot
+    claims blocks of ``STEP_BLOCK`` games from a shared counter until none is left
+    (a dynamic schedule): a thread that starts late, woken from sleep
+    (``OMP_WAIT_POLICY=PASSIVE``: tens of microseconds), finds fewer blocks left
+    instead of holding the others up with a fixed half. The first slot (the calling
+    thread) then waits, reading a counter, for the slots that have started to finish
+    (at most ``WAIT_READS`` reads), so that it reaches the loop's closing barrier
+    last rather than going to sleep there and having to be woken. Each game's result
+    depends on the game alone, so neither the schedule nor the thread count changes
+    anything but the time.
+    """
     count = boards.shape[0]
-    ends = 0
-    illegals = 0
-    for block in prange((count + BLOCK - 1) // BLOCK):
-        start, stop = block * BLOCK, min(count, (block + 1) * BLOCK)
-        e, k = _random_step_block(start, stop, boards, to_move, done, base, episode, key,
-                                  counter, actions, stones, variant, agent, outcome, seen,
-                                  mask, reward, terminated, margin, ended, illegal, settled,
-                                  sample, sample_key)
-        ends += e
-        illegals += k
-    return ends, illegals
+    blocks = (count + STEP_BLOCK - 1) // STEP_BLOCK
+    slots = min(threads_now(), blocks)
+    if slots <= 1:
+        return random_step_serial(boards, to_move, done, base, episode, key, counter,
+                                  actions, stones, variant, agent, outcome, seen, mask,
+                                  reward, terminated, margin, ended, illegal, settled, sample,
+                                  sample_key)
+    tally = np.zeros((5, 8), np.int64)  # rows: CLAIMED .. LEFT
+    for slot in prange(slots):
+        fetch_add(tally[STARTED], 1)
+        ends = 0
+        illegals = 0
+        block = fetch_add(tally[CLAIMED], 1)
+        while block < blocks:
+            start = block * STEP_BLOCK
+            e, k = _random_step_block(start, min(count, start + STEP_BLOCK), boards, to_move,
+                                      done, base, episode, key, counter, actions, stones,
+                                      variant, agent, outcome, seen, mask, reward, terminated,
+                                      margin, ended, illegal, settled, sample, sample_key)
+            ends += e
+            illegals += k
+            block = fetch_add(tally[CLAIMED], 1)
+        fetch_add(tally[ENDS], ends)
+        fetch_add(tally[ILLEGALS], illegals)
+        if slot == 0:
+            reads = 0
+            while (atomic_load(tally[LEFT]) < atomic_load(tally[STARTED]) - 1
+                   and reads < WAIT_READS):
+                reads += 1
+        else:
+            fetch_add(tally[LEFT], 1)
+    return tally[ENDS, 0], tally[ILLEGALS, 0]
 
 
 @jit(leaf=True)
 def random_step_serial(boards, to_move, done, base, episode, key, counter, actions, stones,
                        variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
                        illegal, settled, sample, sample_key):
-    """:func:`random_step` on the calling thread alone, all games in one pass: for one
-    thread, where starting the parallel loop (its threading layer's launch, even with
-    one thread) costs about a tenth of a 1024-game step (``bench/envs.py``). Same
-    arguments, same results."""
+    """:func:`random_step` on the calling thread alone, all games in one pass (what
+    :func:`random_step` does on one thread: starting the parallel loop, even with one
+    thread, cost about 6 us of a 1024-game step, ``bench/envs.py``). Same arguments,
+    same results."""
     return _random_step_block(0, boards.shape[0], boards, to_move, done, base, episode, key,
                               counter, actions, stones, variant, agent, outcome, seen, mask,
                               reward, terminated, margin, ended, illegal, settled, sample,

@@ -23,13 +23,13 @@ The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
 from __future__ import annotations
 
 import gymnasium
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .._jit import compiled_entry
 from ..errors import InputError
 from ..kalah.evaluation import weights_for
 from ..kalah.rules import VARIANTS
@@ -43,11 +43,13 @@ from .mastermind_batch import Codes, guess_codes, new_codebreaks
 from .sampling import uniform_legal
 from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RANDOM, RESTART, Rules,
                           StepOut, advance, apply_replies, new_games, new_step_out,
-                          random_step, random_step_serial)
+                          random_step)
 
 __all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
 
 _NO_KEY = np.uint64(0)  # random_step's sample_key when the actions are given
+# the dtypes of the arrays a Kalah step returns (dtype objects: np.empty takes them as they are)
+_INT8, _FLOAT64, _INT64, _BOOL = (np.dtype(t) for t in (np.int8, np.float64, np.int64, np.bool_))
 
 
 def sub_seeds(seed, num_envs: int) -> list | None:
@@ -118,9 +120,13 @@ class KalahVectorEnv(VectorEnv):
     ``copy=False``).
 
     Against the random opponent a step is one call of
-    :func:`jitgames.envs.kalah_batch.random_step` (``random_step_serial`` when Numba
-    runs one thread), whose arguments are plain arrays and numbers (records cost more
-    to type at a call than a 1024-game step's bookkeeping).
+    :func:`jitgames.envs.kalah_batch.random_step`, whose arguments are plain arrays and
+    numbers (records cost more to type at a call than a 1024-game step's bookkeeping),
+    made through its compiled entry for the environment's own argument types
+    (:func:`jitgames._jit.compiled_entry`: the dispatcher's typing of 22 arguments cost
+    more than the rest of the step's Python); actions given by the user are checked
+    (an int64 array of shape ``(num_envs,)``, C-contiguous, aligned and writeable, or
+    converted into one) before they go to it.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -158,6 +164,34 @@ class KalahVectorEnv(VectorEnv):
         self._everyone = _constant(np.ones(self.num_envs, dtype=np.bool_))
         self._never = _constant(np.zeros(self.num_envs, dtype=np.bool_))
         self._mask = np.zeros((self.num_envs, pits), dtype=np.int8)  # the agent's legal pits
+        if self.rules.opponent == RANDOM:
+            self._random_step_arguments(pits)
+
+    def _random_step_arguments(self, pits: int) -> None:
+        """What every step against the random opponent passes to
+        :func:`jitgames.envs.kalah_batch.random_step` besides the actions and outputs
+        (the state's arrays, the rules' numbers), the shapes of the arrays a
+        ``copy=True`` step returns, and the kernel's compiled entry for the types of all
+        its arguments (compiled or loaded from the cache now): a step passes arguments of
+        these types, the environment's own arrays and checked actions."""
+        games, rules, out = self.games, self.rules, self._out
+        self._state = (games.boards, games.to_move, games.done, games.base, games.episode,
+                       games.key, games.counter)
+        self._terms = (rules.stones, rules.variant, rules.agent, rules.outcome)
+        # the shapes of a game's row, of the boards and of the masks
+        self._shapes = (self.num_envs, (self.num_envs, 2 * pits + 2), (self.num_envs, pits))
+        self._random_step = compiled_entry(random_step, *self._state, self._no_actions,
+                                           *self._terms, *out, True, _NO_KEY)
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state.pop("_random_step", None)  # compiled code cannot be pickled: made again
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if self.rules.opponent == RANDOM:
+            self._random_step_arguments(self.pits)
 
     def reset(self, *, seed=None, options: dict | None = None):
         """Reset the sub-environments (all, or those of ``options["reset_mask"]``);
@@ -186,8 +220,10 @@ class KalahVectorEnv(VectorEnv):
         """Step every sub-environment (one kernel call; see the class docstring for
         ``copy`` and for the arrays shared between the values returned)."""
         if (actions.__class__ is not np.ndarray or actions.dtype != np.int64
-                or actions.shape != self._batch):
+                or actions.shape != self._batch or not actions.flags.carray):
             actions = _actions(actions, self.num_envs)  # checked and converted
+            if not actions.flags.carray:  # strided, unaligned or read-only: the kernel's own
+                actions = actions.copy()
         return self._step(actions, False, _NO_KEY)
 
     def step_random(self, rng: np.random.Generator, actions: np.ndarray | None = None):
@@ -214,46 +250,56 @@ class KalahVectorEnv(VectorEnv):
         if actions is None:
             actions = np.empty(self.num_envs, dtype=np.int64)
         elif (actions.__class__ is not np.ndarray or actions.dtype != np.int64
-              or actions.shape != self._batch):
-            raise InputError(f"actions must be an int64 array of shape ({self.num_envs},)")
+              or actions.shape != self._batch or not actions.flags.carray):
+            raise InputError(f"actions must be a writeable C-contiguous int64 array of shape "
+                             f"({self.num_envs},)")
         key = np.uint64(rng.bit_generator.random_raw())
         if self.rules.opponent != RANDOM:
             uniform_legal(self._mask, key, actions)
             return self._step(actions, False, _NO_KEY)
-        return self._step(actions, True, key)
+        return self._random_step_call(actions, True, key)
 
     def _step(self, actions, sample, key):
         """:meth:`step` of checked ``actions`` (drawn into them with ``sample``)."""
-        games, rules = self.games, self.rules
-        if rules.opponent == RANDOM:
-            # the kernel writes straight into the arrays returned: fresh ones with copy=True
-            # (no copy pass), and it counts the games ended and the illegal actions (no
-            # scan of the flags); its arguments are plain arrays, typed fast at the call
-            out = new_step_out(self.num_envs, self.pits, False) if self.copy else self._out
-            # one thread: the same step without starting the parallel loop
-            kernel = random_step_serial if numba.get_num_threads() == 1 else random_step
-            ends, illegals = kernel(
-                games.boards, games.to_move, games.done, games.base, games.episode,
-                games.key, games.counter, actions, rules.stones, rules.variant, rules.agent,
-                rules.outcome, out.seen, out.mask, out.reward, out.terminated, out.margin,
-                out.ended, out.illegal, self._out.settled, sample, key)
+        if self.rules.opponent == RANDOM:
+            return self._random_step_call(actions, sample, key)
+        out = self._out
+        self._advance(actions, self._all_games, ACT, out)
+        if self.copy:
+            out = StepOut(*(a.copy() for a in out))
+        return self._returned(out.seen, out.mask, out.reward, out.terminated, out.margin,
+                              out.ended, out.illegal, out.ended.any(), out.illegal.any())
+
+    def _random_step_call(self, actions, sample, key):
+        """:meth:`_step` against the random opponent: one call of the kernel's compiled
+        entry, which writes straight into the arrays returned (fresh ones with
+        ``copy=True``: no copy pass) and counts the games ended and the illegal actions
+        (no scan of the flags)."""
+        if self.copy:
+            rows, boards, masks = self._shapes
+            empty = np.empty  # (seven calls written out: a loop over them costs a microsecond)
+            outputs = (empty(boards, _INT8), empty(masks, _INT8), empty(rows, _FLOAT64),
+                       empty(rows, _BOOL), empty(rows, _INT64), empty(rows, _BOOL),
+                       empty(rows, _BOOL))
         else:
-            out = self._out
-            self._advance(actions, self._all_games, ACT, out)
-            ends, illegals = out.ended.any(), out.illegal.any()
-            if self.copy:
-                out = StepOut(*(a.copy() for a in out))
-        self._mask = out.mask  # step_random's next draw is from it
+            outputs = self._out[:7]  # all but the scratch, settled
+        ends, illegals = self._random_step(*self._state, actions, *self._terms, *outputs,
+                                           self._out.settled, sample, key)
+        return self._returned(*outputs, ends, illegals)
+
+    def _returned(self, seen, mask, reward, terminated, margin, ended, illegal, ends, illegals):
+        """What a step returns, from its outputs (``ends``, ``illegals``: whether any game
+        ended by play, whether any action was illegal)."""
+        self._mask = mask  # step_random's next draw is from it
         # the observation's mask is info's: one array, as are the flags and their masks
-        info = {"action_mask": out.mask, "_action_mask": self._everyone}
+        info = {"action_mask": mask, "_action_mask": self._everyone}
         if ends:
-            info["margin"] = out.margin
-            info["_margin"] = out.ended
+            info["margin"] = margin
+            info["_margin"] = ended
         if illegals:
-            info["illegal_action"] = out.illegal
-            info["_illegal_action"] = out.illegal
-        return ({"observation": out.seen, "action_mask": out.mask}, out.reward,
-                out.terminated, self._never, info)
+            info["illegal_action"] = illegal
+            info["_illegal_action"] = illegal
+        return {"observation": seen, "action_mask": mask}, reward, terminated, self._never, info
 
     def _advance(self, actions, which, first, out) -> None:
         """Phase ``first`` (``ACT`` or ``RESTART``) of :func:`advance` and ``FINISH``, in
