@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from jitgames.mastermind.codes import load_game  # noqa: E402
 from jitgames.mastermind.optimal import OptimalSearch  # noqa: E402
 from jitgames.mastermind.optimal_run import (  # noqa: E402
-    CHILD_WINDOW, CLASS_ABOVE, WINDOW, RunPlan, child_node, default_split_above, job_bounds,
+    CHILD_WINDOW, CLASS_ABOVE, SPARE, WINDOW, RunPlan, child_node, default_split_above, job_bounds,
     job_value, optimal_run, root_split)
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
@@ -189,7 +189,8 @@ def _dask_run(pegs: int, colours: int, workers: int, split_above: int | None = N
 
 def simulate(pegs: int, colours: int, threads: int, split_above: int | None = None,
              window: int | None = WINDOW, class_above: int | None = CLASS_ABOVE,
-             child_window: int | None = CHILD_WINDOW) -> dict:
+             child_window: int | None = CHILD_WINDOW, spare: int = SPARE,
+             twins: bool = True) -> dict:
     """The run of ``threads`` threads replayed in virtual time on this one thread.
 
     The real :class:`~jitgames.mastermind.optimal_run.RunPlan` hands out the tasks and
@@ -225,7 +226,8 @@ def simulate(pegs: int, colours: int, threads: int, split_above: int | None = No
     expand = ((lambda j: child_node(lister, split, j, class_above)) if split_above is not None
               else None)
     plan = RunPlan(split, expand, split_above, window=window, child_window=child_window,
-                   bounds=job_bounds(split, lister))  # as optimal_run
+                   bounds=job_bounds(split, lister), spare=spare,
+                   twins=twins)  # as optimal_run
     events, idle = [], list(range(threads))  # (finish, order, thread, key, result, budget)
     lock = driver = work = 0.0
     kinds: dict[str, float] = {}  # work by kind of task
@@ -280,9 +282,11 @@ def _plan_options(text: str) -> dict:
     options = {}
     for item in text.split(","):
         key, value = item.split("=")
-        if key not in ("window", "child_window", "class_above", "split_above"):
+        if key not in ("window", "child_window", "class_above", "split_above", "spare",
+                       "twins"):
             raise SystemExit(f"--plan: unknown setting {key!r}")
-        options[key] = None if value == "none" else int(value)
+        options[key] = (None if value == "none" else bool(int(value)) if key == "twins"
+                        else int(value))
     return options
 
 

@@ -1,7 +1,7 @@
 """Branch and bound over jobs (jitgames/mastermind/optimal_plan.py): whatever order the
 jobs finish in, however many run at once, whichever classes are split into child
-nodes, however many candidates a node lets run at once (its window) and whichever
-classes wait for earlier ones (stages), the node's cost and the first candidate
+nodes, however many candidates a node lets run at once (its window, widened or not)
+and whichever classes wait for earlier ones (stages), the node's cost and the first candidate
 attaining it are those of the plain minimum over the candidates' sums."""
 import random
 
@@ -39,8 +39,10 @@ def _search(value, budget, rng):
 
 @settings(max_examples=150, deadline=None)
 @given(GAME, st.integers(0, 2 ** 32), st.integers(1, 4), st.integers(1, 20),
-       st.one_of(st.none(), st.integers(1, 3)))
-def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, window):
+       st.one_of(st.none(), st.integers(1, 3)), st.integers(0, 3))
+def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, window, spare):
+    """(``spare``: a task is looked for in windows widened by up to that much, by a
+    random amount each time, as an idle thread of RunPlan does.)"""
     rng = random.Random(seed)
     starts = [0]
     classes = [cls for candidate in game for cls in candidate]
@@ -58,7 +60,7 @@ def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, wind
         assert steps < 10_000
         root.settle_children(BOUND)
         while len(running) < parallel:
-            found = root.next_task(BOUND)
+            found = root.next_task(BOUND, widen=rng.randint(0, spare))
             if found is None:
                 break
             path, budget = found
@@ -134,6 +136,23 @@ def test_the_window_holds_back_later_candidates_until_earlier_ones_close():
     with_window.running.discard(2)
     with_window.record(2, 9, True)  # candidate 2 totals 10: 4 starts with that bound
     assert with_window.next_task(BOUND) == ((4,), 9)
+
+
+def test_a_widened_window_lets_later_candidates_start():
+    """``widen`` opens that many more candidates, in order, with the same budgets (an
+    idle thread's task); without a total only the first candidate runs, widened or not."""
+    starts = [0, 1, 2, 3, 4, 5]
+    node = Node(1, starts, [5] * 5, window=2)
+    assert node.next_task(BOUND, widen=3) == ((0,), INFEASIBLE)
+    node.running.add(0)
+    assert node.next_task(BOUND, widen=3) is None  # no bound yet
+    node.running.discard(0)
+    node.record(0, 20, True)  # candidate 0 totals 21
+    assert _ready(node, BOUND) == [1, 2]
+    assert node.next_task(BOUND, widen=1) == ((3,), 20)
+    node.running.add(3)
+    assert node.next_task(BOUND, widen=1) is None
+    assert node.next_task(BOUND, widen=2) == ((4,), 20)
 
 
 def test_a_stage_waits_until_the_earlier_ones_are_exact():

@@ -181,12 +181,14 @@ class Node:
                 return
         self._set(k, value, exact)
 
-    def next_task(self, bound: int, path: tuple = ()):
+    def next_task(self, bound: int, path: tuple = (), widen: int = 0):
         """``(path, budget)`` of a job to run now: ``path`` the class indices from this
-        node down (through children); None when nothing can run yet."""
-        for k, budget in self.next_class(bound):
+        node down (through children); None when nothing can run yet. ``widen``: every
+        node's window is that much wider (see :meth:`next_class`)."""
+        for k, budget in self.next_class(bound, widen):
             if k in self.children:
-                task = self.children[k].next_task(self.child_bound(k, bound), path + (k,))
+                task = self.children[k].next_task(self.child_bound(k, bound), path + (k,),
+                                                  widen)
                 if task is not None:
                     return task
                 continue
@@ -230,9 +232,10 @@ class Node:
                 self.refresh(k)
         return done
 
-    def next_class(self, bound: int):
+    def next_class(self, bound: int, widen: int = 0):
         """The classes that may run now, in order, with their budgets: ``(k, budget)``
-        (a job, or a child to descend into)."""
+        (a job, or a child to descend into); with ``widen``, those of the first
+        ``window + widen`` open candidates."""
         # a closed candidate never opens again (bounds only fall, sums only rise): it is
         # dropped from the list of open ones when met
         candidates, i = self._open_list, 0
@@ -260,6 +263,6 @@ class Node:
             if min(self.best, bound) >= INFEASIBLE:
                 return
             i += 1
-            if self.window is not None and i >= self.window:
+            if self.window is not None and i >= self.window + widen:
                 return
 
