@@ -434,7 +434,9 @@ def test_coarse_dask_tasks_give_the_threads_result(workers):
         whole = mr.optimal_run(*size, client=client)
         first = split.job_size[split.starts[0]:split.starts[1]]  # largest first
         largest = mr.optimal_run(*size, client=client, split_above=int(first[1]) + 1)
-    assert whole.tasks == whole.jobs_exact + whole.jobs_cut  # one task per root job
+    # one task per root job (a twin may take the other's result instead)
+    settled = whole.jobs_exact + whole.jobs_cut
+    assert whole.tasks <= settled <= whole.tasks + len(mr.twin_jobs(split))
     assert largest.tasks > largest.jobs_exact + largest.jobs_cut  # some jobs split
     for run in (whole, largest):
         assert run.complete

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import deque
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -694,21 +695,57 @@ class OptimalRun:
 
 def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     """Run the tasks on ``search.workers`` threads of this process (each its own search
-    state; ``solve`` releases the GIL)."""
+    state; ``solve`` releases the GIL).
+
+    One lock guards the plan (plain Python, so the GIL too). A thread that has searched
+    a task records its result and, in the same hold of the lock, takes its next task
+    and one for each waiting thread (queued in ``ready``), then wakes exactly as many
+    threads as it queued tasks: the plan is walked about once per task handed out.
+    (Before, every result woke every waiting thread, each of which walked the plan
+    under the lock to find mostly nothing: on 16 cores, with tasks of a few
+    milliseconds, the threads queued for the lock and the GIL and 4 x 8 ran 2.1 x one
+    thread, with 3.5 threads busy on average; see ``docs/mastermind_optimal.md``.)
+    """
     cond = threading.Condition()
     errors = []
+    ready = deque()  # tasks taken from the plan for the threads woken
+    idle = [0]  # threads waiting and not yet woken
+
+    def take():
+        """A task to search now (under ``cond``), or None."""
+        return ready.popleft() if ready else plan.next_job()
 
     def work(worker):
+        result = None  # (key, value, exact, budget) of the task just searched
         while True:
             with cond:
+                if result is not None:
+                    plan.done(*result)
+                    result = None
                 while True:
-                    if errors or search.stop[0] != 0 or plan.finished:
+                    if errors or search.stop[0] != 0:
                         cond.notify_all()
                         return
-                    found = plan.next_job()
+                    found = take()
                     if found is not None:
                         break
-                    cond.wait(0.5)
+                    if plan.finished:
+                        cond.notify_all()
+                        return
+                    idle[0] += 1
+                    if not cond.wait(0.5):  # (woken by notify: counted out by the waker)
+                        idle[0] -= 1
+                # a task for each thread waiting, and wake that many
+                queued = 0
+                while queued < idle[0]:
+                    extra = plan.next_job()
+                    if extra is None:
+                        break
+                    ready.append(extra)
+                    queued += 1
+                if queued:
+                    idle[0] -= queued
+                    cond.notify(queued)
             key, task, budget = found
             try:
                 value, exact = job_value(search, worker, plan.split, task, budget)
@@ -717,9 +754,7 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
                     plan.dropped(key)
                     cond.notify_all()
                 raise
-            with cond:
-                plan.done(key, value, exact, budget)
-                cond.notify_all()
+            result = (key, value, exact, budget)
 
     def guarded(worker):
         try:
@@ -735,6 +770,8 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     guarded(0)
     for helper in helpers:
         helper.join()
+    for key, _, _ in ready:  # (left by a stopped run)
+        plan.dropped(key)
     if errors:
         raise errors[0]
 
