@@ -76,7 +76,7 @@ SPLIT_FRACTION = 32
 WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 CLASS_ABOVE = None  # see child_node
 CHILD_WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
-SPARE = 0  # see RunPlan (measured: docs/mastermind_optimal.md)
+SPARE = 2  # see RunPlan (measured: docs/mastermind_optimal.md)
 DASK_IN_FLIGHT = 4  # see _run_on_dask
 
 
@@ -436,6 +436,9 @@ class RunPlan:
         # many threads had work on average: the parallelism the plan let out)
         self.in_flight = 0
         self.busy_seconds = 0.0
+        # (set by the thread driver: seconds its threads waited to take its lock, and
+        # waited with no task to take; measured to see where 16 threads lose time)
+        self.lock_seconds = self.idle_seconds = 0.0
         self._since = time.perf_counter()
         self._expanded: set[int] = set()
         self.twins = twin_jobs(split) if twins else {}
@@ -718,7 +721,9 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     def work(worker):
         result = None  # (key, value, exact, budget) of the task just searched
         while True:
+            asked = time.perf_counter()
             with cond:
+                plan.lock_seconds += time.perf_counter() - asked
                 if result is not None:
                     plan.done(*result)
                     result = None
@@ -733,8 +738,10 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
                         cond.notify_all()
                         return
                     idle[0] += 1
+                    asked = time.perf_counter()
                     if not cond.wait(0.5):  # (woken by notify: counted out by the waker)
                         idle[0] -= 1
+                    plan.idle_seconds += time.perf_counter() - asked
                 # a task for each thread waiting, and wake that many
                 queued = 0
                 while queued < idle[0]:
