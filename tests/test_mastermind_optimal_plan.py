@@ -60,7 +60,12 @@ def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, wind
         assert steps < 10_000
         root.settle_children(BOUND)
         while len(running) < parallel:
-            found = root.next_task(BOUND, widen=rng.randint(0, spare))
+            widen = rng.randint(0, spare)
+            found = root.next_task(BOUND, widen=widen)
+            # one walk finds what widening by 0, 1, ... in turn finds first
+            assert found == next((task for w in range(widen + 1)
+                                  if (task := root.next_task(BOUND, widen=w)) is not None),
+                                 None)
             if found is None:
                 break
             path, budget = found
@@ -148,6 +153,7 @@ def test_a_widened_window_lets_later_candidates_start():
     assert node.next_task(BOUND, widen=3) is None  # no bound yet
     node.running.discard(0)
     node.record(0, 20, True)  # candidate 0 totals 21
+    assert node.next_task(BOUND, widen=2) == ((1,), 20)  # inside the window first
     assert _ready(node, BOUND) == [1, 2]
     assert node.next_task(BOUND, widen=1) == ((3,), 20)
     node.running.add(3)

@@ -183,17 +183,33 @@ class Node:
 
     def next_task(self, bound: int, path: tuple = (), widen: int = 0):
         """``(path, budget)`` of a job to run now: ``path`` the class indices from this
-        node down (through children); None when nothing can run yet. ``widen``: every
-        node's window is that much wider (see :meth:`next_class`)."""
-        for k, budget in self.next_class(bound, widen):
+        node down (through children); None when nothing can run yet.
+
+        With ``widen``, every node's window may be up to that much wider (see
+        :meth:`next_class`): the task returned is then the first, in order, of those
+        that need the least widening (none when one fits the windows), as if the
+        windows were widened by 0, 1, ... ``widen`` in turn, in one walk."""
+        found = self._next_task(bound, path, widen)
+        return None if found is None else found[:2]
+
+    def _next_task(self, bound: int, path: tuple, widen: int):
+        """``(path, budget, need)`` for :meth:`next_task` (``need``: the widening it
+        takes, the most over the nodes of its path)."""
+        best = None
+        for k, budget, need in self.next_class(bound, widen):
             if k in self.children:
-                task = self.children[k].next_task(self.child_bound(k, bound), path + (k,),
-                                                  widen)
-                if task is not None:
-                    return task
-                continue
-            return path + (k,), budget
-        return None
+                task = self.children[k]._next_task(self.child_bound(k, bound), path + (k,),
+                                                   widen)
+                if task is None:
+                    continue
+                task = task[0], task[1], max(need, task[2])
+            else:
+                task = path + (k,), budget, need
+            if task[2] == 0:
+                return task
+            if best is None or task[2] < best[2]:
+                best = task
+        return best
 
     def attach(self, k: int, child: "Node") -> None:
         """Search class ``k`` as the child node ``child`` from now on."""
@@ -233,9 +249,10 @@ class Node:
         return done
 
     def next_class(self, bound: int, widen: int = 0):
-        """The classes that may run now, in order, with their budgets: ``(k, budget)``
-        (a job, or a child to descend into); with ``widen``, those of the first
-        ``window + widen`` open candidates."""
+        """The classes that may run now, in order, with their budgets: ``(k, budget,
+        need)`` (a job, or a child to descend into), those of the first ``window +
+        widen`` open candidates; ``need``: how much wider than ``window`` the window
+        must be for the class (0 inside it)."""
         # a closed candidate never opens again (bounds only fall, sums only rise): it is
         # dropped from the list of open ones when met
         candidates, i = self._open_list, 0
@@ -246,6 +263,7 @@ class Node:
                 continue
             lower = self._sum[c]
             budget_c = self.budget(c, bound)
+            need = 0 if self.window is None else max(0, i - self.window + 1)
             stage = None  # the stage of the candidate's first class not known exactly
             for k in self.classes(c):
                 if k in self.known and self.known[k][1]:
@@ -259,7 +277,7 @@ class Node:
                 have = self.have(k)
                 budget = budget_c - (lower - have)
                 if budget > have:
-                    yield k, budget
+                    yield k, budget, need
             if min(self.best, bound) >= INFEASIBLE:
                 return
             i += 1

@@ -483,16 +483,10 @@ class RunPlan:
 
     def next_job(self):
         """``(key, task, budget)`` to run now, or None (all settled, or waiting): a task
-        inside the windows, else one inside windows widened by 1, 2, ... ``spare``."""
-        for widen in range(self.spare + 1):
-            found = self._next_job(widen)
-            if found is not None:
-                return found
-        return None
-
-    def _next_job(self, widen: int):
+        inside the windows, else one inside windows widened by 1, 2, ... ``spare``
+        (:meth:`.optimal_plan.Node.next_task`)."""
         while True:
-            found = self.root.next_task(self.BOUND, widen=widen)
+            found = self.root.next_task(self.BOUND, widen=self.spare)
             if found is None:
                 return None
             path, budget = found
