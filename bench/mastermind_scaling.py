@@ -105,7 +105,8 @@ def main(argv=None) -> int:
                         help="plan settings (for --simulate, else beside --split-above "
                              "and --window), each 'default' or "
                              "KEY=VALUE,... of window, child_window, class_above, "
-                             "split_above (a number or 'none'), spare, twins (0 or 1), "
+                             "split_above (a number or 'none'), spare, twins, early_start "
+                             "(0 or 1), "
                              "driver (handoff or herd), acquire_us")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--out", default="mastermind_scaling.json")
@@ -277,7 +278,8 @@ def _dask_run(pegs: int, colours: int, workers: int, split_above: int | None = N
 def simulate(pegs: int, colours: int, threads: int, split_above: int | None = None,
              window: int | None = WINDOW, class_above: int | None = CLASS_ABOVE,
              child_window: int | None = CHILD_WINDOW, spare: int = SPARE,
-             twins: bool = True, driver: str = "handoff", acquire_us: float = 0.0) -> dict:
+             twins: bool = True, driver: str = "handoff", acquire_us: float = 0.0,
+             early_start: bool = True) -> dict:
     """The run of ``threads`` threads replayed in virtual time on this one thread.
 
     The real :class:`~jitgames.mastermind.optimal_run.RunPlan` hands out the tasks and
@@ -301,7 +303,7 @@ def simulate(pegs: int, colours: int, threads: int, split_above: int | None = No
 
     ``split_above`` None: :func:`default_split_above` with several threads, no split
     on one (as :func:`optimal_run`); ``window``, ``child_window``, ``class_above``,
-    ``spare``, ``twins``: the plan's settings
+    ``spare``, ``twins``, ``early_start``: the plan's settings
     (:class:`~jitgames.mastermind.optimal_run.RunPlan`). ``driver``: how the threads
     take tasks after a result: ``handoff`` (the thread that records it takes a task
     for itself and for each idle thread: the driver of ``optimal_run`` now), ``herd``
@@ -320,7 +322,7 @@ def simulate(pegs: int, colours: int, threads: int, split_above: int | None = No
               else None)
     plan = RunPlan(split, expand, split_above, window=window, child_window=child_window,
                    bounds=job_bounds(split, lister), spare=spare,
-                   twins=twins)  # as optimal_run
+                   twins=twins, early_start=early_start)  # as optimal_run
     if driver not in ("handoff", "herd"):
         raise ValueError(f"unknown driver {driver!r}")
     driver_kind, acquire = driver, acquire_us * 1e-6
@@ -401,10 +403,11 @@ def _plan_options(text: str) -> dict:
     for item in text.split(","):
         key, value = item.split("=")
         if key not in ("window", "child_window", "class_above", "split_above", "spare",
-                       "twins", "driver", "acquire_us"):
+                       "twins", "driver", "acquire_us", "early_start"):
             raise SystemExit(f"--plan: unknown setting {key!r}")
         options[key] = (value if key == "driver" else float(value) if key == "acquire_us"
-                        else None if value == "none" else bool(int(value)) if key == "twins"
+                        else None if value == "none"
+                        else bool(int(value)) if key in ("twins", "early_start")
                         else int(value))
     return options
 
@@ -425,7 +428,8 @@ def _simulations(args) -> int:
                 runs.setdefault(name, []).append(sim)
                 print(f"{size_text} {name} run {repeat + 1}: total {sim['total']}, "
                       f"makespan {sim['makespan']:.2f} s, work {sim['work']:.2f} s, "
-                      f"driver {sim['driver']:.2f} s in {sim['holds']} holds, {sim['tasks']} tasks, "
+                      f"driver {sim['driver']:.2f} s in {sim['holds']} holds, "
+                      f"{sim['tasks']} tasks, "
                       f"{sim['busy']:.1f} threads busy, by tenth {sim['busy_by_tenth']}",
                       flush=True)
         if len({(sim["total"], sim["guess"]) for rs in runs.values() for sim in rs}) != 1:

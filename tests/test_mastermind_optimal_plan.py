@@ -39,10 +39,12 @@ def _search(value, budget, rng):
 
 @settings(max_examples=150, deadline=None)
 @given(GAME, st.integers(0, 2 ** 32), st.integers(1, 4), st.integers(1, 20),
-       st.one_of(st.none(), st.integers(1, 3)), st.integers(0, 3))
-def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, window, spare):
+       st.one_of(st.none(), st.integers(1, 3)), st.integers(0, 3), st.booleans())
+def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, window, spare,
+                                                early):
     """(``spare``: a task is looked for in windows widened by up to that much, by a
-    random amount each time, as an idle thread of RunPlan does.)"""
+    random amount each time, as an idle thread of RunPlan does; ``early``: the later
+    candidates start once the first is bounded above, or not.)"""
     rng = random.Random(seed)
     starts = [0]
     classes = [cls for candidate in game for cls in candidate]
@@ -51,7 +53,8 @@ def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, wind
     # stages: random, never decreasing along a candidate's classes
     stage = [x for candidate in game
              for x in sorted(rng.randint(0, 2) for _ in candidate)]
-    root = Node(size, starts, [cls[0] for cls in classes], window=window, stage=stage)
+    root = Node(size, starts, [cls[0] for cls in classes], window=window, stage=stage,
+                early_start=early)
     totals = [size + sum(_true(cls) for cls in candidate) for candidate in game]
     running = []  # (path, budget)
     steps = 0
@@ -178,3 +181,29 @@ def test_a_stage_waits_until_the_earlier_ones_are_exact():
 def test_stages_are_one_per_class():
     with pytest.raises(ValueError, match="one stage per class"):
         Node(1, [0, 2], [1, 1], stage=[0])
+
+
+def test_a_child_total_bounds_later_candidates_before_the_first_total():
+    """Once every class of the first candidate is exact or a child with a total, that
+    strategy's cost (an upper bound) lets the later candidates start, with the budget
+    it gives, before the first candidate's total is exact; the result is unchanged."""
+    root = Node(2, [0, 1, 2], [3, 3])
+    child = Node(0, [0, 1, 2], [3, 3])
+    root.attach(0, child)
+    assert root.next_task(BOUND)[0] == (0, 0)  # the child's first candidate
+    child.running.add(0)
+    assert root.next_task(BOUND) is None  # no total anywhere yet
+    child.running.discard(0)
+    child.record(0, 7, True)  # the child's first candidate totals 7
+    assert root.next_task(BOUND) == ((0, 1), 7)
+    child.running.add(1)
+    assert root.next_task(BOUND) == ((1,), 7)  # 2 + 7 = 9 bounds candidate 1: 9 - 2
+    assert (root.upper, root.upper_at, root.best) == (9, 0, INFEASIBLE)
+    root.running.add(1)
+    child.running.discard(1)
+    child.record(1, 7, False)  # the child's second candidate costs at least 7
+    root.running.discard(1)
+    root.record(1, 7, False)  # candidate 1 costs at least 2 + 7 = 9: candidate 0 wins ties
+    root.settle_children(BOUND)
+    assert root.settled(BOUND)
+    assert root.result(BOUND) == (9, True) and root.best_guess == 0

@@ -104,18 +104,20 @@ def test_splitting_below_the_root_changes_nothing(size):
     on three, with the default window, one candidate per node at a time and no limit,
     widened for idle threads or not, the later candidates split into their classes
     above the default size, above 2 codes (small classes together, then stages), above
-    none, or not at all, twins taking each other's results or searched apart: the
-    total and the guess of the run with root jobs only."""
+    none, or not at all, twins taking each other's results or searched apart, later
+    root guesses started early or not: the total and the guess of the run with root
+    jobs only."""
     whole = mr.optimal_run(*size, workers=1, split_above=1 << 40, twins=False)
     assert whole.tasks <= whole.jobs
-    for workers, window, class_above, spare, twins in (
-            (1, mr.WINDOW, 2, 0, True), (3, mr.WINDOW, mr.CLASS_ABOVE, mr.SPARE, True),
-            (3, 1, 0, 3, False), (3, None, 2, 0, True), (3, mr.WINDOW, None, 8, True),
-            (3, 2, None, 0, False)):
+    for workers, window, class_above, spare, twins, early in (
+            (1, mr.WINDOW, 2, 0, True, True),
+            (3, mr.WINDOW, mr.CLASS_ABOVE, mr.SPARE, True, True),
+            (3, 1, 0, 3, False, True), (3, None, 2, 0, True, False),
+            (3, mr.WINDOW, None, 8, True, True), (3, 2, None, 0, False, False)):
         plans = []
         split = mr.optimal_run(*size, workers=workers, split_above=0, window=window,
                                child_window=window, class_above=class_above, spare=spare,
-                               twins=twins, progress=plans.append)
+                               twins=twins, early_start=early, progress=plans.append)
         # every task handed out came back, and the tasks' seconds fit in the threads'
         assert plans[-1].in_flight == 0 and plans[-1].tasks_run == split.tasks
         assert 0 < plans[-1].busy_seconds <= workers * split.seconds

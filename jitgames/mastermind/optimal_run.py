@@ -395,6 +395,11 @@ class RunPlan:
     what the sequential search cuts. None lifts the limit. The work a run
     does then stays near one thread's (``bench/mastermind_scaling.py`` measures both).
 
+    Before the first root guess's total is exact, the later ones start as soon as its
+    classes are exact or split jobs with a total (``early_start``: the cost of that
+    strategy bounds them, :meth:`.optimal_plan.Node._find_upper`), while its split
+    jobs finish proving their other candidates worse.
+
     When threads would otherwise wait, every window is widened by up to ``spare``
     candidates (the task nearest the windows first): a thread then searches a
     candidate with the budget of the moment rather than nothing (more work, fewer
@@ -418,14 +423,15 @@ class RunPlan:
     def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
                  keep=None, progress=None, window: int | None = WINDOW,
                  child_window: int | None = CHILD_WINDOW, bounds: np.ndarray | None = None,
-                 spare: int = SPARE, twins: bool = True):
+                 spare: int = SPARE, twins: bool = True, early_start: bool = True):
         self.split = split
         self.window = window
         self.child_window = child_window
         self.spare = spare
         # (bounds: the jobs' lower bounds, e.g. job_bounds; default lb(size))
         self.root = Node(split.space.size, split.starts,
-                         split.job_lb if bounds is None else bounds, window=window)
+                         split.job_lb if bounds is None else bounds, window=window,
+                         early_start=early_start)
         self.expand = expand
         self.split_above = split_above
         self.keep = keep  # keep(job, partial) of every job settled here
@@ -814,7 +820,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 split_above: int | None = None, window: int | None = WINDOW,
                 child_window: int | None = CHILD_WINDOW,
                 class_above: int | None = CLASS_ABOVE, spare: int = SPARE,
-                twins: bool = True) -> OptimalRun:
+                twins: bool = True, early_start: bool = True) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
     Parameters
@@ -855,6 +861,9 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     twins : bool
         A job whose class holds the same codes as another's takes its result
         instead of being searched as well (:class:`RunPlan`). Speed only, as above.
+    early_start : bool
+        The later root guesses start once the first one's total is bounded above
+        (:class:`RunPlan`). Speed only, as above.
 
     Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
     bounds proved so far, and the checkpoint every finished job.
@@ -886,7 +895,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         expand = lambda j: child_node(lister, split, j, class_above)  # noqa: E731
     bounder = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
     plan = RunPlan(split, expand, split_above, keep, progress, window, child_window,
-                   job_bounds(split, bounder), spare, twins)
+                   job_bounds(split, bounder), spare, twins, early_start)
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):
