@@ -52,8 +52,8 @@ import jitgames.mastermind.optimal_run as optimal_run_module  # noqa: E402
 from jitgames.mastermind.codes import load_game  # noqa: E402
 from jitgames.mastermind.optimal import OptimalSearch  # noqa: E402
 from jitgames.mastermind.optimal_run import (  # noqa: E402
-    CHILD_WINDOW, CLASS_ABOVE, SPARE, WINDOW, RunPlan, child_node, default_split_above, job_bounds,
-    job_value, optimal_run, root_split)
+    CHILD_WINDOW, CLASS_ABOVE, EARLY_START, SPARE, WINDOW, RunPlan, child_node,
+    default_split_above, job_bounds, job_value, optimal_run, root_split)
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
 
@@ -279,7 +279,7 @@ def simulate(pegs: int, colours: int, threads: int, split_above: int | None = No
              window: int | None = WINDOW, class_above: int | None = CLASS_ABOVE,
              child_window: int | None = CHILD_WINDOW, spare: int = SPARE,
              twins: bool = True, driver: str = "handoff", acquire_us: float = 0.0,
-             early_start: bool = True) -> dict:
+             early_start: bool = EARLY_START) -> dict:
     """The run of ``threads`` threads replayed in virtual time on this one thread.
 
     The real :class:`~jitgames.mastermind.optimal_run.RunPlan` hands out the tasks and

@@ -187,7 +187,7 @@ def test_a_child_total_bounds_later_candidates_before_the_first_total():
     """Once every class of the first candidate is exact or a child with a total, that
     strategy's cost (an upper bound) lets the later candidates start, with the budget
     it gives, before the first candidate's total is exact; the result is unchanged."""
-    root = Node(2, [0, 1, 2], [3, 3])
+    root = Node(2, [0, 1, 2], [3, 3], early_start=True)
     child = Node(0, [0, 1, 2], [3, 3])
     root.attach(0, child)
     assert root.next_task(BOUND)[0] == (0, 0)  # the child's first candidate

@@ -77,12 +77,12 @@ class Node:
         done, never the node's value.
     early_start : bool
         Before any total is known, let the later candidates start once the first
-        one's classes are exact or children with a total (:meth:`_find_upper`).
-        Changes which work is done, never the node's value.
+        one's classes are exact or children with a total (:meth:`_find_upper`;
+        default off). Changes which work is done, never the node's value.
     """
 
     def __init__(self, size: int, starts, class_lb, floor: int = 0, window: int | None = None,
-                 stage=None, early_start: bool = True):
+                 stage=None, early_start: bool = False):
         if window is not None and window < 1:
             raise ValueError(f"window must be at least 1, not {window}")
         self.size = int(size)

@@ -77,6 +77,7 @@ WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 CLASS_ABOVE = None  # see child_node
 CHILD_WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 SPARE = 2  # see RunPlan (measured: docs/mastermind_optimal.md)
+EARLY_START = False  # see RunPlan (measured: docs/mastermind_optimal.md)
 DASK_IN_FLIGHT = 4  # see _run_on_dask
 
 
@@ -395,10 +396,12 @@ class RunPlan:
     what the sequential search cuts. None lifts the limit. The work a run
     does then stays near one thread's (``bench/mastermind_scaling.py`` measures both).
 
-    Before the first root guess's total is exact, the later ones start as soon as its
-    classes are exact or split jobs with a total (``early_start``: the cost of that
-    strategy bounds them, :meth:`.optimal_plan.Node._find_upper`), while its split
-    jobs finish proving their other candidates worse.
+    With ``early_start``, the later root guesses start before the first one's total is
+    exact, as soon as its classes are exact or split jobs with a total (the cost of
+    that strategy bounds them, :meth:`.optimal_plan.Node._find_upper`), while its
+    split jobs finish proving their other candidates worse. (Replayed on 4 x 8, 16
+    threads: it keeps the threads busy through that stretch but does as much more
+    work as it saves time: off by default, ``docs/mastermind_optimal.md``.)
 
     When threads would otherwise wait, every window is widened by up to ``spare``
     candidates (the task nearest the windows first): a thread then searches a
@@ -423,7 +426,7 @@ class RunPlan:
     def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
                  keep=None, progress=None, window: int | None = WINDOW,
                  child_window: int | None = CHILD_WINDOW, bounds: np.ndarray | None = None,
-                 spare: int = SPARE, twins: bool = True, early_start: bool = True):
+                 spare: int = SPARE, twins: bool = True, early_start: bool = EARLY_START):
         self.split = split
         self.window = window
         self.child_window = child_window
@@ -820,7 +823,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 split_above: int | None = None, window: int | None = WINDOW,
                 child_window: int | None = CHILD_WINDOW,
                 class_above: int | None = CLASS_ABOVE, spare: int = SPARE,
-                twins: bool = True, early_start: bool = True) -> OptimalRun:
+                twins: bool = True, early_start: bool = EARLY_START) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
     Parameters
