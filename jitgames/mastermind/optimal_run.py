@@ -699,70 +699,100 @@ class OptimalRun:
                 "tasks": self.tasks, "seconds": round(self.seconds, 3)}
 
 
+class _Mailbox:
+    """Where a waiting thread of :func:`_run_here` is handed its next task."""
+
+    __slots__ = ("event", "task")
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.task = None
+
+
 def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     """Run the tasks on ``search.workers`` threads of this process (each its own search
     state; ``solve`` releases the GIL).
 
     One lock guards the plan (plain Python, so the GIL too). A thread that has searched
     a task records its result and, in the same hold of the lock, takes its next task
-    and one for each waiting thread (queued in ``ready``), then wakes exactly as many
-    threads as it queued tasks: the plan is walked about once per task handed out.
-    (Before, every result woke every waiting thread, each of which walked the plan
-    under the lock to find mostly nothing: on 16 cores, with tasks of a few
+    and one for each waiting thread, handed to that thread (its mailbox) and woken:
+    the plan is walked about once per task handed out, and only threads given a task
+    wake. (Before, every result woke every waiting thread, each of which walked the
+    plan under the lock to find mostly nothing: on 16 cores, with tasks of a few
     milliseconds, the threads queued for the lock and the GIL and 4 x 8 ran 2.1 x one
     thread, with 3.5 threads busy on average; see ``docs/mastermind_optimal.md``.)
     """
-    cond = threading.Condition()
+    lock = threading.Lock()
     errors = []
-    ready = deque()  # tasks taken from the plan for the threads woken
-    idle = [0]  # threads waiting and not yet woken
+    waiting = deque()  # mailboxes of the threads waiting for a task, in arrival order
 
-    def take():
-        """A task to search now (under ``cond``), or None."""
-        return ready.popleft() if ready else plan.next_job()
+    def wake_all():
+        while waiting:
+            waiting.popleft().event.set()
+
+    def feed():
+        """A task for each waiting thread, while the plan has some."""
+        while waiting:
+            found = plan.next_job()
+            if found is None:
+                return
+            box = waiting.popleft()
+            box.task = found
+            box.event.set()
+
+    def next_task(box):
+        """The thread's next task, or None when it should stop (``lock`` held on entry
+        and on return; released while the thread waits)."""
+        while True:
+            if errors or search.stop[0] != 0:
+                if box.task is not None:  # handed over but never started
+                    plan.dropped(box.task[0])
+                    box.task = None
+                wake_all()
+                return None
+            if box.task is not None:
+                found, box.task = box.task, None
+                return found
+            found = plan.next_job()
+            if found is not None:
+                return found
+            if plan.finished:
+                wake_all()
+                return None
+            box.event.clear()
+            waiting.append(box)
+            asked = time.perf_counter()
+            lock.release()
+            try:
+                box.event.wait(0.5)
+            finally:
+                lock.acquire()
+            plan.idle_seconds += time.perf_counter() - asked
+            if box in waiting:  # timed out without a task: look again
+                waiting.remove(box)
 
     def work(worker):
+        box = _Mailbox()
         result = None  # (key, value, exact, budget) of the task just searched
         while True:
             asked = time.perf_counter()
-            with cond:
+            with lock:
                 plan.lock_seconds += time.perf_counter() - asked
                 if result is not None:
                     plan.done(*result)
                     result = None
-                while True:
-                    if errors or search.stop[0] != 0:
-                        cond.notify_all()
-                        return
-                    found = take()
-                    if found is not None:
-                        break
-                    if plan.finished:
-                        cond.notify_all()
-                        return
-                    idle[0] += 1
-                    asked = time.perf_counter()
-                    if not cond.wait(0.5):  # (woken by notify: counted out by the waker)
-                        idle[0] -= 1
-                    plan.idle_seconds += time.perf_counter() - asked
-                # a task for each thread waiting, and wake that many
-                queued = 0
-                while queued < idle[0]:
-                    extra = plan.next_job()
-                    if extra is None:
-                        break
-                    ready.append(extra)
-                    queued += 1
-                if queued:
-                    idle[0] -= queued
-                    cond.notify(queued)
+                found = next_task(box)
+                if found is not None:
+                    feed()
+            if found is None:
+                return
             key, task, budget = found
             try:
                 value, exact = job_value(search, worker, plan.split, task, budget)
             except BaseException:
-                with cond:
+                with lock:
                     plan.dropped(key)
-                    cond.notify_all()
+                    wake_all()
                 raise
             result = (key, value, exact, budget)
 
@@ -780,8 +810,6 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     guarded(0)
     for helper in helpers:
         helper.join()
-    for key, _, _ in ready:  # (left by a stopped run)
-        plan.dropped(key)
     if errors:
         raise errors[0]
 
