@@ -5,6 +5,7 @@
     python bench/mastermind_scaling.py --sizes 4x7,4x8 --threads 1 16 --window 2 none
     python bench/mastermind_scaling.py --sizes 4x8 --threads --dask 1 4    # needs [dask]
     python bench/mastermind_scaling.py --sizes 4x8 --simulate 16 --plan default "window=2,child_window=2"
+    python bench/mastermind_scaling.py --sizes 4x8 --threads 1 16 --plan "spare=0,twins=0,driver=herd" default
 
 For every size, thread count and split setting, :func:`jitgames.mastermind.optimal_run.
 optimal_run` is timed in this process (wall and process-CPU seconds), the settings
@@ -14,10 +15,14 @@ are compiled first on a small game. ``--split-above`` takes class sizes, ``defau
 with several threads, no split on one) or ``none`` (root jobs only: the run before
 jobs were split below the root). ``--window`` takes the open candidates a node lets
 run at once (:class:`~jitgames.mastermind.optimal_run.RunPlan`), ``default`` or
-``none`` (no limit: the run before the window). Each run also records its CPU
+``none`` (no limit: the run before the window); ``--plan`` takes settings of the plan
+and driver as for ``--simulate`` (``driver=herd``: the thread driver before
+2026-11-27 21:40 UTC, :func:`_run_herd`). Each run also records its CPU
 seconds (over those of one thread with the same settings: the work that many threads
 add, which shows on a machine of any number of cores) and how many threads had a task
-on average (task seconds over wall seconds: the parallelism the plan let out).
+on average (task seconds over wall seconds: the parallelism the plan let out), and
+how many waited for the driver's lock and how many had no task (``RunPlan.lock_seconds``,
+``idle_seconds`` over wall seconds; measured by the driver of ``optimal_run`` only).
 ``--dask W ...`` also times a
 local cluster of W single-thread worker processes per W (``--dask-split-above``:
 ``default``, ``none``, both whole root jobs, or a class size). Every run's total must equal
