@@ -1,7 +1,7 @@
 """Branch and bound over jobs (jitgames/mastermind/optimal_plan.py): whatever order the
 jobs finish in, however many run at once, whichever classes are split into child
-nodes, however many candidates a node lets run at once (its window) and whichever
-classes wait for earlier ones (stages), the node's cost and the first candidate
+nodes, however many candidates a node lets run at once (its window, widened or not)
+and whichever classes wait for earlier ones (stages), the node's cost and the first candidate
 attaining it are those of the plain minimum over the candidates' sums."""
 import random
 
@@ -39,8 +39,12 @@ def _search(value, budget, rng):
 
 @settings(max_examples=150, deadline=None)
 @given(GAME, st.integers(0, 2 ** 32), st.integers(1, 4), st.integers(1, 20),
-       st.one_of(st.none(), st.integers(1, 3)))
-def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, window):
+       st.one_of(st.none(), st.integers(1, 3)), st.integers(0, 3), st.booleans())
+def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, window, spare,
+                                                early):
+    """(``spare``: a task is looked for in windows widened by up to that much, by a
+    random amount each time, as an idle thread of RunPlan does; ``early``: the later
+    candidates start once the first is bounded above, or not.)"""
     rng = random.Random(seed)
     starts = [0]
     classes = [cls for candidate in game for cls in candidate]
@@ -49,7 +53,8 @@ def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, wind
     # stages: random, never decreasing along a candidate's classes
     stage = [x for candidate in game
              for x in sorted(rng.randint(0, 2) for _ in candidate)]
-    root = Node(size, starts, [cls[0] for cls in classes], window=window, stage=stage)
+    root = Node(size, starts, [cls[0] for cls in classes], window=window, stage=stage,
+                early_start=early)
     totals = [size + sum(_true(cls) for cls in candidate) for candidate in game]
     running = []  # (path, budget)
     steps = 0
@@ -58,7 +63,12 @@ def test_any_interleaving_gives_the_least_total(game, seed, parallel, size, wind
         assert steps < 10_000
         root.settle_children(BOUND)
         while len(running) < parallel:
-            found = root.next_task(BOUND)
+            widen = rng.randint(0, spare)
+            found = root.next_task(BOUND, widen=widen)
+            # one walk finds what widening by 0, 1, ... in turn finds first
+            assert found == next((task for w in range(widen + 1)
+                                  if (task := root.next_task(BOUND, widen=w)) is not None),
+                                 None)
             if found is None:
                 break
             path, budget = found
@@ -136,6 +146,24 @@ def test_the_window_holds_back_later_candidates_until_earlier_ones_close():
     assert with_window.next_task(BOUND) == ((4,), 9)
 
 
+def test_a_widened_window_lets_later_candidates_start():
+    """``widen`` opens that many more candidates, in order, with the same budgets (an
+    idle thread's task); without a total only the first candidate runs, widened or not."""
+    starts = [0, 1, 2, 3, 4, 5]
+    node = Node(1, starts, [5] * 5, window=2)
+    assert node.next_task(BOUND, widen=3) == ((0,), INFEASIBLE)
+    node.running.add(0)
+    assert node.next_task(BOUND, widen=3) is None  # no bound yet
+    node.running.discard(0)
+    node.record(0, 20, True)  # candidate 0 totals 21
+    assert node.next_task(BOUND, widen=2) == ((1,), 20)  # inside the window first
+    assert _ready(node, BOUND) == [1, 2]
+    assert node.next_task(BOUND, widen=1) == ((3,), 20)
+    node.running.add(3)
+    assert node.next_task(BOUND, widen=1) is None
+    assert node.next_task(BOUND, widen=2) == ((4,), 20)
+
+
 def test_a_stage_waits_until_the_earlier_ones_are_exact():
     """Classes of a later stage start only once every earlier class of their candidate
     is known exactly, with the budget that the exact values leave."""
@@ -153,3 +181,29 @@ def test_a_stage_waits_until_the_earlier_ones_are_exact():
 def test_stages_are_one_per_class():
     with pytest.raises(ValueError, match="one stage per class"):
         Node(1, [0, 2], [1, 1], stage=[0])
+
+
+def test_a_child_total_bounds_later_candidates_before_the_first_total():
+    """Once every class of the first candidate is exact or a child with a total, that
+    strategy's cost (an upper bound) lets the later candidates start, with the budget
+    it gives, before the first candidate's total is exact; the result is unchanged."""
+    root = Node(2, [0, 1, 2], [3, 3], early_start=True)
+    child = Node(0, [0, 1, 2], [3, 3])
+    root.attach(0, child)
+    assert root.next_task(BOUND)[0] == (0, 0)  # the child's first candidate
+    child.running.add(0)
+    assert root.next_task(BOUND) is None  # no total anywhere yet
+    child.running.discard(0)
+    child.record(0, 7, True)  # the child's first candidate totals 7
+    assert root.next_task(BOUND) == ((0, 1), 7)
+    child.running.add(1)
+    assert root.next_task(BOUND) == ((1,), 7)  # 2 + 7 = 9 bounds candidate 1: 9 - 2
+    assert (root.upper, root.upper_at, root.best) == (9, 0, INFEASIBLE)
+    root.running.add(1)
+    child.running.discard(1)
+    child.record(1, 7, False)  # the child's second candidate costs at least 7
+    root.running.discard(1)
+    root.record(1, 7, False)  # candidate 1 costs at least 2 + 7 = 9: candidate 0 wins ties
+    root.settle_children(BOUND)
+    assert root.settled(BOUND)
+    assert root.result(BOUND) == (9, True) and root.best_guess == 0

@@ -2,6 +2,7 @@
 equal to the whole search, independent of threads and workers, resumable, checked."""
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -101,22 +102,125 @@ def test_result_does_not_depend_on_the_thread_count(size):
 def test_splitting_below_the_root_changes_nothing(size):
     """Every job split into its candidates' tasks (split_above=0), on one thread and
     on three, with the default window, one candidate per node at a time and no limit,
-    the later candidates split into their classes above the default size, above 2
-    codes (small classes together, then stages), above none, or not at all: the total
-    and the guess of the run with root jobs only."""
-    whole = mr.optimal_run(*size, workers=1, split_above=1 << 40)
+    widened for idle threads or not, the later candidates split into their classes
+    above the default size, above 2 codes (small classes together, then stages), above
+    none, or not at all, twins taking each other's results or searched apart, later
+    root guesses started early or not: the total and the guess of the run with root
+    jobs only."""
+    whole = mr.optimal_run(*size, workers=1, split_above=1 << 40, twins=False)
     assert whole.tasks <= whole.jobs
-    for workers, window, class_above in ((1, mr.WINDOW, 2), (3, mr.WINDOW, mr.CLASS_ABOVE),
-                                         (3, 1, 0), (3, None, 2), (3, mr.WINDOW, None)):
+    for workers, window, class_above, spare, twins, early in (
+            (1, mr.WINDOW, 2, 0, True, True),
+            (3, mr.WINDOW, mr.CLASS_ABOVE, mr.SPARE, True, True),
+            (3, 1, 0, 3, False, True), (3, None, 2, 0, True, False),
+            (3, mr.WINDOW, None, 8, True, True), (3, 2, None, 0, False, False)):
         plans = []
         split = mr.optimal_run(*size, workers=workers, split_above=0, window=window,
-                               child_window=window, class_above=class_above,
-                               progress=plans.append)
+                               child_window=window, class_above=class_above, spare=spare,
+                               twins=twins, early_start=early, progress=plans.append)
         # every task handed out came back, and the tasks' seconds fit in the threads'
         assert plans[-1].in_flight == 0 and plans[-1].tasks_run == split.tasks
         assert 0 < plans[-1].busy_seconds <= workers * split.seconds
         assert split.tasks > split.jobs_exact + split.jobs_cut  # tasks below the root ran
         assert (split.total, split.guess, split.lower) == (whole.total, whole.guess, whole.lower)
+
+
+def test_twin_jobs_are_the_jobs_of_equal_classes():
+    """twin_jobs: every job whose class holds the same codes as another's, paired with
+    exactly those (4 x 4: the class "no peg" of 1122 and of 1112, the codes of colours
+    3 and 4), and the twins' exact costs are equal."""
+    for game in ((4, 4), (4, 5), (3, 6), (5, 4)):
+        split = mr.root_split(*game)
+        classes = [frozenset(split.class_codes(j).tolist()) for j in range(split.jobs)]
+        expected = {j: tuple(t for t in range(split.jobs) if t != j and classes[t] == classes[j])
+                    for j in range(split.jobs)}
+        assert mr.twin_jobs(split) == {j: t for j, t in expected.items() if t}
+    split = mr.root_split(4, 4)
+    space = split.space
+    (a, b), = {tuple(sorted((j,) + t)) for j, t in mr.twin_jobs(split).items()}
+    assert {space.format(int(split.guesses[split.job_guess[j]])) for j in (a, b)} == {
+        "1122", "1112"}
+    assert set(split.class_codes(a).tolist()) == {
+        c for c in range(space.size) if set(space.format(c)) <= {"3", "4"}}
+    params = mr.root_job(split).params
+    assert mr.exact_job_worker(params, a, a + 1) == mr.exact_job_worker(params, b, b + 1)
+
+
+def test_a_twin_waits_for_the_other_and_takes_its_value():
+    """4 x 5, every open candidate at once: the later twin is held (never handed out)
+    while the earlier one runs, then takes its exact value, kept in the checkpoint as
+    its own."""
+    split = mr.root_split(4, 5)
+    values = _job_values((4, 5))
+    (first, later), = {tuple(sorted((j,) + t)) for j, t in mr.twin_jobs(split).items()}
+    kept = {}
+    plan = mr.RunPlan(split, window=None, keep=lambda j, partial: kept.setdefault(j, partial))
+    handed, running = [], []
+    while True:
+        found = plan.next_job()
+        while found is not None:
+            handed.append(found[0][0])
+            running.append(found)
+            found = plan.next_job()
+        if not running:
+            break
+        if first in handed and first in [r[0][0] for r in running]:
+            assert later not in handed
+        key, _, budget = running.pop(0)
+        plan.done(key, values[key[0]], values[key[0]] < budget, budget)
+    assert plan.finished and first in handed and later not in handed
+    assert plan.known[later] == plan.known[first] == (values[first], True)
+    assert kept[later] == kept[first]
+
+
+_JOB_VALUES: dict = {}
+
+
+def _job_values(game):
+    """Every root job's exact cost (searched without a budget), once per process."""
+    if game not in _JOB_VALUES:
+        split = mr.root_split(*game)
+        params = mr.root_job(split).params
+        _JOB_VALUES[game] = [mr.exact_job_worker(params, j, j + 1)["value"]
+                             for j in range(split.jobs)]
+    return _JOB_VALUES[game]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(4, 4), (4, 5)]), st.integers(0, 2 ** 32), st.integers(1, 8),
+       st.sampled_from([1, 2, 3, None]), st.integers(0, 4), st.booleans())
+def test_any_interleaving_of_the_run_gives_the_optimum(game, seed, parallel, window,
+                                                       spare, twins):
+    """RunPlan driven as by ``parallel`` threads, results coming back in a random order,
+    each search answering what a kernel may (exact below its budget, else any lower
+    bound from the budget to the true cost): with or without twins and idle threads'
+    widened windows, the optimum and the first root guess attaining it; and no two
+    twins are ever in flight at once."""
+    rng = random.Random(seed)
+    split = mr.root_split(*game)
+    values = _job_values(game)
+    plan = mr.RunPlan(split, window=window, spare=spare, twins=twins)
+    twin_of = mr.twin_jobs(split)
+    running = []
+    while True:
+        while len(running) < parallel:
+            found = plan.next_job()
+            if found is None:
+                break
+            job = found[0][0]
+            if twins:
+                assert not any(r[0][0] in twin_of.get(job, ()) for r in running)
+            running.append(found)
+        if not running:
+            break
+        key, _, budget = running.pop(rng.randrange(len(running)))
+        value = values[key[0]]
+        result = (value, True) if value < budget else (rng.randint(budget, value), False)
+        plan.done(key, *result, budget)
+    assert plan.finished
+    totals = [split.space.size + sum(values[split.starts[c]:split.starts[c + 1]])
+              for c in range(len(split.guesses))]
+    assert (plan.best, plan.best_guess) == (min(totals), totals.index(min(totals)))
 
 
 @settings(max_examples=40, deadline=None)
@@ -332,7 +436,9 @@ def test_coarse_dask_tasks_give_the_threads_result(workers):
         whole = mr.optimal_run(*size, client=client)
         first = split.job_size[split.starts[0]:split.starts[1]]  # largest first
         largest = mr.optimal_run(*size, client=client, split_above=int(first[1]) + 1)
-    assert whole.tasks == whole.jobs_exact + whole.jobs_cut  # one task per root job
+    # one task per root job (a twin may take the other's result instead)
+    settled = whole.jobs_exact + whole.jobs_cut
+    assert whole.tasks <= settled <= whole.tasks + len(mr.twin_jobs(split))
     assert largest.tasks > largest.jobs_exact + largest.jobs_cut  # some jobs split
     for run in (whole, largest):
         assert run.complete

@@ -75,10 +75,14 @@ class Node:
         may start only once the classes of its candidate in earlier stages are known
         exactly (default: all stage 0). Like the window, it changes which work is
         done, never the node's value.
+    early_start : bool
+        Before any total is known, let the later candidates start once the first
+        one's classes are exact or children with a total (:meth:`_find_upper`;
+        default off). Changes which work is done, never the node's value.
     """
 
     def __init__(self, size: int, starts, class_lb, floor: int = 0, window: int | None = None,
-                 stage=None):
+                 stage=None, early_start: bool = False):
         if window is not None and window < 1:
             raise ValueError(f"window must be at least 1, not {window}")
         self.size = int(size)
@@ -96,6 +100,9 @@ class Node:
         self.children: dict[int, Node] = {}
         self.running: set = set()  # classes (jobs) running now
         self.best, self.best_guess = INFEASIBLE, self.candidates
+        # an upper bound of the node's cost before any total is known (see _find_upper)
+        self.upper, self.upper_at = INFEASIBLE, -1
+        self.early_start = early_start
         # per candidate: sum of the classes' lower bounds, and classes not yet exact
         self._sum = [self.size + sum(self.class_lb[self.starts[c]:self.starts[c + 1]])
                      for c in range(self.candidates)]
@@ -127,7 +134,32 @@ class Node:
 
     def budget(self, c: int, bound: int) -> int:
         """Candidate ``c`` matters only if its total is below this (``bound``: B)."""
-        return min(bound, self.best + 1 if c < self.best_guess else self.best)
+        budget = min(bound, self.best + 1 if c < self.best_guess else self.best)
+        if self.upper < INFEASIBLE:  # ties go to the upper bound's candidate, or earlier
+            budget = min(budget, self.upper + 1 if c <= self.upper_at else self.upper)
+        return budget
+
+    def _find_upper(self) -> None:
+        """Before any total is known: the cost of a strategy for the node, from its
+        first open candidate once each of its classes is known exactly or is a child
+        with a total (its ``best``, a strategy for the class), is an upper bound of
+        the node's cost. It bounds the later candidates (:meth:`budget`: like ``best``
+        of candidate ``upper_at``, never tighter than that), so that they may start
+        before the first total is exact (while the children finish proving their
+        other candidates worse). Kept at its least: it only falls, as budgets must."""
+        if not self._open_list:
+            return
+        c = self._open_list[0]
+        total = self.size
+        for k in self.classes(c):
+            if k in self.known and self.known[k][1]:
+                total += self.known[k][0]
+            elif k in self.children and self.children[k].best < INFEASIBLE:
+                total += self.children[k].best
+            else:
+                return
+        if total < self.upper:
+            self.upper, self.upper_at = total, c
 
     def exact(self, c: int) -> bool:
         return self._open[c] == 0
@@ -181,17 +213,35 @@ class Node:
                 return
         self._set(k, value, exact)
 
-    def next_task(self, bound: int, path: tuple = ()):
+    def next_task(self, bound: int, path: tuple = (), widen: int = 0):
         """``(path, budget)`` of a job to run now: ``path`` the class indices from this
-        node down (through children); None when nothing can run yet."""
-        for k, budget in self.next_class(bound):
+        node down (through children); None when nothing can run yet.
+
+        With ``widen``, every node's window may be up to that much wider (see
+        :meth:`next_class`): the task returned is then the first, in order, of those
+        that need the least widening (none when one fits the windows), as if the
+        windows were widened by 0, 1, ... ``widen`` in turn, in one walk."""
+        found = self._next_task(bound, path, widen)
+        return None if found is None else found[:2]
+
+    def _next_task(self, bound: int, path: tuple, widen: int):
+        """``(path, budget, need)`` for :meth:`next_task` (``need``: the widening it
+        takes, the most over the nodes of its path)."""
+        best = None
+        for k, budget, need in self.next_class(bound, widen):
             if k in self.children:
-                task = self.children[k].next_task(self.child_bound(k, bound), path + (k,))
-                if task is not None:
-                    return task
-                continue
-            return path + (k,), budget
-        return None
+                task = self.children[k]._next_task(self.child_bound(k, bound), path + (k,),
+                                                   widen)
+                if task is None:
+                    continue
+                task = task[0], task[1], max(need, task[2])
+            else:
+                task = path + (k,), budget, need
+            if task[2] == 0:
+                return task
+            if best is None or task[2] < best[2]:
+                best = task
+        return best
 
     def attach(self, k: int, child: "Node") -> None:
         """Search class ``k`` as the child node ``child`` from now on."""
@@ -230,11 +280,15 @@ class Node:
                 self.refresh(k)
         return done
 
-    def next_class(self, bound: int):
-        """The classes that may run now, in order, with their budgets: ``(k, budget)``
-        (a job, or a child to descend into)."""
+    def next_class(self, bound: int, widen: int = 0):
+        """The classes that may run now, in order, with their budgets: ``(k, budget,
+        need)`` (a job, or a child to descend into), those of the first ``window +
+        widen`` open candidates; ``need``: how much wider than ``window`` the window
+        must be for the class (0 inside it)."""
         # a closed candidate never opens again (bounds only fall, sums only rise): it is
         # dropped from the list of open ones when met
+        if self.best >= INFEASIBLE and self.children and self.early_start:
+            self._find_upper()
         candidates, i = self._open_list, 0
         while i < len(candidates):
             c = candidates[i]
@@ -243,6 +297,7 @@ class Node:
                 continue
             lower = self._sum[c]
             budget_c = self.budget(c, bound)
+            need = 0 if self.window is None else max(0, i - self.window + 1)
             stage = None  # the stage of the candidate's first class not known exactly
             for k in self.classes(c):
                 if k in self.known and self.known[k][1]:
@@ -256,10 +311,10 @@ class Node:
                 have = self.have(k)
                 budget = budget_c - (lower - have)
                 if budget > have:
-                    yield k, budget
-            if min(self.best, bound) >= INFEASIBLE:
+                    yield k, budget, need
+            if min(self.best, self.upper, bound) >= INFEASIBLE:
                 return
             i += 1
-            if self.window is not None and i >= self.window:
+            if self.window is not None and i >= self.window + widen:
                 return
 

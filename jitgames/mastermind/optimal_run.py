@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import deque
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -65,7 +66,7 @@ from .optimal_plan import Node
 
 __all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun",
            "optimal_run", "job_params", "validate_partial", "job_value", "child_node",
-           "exact_job_worker", "default_split_above", "JOB_NAME"]
+           "exact_job_worker", "default_split_above", "twin_jobs", "JOB_NAME"]
 
 JOB_NAME = "mastermind.optimal"
 SPLIT_SCHEME = 1
@@ -75,6 +76,8 @@ SPLIT_FRACTION = 32
 WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
 CLASS_ABOVE = None  # see child_node
 CHILD_WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
+SPARE = 2  # see RunPlan (measured: docs/mastermind_optimal.md)
+EARLY_START = False  # see RunPlan (measured: docs/mastermind_optimal.md)
 DASK_IN_FLIGHT = 4  # see _run_on_dask
 
 
@@ -357,6 +360,17 @@ def _dask_job(params: dict, task, budget: int) -> dict:
 
 # ----------------------------------------------------------------------------- the bound
 
+def twin_jobs(split: RootSplit) -> dict[int, tuple[int, ...]]:
+    """Per job whose class holds the same codes as others' (*twins*, whose costs are
+    equal: a class's cost depends only on its codes and the guesses left, the same
+    for every job), those other jobs; jobs without a twin are left out."""
+    groups: dict[bytes, list[int]] = {}
+    for job in range(split.jobs):
+        groups.setdefault(split.class_codes(job).tobytes(), []).append(job)
+    return {job: tuple(t for t in group if t != job)
+            for group in groups.values() if len(group) > 1 for job in group}
+
+
 def default_split_above(codes: int) -> int:
     """Jobs of more codes than this are split below the root: a class of a few
     hundred codes is searched in well under a second, and smaller ones are many."""
@@ -382,6 +396,25 @@ class RunPlan:
     what the sequential search cuts. None lifts the limit. The work a run
     does then stays near one thread's (``bench/mastermind_scaling.py`` measures both).
 
+    With ``early_start``, the later root guesses start before the first one's total is
+    exact, as soon as its classes are exact or split jobs with a total (the cost of
+    that strategy bounds them, :meth:`.optimal_plan.Node._find_upper`), while its
+    split jobs finish proving their other candidates worse. (Replayed on 4 x 8, 16
+    threads: it keeps the threads busy through that stretch but does as much more
+    work as it saves time: off by default, ``docs/mastermind_optimal.md``.)
+
+    When threads would otherwise wait, every window is widened by up to ``spare``
+    candidates (the task nearest the windows first): a thread then searches a
+    candidate with the budget of the moment rather than nothing (more work, fewer
+    idle threads; measured in ``docs/mastermind_optimal.md``).
+
+    Jobs whose classes hold the same codes (*twins*: on 4 x 8 the 1296 codes of the
+    colours 3 to 8, the class "no peg" of both ``1122`` and ``1112``) cost the same, a
+    class's cost depending only on its codes and the guesses left. A twin that comes
+    up to run while another is in progress waits for it (it is held, not searched),
+    and every result of a job, exact or a lower bound, is also that of its twins not
+    in progress; a twin whose budget then exceeds that lower bound runs itself.
+
     ``expand(job)`` lists a job's candidates (a kernel call on a search state of the
     driver's own). Not thread-safe: the drivers call it under their lock. The total
     and the first root guess attaining it are the same whatever is split and however
@@ -392,13 +425,16 @@ class RunPlan:
 
     def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
                  keep=None, progress=None, window: int | None = WINDOW,
-                 child_window: int | None = CHILD_WINDOW, bounds: np.ndarray | None = None):
+                 child_window: int | None = CHILD_WINDOW, bounds: np.ndarray | None = None,
+                 spare: int = SPARE, twins: bool = True, early_start: bool = EARLY_START):
         self.split = split
         self.window = window
         self.child_window = child_window
+        self.spare = spare
         # (bounds: the jobs' lower bounds, e.g. job_bounds; default lb(size))
         self.root = Node(split.space.size, split.starts,
-                         split.job_lb if bounds is None else bounds, window=window)
+                         split.job_lb if bounds is None else bounds, window=window,
+                         early_start=early_start)
         self.expand = expand
         self.split_above = split_above
         self.keep = keep  # keep(job, partial) of every job settled here
@@ -409,8 +445,13 @@ class RunPlan:
         # many threads had work on average: the parallelism the plan let out)
         self.in_flight = 0
         self.busy_seconds = 0.0
+        # (set by the thread driver: seconds its threads waited to take its lock, and
+        # waited with no task to take; measured to see where 16 threads lose time)
+        self.lock_seconds = self.idle_seconds = 0.0
         self._since = time.perf_counter()
         self._expanded: set[int] = set()
+        self.twins = twin_jobs(split) if twins else {}
+        self._held: set[int] = set()  # twins waiting for another in progress
 
     def _flight(self, change: int) -> None:
         now = time.perf_counter()
@@ -426,20 +467,44 @@ class RunPlan:
     def best_guess(self) -> int:
         return self.root.best_guess
 
-    def record(self, job: int, value: int, exact: bool) -> None:
-        """A whole job's result (run here, on a worker, or read from a checkpoint)."""
+    def record(self, job: int, value: int, exact: bool, partial: dict | None = None) -> None:
+        """A whole job's result (run here, on a worker, or read from a checkpoint),
+        also that of its twins not in progress (``partial``: kept for each of them)."""
+        self._record(job, value, exact)
+        for twin in self.twins.get(job, ()):
+            if twin in self._held:  # it waited for this job
+                self._held.discard(twin)
+                self.root.running.discard(twin)
+            elif self._in_progress(twin):
+                continue
+            self._record(twin, value, exact)
+            if partial is not None and self.keep is not None:
+                self.keep(twin, partial)
+
+    def _record(self, job: int, value: int, exact: bool) -> None:
         self.root.record(job, value, exact)
         self.known[job] = self.root.known[job]
 
+    def _in_progress(self, job: int) -> bool:
+        """Job ``job`` runs whole, or as a child node (not held for a twin)."""
+        return job in self.root.children or (job in self.root.running
+                                              and job not in self._held)
+
     def next_job(self):
-        """``(key, task, budget)`` to run now, or None (all settled, or waiting)."""
+        """``(key, task, budget)`` to run now, or None (all settled, or waiting): a task
+        inside the windows, else one inside windows widened by 1, 2, ... ``spare``
+        (:meth:`.optimal_plan.Node.next_task`)."""
         while True:
-            found = self.root.next_task(self.BOUND)
+            found = self.root.next_task(self.BOUND, widen=self.spare)
             if found is None:
                 return None
             path, budget = found
             job = path[0]
             if len(path) == 1:
+                if any(self._in_progress(twin) for twin in self.twins.get(job, ())):
+                    self._held.add(job)  # it waits for that twin (record)
+                    self.root.running.add(job)
+                    continue
                 if (self.expand is not None and self.split_above is not None
                         and job not in self._expanded
                         and self.split.job_size[job] > self.split_above):
@@ -466,10 +531,10 @@ class RunPlan:
         job = key[0]
         if len(key) == 1:
             self.root.running.discard(job)
-            self.record(job, value, exact)
+            partial = {"value": int(value), "exact": bool(exact), "budget": int(budget)}
             if self.keep is not None:
-                self.keep(job, {"value": int(value), "exact": bool(exact),
-                                "budget": int(budget)})
+                self.keep(job, partial)
+            self.record(job, value, exact, partial)
         else:
             child = self.root.children[job]
             child.running.discard(key[1])
@@ -491,15 +556,16 @@ class RunPlan:
 
     def _settle(self) -> None:
         for job, value, exact, bound in self.root.settle_children(self.BOUND):
-            self.known[job] = (value, exact)
-            if self.keep is None:
-                continue
             lb = int(self.split.job_lb[job])
+            partial = None
             if exact:
-                self.keep(job, {"value": value, "exact": True, "budget": max(bound, value + 1)})
+                partial = {"value": value, "exact": True, "budget": max(bound, value + 1)}
             elif value > lb:  # (a bound no better than lb(size) is not worth keeping)
-                self.keep(job, {"value": value, "exact": False,
-                                "budget": max(lb + 1, min(bound, value))})
+                partial = {"value": value, "exact": False,
+                           "budget": max(lb + 1, min(bound, value))}
+            if partial is not None and self.keep is not None:
+                self.keep(job, partial)
+            self.record(job, value, exact, partial)
 
     @property
     def finished(self) -> bool:
@@ -633,34 +699,102 @@ class OptimalRun:
                 "tasks": self.tasks, "seconds": round(self.seconds, 3)}
 
 
+class _Mailbox:
+    """Where a waiting thread of :func:`_run_here` is handed its next task."""
+
+    __slots__ = ("event", "task")
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.task = None
+
+
 def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     """Run the tasks on ``search.workers`` threads of this process (each its own search
-    state; ``solve`` releases the GIL)."""
-    cond = threading.Condition()
+    state; ``solve`` releases the GIL).
+
+    One lock guards the plan (plain Python, so the GIL too). A thread that has searched
+    a task records its result and, in the same hold of the lock, takes its next task
+    and one for each waiting thread, handed to that thread (its mailbox) and woken:
+    the plan is walked about once per task handed out, and only threads given a task
+    wake. (Before, every result woke every waiting thread, each of which walked the
+    plan under the lock to find mostly nothing: on 16 cores, with tasks of a few
+    milliseconds, the threads queued for the lock and the GIL and 4 x 8 ran 2.1 x one
+    thread, with 3.5 threads busy on average; see ``docs/mastermind_optimal.md``.)
+    """
+    lock = threading.Lock()
     errors = []
+    waiting = deque()  # mailboxes of the threads waiting for a task, in arrival order
+
+    def wake_all():
+        while waiting:
+            waiting.popleft().event.set()
+
+    def feed():
+        """A task for each waiting thread, while the plan has some."""
+        while waiting:
+            found = plan.next_job()
+            if found is None:
+                return
+            box = waiting.popleft()
+            box.task = found
+            box.event.set()
+
+    def next_task(box):
+        """The thread's next task, or None when it should stop (``lock`` held on entry
+        and on return; released while the thread waits)."""
+        while True:
+            if errors or search.stop[0] != 0:
+                if box.task is not None:  # handed over but never started
+                    plan.dropped(box.task[0])
+                    box.task = None
+                wake_all()
+                return None
+            if box.task is not None:
+                found, box.task = box.task, None
+                return found
+            found = plan.next_job()
+            if found is not None:
+                return found
+            if plan.finished:
+                wake_all()
+                return None
+            box.event.clear()
+            waiting.append(box)
+            asked = time.perf_counter()
+            lock.release()
+            try:
+                box.event.wait(0.5)
+            finally:
+                lock.acquire()
+            plan.idle_seconds += time.perf_counter() - asked
+            if box in waiting:  # timed out without a task: look again
+                waiting.remove(box)
 
     def work(worker):
+        box = _Mailbox()
+        result = None  # (key, value, exact, budget) of the task just searched
         while True:
-            with cond:
-                while True:
-                    if errors or search.stop[0] != 0 or plan.finished:
-                        cond.notify_all()
-                        return
-                    found = plan.next_job()
-                    if found is not None:
-                        break
-                    cond.wait(0.5)
+            asked = time.perf_counter()
+            with lock:
+                plan.lock_seconds += time.perf_counter() - asked
+                if result is not None:
+                    plan.done(*result)
+                    result = None
+                found = next_task(box)
+                if found is not None:
+                    feed()
+            if found is None:
+                return
             key, task, budget = found
             try:
                 value, exact = job_value(search, worker, plan.split, task, budget)
             except BaseException:
-                with cond:
+                with lock:
                     plan.dropped(key)
-                    cond.notify_all()
+                    wake_all()
                 raise
-            with cond:
-                plan.done(key, value, exact, budget)
-                cond.notify_all()
+            result = (key, value, exact, budget)
 
     def guarded(worker):
         try:
@@ -716,7 +850,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 max_matrix_bytes: int = DEFAULT_MATRIX_BYTES, progress=None,
                 split_above: int | None = None, window: int | None = WINDOW,
                 child_window: int | None = CHILD_WINDOW,
-                class_above: int | None = CLASS_ABOVE) -> OptimalRun:
+                class_above: int | None = CLASS_ABOVE, spare: int = SPARE,
+                twins: bool = True, early_start: bool = EARLY_START) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
     Parameters
@@ -751,6 +886,15 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         The later candidates of a split job are split into their classes of more
         than this many codes (:func:`child_node`; None: not split, the scheme
         before). Speed only, as above.
+    spare : int
+        A thread that would wait takes a task in windows widened by up to this many
+        candidates (:class:`RunPlan`). Speed only, as above.
+    twins : bool
+        A job whose class holds the same codes as another's takes its result
+        instead of being searched as well (:class:`RunPlan`). Speed only, as above.
+    early_start : bool
+        The later root guesses start once the first one's total is bounded above
+        (:class:`RunPlan`). Speed only, as above.
 
     Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
     bounds proved so far, and the checkpoint every finished job.
@@ -782,7 +926,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         expand = lambda j: child_node(lister, split, j, class_above)  # noqa: E731
     bounder = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
     plan = RunPlan(split, expand, split_above, keep, progress, window, child_window,
-                   job_bounds(split, bounder))
+                   job_bounds(split, bounder), spare, twins, early_start)
     resumed = 0
     if store is not None:
         for (j, _), partial in sorted(store.done.items()):
