@@ -17,7 +17,8 @@ The kernels :func:`.branch_and_bound.solve` calls at a node of ``m`` consistent 
   :func:`answer_masks`, up to ``b + 1`` codes, where ``lb(s) = 2s - 1``; else from a
   tally of class sizes, :func:`tally_classes`, of the guesses the masks do not cut);
 - the bound of a set one level deeper (:func:`set_bound`): the least estimate of any
-  guess, which the search gives each large class of a candidate before searching it;
+  guess, which the search gives each large class of a candidate before searching it
+  (the guesses screened first by the colours of the set alone, :mod:`.screen`);
 - symmetry (:func:`canonical`, :func:`node_filters`): only the smallest code of each
   orbit under the colour and position permutations fixing every guess so far is
   tried; colours no member uses answer alike wherever they stand, so only the
