@@ -128,7 +128,8 @@ def main() -> None:
         total, guess = totals.pop()
         wall_before = statistics.median(r["wall_s"] for r in runs["before"])
         wall_after = statistics.median(r["wall_s"] for r in runs["after"])
-        rows.append({"size": size, "job": args.job, "total": total, "guess": guess, "before_cpu_s": before,
+        rows.append({"size": size, "job": args.job, "total": total, "guess": guess,
+                     "before_cpu_s": before,
                      "after_cpu_s": after, "ratio": before / after,
                      "before_wall_s": wall_before, "after_wall_s": wall_after,
                      "counts_after": dict(zip(COUNT_NAMES, counts)) if counts else None,

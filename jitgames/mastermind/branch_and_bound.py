@@ -51,10 +51,12 @@ __all__ = ["Search", "solve", "REFINE_ABOVE"]
 # What Search.counts counts (profiling: bench/mastermind_prune.py prints them): nodes
 # whose candidates were listed and their codes; candidates sharpened, those cut by the
 # sharpened estimate, by the bounds of set_bound, and those whose classes were searched;
-# set_bound calls and their codes; guesses looked at and tallied by set_bound.
+# set_bound calls and their codes; guesses kept by set_bound's screen (whose answers it
+# reads) and tallied by it.
 COUNT_NAMES = ("nodes listed", "codes of nodes listed", "candidates sharpened",
                "cut by sharpening", "set bounds", "codes of set bounds", "cut by set bounds",
-               "candidates searched", "guesses screened in by set bounds", "guesses tallied by set bounds")
+               "candidates searched", "guesses screened in by set bounds",
+               "guesses tallied by set bounds")
 COUNTS = len(COUNT_NAMES)
 # Classes of more codes get the bound of set_bound before a candidate is searched. Each
 # such bound costs one pass over the class's rows of the response matrix; measured on

@@ -44,8 +44,8 @@ from .symmetry import (absent_canonical, all_colours_used, free_colours_canonica
 __all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
            "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
            "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
-           "answer_masks", "or_answer_rows", "gather_answer_masks", "list_candidates", "set_bound", "root_candidates",
-           "search_order", "fast_case"]
+           "answer_masks", "or_answer_rows", "gather_answer_masks", "list_candidates", "set_bound",
+           "root_candidates", "search_order", "fast_case"]
 
 # set_bound gathers the answer masks of the screened guesses when they are at most
 # 1 / GATHER_BELOW of all codes, else computes every code's mask from whole rows
