@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from jitgames._bits import popcount
 from jitgames.mastermind import evaluate, strategy_tree
-from jitgames.mastermind import STRATEGIES, candidates, engine, optimal, solved_sets, symmetry
+from jitgames.mastermind import (STRATEGIES, candidates, engine, optimal, screen, solved_sets,
+                                  symmetry)
 from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.optimal import optimal_cost
 from tests.reference import bits as ref_bits
@@ -301,6 +302,45 @@ def test_set_bounds_near_their_value_equal_the_twin(history, secret, offset, siz
     ours = candidates.set_bound(tables, src, 0, src.size, cap, state)
     assert int(ours) == ref.set_bound(tables, src, 0, src.size, cap)
     assert not state.tally.any()
+
+
+@pytest.mark.kernel
+@given(st.tuples(st.sampled_from([(3, 4, True), (2, 5, True), (3, 5, False), (4, 3, True)]),
+                 st.lists(st.integers(0, 10 ** 6), max_size=2), st.integers(0, 10 ** 6)),
+       st.integers(0, 16), st.integers(0, 16))
+@settings(max_examples=40)
+def test_screened_guesses_equal_the_twin(node, need_other, need_member):
+    """The guesses that set_bound's screen keeps (by the colours of the set alone)
+    against the twin, and the screen never drops a guess that makes as many classes as
+    needed (the bound it uses is an upper bound of a guess's number of classes)."""
+    space, matrix, history, src, used = _node(*node)
+    assume(src.size >= 1)
+    search = optimal.OptimalSearch(space, matrix, None)
+    state = search.states[0]
+    tables = space.tables(matrix)
+    kept = screen.screen_guesses(tables, state.multisets, src, 0, src.size, need_other,
+                                 need_member, state.screened)
+    ours = sorted(int(g) for g in state.screened[:kept])
+    assert ours == ref.screen_guesses(tables, src, 0, src.size, need_other, need_member)
+    assert not state.multisets.weight.any()   # left zero for the next call
+    colours = {tuple(sorted(space.digits[s])) for s in src}
+    for g in set(range(space.size)) - set(ours):
+        need = need_member if tuple(sorted(space.digits[g])) in colours else need_other
+        assert len(set(int(a) for a in matrix[g, src])) < need
+
+
+@pytest.mark.kernel
+@given(NODES, st.lists(st.integers(0, 10 ** 6), max_size=40))
+@settings(max_examples=30)
+def test_gathered_answer_masks_equal_the_twin(node, picks):
+    """The answer masks of some guesses only, from the members' rows."""
+    space, matrix, history, src, used = _node(*node)
+    guesses = np.array(sorted({p % space.size for p in picks}), dtype=np.int64)
+    ours = np.full(space.size, 7, dtype=np.uint32)
+    twin = ours.copy()
+    candidates.gather_answer_masks(matrix, src, 0, src.size, guesses, guesses.size, ours)
+    ref.gather_answer_masks(matrix, src, 0, src.size, guesses, guesses.size, twin)
+    assert ours.tolist() == twin.tolist()
 
 
 @pytest.mark.kernel

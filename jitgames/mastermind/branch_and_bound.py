@@ -43,6 +43,7 @@ from .._jit import jit
 from .candidates import (INFEASIBLE, canonical, fast_case, list_candidates, new_node_scratch,
                          node_filters, set_bound, splits_apart_any)
 from .engine import response
+from .screen import Multisets
 from .solved_sets import cache_put, lookup, pack_entry, set_hash
 
 __all__ = ["Search", "solve", "REFINE_ABOVE"]
@@ -50,10 +51,12 @@ __all__ = ["Search", "solve", "REFINE_ABOVE"]
 # What Search.counts counts (profiling: bench/mastermind_prune.py prints them): nodes
 # whose candidates were listed and their codes; candidates sharpened, those cut by the
 # sharpened estimate, by the bounds of set_bound, and those whose classes were searched;
-# set_bound calls and their codes; guesses looked at and tallied by set_bound.
+# set_bound calls and their codes; guesses kept by set_bound's screen (whose answers it
+# reads) and tallied by it.
 COUNT_NAMES = ("nodes listed", "codes of nodes listed", "candidates sharpened",
                "cut by sharpening", "set bounds", "codes of set bounds", "cut by set bounds",
-               "candidates searched", "guesses of set bounds", "guesses tallied by set bounds")
+               "candidates searched", "guesses screened in by set bounds",
+               "guesses tallied by set bounds")
 COUNTS = len(COUNT_NAMES)
 # Classes of more codes get the bound of set_bound before a candidate is searched. Each
 # such bound costs one pass over the class's rows of the response matrix; measured on
@@ -83,6 +86,8 @@ class Search(NamedTuple):
     guesses: np.ndarray  # int64 (n,): the guesses whose classes are tallied
     counts: np.ndarray  # int64 (COUNTS,): what the search did (see COUNT_NAMES)
     by_parts: np.ndarray  # int64 (2, 65): scratch of set_bound
+    multisets: Multisets  # codes by multiset of colours, and the screen's scratch
+    screened: np.ndarray  # int64 (n,): the guesses set_bound's screen keeps
 
 
 @jit

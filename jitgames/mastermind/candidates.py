@@ -17,7 +17,8 @@ The kernels :func:`.branch_and_bound.solve` calls at a node of ``m`` consistent 
   :func:`answer_masks`, up to ``b + 1`` codes, where ``lb(s) = 2s - 1``; else from a
   tally of class sizes, :func:`tally_classes`, of the guesses the masks do not cut);
 - the bound of a set one level deeper (:func:`set_bound`): the least estimate of any
-  guess, which the search gives each large class of a candidate before searching it;
+  guess, which the search gives each large class of a candidate before searching it
+  (the guesses screened first by the colours of the set alone, :mod:`.screen`);
 - symmetry (:func:`canonical`, :func:`node_filters`): only the smallest code of each
   orbit under the colour and position permutations fixing every guess so far is
   tried; colours no member uses answer alike wherever they stand, so only the
@@ -36,15 +37,19 @@ import numpy as np
 from .._bits import popcount
 from .._jit import jit
 from .engine import response
+from .screen import screen_guesses
 from .symmetry import (absent_canonical, all_colours_used, free_colours_canonical,
                        history_group, orbit_minimal, present_colours)
 
 __all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
            "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
            "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
-           "answer_masks", "or_answer_rows", "list_candidates", "set_bound", "root_candidates",
-           "search_order", "fast_case"]
+           "answer_masks", "or_answer_rows", "gather_answer_masks", "list_candidates", "set_bound",
+           "root_candidates", "search_order", "fast_case"]
 
+# set_bound gathers the answer masks of the screened guesses when they are at most
+# 1 / GATHER_BELOW of all codes, else computes every code's mask from whole rows
+GATHER_BELOW = 8
 INFEASIBLE = 1 << 40  # a cost meaning "no strategy fits the guesses left"
 UNLIMITED = 62  # depth "limit" meaning none
 PARTS_SHIFT = 32  # in ``Search.sums``: the number of classes above this bit
@@ -294,6 +299,31 @@ def or_answer_rows(matrix, src, start, end, masks):
             masks[g] |= one << np.uint64(row[g])
 
 
+@jit(leaf=True)
+def gather_answer_masks(matrix, src, start, end, guesses, n_guesses, masks):
+    """``masks[g]`` for the guesses ``g`` in ``guesses[:n_guesses]`` only, as
+    :func:`answer_masks` sets them (the other masks are left as they are): each
+    member's row of the symmetric response matrix read at those guesses."""
+    one = np.uint64(1)
+    for j in range(n_guesses):
+        masks[guesses[j]] = 0
+    t = start
+    # four members' rows per pass over the guesses (each pass reads and writes their
+    # masks)
+    while t + 4 <= end:
+        r0, r1, r2, r3 = matrix[src[t]], matrix[src[t + 1]], matrix[src[t + 2]], matrix[src[t + 3]]
+        for j in range(n_guesses):
+            g = guesses[j]
+            masks[g] = masks[g] | ((one << np.uint64(r0[g])) | (one << np.uint64(r1[g]))
+                                   | (one << np.uint64(r2[g])) | (one << np.uint64(r3[g])))
+        t += 4
+    for t in range(t, end):
+        row = matrix[src[t]]
+        for j in range(n_guesses):
+            g = guesses[j]
+            masks[g] = masks[g] | (one << np.uint64(row[g]))
+
+
 @jit
 def list_candidates(tables, src, start, end, remaining, bound, level, used, search, filters,
                     scratch, masks_ready):
@@ -416,12 +446,15 @@ def set_bound(tables, src, start, end, cap, search):
     slots (else returns ``min(lb[m], cap)``).
 
     Work saved, every step exact: a guess's number of classes (read from its answer
-    mask) bounds its estimate (classes as equal as possible); the least such bound
-    comes from the largest numbers of classes alone (see below), and only when it is
-    below ``cap`` on a set of more than ``b + 1`` codes does each guess get its bound:
-    the guesses with the least one are tallied first, then only those whose bound is
-    below both ``cap`` and the least estimate found. (No symmetry filter: the answer
-    masks of every code at once cost less than picking out the canonical ones.)"""
+    mask) bounds its estimate (classes as equal as possible, ``by_parts``), so only the
+    guesses that may make enough classes to be below ``cap`` matter. They are first
+    screened by the colours of the set alone (:func:`.screen.screen_guesses`, no row of
+    the matrix read; most calls keep none and end there, at ``cap``); the answer masks of
+    those kept are gathered from the members' rows (of every code at once, by whole
+    rows, when they are many). Only on a set of more than ``b + 1`` codes whose least
+    bound is below ``cap`` does each kept guess get tallied: those of the least bound
+    first, then only those whose bound is below both ``cap`` and the least estimate
+    found."""
     m = end - start
     lb = search.lb
     n = tables.digits.shape[0]
@@ -431,11 +464,10 @@ def set_bound(tables, src, start, end, cap, search):
     masks, guesses, tally, sums = search.masks, search.guesses, search.tally, search.sums
     solved = tables.pegs * (tables.pegs + 1)
     slots = tally.shape[0] // n
-    answer_masks(matrix, src, start, end, masks)
-    search.counts[8] += n
     # by_parts[member, parts]: the bound of a guess with that many classes (one of them
     # "solved" when it is a member), classes as equal as possible (lb is convex)
     by_parts = search.by_parts
+    need = np.full(2, n + 1, dtype=np.int64)  # fewest classes with a bound below cap
     for member in range(2):
         by_parts[member, 0] = cap
         by_parts[member, 1] = cap  # divides nothing
@@ -443,33 +475,39 @@ def set_bound(tables, src, start, end, cap, search):
             total, classes = m - member, parts - member
             q, r = total // classes, total % classes
             by_parts[member, parts] = min(cap, m + r * lb[q + 1] + (classes - r) * lb[q])
-    # The least bound from two maxima, without a bound per guess: by_parts[member, p]
-    # never grows with p, so the least bound of the members is by_parts[1, P1] (P1:
-    # their most classes) and that of the others by_parts[0, P0] (P0: theirs). With A
-    # the most classes other than "solved" of any guess, min(by_parts[0, A],
-    # by_parts[1, P1]) is that least: if a non-member has A classes, P0 = A; else a
-    # member has A + 1 classes, so by_parts[1, P1] <= by_parts[1, A + 1] <=
-    # by_parts[0, A] <= by_parts[0, P0] (one code fewer in as many classes).
-    others = ~(np.uint64(1) << np.uint64(solved))
-    most = 0
-    for g in range(n):
-        most = max(most, popcount(np.uint64(masks[g]) & others))
-    most_member = 0
-    for t in range(start, end):
-        most_member = max(most_member, popcount(masks[src[t]]))
-    least = min(by_parts[0, most], by_parts[1, most_member])
-    if least >= cap or lb[m] == 2 * m - 1:
-        # (up to b + 1 codes lb(s) = 2s - 1 for every class: the bound by the number of
-        # classes is the estimate itself)
-        return least
+            if by_parts[member, parts] < cap and need[member] > n:
+                need[member] = parts
+    # Only the guesses that may make that many classes, by the colours of the set alone
+    # (screen_guesses, no row of the matrix read), can be below cap: their answer masks
+    # are gathered from the members' rows; when they are many, the masks of every guess
+    # at once cost less (vector instructions over whole rows).
+    screened = search.screened
+    kept = screen_guesses(tables, search.multisets, src, start, end, need[0],
+                          min(need[0], need[1]), screened)
+    search.counts[8] += kept
+    if kept == 0:
+        return cap
+    if kept > n // GATHER_BELOW:
+        answer_masks(matrix, src, start, end, masks)
+    else:
+        gather_answer_masks(matrix, src, start, end, screened, kept, masks)
+    # The least bound of the kept guesses (the others are at cap or above); up to b + 1
+    # codes lb(s) = 2s - 1 for every class, so the bound by the number of classes is the
+    # estimate itself.
     one = np.uint64(1)
-    for g in range(n):  # each guess's bound into sums (tally_classes zeroes it first)
+    least = cap
+    for j in range(kept):  # each guess's bound into sums (tally_classes zeroes it first)
+        g = screened[j]
         member = np.int64((masks[g] >> np.uint64(solved)) & one)
         sums[g] = by_parts[member, popcount(masks[g])]
+        least = min(least, sums[g])
+    if least >= cap or lb[m] == 2 * m - 1:
+        return least
     # first the guesses of the least bound, then the others whose bound is below the
     # least estimate of those
     first = 0
-    for g in range(n):
+    for j in range(kept):
+        g = screened[j]
         if sums[g] == least:
             guesses[first] = g
             first += 1
@@ -483,7 +521,8 @@ def set_bound(tables, src, start, end, cap, search):
         sums[g] = least  # (done)
     clear_tally(matrix, first, tally)
     second = 0
-    for g in range(n):
+    for j in range(kept):
+        g = screened[j]
         if least < sums[g] < best:
             guesses[second] = g
             second += 1

@@ -28,6 +28,7 @@ from .candidates import (INFEASIBLE, PARTS_SHIFT, UNLIMITED, answer_slots, branc
                          search_order)
 from .codes import CodeSpace
 from .solved_sets import CACHE_PROBES, lookup, merge_cache, set_hash
+from .screen import fresh_scratch, multiset_tables
 from .symmetry import position_permutations
 from .tree import DecisionTree
 
@@ -71,13 +72,16 @@ class OptimalSearch:
         if cache_slots is None:
             cache_slots = min(CACHE_SLOTS_PER_CODE * n, MAX_CACHE_SLOTS)
         slots = 1 << max(int(cache_slots) - 1, CACHE_PROBES).bit_length()  # a power of two
+        multisets = multiset_tables(space.counts)
         self.states = [
             Search(np.zeros(levels, dtype=np.int64), perms, self.lb, self.cap, answers,
                    np.zeros((levels, n), dtype=np.int32), np.zeros((levels, n, 2), np.int64),
                    np.zeros((slots, 2), dtype=np.int64), self.stop,
                    steps, np.zeros(tally_size, dtype=tally_type), np.zeros(n, dtype=np.int64),
                    np.zeros(n, dtype=mask_type), np.zeros(n, dtype=np.int64),
-                   np.zeros(COUNTS, dtype=np.int64), np.zeros((2, 65), dtype=np.int64))
+                   np.zeros(COUNTS, dtype=np.int64), np.zeros((2, 65), dtype=np.int64),
+                   fresh_scratch(multisets, pegs),
+                   np.zeros(n, dtype=np.int64))
             for _ in range(self.workers)]
 
     def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):

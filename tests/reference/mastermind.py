@@ -327,6 +327,39 @@ def answer_masks(matrix, src, start, end, masks):
         masks[g] = sum(1 << f for f in {int(matrix[g, s]) for s in src[start:end]})
 
 
+def gather_answer_masks(matrix, src, start, end, guesses, n_guesses, masks):
+    """``masks[g]`` of the listed guesses only, as :func:`answer_masks` sets them."""
+    for g in guesses[:n_guesses]:
+        masks[g] = sum(1 << f for f in {int(matrix[g, s]) for s in src[start:end]})
+
+
+def screen_guesses(tables, src, start, end, need_other, need_member):
+    """The guesses (sorted) whose bound on their number of answers from the set, from
+    the colours alone, reaches the need: the members answering ``b + w = t`` (the
+    pegs of a common colour, counted from the two codes' colours) can give at most as
+    many different answers as there are answers ``(b, t - b)``; the need is
+    ``need_member`` when a member has the guess's colours, else ``need_other``."""
+    digits, pegs = tables[1], tables[3]
+    codes = [tuple(int(c) for c in digits[s]) for s in src[start:end]]
+    possible = {}   # t -> the answers (b, w) with b + w = t that can occur
+    for b in range(pegs + 1):
+        for w in range(pegs + 1 - b):
+            if (b, w) != (pegs - 1, 1):
+                possible.setdefault(b + w, set()).add((b, w))
+    kept = []
+    for g in range(len(digits)):
+        guess = [int(c) for c in digits[g]]
+        by_sum = {}
+        for code in codes:
+            t = sum(min(guess.count(c), code.count(c)) for c in set(guess))
+            by_sum[t] = by_sum.get(t, 0) + 1
+        limit = sum(min(k, len(possible[t])) for t, k in by_sum.items())
+        same_colours = any(sorted(code) == sorted(guess) for code in codes)
+        if limit >= (need_member if same_colours else need_other):
+            kept.append(g)
+    return kept
+
+
 def or_answer_rows(matrix, src, start, end, masks):
     """Bit ``f`` of ``masks[g]`` added for each member answering ``f`` to ``g``."""
     for g in range(matrix.shape[0]):
