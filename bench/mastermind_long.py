@@ -1,8 +1,10 @@
 """Long optimal Mastermind runs: one game's optimal total, resumable, timed.
 
 Runs ``python -m jitgames.mastermind optimal`` as a whole process with a checkpoint,
-stops it with SIGINT (Ctrl-C) when ``--budget`` seconds are over (the finished jobs
-stay in the checkpoint; run the same command again to go on), and records each
+stops it with SIGTERM when ``--budget`` seconds are over (the command treats it as
+Ctrl-C: the finished jobs stay in the checkpoint; run the same command again to go on;
+not SIGINT: a job started in the background by a shell inherits SIGINT ignored, and
+its Python then never hears it), and records each
 session -- wall and CPU seconds, the total or the bounds reached, the published
 value when ``tests/data/mastermind_optimal_larger.json`` has one -- in
 ``bench/results/mastermind_long.json`` (one entry per game; a *run* is the sessions
@@ -50,7 +52,7 @@ def session(argv: list[str], budget: float) -> tuple[dict | None, float, float, 
     try:
         out, _ = proc.communicate(timeout=budget)
     except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGINT)  # Ctrl-C: the finished jobs are kept
+        proc.send_signal(signal.SIGTERM)  # as Ctrl-C: the finished jobs are kept
         try:
             out, _ = proc.communicate(timeout=60)
         except subprocess.TimeoutExpired:
