@@ -50,6 +50,7 @@ calls from *another module* changes; while developing, delete ``__pycache__/*.nb
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import os
 import sys
@@ -168,10 +169,116 @@ def _resolving_each_call_type_once():
     base.get_call_type = get_call_type
 
 
+def _internal_copies_left_to_their_callers():
+    """Give LLVM the code of an internal copy (see :func:`_one_specialisation_per_type`)
+    only inside the kernel that calls it: no optimisation or machine code of its own.
+
+    An internal copy is compiled only to be linked into its callers, and each caller
+    optimises its module with everything linked into it (LLVM's whole O3 pipeline,
+    inlining first) and emits machine code for that. Numba 0.68 nevertheless runs every
+    library's function passes, module passes and code generator: for an internal copy
+    the optimised IR was then optimised again in every caller, and its machine code
+    (and that of everything linked into it, once per level of calls) was never run.
+    Here the library of a compilation without Python and C entry points (the internal
+    copies alone are made so) is kept as lowered: its IR is linked into the callers as
+    it is, and the caller's own optimisation does the work once. The study's
+    ``solve_decks`` comes out instruction for instruction the same
+    (``bench/compile.py``'s ``solve_decks_machine_code``).
+
+    Such a library never reaches the JIT engine, so the global holding a function's
+    environment (Numba's ``Environment``, read when a kernel raises an exception with
+    run-time values) first exists in the machine code of a caller; it is set there, when
+    the caller's code is emitted, for every internal copy linked into it.
+    """
+    from numba import _dynfunc
+    from numba.core import codegen, cpu, typed_passes
+
+    library_class = codegen.CPUCodeLibrary
+    if getattr(library_class, "jitgames_patch", False):
+        return
+    optimize_functions = library_class._optimize_functions
+    optimize_final_module = library_class._optimize_final_module
+    finalize_final_module = library_class._finalize_final_module
+
+    def lowered_only(library):
+        return getattr(library, "jitgames_lowered_only", False)
+
+    def _optimize_functions(self, ll_module):
+        if lowered_only(self):
+            ll_module.data_layout = self._codegen._data_layout
+            return
+        optimize_functions(self, ll_module)
+
+    def _optimize_final_module(self):
+        if not lowered_only(self):
+            optimize_final_module(self)
+
+    def _finalize_final_module(self):
+        if lowered_only(self):
+            self._finalize_dynamic_globals()
+            self._verify_declare_only_symbols()
+            self._finalized = True
+            return
+        finalize_final_module(self)
+        engine = self._codegen._engine
+        for name, env in _environments_linked_into(self):
+            address = engine.get_global_value_address(name)
+            if address:  # 0: LLVM removed the global (no code reads it)
+                ctypes.c_void_p.from_address(address).value = id(env)
+
+    library_class._optimize_functions = _optimize_functions
+    library_class._optimize_final_module = _optimize_final_module
+    library_class._finalize_final_module = _finalize_final_module
+    library_class.jitgames_patch = True
+
+    lowering = typed_passes.BaseNativeLowering
+    run_pass = lowering.run_pass
+
+    @functools.wraps(run_pass)
+    def run_lowering(self, state):
+        if state.library is None and state.flags.no_cpython_wrapper and state.flags.no_cfunc_wrapper:
+            state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
+            state.library.enable_object_caching()  # as Numba's own pass does
+            state.library.jitgames_lowered_only = True
+        return run_pass(self, state)
+
+    lowering.run_pass = run_lowering
+
+    context = cpu.CPUContext
+    get_executable = context.get_executable
+
+    @functools.wraps(get_executable)
+    def get_executable_unless_lowered_only(self, library, fndesc, env):
+        if not lowered_only(library):
+            return get_executable(self, library, fndesc, env)
+        library.jitgames_environments = [(self.get_env_name(fndesc), env)]
+        # what Numba makes for a function without Python entry point (address 0)
+        return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
+                                      f"internal copy of {fndesc.qualname!r}", 0, env,
+                                      (library,))
+
+    context.get_executable = get_executable_unless_lowered_only
+
+
+def _environments_linked_into(library):
+    """``(global name, Environment)`` of every lowered-only library linked into
+    ``library``, directly or through other lowered-only libraries."""
+    found, stack, seen = [], list(library._linking_libraries), set()
+    while stack:
+        linked = stack.pop()
+        if id(linked) in seen or not getattr(linked, "jitgames_lowered_only", False):
+            continue
+        seen.add(id(linked))
+        found.extend(getattr(linked, "jitgames_environments", ()))
+        stack.extend(linked._linking_libraries)
+    return found
+
+
 if not numba.config.DISABLE_JIT:
     _load_array_math_without_blas_probe()
     _inlining_copies_the_callee_once()
     _resolving_each_call_type_once()
+    _internal_copies_left_to_their_callers()
 
 from .errors import InputError  # noqa: E402
 

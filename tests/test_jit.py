@@ -237,3 +237,53 @@ def test_a_recursive_kernel_called_from_a_kernel_computes_the_sum():
     copy, which would recurse into its own compilation), from Python and from kernels."""
     assert _two_triangles(4) == 10 + 15
     assert _triangle(5) == 15
+
+
+@jit
+def _checked(values, i):
+    if values[i] < 0:
+        raise ValueError("negative value", values[i], i)  # run-time values: the Environment
+    return values[i]
+
+
+@jit
+def _checked_sum(values):
+    total = 0
+    for i in range(values.shape[0]):
+        total += _checked(values, i)
+    return total
+
+
+@pytest.mark.kernel
+def test_an_internal_copy_raises_with_its_run_time_values():
+    """An internal copy has no machine code of its own: its exception's values reach
+    Python through its caller's code (the environment global is set there)."""
+    assert _checked_sum(np.arange(4, dtype=np.int64)) == 6
+    with pytest.raises(ValueError) as raised:
+        _checked_sum(np.array([1, -4, 2], dtype=np.int64))
+    assert raised.value.args == ("negative value", -4, 1)
+
+
+def test_an_internal_copy_is_linked_as_lowered_not_optimised_or_emitted():
+    """The internal copy's library is only lowered (no LLVM passes, no machine code):
+    its caller's compilation optimises it with the caller and emits it."""
+    if numba.config.DISABLE_JIT:
+        pytest.skip("plain Python compiles nothing")
+
+    @jit(leaf=True)
+    def step(values, i, by):
+        values[i] += by
+        return values[i]
+
+    @jit(leaf=True)
+    def steps(values):
+        return step(values, 0, 1) + step(values, 1, 2)
+
+    values = np.zeros(2, dtype=np.int64)
+    assert steps(values) == 3
+    (copy,) = step.internal_copy
+    (compiled,) = copy.overloads.values()
+    assert compiled.library.jitgames_lowered_only
+    assert not getattr(steps.overloads[steps.signatures[0]].library, "jitgames_lowered_only",
+                       False)
+    assert "step" in steps.inspect_llvm(steps.signatures[0])  # linked into its caller
