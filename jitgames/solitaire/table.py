@@ -100,7 +100,8 @@ def table_new_deal(slots, meta):
     """Start a new deal: forget every entry (by a new epoch) and restart the clock."""
     epoch = meta[EPOCH] + 1
     if epoch >= 256:
-        slots[:] = 0
+        for i in range(slots.shape[0]):
+            slots[i] = 0
         epoch = 1
     meta[EPOCH] = epoch
     meta[CLOCK] = 0
@@ -117,7 +118,7 @@ def _bucket_start(slots, key):
 @jit(leaf=True)
 def _tick(meta):
     """The clock reading for a hit or store (saturating), then advance the clock."""
-    now = min(meta[CLOCK], _LAST_MAX)
+    now = meta[CLOCK] if meta[CLOCK] < _LAST_MAX else _LAST_MAX
     meta[CLOCK] += 1
     return now
 
@@ -134,7 +135,9 @@ def table_lookup(slots, meta, key):
             meta[PROBES] += j + 1
             info = slots[w + 1]
             value = info & _VALUE_MASK
-            hits = min((info >> _HITS_SHIFT) + 1, _HITS_MAX)
+            hits = (info >> _HITS_SHIFT) + 1
+            if hits > _HITS_MAX:
+                hits = _HITS_MAX
             slots[w + 1] = value | (_tick(meta) << _LAST_SHIFT) | (hits << _HITS_SHIFT)
             return value
     meta[PROBES] += BUCKET
