@@ -170,20 +170,26 @@ def _resolving_each_call_type_once():
 
 
 def _internal_copies_left_to_their_callers():
-    """Give LLVM the code of an internal copy (see :func:`_one_specialisation_per_type`)
-    only inside the kernel that calls it: no optimisation or machine code of its own.
+    """Give LLVM the code of the internal copy of a ``jit(lowered=True)`` kernel (see
+    :func:`_one_specialisation_per_type`) only inside the kernels that call it: no
+    optimisation or machine code of its own.
 
     An internal copy is compiled only to be linked into its callers, and each caller
     optimises its module with everything linked into it (LLVM's whole O3 pipeline,
     inlining first) and emits machine code for that. Numba 0.68 nevertheless runs every
-    library's function passes, module passes and code generator: for an internal copy
-    the optimised IR was then optimised again in every caller, and its machine code
-    (and that of everything linked into it, once per level of calls) was never run.
-    Here the library of a compilation without Python and C entry points (the internal
-    copies alone are made so) is kept as lowered: its IR is linked into the callers as
-    it is, and the caller's own optimisation does the work once. The study's
-    ``solve_decks`` comes out instruction for instruction the same
-    (``bench/compile.py``'s ``solve_decks_machine_code``).
+    library's function passes, module passes and code generator: an internal copy's
+    optimised IR was optimised again in every caller, and its machine code (and that of
+    everything linked into it, once per level of calls) was never run. Here the library
+    of such an internal copy (a compilation without Python and C entry points of a
+    function in :data:`_LOWERED_ONLY`) is kept as lowered: its IR is linked into the
+    callers as it is, and the caller's own optimisation does the work once (for the
+    solitaire study's first call, LLVM's share fell from about 5.3 to 3.3 CPU s).
+
+    The callers' machine code is not the same: it is built from their callees' IR as
+    lowered instead of as optimised and prepared for code generation (LLVM's code
+    generator rewrites a module in place before Numba links it on). The solitaire
+    study's ``solve_decks`` ran as fast either way, but Mastermind's ``solve`` came out
+    about 5 % slower, so kernels opt in (``jit(lowered=True)``) where it was measured.
 
     Such a library never reaches the JIT engine, so the global holding a function's
     environment (Numba's ``Environment``, read when a kernel raises an exception with
@@ -236,7 +242,9 @@ def _internal_copies_left_to_their_callers():
 
     @functools.wraps(run_pass)
     def run_lowering(self, state):
-        if state.library is None and state.flags.no_cpython_wrapper and state.flags.no_cfunc_wrapper:
+        flags = state.flags
+        if (state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper
+                and state.func_id.func in _LOWERED_ONLY):
             state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
             state.library.enable_object_caching()  # as Numba's own pass does
             state.library.jitgames_lowered_only = True
@@ -290,10 +298,15 @@ _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 KERNELS: dict[str, object] = {}
 """Every kernel made by :func:`jit`, by qualified name (``module.function``)."""
 
+_LOWERED_ONLY: set = set()
+"""Python functions of the ``jit(lowered=True)`` kernels
+(:func:`_internal_copies_left_to_their_callers`)."""
+
 _executed: set[str] = set()
 
 
-def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool = False):
+def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool = False,
+        lowered: bool = False):
     """Compile ``func`` as a jitgames kernel.
 
     Use as ``@jit``, ``@jit(parallel=True)`` (enables ``prange``), ``@jit(leaf=True)``
@@ -307,6 +320,10 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool =
     every array argument at every call that is not inlined away. Numba refuses to
     compile one that creates an array; one that returned an array (even an argument or
     a view of one) would hand its caller a reference that was never counted.
+    A *lowered* kernel, when called from other kernels, is optimised and turned into
+    machine code only inside them, never on its own: less to compile on first use, but
+    the callers' machine code changes (measure their speed before opting in; see
+    :func:`_internal_copies_left_to_their_callers`).
     """
     options = dict(_OPTIONS, parallel=parallel)
     if leaf:
@@ -320,6 +337,8 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool =
             kernel = _recording(f, name)
         else:
             kernel = _one_specialisation_per_type(numba.njit(**options)(f), options)
+            if lowered:
+                _LOWERED_ONLY.add(f)
         KERNELS[name] = kernel
         return kernel
 

@@ -239,7 +239,7 @@ def test_a_recursive_kernel_called_from_a_kernel_computes_the_sum():
     assert _triangle(5) == 15
 
 
-@jit
+@jit(lowered=True)
 def _checked(values, i):
     if values[i] < 0:
         raise ValueError("negative value", values[i], i)  # run-time values: the Environment
@@ -264,26 +264,35 @@ def test_an_internal_copy_raises_with_its_run_time_values():
     assert raised.value.args == ("negative value", -4, 1)
 
 
-def test_an_internal_copy_is_linked_as_lowered_not_optimised_or_emitted():
-    """The internal copy's library is only lowered (no LLVM passes, no machine code):
-    its caller's compilation optimises it with the caller and emits it."""
+def test_a_lowered_kernel_is_linked_as_lowered_ir_not_optimised_or_emitted():
+    """The internal copy of a ``lowered=True`` kernel is only lowered (no LLVM passes,
+    no machine code): its caller's compilation optimises it with the caller and emits
+    it. Other kernels' internal copies are compiled in full."""
     if numba.config.DISABLE_JIT:
         pytest.skip("plain Python compiles nothing")
 
-    @jit(leaf=True)
+    @jit(leaf=True, lowered=True)
     def step(values, i, by):
         values[i] += by
         return values[i]
 
     @jit(leaf=True)
+    def full_step(values, i, by):
+        values[i] += by
+        return values[i]
+
+    @jit(leaf=True)
     def steps(values):
-        return step(values, 0, 1) + step(values, 1, 2)
+        return step(values, 0, 1) + step(values, 1, 2) + full_step(values, 1, 3)
 
     values = np.zeros(2, dtype=np.int64)
-    assert steps(values) == 3
+    assert steps(values) == 1 + 2 + 5
     (copy,) = step.internal_copy
     (compiled,) = copy.overloads.values()
     assert compiled.library.jitgames_lowered_only
+    (full_copy,) = full_step.internal_copy
+    (full_compiled,) = full_copy.overloads.values()
+    assert not getattr(full_compiled.library, "jitgames_lowered_only", False)
     assert not getattr(steps.overloads[steps.signatures[0]].library, "jitgames_lowered_only",
                        False)
-    assert "step" in steps.inspect_llvm(steps.signatures[0])  # linked into its caller
+    assert step(values, 0, 5) == 6  # from Python: the kernel itself, compiled in full
