@@ -42,7 +42,12 @@ another kernel is compiled as an internal copy without Python or C entry points 
 entry of its own, since only the copy linked into its caller ever runs
 (:func:`_one_specialisation_per_type`), unless the kernel was already compiled for a call
 from Python with the same argument types: then that compilation is linked instead of
-compiling the function again. The machine code of the callers is unchanged.
+compiling the function again. The machine code of the callers is unchanged. A kernel
+made with ``jit(lowered=True)`` goes further: its internal copy gets no LLVM
+optimisation or machine code of its own, the callers' optimisation covers it
+(:func:`_internal_copies_left_to_their_callers`; this changes the callers' machine
+code, so kernels opt in where their speed was measured). LLVM types' ABI sizes are
+computed once per process (:func:`_abi_sizes_computed_once`).
 
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
