@@ -211,9 +211,7 @@ begin = time.process_time()
 stack[-1][2] = begin
 %s
 charge(time.process_time())
-import jitgames._jit
 from jitgames._jit import KERNELS
-lowered = {f.__qualname__ for f in getattr(jitgames._jit, "_LOWERED_ONLY", ())}
 inline = {name.rsplit(".", 1)[1] for name, k in KERNELS.items()
           if getattr(k, "targetoptions", {}).get("inline") == "always"}
 called_from_python = {"solve_decks", "fisher_yates_range"}
@@ -227,9 +225,7 @@ def group(name):
         return "inline=True kernels (their own untyped passes)"
     if "<locals>" in name or name.startswith("_call_"):
         return "Numba's own implementations (np.empty)"
-    if name in lowered:
-        return "internal copies, lowered=True"
-    return "internal copies, full LLVM"
+    return "internal copies of the callees"
 
 def stage(label):
     if label.startswith("numba pass: "):

@@ -42,12 +42,8 @@ another kernel is compiled as an internal copy without Python or C entry points 
 entry of its own, since only the copy linked into its caller ever runs
 (:func:`_one_specialisation_per_type`), unless the kernel was already compiled for a call
 from Python with the same argument types: then that compilation is linked instead of
-compiling the function again. The machine code of the callers is unchanged. A kernel
-made with ``jit(lowered=True)`` goes further: its internal copy gets no LLVM
-optimisation or machine code of its own, the callers' optimisation covers it
-(:func:`_internal_copies_left_to_their_callers`; this changes the callers' machine
-code, so kernels opt in where their speed was measured). LLVM types' ABI sizes are
-computed once per process (:func:`_abi_sizes_computed_once`).
+compiling the function again. The machine code of the callers is unchanged. LLVM
+types' ABI sizes are computed once per process (:func:`_abi_sizes_computed_once`).
 
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
@@ -55,7 +51,6 @@ calls from *another module* changes; while developing, delete ``__pycache__/*.nb
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import os
 import sys
@@ -208,124 +203,10 @@ def _abi_sizes_computed_once():
     context.get_abi_alignment = remembered(alignment_of, alignments)
 
 
-def _internal_copies_left_to_their_callers():
-    """Give LLVM the code of the internal copy of a ``jit(lowered=True)`` kernel (see
-    :func:`_one_specialisation_per_type`) only inside the kernels that call it: no
-    optimisation or machine code of its own.
-
-    An internal copy is compiled only to be linked into its callers, and each caller
-    optimises its module with everything linked into it (LLVM's whole O3 pipeline,
-    inlining first) and emits machine code for that. Numba 0.68 nevertheless runs every
-    library's function passes, module passes and code generator: an internal copy's
-    optimised IR was optimised again in every caller, and its machine code (and that of
-    everything linked into it, once per level of calls) was never run. Here the library
-    of such an internal copy (a compilation without Python and C entry points of a
-    function in :data:`_LOWERED_ONLY`) is kept as lowered: its IR is linked into the
-    callers as it is, and the caller's own optimisation does the work once (for the
-    solitaire study's first call, LLVM's share fell from about 5.3 to 3.3 CPU s).
-
-    The callers' machine code is not the same: it is built from their callees' IR as
-    lowered instead of as optimised and prepared for code generation (LLVM's code
-    generator rewrites a module in place before Numba links it on). The solitaire
-    study's ``solve_decks`` ran as fast either way, but Mastermind's ``solve`` came out
-    about 5 % slower, so kernels opt in (``jit(lowered=True)``) where it was measured.
-
-    Such a library never reaches the JIT engine, so the global holding a function's
-    environment (Numba's ``Environment``, read when a kernel raises an exception with
-    run-time values) first exists in the machine code of a caller; it is set there, when
-    the caller's code is emitted, for every internal copy linked into it.
-    """
-    from numba import _dynfunc
-    from numba.core import codegen, cpu, typed_passes
-
-    library_class = codegen.CPUCodeLibrary
-    if getattr(library_class, "jitgames_patch", False):
-        return
-    optimize_functions = library_class._optimize_functions
-    optimize_final_module = library_class._optimize_final_module
-    finalize_final_module = library_class._finalize_final_module
-
-    def lowered_only(library):
-        return getattr(library, "jitgames_lowered_only", False)
-
-    def _optimize_functions(self, ll_module):
-        if lowered_only(self):
-            ll_module.data_layout = self._codegen._data_layout
-            return
-        optimize_functions(self, ll_module)
-
-    def _optimize_final_module(self):
-        if not lowered_only(self):
-            optimize_final_module(self)
-
-    def _finalize_final_module(self):
-        if lowered_only(self):
-            self._finalize_dynamic_globals()
-            self._verify_declare_only_symbols()
-            self._finalized = True
-            return
-        finalize_final_module(self)
-        engine = self._codegen._engine
-        for name, env in _environments_linked_into(self):
-            address = engine.get_global_value_address(name)
-            if address:  # 0: LLVM removed the global (no code reads it)
-                ctypes.c_void_p.from_address(address).value = id(env)
-
-    library_class._optimize_functions = _optimize_functions
-    library_class._optimize_final_module = _optimize_final_module
-    library_class._finalize_final_module = _finalize_final_module
-    library_class.jitgames_patch = True
-
-    lowering = typed_passes.BaseNativeLowering
-    run_pass = lowering.run_pass
-
-    @functools.wraps(run_pass)
-    def run_lowering(self, state):
-        flags = state.flags
-        if (state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper
-                and state.func_id.func in _LOWERED_ONLY):
-            state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
-            state.library.enable_object_caching()  # as Numba's own pass does
-            state.library.jitgames_lowered_only = True
-        return run_pass(self, state)
-
-    lowering.run_pass = run_lowering
-
-    context = cpu.CPUContext
-    get_executable = context.get_executable
-
-    @functools.wraps(get_executable)
-    def get_executable_unless_lowered_only(self, library, fndesc, env):
-        if not lowered_only(library):
-            return get_executable(self, library, fndesc, env)
-        library.jitgames_environments = [(self.get_env_name(fndesc), env)]
-        # what Numba makes for a function without Python entry point (address 0)
-        return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
-                                      f"internal copy of {fndesc.qualname!r}", 0, env,
-                                      (library,))
-
-    context.get_executable = get_executable_unless_lowered_only
-
-
-def _environments_linked_into(library):
-    """``(global name, Environment)`` of every lowered-only library linked into
-    ``library``, directly or through other lowered-only libraries."""
-    found, stack, seen = [], list(library._linking_libraries), set()
-    while stack:
-        linked = stack.pop()
-        if id(linked) in seen or not getattr(linked, "jitgames_lowered_only", False):
-            continue
-        seen.add(id(linked))
-        found.extend(getattr(linked, "jitgames_environments", ()))
-        stack.extend(linked._linking_libraries)
-    return found
-
-
 if not numba.config.DISABLE_JIT:
     _load_array_math_without_blas_probe()
     _inlining_copies_the_callee_once()
     _resolving_each_call_type_once()
-    _internal_copies_left_to_their_callers()
     _abi_sizes_computed_once()
 
 from .errors import InputError  # noqa: E402
@@ -338,15 +219,10 @@ _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 KERNELS: dict[str, object] = {}
 """Every kernel made by :func:`jit`, by qualified name (``module.function``)."""
 
-_LOWERED_ONLY: set = set()
-"""Python functions of the ``jit(lowered=True)`` kernels
-(:func:`_internal_copies_left_to_their_callers`)."""
-
 _executed: set[str] = set()
 
 
-def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool = False,
-        lowered: bool = False):
+def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool = False):
     """Compile ``func`` as a jitgames kernel.
 
     Use as ``@jit``, ``@jit(parallel=True)`` (enables ``prange``), ``@jit(leaf=True)``
@@ -360,10 +236,6 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool =
     every array argument at every call that is not inlined away. Numba refuses to
     compile one that creates an array; one that returned an array (even an argument or
     a view of one) would hand its caller a reference that was never counted.
-    A *lowered* kernel, when called from other kernels, is optimised and turned into
-    machine code only inside them, never on its own: less to compile on first use, but
-    the callers' machine code changes (measure their speed before opting in; see
-    :func:`_internal_copies_left_to_their_callers`).
     """
     options = dict(_OPTIONS, parallel=parallel)
     if leaf:
@@ -377,8 +249,6 @@ def jit(func=None, *, parallel: bool = False, leaf: bool = False, inline: bool =
             kernel = _recording(f, name)
         else:
             kernel = _one_specialisation_per_type(numba.njit(**options)(f), options)
-            if lowered:
-                _LOWERED_ONLY.add(f)
         KERNELS[name] = kernel
         return kernel
 

@@ -50,7 +50,7 @@ _ANY = 1 << 16     # state bit: some target lies above the last cut
 _CUTS = 17         # state bits from here up: the cuts so far
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _lower(lowest, card):
     """``lowest`` (four 4-bit fields: the lowest rank seen of each suit) with ``card`` added."""
     shift = 4 * SUIT_OF[card]
@@ -62,13 +62,13 @@ def _lower(lowest, card):
 _START = _NO_CARD  # greedy state of an empty pile: no cut, no card seen
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _must_leave(targets, x, below):
     """True when card ``x`` must leave before the target ``below`` (under it) is played."""
     return not (targets >> x) & 1 or (SUIT_OF[x] == SUIT_OF[below] and RANK_OF[x] > RANK_OF[below])
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _scan(pos, p, start, end, state, targets):
     """Greedy state of pile ``p`` after height ``end - 1``, resuming after ``start - 1``.
 
@@ -120,7 +120,7 @@ def _scan(pos, p, start, end, state, targets):
     return (cuts << _CUTS) | seen | lowest
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def moves_bound(pos, targets, goal):
     """Lower bound on the moves from ``pos`` to the ``goal`` cards of the mask ``targets``
     on the foundations (``goal`` = their number), or UNREACHABLE.
@@ -175,7 +175,7 @@ def record_face_down_states(pos, states, targets):
             states[N_PILES * p + d + 1] = state
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _rescan(pos, states, record, p, targets):
     """Bring pile ``p``'s entries of the pile record at ``record`` up to date with
     ``pos``; return the change in its cuts.

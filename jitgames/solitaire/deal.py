@@ -33,7 +33,7 @@ from .._random import below, stream_key
 SHUFFLES = ("fisher-yates", "naive")
 
 
-@jit(lowered=True)
+@jit
 def fisher_yates_deck(key, deck):
     """Fill ``deck`` (52 int64) with a uniform permutation drawn from stream ``key``."""
     for i in range(52):
@@ -46,7 +46,7 @@ def fisher_yates_deck(key, deck):
         deck[j] = t
 
 
-@jit(lowered=True)
+@jit
 def naive_deck(key, deck):
     """Fill ``deck`` with the biased "swap each card with any card" shuffle of stream ``key``."""
     for i in range(52):
@@ -59,7 +59,7 @@ def naive_deck(key, deck):
         deck[j] = t
 
 
-@jit(lowered=True)
+@jit
 def fisher_yates_range(seed, start, out):
     """Fill row ``k`` of ``out`` (n x 52 int64) with Fisher-Yates deal ``start + k`` of
     ``seed``. Serial: a deal takes about a microsecond, a thousandth of its solving,
@@ -68,7 +68,7 @@ def fisher_yates_range(seed, start, out):
         fisher_yates_deck(stream_key(seed, start + k), out[k])
 
 
-@jit(lowered=True)
+@jit
 def naive_range(seed, start, out):
     """Fill row ``k`` of ``out`` (n x 52 int64) with deal ``start + k`` of ``seed`` under
     the text's biased shuffle (:func:`naive_deck`)."""

@@ -35,7 +35,7 @@ ALL_CARDS = (1 << N_CARDS) - 1
 """The mask of every card (bit ``c`` for card ``c``)."""
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _apart(pos, moves, c):
     """False when ``c + 1`` lies in ``c``'s pile and none of the cards whose move could
     part them (those between, or ``c + 1`` itself when it lies above) may move."""
@@ -100,7 +100,7 @@ def reachable_cards(pos):
     return reach
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def card_count(cards):
     """Number of cards in the mask ``cards``."""
     n = 0

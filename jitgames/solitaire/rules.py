@@ -102,19 +102,19 @@ def card_name(card: int) -> str:
     return RANKS[card % 13 + 1] + SUITS[card // 13]
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _key_bit(card, rank_offset):
     """Bit of the key field of ``card``'s suit at ``13 - rank_offset`` (an int64)."""
     return np.int64(1) << np.int64(14 * SUIT_OF[card] + 13 - rank_offset)
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def moved_key_bit(card):
     """The key bit that records that ``card`` (not on its foundation) has been moved."""
     return _key_bit(card, RANK_OF[card] + 1)
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _turn_up_if_freed(pos, pile):
     """Turn up the top card of ``pile`` if it is face down; return 1 if turned."""
     n = pos[LENGTH + pile]
@@ -124,14 +124,14 @@ def _turn_up_if_freed(pos, pile):
     return 0
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _log(pos, entry):
     n = pos[LOG_LENGTH]
     pos[LOG + n] = entry
     pos[LOG_LENGTH] = n + 1
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _play_foundations(pos, logged):
     """Move every exposed card that fits its foundation there, until none fits.
 
@@ -161,7 +161,7 @@ def _play_foundations(pos, logged):
                 changed = True
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def position_key(pos):
     """The exact key of ``pos`` computed from scratch (see the module docstring)."""
     key = np.int64(0)
@@ -175,7 +175,7 @@ def position_key(pos):
     return key
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def deal_position(deck, pos):
     """Fill ``pos`` with the position right after dealing ``deck`` (a permutation of 0..51).
 
@@ -205,7 +205,7 @@ def deal_position(deck, pos):
     _play_foundations(pos, False)
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def card_status(pos, card):
     """``FACE_DOWN``, ``FOUNDATION_STATUS``, ``FACE_UP`` (covered) or ``EXPOSED``."""
     p = pos[WHERE + card]
@@ -219,7 +219,7 @@ def card_status(pos, card):
     return FACE_UP
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def legal_moves(pos, out, start):
     """Write the legal moves of ``pos`` into ``out[start:]`` (room for MAX_MOVES); return how many.
 
@@ -256,7 +256,7 @@ def legal_moves(pos, out, start):
     return n
 
 
-@jit(leaf=True)  # not lowered=True: Yukon and Alaska (.family) call it too
+@jit(leaf=True)
 def _carry_run(pos, src, first, dest, top):
     """Move the cards of pile ``src`` from height ``first`` up, in order, onto pile
     ``dest`` starting at height ``top``; ``src`` then ends below ``first``."""
@@ -271,7 +271,7 @@ def _carry_run(pos, src, first, dest, top):
     pos[LENGTH + src] = first
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def apply_move(pos, move):
     """Make ``move`` (``card * 8 + pile``) in place, then play foundations automatically.
 
@@ -295,7 +295,7 @@ def apply_move(pos, move):
             _play_foundations(pos, True)
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def last_move_entry(pos):
     """Index in the undo log of the last move's own entry (the entries after it are the
     foundation plays that followed it). At least one move must have been made."""
@@ -305,7 +305,7 @@ def last_move_entry(pos):
     return k
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def log_entry_card_pile(pos, k):
     """``(card, pile)`` of undo-log entry ``k``: the card moved and the pile it left, or
     the card played to its foundation and the pile it was on."""
@@ -313,7 +313,7 @@ def log_entry_card_pile(pos, k):
     return rest % 64, rest // 64 % 8
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def undo_move(pos):
     """Undo the last move made with :func:`apply_move` (and its foundation plays)."""
     while True:

@@ -94,19 +94,19 @@ RESULT_FIELDS = ("score", "moves", "decisions", "positions", "lookups", "probes"
 N_FIELDS = len(RESULT_FIELDS)
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def stop_value(score):
     """Value of reaching ``score`` foundation cards with 0 more moves and 0 decisions."""
     return (score << 12) | (63 << 6) | 63
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def unpack_value(value):
     """``(score, moves, decisions)`` of a packed value."""
     return value >> 12, 63 - ((value >> 6) & 63), 63 - (value & 63)
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _fold(stack, frame, child_value, score_only):
     """Fold a child's value into the frame's best (one more move, maybe a decision)."""
     candidate = child_value
@@ -119,7 +119,7 @@ def _fold(stack, frame, child_value, score_only):
     return stack[frame + 2]
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _plays_foundation(pos, move):
     """True when ``move`` uncovers a card that goes to its foundation at once."""
     card = move // 8
@@ -130,7 +130,7 @@ def _plays_foundation(pos, move):
     return RANK_OF[below] == pos[FOUNDATION + SUIT_OF[below]]
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _quiet_child_key(pos, move):
     """Key after ``move`` when it plays nothing to the foundations, else -1.
 
@@ -143,7 +143,7 @@ def _quiet_child_key(pos, move):
     return pos[KEY] | moved_key_bit(move // 8)
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _unwind(pos, depth):
     """Undo the last ``depth`` moves."""
     for _ in range(depth):
@@ -230,7 +230,7 @@ _GOAL_UNREACHABLE = _LINE_BASE - 1
 _UNCUT = UNREACHABLE      # frame word 4 while the budget has cut none of the children
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _foundation_moves_first(pos, moves, start, n):
     """Stable-partition ``moves[start:start + n]``: moves that play a card first."""
     k = start
@@ -318,8 +318,8 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                 if stored >= _LINE_BASE + _LOWER_BOUND:
                     lower = stored - _LINE_BASE - _LOWER_BOUND
                     if lower > budget:
-                        if lower < stack[frame + 4]:
-                            stack[frame + 4] = lower
+                        bound = stack[frame + 4]
+                        stack[frame + 4] = lower if lower < bound else bound
                         stored = -2
                     else:
                         stored = -1
@@ -345,8 +345,8 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                         expanded += 1
                         continue
                     if lower < UNREACHABLE:
-                        if lower < stack[frame + 4]:
-                            stack[frame + 4] = lower
+                        bound = stack[frame + 4]
+                        stack[frame + 4] = lower if lower < bound else bound
                         table_store(slots, meta, pos[KEY], _LINE_BASE + _LOWER_BOUND + lower)
                     else:
                         table_store(slots, meta, pos[KEY], _GOAL_UNREACHABLE)
@@ -372,16 +372,16 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
             depth -= 1
             frame = depth * FRAME
             if value >= _NONE and cut < _UNCUT:
-                if cut + 1 < stack[frame + 4]:
-                    stack[frame + 4] = cut + 1
+                bound = stack[frame + 4]
+                stack[frame + 4] = cut + 1 if cut + 1 < bound else bound
         if value < _NONE:
             value += 64
             if stack[frame] > 1:
                 value += 1
             # a line longer than the budget is not comparable: its rivals were pruned
             if value >> 6 > stack[frame + 3]:
-                if (value >> 6) - 1 < stack[frame + 4]:
-                    stack[frame + 4] = (value >> 6) - 1
+                bound = stack[frame + 4]
+                stack[frame + 4] = (value >> 6) - 1 if (value >> 6) - 1 < bound else bound
             elif value < stack[frame + 2]:
                 stack[frame + 2] = value
 
@@ -415,7 +415,7 @@ def solve_figures(pos, slots, meta, stack, moves, score_only, eviction_limit):
     return score, n_moves, decisions, expanded
 
 
-@jit(lowered=True)
+@jit
 def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity, out):
     """Solve every deck (rows of ``decks``) into the rows of ``out`` (n x N_FIELDS).
 

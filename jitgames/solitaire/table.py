@@ -95,7 +95,7 @@ def table_bytes(capacity: int) -> int:
     return int(capacity) * SLOT_WORDS * 8
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def table_new_deal(slots, meta):
     """Start a new deal: forget every entry (by a new epoch) and restart the clock."""
     epoch = meta[EPOCH] + 1
@@ -108,14 +108,14 @@ def table_new_deal(slots, meta):
     meta[OCCUPANCY] = 0
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _bucket_start(slots, key):
     """Index of the first slot of ``key``'s bucket."""
     buckets = slots.shape[0] // (SLOT_WORDS * BUCKET)
     return np.int64(mix64(np.uint64(key)) & np.uint64(buckets - 1)) * BUCKET
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def _tick(meta):
     """The clock reading for a hit or store (saturating), then advance the clock."""
     now = meta[CLOCK] if meta[CLOCK] < _LAST_MAX else _LAST_MAX
@@ -123,7 +123,7 @@ def _tick(meta):
     return now
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def table_lookup(slots, meta, key):
     """Value stored for ``key``, or ``NOT_FOUND`` (-1). A hit bumps the slot's counters."""
     tag = key | (meta[EPOCH] << _EPOCH_SHIFT)
@@ -144,7 +144,7 @@ def table_lookup(slots, meta, key):
     return NOT_FOUND
 
 
-@jit(leaf=True, lowered=True)
+@jit(leaf=True)
 def table_store(slots, meta, key, value):
     """Store ``value`` (0 <= value < 2**18) for ``key``, replacing its old value if any.
 
