@@ -104,7 +104,7 @@ def _scan(pos, p, start, end, state, targets):
             while not ((targets >> pos[base + low]) & 1 and _must_leave(targets, card, pos[base + low])):
                 low -= 1
             cut = -1
-            for k in range(j - 1, low if low > down - 1 else down - 1, -1):
+            for k in range(j - 1, max(low, down - 1), -1):
                 if pos[MOVED + pos[base + k]] == 0:
                     cut = k
                     break
@@ -135,7 +135,7 @@ def moves_bound(pos, targets, goal):
         if cuts >= UNREACHABLE:
             return UNREACHABLE
         total += cuts
-    return total if total > 1 else 1
+    return max(total, 1)
 
 
 PILE_STATES = 2 * N_PILES + 1
@@ -227,4 +227,4 @@ def bound_after_move(pos, states, parent, child, targets, goal):
         return UNREACHABLE
     if pos[SCORE] >= goal:
         return 0
-    return total if total > 1 else 1
+    return max(total, 1)

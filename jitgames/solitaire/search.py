@@ -296,10 +296,7 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
         value = _NONE
         if stack[frame + 1] < stack[frame]:
             best = stack[frame + 2]
-            # comparisons written out, not min(): each use of a built-in's overload is
-            # a compilation of its own on first use (docs/performance.md)
-            cap = (best >> 6) if best < _NONE else MAX_LINE
-            budget = (stack[frame + 3] if stack[frame + 3] < cap else cap) - 1
+            budget = min(stack[frame + 3], (best >> 6) if best < _NONE else MAX_LINE) - 1
             if budget < 0:
                 stack[frame + 1] = stack[frame]
                 stack[frame + 4] = 0
@@ -318,8 +315,7 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                 if stored >= _LINE_BASE + _LOWER_BOUND:
                     lower = stored - _LINE_BASE - _LOWER_BOUND
                     if lower > budget:
-                        bound = stack[frame + 4]
-                        stack[frame + 4] = lower if lower < bound else bound
+                        stack[frame + 4] = min(stack[frame + 4], lower)
                         stored = -2
                     else:
                         stored = -1
@@ -345,8 +341,7 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
                         expanded += 1
                         continue
                     if lower < UNREACHABLE:
-                        bound = stack[frame + 4]
-                        stack[frame + 4] = lower if lower < bound else bound
+                        stack[frame + 4] = min(stack[frame + 4], lower)
                         table_store(slots, meta, pos[KEY], _LINE_BASE + _LOWER_BOUND + lower)
                     else:
                         table_store(slots, meta, pos[KEY], _GOAL_UNREACHABLE)
@@ -372,16 +367,14 @@ def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
             depth -= 1
             frame = depth * FRAME
             if value >= _NONE and cut < _UNCUT:
-                bound = stack[frame + 4]
-                stack[frame + 4] = cut + 1 if cut + 1 < bound else bound
+                stack[frame + 4] = min(stack[frame + 4], cut + 1)
         if value < _NONE:
             value += 64
             if stack[frame] > 1:
                 value += 1
             # a line longer than the budget is not comparable: its rivals were pruned
             if value >> 6 > stack[frame + 3]:
-                bound = stack[frame + 4]
-                stack[frame + 4] = (value >> 6) - 1 if (value >> 6) - 1 < bound else bound
+                stack[frame + 4] = min(stack[frame + 4], (value >> 6) - 1)
             elif value < stack[frame + 2]:
                 stack[frame + 2] = value
 
@@ -457,7 +450,7 @@ def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity,
                 row[7] = table_meta[OCCUPANCY]
                 row[8] = capacity
                 break
-            capacity = capacity * GROWTH if capacity * GROWTH < max_capacity else max_capacity
+            capacity = min(capacity * GROWTH, max_capacity)
             # np.empty and loops rather than np.zeros: np.empty is compiled for the
             # line search already, np.zeros would be two more compilations on first use
             table = np.empty(capacity * SLOT_WORDS, dtype=np.int64)

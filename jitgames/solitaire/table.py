@@ -118,7 +118,7 @@ def _bucket_start(slots, key):
 @jit(leaf=True)
 def _tick(meta):
     """The clock reading for a hit or store (saturating), then advance the clock."""
-    now = meta[CLOCK] if meta[CLOCK] < _LAST_MAX else _LAST_MAX
+    now = min(meta[CLOCK], _LAST_MAX)
     meta[CLOCK] += 1
     return now
 
@@ -135,9 +135,7 @@ def table_lookup(slots, meta, key):
             meta[PROBES] += j + 1
             info = slots[w + 1]
             value = info & _VALUE_MASK
-            hits = (info >> _HITS_SHIFT) + 1
-            if hits > _HITS_MAX:
-                hits = _HITS_MAX
+            hits = min((info >> _HITS_SHIFT) + 1, _HITS_MAX)
             slots[w + 1] = value | (_tick(meta) << _LAST_SHIFT) | (hits << _HITS_SHIFT)
             return value
     meta[PROBES] += BUCKET
