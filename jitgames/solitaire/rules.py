@@ -182,8 +182,7 @@ def deal_position(deck, pos):
     Dealing follows docs/design.md; cards that fit the foundations go there at once. The
     undo log starts empty (the automatic plays after the deal are not undoable).
     """
-    for i in range(pos.shape[0]):
-        pos[i] = 0
+    pos[:] = 0
     for p in range(N_PILES):
         first = p * (p + 1) // 2
         for i in range(p + 1):

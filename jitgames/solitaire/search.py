@@ -427,8 +427,7 @@ def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity,
     for d in range(decks.shape[0]):
         row = out[d]
         deal_position(decks[d], pos)
-        for f in range(row.shape[0]):
-            row[f] = 0
+        row[:] = 0
         row[9] = legal_moves(pos, moves, 0)
         table, table_meta = slots, meta
         capacity = slots.shape[0] // SLOT_WORDS
@@ -451,14 +450,8 @@ def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity,
                 row[8] = capacity
                 break
             capacity = min(capacity * GROWTH, max_capacity)
-            # np.empty and loops rather than np.zeros: np.empty is compiled for the
-            # line search already, np.zeros would be two more compilations on first use
-            table = np.empty(capacity * SLOT_WORDS, dtype=np.int64)
-            table_meta = np.empty(META_SIZE, dtype=np.int64)
-            for i in range(table.shape[0]):
-                table[i] = 0
-            for i in range(table_meta.shape[0]):
-                table_meta[i] = 0
+            table = np.zeros(capacity * SLOT_WORDS, dtype=np.int64)
+            table_meta = np.zeros(META_SIZE, dtype=np.int64)
 
 
 _PAD = 16

@@ -100,8 +100,7 @@ def table_new_deal(slots, meta):
     """Start a new deal: forget every entry (by a new epoch) and restart the clock."""
     epoch = meta[EPOCH] + 1
     if epoch >= 256:
-        for i in range(slots.shape[0]):
-            slots[i] = 0
+        slots[:] = 0
         epoch = 1
     meta[EPOCH] = epoch
     meta[CLOCK] = 0
