@@ -224,7 +224,7 @@ def group(name):
     if name in inline:
         return "inline=True kernels (their own untyped passes)"
     if "<locals>" in name or name.startswith("_call_"):
-        return "Numba's own implementations (np.empty)"
+        return "Numba's own implementations (overloads)"
     return "internal copies of the callees"
 
 def stage(label):
