@@ -26,7 +26,11 @@ being measured and records:
   of the functions it compiles in turn: a callee's internal copy is named like it),
   with the number of compilations and the functions compiled more than once;
 - ``stages_mastermind`` (with ``--mastermind``), in each checkout: the same for the whole
-  ``mastermind optimal -p 4 -k 7`` command.
+  ``mastermind optimal -p 4 -k 7`` command;
+- ``by_function_solitaire`` (with ``--by-function``), in this checkout: the study's
+  first call's exclusive CPU seconds by (function compiled, stage), Numba's passes
+  named one by one, and that matrix summed into groups of functions (the table in
+  docs/performance.md).
 
 CPU seconds are reported beside wall seconds: on a shared, busy machine they move much
 less with the other jobs. Results go to ``bench/results/compile.json`` (with
@@ -161,6 +165,102 @@ from jitgames.solitaire.deal import deals
 from jitgames.solitaire.search import make_scratch, solve_rows
 solve_rows(deals(0, 0, 1), False, make_scratch(1))
 """
+BY_FUNCTION = r"""
+import collections, functools, json, time
+from numba.core import caching, codegen, compiler_machinery, lowering
+table = collections.defaultdict(float)
+stack = [["outside", "-", time.process_time()]]
+
+def charge(now):
+    label, name, since = stack[-1]
+    table[(name, label)] += now - since
+
+def timed(owner, attr, label, function_name=None):
+    inner = getattr(owner, attr)
+
+    @functools.wraps(inner)
+    def run(*args, **kwargs):
+        now = time.process_time()
+        charge(now)
+        name = function_name(args) if function_name else stack[-1][1]
+        stack.append([label(args), name, now])
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            now = time.process_time()
+            charge(now)
+            stack.pop()
+            stack[-1][2] = now
+    setattr(owner, attr, run)
+
+timed(compiler_machinery.PassManager, "run", lambda a: "numba: pipeline",
+      lambda a: a[1].func_id.func_qualname)
+timed(compiler_machinery.PassManager, "_runPass", lambda a: "numba pass: " + a[2].name())
+for owner, attr, label in [
+        (codegen.CPUCodeLibrary, "add_ir_module", "llvm: parsing IR text"),
+        (codegen.CPUCodeLibrary, "_optimize_functions", "llvm: function passes"),
+        (codegen.CPUCodeLibrary, "_optimize_final_module", "llvm: module passes"),
+        (codegen.CPUCodeLibrary, "finalize", "llvm: linking, verifying"),
+        (codegen.JITCodeLibrary, "_finalize_specific", "llvm: machine code"),
+        (lowering.Lower, "create_cpython_wrapper", "numba: entry points"),
+        (lowering.Lower, "create_cfunc_wrapper", "numba: entry points"),
+        (caching.Cache, "save_overload", "cache"),
+        (caching.Cache, "load_overload", "cache")]:
+    timed(owner, attr, lambda a, label=label: label)
+begin = time.process_time()
+stack[-1][2] = begin
+%s
+charge(time.process_time())
+from jitgames._jit import KERNELS
+inline = {name.rsplit(".", 1)[1] for name, k in KERNELS.items()
+          if getattr(k, "targetoptions", {}).get("inline") == "always"}
+called_from_python = {"solve_decks", "fisher_yates_range"}
+
+def group(name):
+    if name == "-":
+        return "outside any compilation"
+    if name in called_from_python:
+        return name + " (called from Python)"
+    if name in inline:
+        return "inline=True kernels (their own untyped passes)"
+    if "<locals>" in name or name.startswith("_call_"):
+        return "Numba's own implementations (overloads)"
+    return "internal copies of the callees"
+
+def stage(label):
+    if label.startswith("numba pass: "):
+        return {"native_lowering": "numba: lowering to LLVM IR",
+                "nopython_type_inference": "numba: type inference",
+                "inline_inlinables": "numba: inline=True copies"}.get(
+            label[len("numba pass: "):], "numba: other passes (bytecode, SSA, rewrites)")
+    return "numba: other passes (bytecode, SSA, rewrites)" if label == "numba: pipeline" else label
+
+groups, members = collections.defaultdict(float), collections.defaultdict(set)
+for (name, label), seconds in table.items():
+    groups[(group(name), stage(label))] += seconds
+    members[group(name)].add(name)
+print(json.dumps({
+    "first_call_cpu_seconds": time.process_time() - begin,
+    "by_function": sorted([[n, l, round(v, 4)] for (n, l), v in table.items()], key=lambda r: -r[2]),
+    "by_group": [[g, s, round(v, 3)] for (g, s), v in sorted(groups.items())],
+    "group_members": {g: sorted(m) for g, m in members.items()}}))
+"""
+
+
+def stage_table(by_group) -> str:
+    """The markdown table (stages x groups of compiled functions) of ``by_group`` rows."""
+    cell = {(g, s): v for g, s, v in by_group}
+    groups = sorted({g for g, _, _ in by_group}, key=lambda g: -sum(v for (h, _), v in cell.items() if h == g))
+    stages = sorted({s for _, s, _ in by_group}, key=lambda s: -sum(v for (_, t), v in cell.items() if t == s))
+    lines = ["| stage | " + " | ".join(groups) + " | all |", "|---" * (len(groups) + 2) + "|"]
+    for s in stages:
+        row = [cell.get((g, s), 0.0) for g in groups]
+        lines.append(f"| {s} | " + " | ".join(f"{v:.2f}" for v in row) + f" | {sum(row):.2f} |")
+    totals = [sum(cell.get((g, s), 0.0) for s in stages) for g in groups]
+    lines.append("| all | " + " | ".join(f"{v:.2f}" for v in totals) + f" | {sum(totals):.2f} |")
+    return "\n".join(lines)
+
+
 WHOLE_COMMAND = """
 import contextlib, io
 from jitgames.__main__ import main
@@ -283,6 +383,9 @@ def main(argv=None) -> int:
     parser.add_argument("--callee-opt", type=int, choices=(0, 1, 2), default=None,
                         metavar="LEVEL", help="also the study's first call with the callees "
                         "of solve_decks optimised at LLVM level LEVEL, alternating with 3")
+    parser.add_argument("--by-function", action="store_true",
+                        help="also the study's first call in this checkout by (function "
+                             "compiled, compiler stage), with the table of groups")
     parser.add_argument("--out", default=None, metavar="NAME",
                         help="file name under bench/results (default compile.json, with "
                              "--no-solitaire compile_mastermind.json)")
@@ -328,6 +431,9 @@ def main(argv=None) -> int:
         result["solve_decks_machine_code"] = {name: _snippet(checkout, MACHINE_CODE)
                                               for name, checkout in checkouts.items()}
         print("solve_decks machine code:", json.dumps(result["solve_decks_machine_code"]))
+    if args.by_function:
+        result["by_function_solitaire"] = _snippet(ROOT, BY_FUNCTION % FIRST_CALL)
+        print(stage_table(result["by_function_solitaire"]["by_group"]))
     if args.callee_opt is not None:
         result["callee_opt"] = [_snippet(ROOT, CALLEE_OPT % level) for _ in range(args.repeats)
                                 for level in (3, args.callee_opt)]

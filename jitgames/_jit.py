@@ -49,7 +49,8 @@ another kernel is compiled as an internal copy without Python or C entry points 
 entry of its own, since only the copy linked into its caller ever runs
 (:func:`_one_specialisation_per_type`), unless the kernel was already compiled for a call
 from Python with the same argument types: then that compilation is linked instead of
-compiling the function again. The machine code of the callers is unchanged.
+compiling the function again. The machine code of the callers is unchanged. LLVM
+types' ABI sizes are computed once per process (:func:`_abi_sizes_computed_once`).
 
 Caching caveat: the on-disk cache of a kernel is not invalidated when a kernel it
 calls from *another module* changes; while developing, delete ``__pycache__/*.nb*``.
@@ -176,10 +177,45 @@ def _resolving_each_call_type_once():
     base.get_call_type = get_call_type
 
 
+def _abi_sizes_computed_once():
+    """Make Numba compute the ABI size and alignment of an LLVM type once per process.
+
+    llvmlite 0.50 answers ``Type.get_abi_size`` by writing a module declaring a global
+    of the type, parsing it with LLVM and asking the parsed global: a few milliseconds
+    for every array structure, record and ``alloca`` that Numba's lowering sizes (169
+    times in the lowering of the solitaire study's callees alone). The answer depends on
+    the type's text and the target's data layout only, so it is kept per (data
+    layout, type text); the IR produced is the same.
+    """
+    from numba.core import base
+
+    context = base.BaseContext
+    if getattr(context.get_abi_sizeof, "jitgames_patch", False):
+        return
+    size_of, alignment_of = context.get_abi_sizeof, context.get_abi_alignment
+    sizes, alignments = {}, {}
+
+    def remembered(compute, known):
+        @functools.wraps(compute)
+        def lookup(self, ty):
+            key = (str(self.target_data), str(ty))
+            value = known.get(key)
+            if value is None:
+                value = known[key] = compute(self, ty)
+            return value
+
+        lookup.jitgames_patch = True
+        return lookup
+
+    context.get_abi_sizeof = remembered(size_of, sizes)
+    context.get_abi_alignment = remembered(alignment_of, alignments)
+
+
 if not numba.config.DISABLE_JIT:
     _load_array_math_without_blas_probe()
     _inlining_copies_the_callee_once()
     _resolving_each_call_type_once()
+    _abi_sizes_computed_once()
 
 from .errors import InputError  # noqa: E402
 
