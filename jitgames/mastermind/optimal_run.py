@@ -717,10 +717,9 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     a task records its result and, in the same hold of the lock, takes its next task
     and one for each waiting thread, handed to that thread (its mailbox) and woken:
     the plan is walked about once per task handed out, and only threads given a task
-    wake. (Before, every result woke every waiting thread, each of which walked the
-    plan under the lock to find mostly nothing: on 16 cores, with tasks of a few
-    milliseconds, the threads queued for the lock and the GIL and 4 x 8 ran 2.1 x one
-    thread, with 3.5 threads busy on average; see ``docs/mastermind_optimal.md``.)
+    wake. Waking every waiting thread at each result instead, each to walk the plan
+    under the lock and mostly find nothing, made 16 threads queue for the lock and the
+    GIL when tasks take a few milliseconds (``docs/mastermind_optimal.md``).
     """
     lock = threading.Lock()
     errors = []
