@@ -219,13 +219,12 @@ def _run_herd(plan, search) -> None:
     measured against its own: every result wakes every waiting thread, and each looks
     for a task under the lock."""
     cond = threading.Condition()
-    errors = []
 
     def work(worker):
         while True:
             with cond:
                 while True:
-                    if errors or search.stop[0] != 0 or plan.finished:
+                    if search.stop[0] != 0 or plan.finished:
                         cond.notify_all()
                         return
                     found = plan.next_job()
@@ -244,22 +243,7 @@ def _run_herd(plan, search) -> None:
                 plan.done(key, value, exact, budget)
                 cond.notify_all()
 
-    def guarded(worker):
-        try:
-            work(worker)
-        except BaseException as exc:  # handed to the calling thread
-            errors.append(exc)
-            search.stop[0] = 1
-
-    helpers = [threading.Thread(target=guarded, args=(w,), daemon=True)
-               for w in range(1, search.workers)]
-    for helper in helpers:
-        helper.start()
-    guarded(0)
-    for helper in helpers:
-        helper.join()
-    if errors:
-        raise errors[0]
+    search.on_threads(work)
 
 
 def _dask_run(pegs: int, colours: int, workers: int, split_above: int | None = None):

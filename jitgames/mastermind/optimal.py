@@ -198,22 +198,26 @@ class OptimalSearch:
         return min(src.size + sum(costs), INFEASIBLE)
 
     def _on_workers(self, work):
-        """Run ``work(search)`` on every worker's state, the first in this thread;
-        an exception of any stops the others and is raised here."""
+        """Run ``work(search)`` on every worker's state (:meth:`on_threads`)."""
+        self.on_threads(lambda worker: work(self.states[worker]))
+
+    def on_threads(self, work):
+        """Run ``work(worker)`` for every worker number on its own thread, worker 0 in
+        this thread; an exception of any stops the others (``stop``) and is raised here."""
         errors = []
 
-        def guarded(search):
+        def guarded(worker):
             try:
-                work(search)
+                work(worker)
             except BaseException as exc:  # handed to the calling thread
                 errors.append(exc)
                 self.stop[0] = 1
 
-        helpers = [threading.Thread(target=guarded, args=(search,), daemon=True)
-                   for search in self.states[1:]]
+        helpers = [threading.Thread(target=guarded, args=(worker,), daemon=True)
+                   for worker in range(1, self.workers)]
         for helper in helpers:
             helper.start()
-        guarded(self.states[0])
+        guarded(0)
         for helper in helpers:
             helper.join()
         if errors:

@@ -722,7 +722,6 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
     GIL when tasks take a few milliseconds (``docs/mastermind_optimal.md``).
     """
     lock = threading.Lock()
-    errors = []
     waiting = deque()  # mailboxes of the threads waiting for a task, in arrival order
 
     def wake_all():
@@ -743,7 +742,7 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
         """The thread's next task, or None when it should stop (``lock`` held on entry
         and on return; released while the thread waits)."""
         while True:
-            if errors or search.stop[0] != 0:
+            if search.stop[0] != 0:
                 if box.task is not None:  # handed over but never started
                     plan.dropped(box.task[0])
                     box.task = None
@@ -795,22 +794,7 @@ def _run_here(plan: RunPlan, search: OptimalSearch) -> None:
                 raise
             result = (key, value, exact, budget)
 
-    def guarded(worker):
-        try:
-            work(worker)
-        except BaseException as exc:  # handed to the calling thread
-            errors.append(exc)
-            search.stop[0] = 1
-
-    helpers = [threading.Thread(target=guarded, args=(w,), daemon=True)
-               for w in range(1, search.workers)]
-    for helper in helpers:
-        helper.start()
-    guarded(0)
-    for helper in helpers:
-        helper.join()
-    if errors:
-        raise errors[0]
+    search.on_threads(work)
 
 
 def _run_on_dask(plan: RunPlan, client, params: dict) -> None:
