@@ -67,7 +67,10 @@ search (one thread, ``--node-limit`` positions) for the exact status: (1) h² mu
 call the win reachable on every deal the search won (soundness smoke test); (2) of
 the deals whose win is open, how many h² proves lost; (3) of the deals the search
 proved lost (score or proven upper bound below 52), how many h² proves lost too;
-(4) CPU seconds of h² a deal (model build in Python and fixed point apart). With
+(4) CPU seconds of h² a deal (model build in Python and fixed point apart). The cards
+whose ``home`` fact is in ``R`` bound the score (a card at home in a reachable state has
+its singleton in ``R``); they are checked against every exact score and compared with
+the root bound of ``family_bound.py`` and the search's proven upper bound. With
 ``--depth D`` it also runs h² at every position within ``D`` player moves of the
 root of each open deal and counts those it proves lost (what h² as the goal search's
 pruning test at shallow positions would cut). Results go to
