@@ -34,10 +34,12 @@ def kernel_shortest(pos, node_limit=10**6, capacity=1 << 14):
     parent = np.zeros(node_limit + 1, dtype=np.int64)
     move = np.zeros(node_limit + 1, dtype=np.int64)
     line = np.zeros(F.MAX_DEPTH + 1, dtype=np.int64)
-    outcome, _ = SH.shortest_line(pos, score, scratch.slots, scratch.meta, parent, move,
+    outcome, _, levels = SH.shortest_line(pos, score, scratch.slots, scratch.meta, parent, move,
                                   np.zeros(F.MAX_DEPTH, dtype=np.int64),
                                   np.zeros(F.MAX_DEPTH, dtype=np.int64),
                                   np.zeros(F.MAX_MOVES, dtype=np.int64), node_limit, line)
+    if outcome == SH.FOUND:
+        assert levels == max(line[0] - 1, 0)
     return int(score), outcome, [int(m) for m in line[1:1 + line[0]]]
 
 
@@ -114,6 +116,7 @@ def test_undecided_and_cut_deals_fall_back_labelled():
     assert (cut.shortest, cut.decided, cut.score) == (False, True, 52)
     assert cut.moves == tuple(optimal_line_moves(deck, F.YUKON, 2000, scratch))
     assert cut.label().startswith("not proven shortest (the breadth-first search passed 2000")
+    assert 0 < cut.levels < len(cut.moves) and f"fewer than {cut.levels + 1} moves" in cut.label()
     check_moves(deck, "yukon", list(cut.moves), cut.score)
     deck = deals(2026, 1, 2)[0]
     undecided = SH.shortest_line_moves(deck, F.YUKON, 2000, scratch)

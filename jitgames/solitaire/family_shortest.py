@@ -79,19 +79,21 @@ def _goto(pos, parent, move, node, depth, path, at, chain):
 
 @jit(leaf=True)
 def shortest_line(pos, target, slots, meta, parent, move, path, chain, moves, node_limit, line):
-    """``(outcome, positions)`` of a breadth-first search from ``pos`` to a position with
+    """``(outcome, positions, levels)`` of a breadth-first search from ``pos`` to a position with
     score ``target`` (module docstring); with ``FOUND`` ``line`` holds the line
     (``line[0]`` moves, then the moves), one with the fewest player moves.
 
     ``pos`` must have an empty undo log (a dealt or started position) and is restored.
     ``parent`` and ``move`` hold ``node_limit + 1`` nodes (node 0: the root); ``path``
     and ``chain`` ``MAX_DEPTH`` words, ``moves`` ``MAX_MOVES``. ``positions`` counts the
-    keys put in the set (the root included). Positions whose bound is below ``target``
-    are not expanded.
+    keys put in the set (the root included); ``levels`` the levels expanded whole
+    (every position within ``levels`` moves was seen: a line to ``target`` has at least
+    ``levels`` + 1 moves, exactly that many when ``FOUND``, none when the root has it).
+    Positions whose bound is below ``target`` are not expanded.
     """
     line[0] = 0
     if pos[SCORE] >= target:
-        return FOUND, 1
+        return FOUND, 1, 0
     new_deal(meta)
     meta[1] = 0
     insert_key(slots, meta, pos[KEY], pos[KEY + 1])
@@ -106,7 +108,7 @@ def shortest_line(pos, target, slots, meta, parent, move, path, chain, moves, no
     while begin < end:
         if depth + 1 >= MAX_DEPTH:
             _goto(pos, parent, move, 0, 0, path, at, chain)
-            return CUT, positions
+            return CUT, positions, depth
         for node in range(begin, end):
             at = _goto(pos, parent, move, node, depth, path, at, chain)
             n = legal_moves(pos, moves, 0)
@@ -125,7 +127,7 @@ def shortest_line(pos, target, slots, meta, parent, move, path, chain, moves, no
                 if added < 0 or positions >= node_limit:
                     undo_move(pos)
                     _goto(pos, parent, move, 0, 0, path, at, chain)
-                    return CUT, positions
+                    return CUT, positions, depth
                 positions += 1
                 if pos[SCORE] >= target:
                     undo_move(pos)
@@ -136,7 +138,7 @@ def shortest_line(pos, target, slots, meta, parent, move, path, chain, moves, no
                         line[d] = move[k]
                         k = parent[k]
                     _goto(pos, parent, move, 0, 0, path, at, chain)
-                    return FOUND, positions
+                    return FOUND, positions, depth
                 keep = bound_at_least(pos, target) >= target
                 undo_move(pos)
                 if keep:
@@ -147,7 +149,7 @@ def shortest_line(pos, target, slots, meta, parent, move, path, chain, moves, no
         end = nodes
         depth += 1
     _goto(pos, parent, move, 0, 0, path, at, chain)
-    return NONE, positions
+    return NONE, positions, depth
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,8 @@ class ShortestLine:
     ``decided``: the optimal score is known (else ``score`` is the best found);
     ``why``: ``""`` when shortest, else the reason of the fallback (the family search's
     line is given instead); ``search_positions``: the family search's positions;
-    ``positions``: the breadth-first search's (0 when it did not run).
+    ``positions``: the breadth-first search's (0 when it did not run); ``levels``: the
+    levels it expanded whole (every line to the optimum has more moves when it was cut).
     """
 
     moves: tuple[int, ...]
@@ -170,6 +173,7 @@ class ShortestLine:
     why: str
     search_positions: int
     positions: int
+    levels: int = 0
 
     def label(self) -> str:
         """One phrase saying what the line is (a solution file's header, ``--show``)."""
@@ -205,14 +209,15 @@ def shortest_line_moves(deck, rules: int, node_limit: int = DEFAULT_NODE_LIMIT,
     chain = np.zeros(MAX_DEPTH, dtype=np.int64)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     line = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
-    outcome, positions = shortest_line(pos, score, scratch.slots, scratch.meta, parent, move,
+    outcome, positions, levels = shortest_line(pos, score, scratch.slots, scratch.meta, parent, move,
                                        path, chain, moves, int(node_limit), line)
     if outcome == NONE:
         raise RuntimeError("the breadth-first search missed the optimal score the family "
                            "search reached (a bug)")
     if outcome == CUT:
         return ShortestLine(searched, int(score), False, True,
-                            f"the breadth-first search passed {node_limit} positions",
-                            int(searched_positions), int(positions))
+                            f"the breadth-first search passed {node_limit} positions; no line "
+                            f"to it has fewer than {levels + 1} moves", int(searched_positions), int(positions),
+                            int(levels))
     return ShortestLine(tuple(int(m) for m in line[1:1 + line[0]]), int(score), True, True, "",
-                        int(searched_positions), int(positions))
+                        int(searched_positions), int(positions), int(levels))
