@@ -147,3 +147,17 @@ def test_show_writes_the_shortest_line_and_check_accepts_it(capsys, tmp_path, ru
     assert status == 0 and report["ok"] and report["score"] == shown["score"] == 2
     status = cli.main(["--show", "2026", str(index), "--rules", rules])
     assert status == 0 and shown["line_is"] in capsys.readouterr().out
+
+
+def test_library_function_validates_and_gives_the_same_line():
+    from jitgames.errors import InputError
+    from jitgames.solitaire import family_shortest_line
+
+    deck = deals(2026, 44, 45)[0]
+    line = family_shortest_line(deck, "yukon", node_limit=NODE_LIMIT)
+    assert line == SH.shortest_line_moves(deck, F.YUKON, NODE_LIMIT, SCRATCH) and line.shortest
+    for bad in [dict(deck=deck[:51]), dict(deck=deals(2026, 0, 2)), dict(rules="klondike"),
+                dict(node_limit=0)]:
+        args = dict(deck=deck, rules="yukon", node_limit=NODE_LIMIT) | bad
+        with pytest.raises(InputError):
+            family_shortest_line(args.pop("deck"), **args)
