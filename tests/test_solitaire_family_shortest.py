@@ -72,7 +72,7 @@ def test_shortest_line_has_the_twins_length(position, rules):
 @pytest.mark.kernel
 def test_a_small_node_limit_cuts_the_search():
     """Past the limit nothing is proven: ``CUT``, the position restored."""
-    deck = deals(2026, 15, 16)[0]   # Yukon: 11 cards at best, in 8,240 positions
+    deck = deals(2026, 21, 22)[0]   # won under Yukon, decided in 69 positions
     pos = F.new_position(deck, F.YUKON)
     before = meaning(pos)
     _, outcome, line = kernel_shortest(pos, node_limit=50, capacity=1 << 16)
