@@ -65,7 +65,9 @@ def test_deal_file_out_and_show(capsys, tmp_path):
 @pytest.mark.parametrize("rules", ["yukon", "alaska"])
 def test_show_and_a_deal_file_write_solutions_that_check(capsys, tmp_path, rules):
     """``--show SEED INDEX --rules R --solution FILE`` and ``--deal-file`` of one deal
-    write the search's line to its score; ``check FILE`` accepts it with that score."""
+    write a line to its score (deal 5 is won under both: past the node limit of the
+    shortest-line search, the family search's line, labelled); ``check FILE`` accepts
+    it with that score."""
     path = tmp_path / "line.txt"
     status, out, _ = run(capsys, "--show", "2026", "5", "--rules", rules, "--json",
                          "--solution", str(path))
@@ -73,6 +75,8 @@ def test_show_and_a_deal_file_write_solutions_that_check(capsys, tmp_path, rules
     shown = json.loads(out)
     text = path.read_text()
     assert f"rules: {rules}\nshuffle: fisher-yates\nseed: 2026\nindex: 5\n" in text
+    assert not shown["shortest"] and shown["line_is"].startswith("not proven shortest")
+    assert f"# {shown['line_is']}; " in text
     status, out, err = run(capsys, "check", str(path), "--json")
     report = json.loads(out)
     assert status == 0 and err == "" and report["ok"] and report["score"] == shown["score"]

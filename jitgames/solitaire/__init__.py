@@ -13,6 +13,7 @@ study_chunk / merge / summarise        mergeable study statistics (see :mod:`.st
 shuffle_bias(n, shuffle)               chi-square test of a shuffle's card positions
 write_solution(path, deck, line)       a line in the notation anyone can check (:mod:`.solution`)
 family_line(deck, rules, moves)        a Yukon or Alaska line (search's or game's) to write
+family_shortest_line(deck, rules)      a shortest line to the optimal score under those rules
 check_solution_file(path)              replay it with the independent checker (:mod:`.check`)
 
 The rules and deal format are those of docs/design.md ("Solitaire deals"); the
@@ -45,6 +46,7 @@ __all__ = [
     "partial_from_rows", "DEFAULT_CAPACITY", "DEFAULT_MAX_CAPACITY", "Game", "PositionSolver",
     "solution_text", "write_solution", "check_solution_file", "CheckReport",
     "RuleResults", "solve_rules", "FamilyGame", "RULE_NAMES", "FamilyLine", "family_line",
+    "family_shortest_line",
 ]
 
 
@@ -208,3 +210,41 @@ def solve_rules(deals_in, rules: str = "yukon", *, node_limit: int = DEFAULT_NOD
     for column in columns:
         column.flags.writeable = False
     return RuleResults(RULE_NAMES[code], *columns)
+
+
+def family_shortest_line(deck, rules: str = "yukon", *, node_limit: int = DEFAULT_NODE_LIMIT):
+    """A shortest line to the optimal score of one deal under a rule set of :mod:`.family`
+    (docs/solitaire.md, "Shortest lines"), or the family search's line, labelled.
+
+    Parameters
+    ----------
+    deck : array_like
+        One deal (52 card numbers, docs/design.md), or a 1 x 52 array.
+    rules : str
+        ``"yukon"``, ``"alaska"`` or ``"etude"``.
+    node_limit : int
+        Positions each search may store (1 to 10^9).
+
+    Returns
+    -------
+    family_shortest.ShortestLine
+        ``moves`` (codes ``card * 8 + destination``, for :func:`family_line`), ``score``,
+        ``shortest`` (proven), ``decided``, ``label()``.
+
+    Raises
+    ------
+    InputError
+        Unless ``deck`` is one valid deal, ``rules`` a rule set and ``node_limit`` in range.
+    """
+    from .family_search import FamilyScratch
+    from .family_shortest import shortest_line_moves
+    from .family_study import capacity_for
+
+    code = rules_code(rules)
+    if not 1 <= int(node_limit) <= 10**9:
+        raise InputError(f"node_limit must be 1 to 10^9, got {node_limit}")
+    checked = validate_deals(deck)
+    if checked.shape[0] != 1:
+        raise InputError(f"family_shortest_line takes one deal, got {checked.shape[0]}")
+    return shortest_line_moves(checked[0], code, int(node_limit),
+                               FamilyScratch.new(capacity_for(int(node_limit))))

@@ -13,8 +13,8 @@ from .._store import atomic_write_text, check_writable
 from ..errors import InputError
 from .deal import deals, read_deal_file
 from .family import FOUNDATION, RULE_NAMES, new_position, piles_of
-from .family_search import (RESULT_FIELDS, SEARCH_VERSION, UNDECIDED, FamilyScratch, best_score,
-                            optimal_line_moves)
+from .family_search import RESULT_FIELDS, SEARCH_VERSION, UNDECIDED, FamilyScratch
+from .family_shortest import shortest_line_moves
 from .family_study import (capacity_for, empty_partial, family_validate, family_worker,
                            format_family, merge_partials, partial_of, solve_many,
                            summarise_family)
@@ -87,8 +87,8 @@ def solve_file(args) -> int:
     if args.solution is not None:
         rules = RULE_NAMES.index(args.rules)
         scratch = FamilyScratch.new(capacity_for(args.node_limit))
-        moves = optimal_line_moves(decks[0], rules, args.node_limit, scratch)
-        _write_solution(args, decks[0], moves, rows[0, 1] == UNDECIDED)
+        _write_solution(args, decks[0], shortest_line_moves(decks[0], rules, args.node_limit,
+                                                            scratch))
     emit(args, summary, text)
     if args.out:
         header = ",".join(("deal",) + RESULT_FIELDS[:3]) + "\n"
@@ -116,56 +116,49 @@ def move_text(pos, move: int) -> str:
     return f"{card_name(card)}{more} from pile {src + 1} {onto} (pile {dest + 1})"
 
 
-def _write_solution(args, deck, moves, undecided: bool, **origin) -> None:
-    """Write the line of ``moves`` (from the deal ``deck``) to ``args.solution`` in the
-    notation of :mod:`.solution`; ``origin``: the seed, index and shuffle of a
-    numbered deal."""
+def _write_solution(args, deck, found, **origin) -> None:
+    """Write the line ``found`` (a :class:`.family_shortest.ShortestLine` of the deal
+    ``deck``) to ``args.solution`` in the notation of :mod:`.solution`, its header
+    saying what the line is; ``origin``: the seed, index and shuffle of a numbered deal."""
     from .solution import family_line, write_solution
 
-    line = family_line(deck, args.rules, moves)
-    what = ("undecided (search limit): a line to the best score found" if undecided
-            else "a line to the optimal score (the search's first, not the shortest)")
+    line = family_line(deck, args.rules, found.moves)
     write_solution(args.solution, deck, line, comment=(
-        f"{what}: {line.moves} player moves; the {line.automatic} foundation plays the "
-        f"solver makes by itself (provably safe) are written as moves too"), **origin)
+        f"{found.label()}; the {line.automatic} foundation plays the solver makes by "
+        f"itself (provably safe) are written as moves too"), **origin)
 
 
 def show(args) -> int:
     from .family import SCORE, apply_move
-    from .family_bound import bound_of
 
     seed, index = args.show
     rules = RULE_NAMES.index(args.rules)
     deck = deals(seed, index, index + 1, args.shuffle)[0]
     scratch = FamilyScratch.new(capacity_for(args.node_limit))
+    found = shortest_line_moves(deck, rules, args.node_limit, scratch)
+    if args.solution is not None:
+        _write_solution(args, deck, found, seed=seed, index=index, shuffle=args.shuffle)
     pos = new_position(deck, rules)
     start = pos.copy()
-    score, status, positions, _ = best_score(pos, scratch.slots, scratch.meta, scratch.stack,
-                                             scratch.moves, scratch.line,
-                                             args.node_limit, bound_of(pos))
-    line = [int(m) for m in scratch.line[1:1 + scratch.line[0]]]
-    if args.solution is not None:
-        _write_solution(args, deck, line, status == UNDECIDED, seed=seed, index=index,
-                        shuffle=args.shuffle)
     steps = []
-    for move in line:
+    for move in found.moves:
         before = int(pos[SCORE])
         text = move_text(pos, move)
         apply_move(pos, move)
         if pos[SCORE] - before > (move % 8 == 7):
             text += f"; {int(pos[SCORE]) - before - (move % 8 == 7)} card(s) played home safely"
         steps.append(text)
-    decided = status != UNDECIDED
     if args.json:
         return emit(args, {"seed": seed, "index": index, "rules": args.rules, "deck": deck,
-                           "score": int(score), "undecided": not decided,
-                           "positions": int(positions), "line": steps})
+                           "score": found.score, "undecided": not found.decided,
+                           "positions": found.search_positions, "shortest": found.shortest,
+                           "shortest_positions": found.positions, "line_is": found.label(),
+                           "line": steps})
     print(f"Deal {index} of seed {seed} under {args.rules} rules ({args.shuffle} shuffle); "
           f"face-down cards in brackets:")
     print(draw_position(piles_of(start), start[FOUNDATION:FOUNDATION + 4].tolist()))
-    what = "Optimal score" if decided else "Undecided (search limit); best score found"
-    print(f"{what} {score} cards, reached in this line of {len(steps)} moves "
-          f"(a line to the optimum, not the shortest):")
+    what = "Optimal score" if found.decided else "Undecided (search limit); best score found"
+    print(f"{what} {found.score} cards; {found.label()}:")
     for k, step in enumerate(steps, start=1):
         print(f"  {k:2d}. {step}")
     return 0

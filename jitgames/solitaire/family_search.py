@@ -74,7 +74,7 @@ The line
 The search keeps the moves of its current path; whenever the best score rises it
 copies them into ``line`` (``line[0]`` moves, then the moves), so ``line`` ends as a
 line from the start to a position with the optimal score, the one the search met
-first (not the shortest: lines are counted in moves only in the étude's solver).
+first, not the shortest (:mod:`.family_shortest` searches for a shortest one).
 """
 from __future__ import annotations
 

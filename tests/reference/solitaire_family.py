@@ -234,3 +234,36 @@ def progress(piles, foundations):
 
 def makes_progress(before, after):
     return after[0] > before[0] or after[1] < before[1] or after[2] > before[2]
+
+
+def shortest_line_length(rules, piles, foundations, budget=20_000):
+    """``(optimal score, fewest player moves to reach it)``, or None past ``budget``.
+
+    A player move is one of :func:`moves` (the safe plays after it come with it, as in
+    :func:`play`). A plain breadth-first search over every reachable position (piles
+    sorted), level by level: level ``d`` holds the positions first reached in ``d``
+    moves, so the first level holding a position with the optimal score (the most
+    foundation cards of any level) is the length of a shortest line to it.
+    """
+    piles = [[d, list(c)] for d, c in piles]
+    foundations = list(foundations)
+    normalise(rules, piles, foundations)
+    seen = {key(piles, foundations)}
+    frontier = [(piles, foundations)]
+    best, first, level = sum(foundations), 0, 0
+    while frontier:
+        following = []
+        for piles, foundations in frontier:
+            if sum(foundations) > best:
+                best, first = sum(foundations), level
+            for move in moves(rules, piles, foundations):
+                child = play(rules, piles, foundations, move)
+                k = key(*child)
+                if k not in seen:
+                    seen.add(k)
+                    if len(seen) > budget:
+                        return None
+                    following.append(child)
+        frontier = following
+        level += 1
+    return best, first
