@@ -38,7 +38,8 @@ saves the wake-up of a sleeping thread at every parallel call). OpenMP reads bot
 when Numba first starts its threads, so they are set here, before any kernel runs.
 Kernels can ask how many threads a parallel loop would use (:func:`threads_now`),
 read and write a shared counter atomically (:func:`atomic_load`, :func:`atomic_store`,
-:func:`fetch_add_acq_rel`), hint the CPU that they spin (:func:`spin_pause`) and hand
+:func:`fetch_add_acq_rel`), hint the CPU that they spin (:func:`spin_pause`), give way
+to another thread (:func:`yield_thread`) and hand
 arrays to a kernel waiting in another thread by address (:func:`address_of`,
 :func:`array_at`): the persistent step pool of the vector environments
 (:mod:`jitgames.envs.step_pool`) is built from these. Python can call a compiled
@@ -224,7 +225,7 @@ if not numba.config.DISABLE_JIT:
 from .errors import InputError  # noqa: E402
 
 __all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "fetch_add_acq_rel", "atomic_load",
-           "atomic_load_with", "atomic_store", "spin_pause", "address_of", "array_at",
+           "atomic_load_with", "atomic_store", "spin_pause", "yield_thread", "address_of", "array_at",
            "threads_now",
            "compiled_entry", "prange", "thread_count", "threads", "KERNELS", "executed_kernels",
            "compile_notice"]
@@ -689,6 +690,37 @@ def _no_pause():
 
 
 spin_pause = _no_pause if numba.config.DISABLE_JIT else _spin_pause_intrinsic()
+
+
+def _yield_thread_intrinsic():
+    """``yield_thread()`` for compiled kernels: give the rest of the thread's time slice
+    to another runnable thread (POSIX ``sched_yield``; a pause hint elsewhere). A thread
+    waiting for another on a machine with no free core lets it run instead of spinning
+    against it; with a free core it returns at once (a system call, under a microsecond)."""
+    import sys as _sys
+
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    posix = _sys.platform != "win32"
+    pause = _spin_pause_intrinsic()
+
+    @intrinsic
+    def yield_thread(typingctx):
+        def codegen(context, builder, signature, args):
+            if posix:
+                function = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(ir.IntType(32), []), "sched_yield")
+                builder.call(function, [])
+            return context.get_dummy_value()
+
+        return types.void(), codegen
+
+    return yield_thread if posix else pause
+
+
+yield_thread = _no_pause if numba.config.DISABLE_JIT else _yield_thread_intrinsic()
 
 
 def _address_intrinsics():

@@ -37,7 +37,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import (address_of, array_at, atomic_load, atomic_store, fetch_add,
-                    fetch_add_acq_rel, jit, prange, spin_pause, threads_now)
+                    fetch_add_acq_rel, jit, prange, spin_pause, threads_now,
+                    yield_thread)
 from .._random import GOLDEN, below_inline, mix64_inline, stream_key
 from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
@@ -488,6 +489,8 @@ def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, co
 
 
 STEP_BLOCK = 32  # games a claim in random_step's dynamic schedule
+YIELD_AFTER = 2_000  # pause rounds (about 60 µs) the stepping thread spins before it yields
+YIELD_EVERY = 256  # a pool worker with nothing to do yields once in so many rounds
 # the step pool's control array (jitgames.envs.step_pool): TALLY's columns besides DONE,
 # PARAMS' columns, and the order of the arrays in the two ADDRESSES rows (the state and
 # the actions, then the outputs)
@@ -560,8 +563,15 @@ def random_step(control, boards, to_move, done, base, episode, key, counter, act
         mine += 1
         block = fetch_add_acq_rel(claimed, 1)
     # every block is claimed; those of the workers are being stepped by running threads
+    # (a worker cut off by the system mid-block is given this thread's core after a
+    # short spin: on a machine with no free core, waiting for it otherwise lasts a slice)
+    rounds = 0
     while atomic_load(tally) < blocks - mine:
-        spin_pause()
+        rounds += 1
+        if rounds < YIELD_AFTER:
+            spin_pause()
+        else:
+            yield_thread()
     ends += tally[ENDS]
     illegals += tally[ILLEGALS]
     wake = False
@@ -664,7 +674,10 @@ def pool_worker(control, index, rounds, boards, to_move, done, base, episode, ke
                 idle = 0
                 continue
         idle += 1
-        spin_pause()
+        if idle % YIELD_EVERY == 0:
+            yield_thread()  # let other threads have this core if they are waiting for one
+        else:
+            spin_pause()
 
 
 @jit(leaf=True)
