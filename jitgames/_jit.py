@@ -775,7 +775,7 @@ def _plain_array_at(address, like):
 
     import numpy as np
 
-    memory = (ctypes.c_char * like.nbytes).from_address(address)
+    memory = (ctypes.c_char * like.nbytes).from_address(int(address))
     return np.frombuffer(memory, dtype=like.dtype).reshape(like.shape)
 
 
@@ -788,8 +788,10 @@ def _threads_now_intrinsic():
     started here would use (``numba.get_num_threads()``). Numba's own
     ``numba.get_num_threads()`` in a kernel goes through a ctypes pointer, which keeps the
     kernel out of the on-disk cache; this calls the threading layer's C function by name,
-    as Numba's parallel loops do (a kernel with a ``prange`` loop starts the threading
-    layer when it is loaded from the cache, so the name is resolved)."""
+    as Numba's parallel loops do. A kernel loaded from the cache that calls it starts
+    the threading layer first, as one with a ``prange`` loop does (Numba's reload hook
+    for parallel kernels, added to the kernel's code library), so the name is resolved
+    in kernels without a parallel loop too."""
     from llvmlite import ir
     from numba.core import cgutils, types
     from numba.core.typed_passes import _reload_parfors

@@ -18,7 +18,10 @@ observation for observation, reward for reward and info for info, which
   ``info["action_mask"]`` is ``(N, actions)``.
 
 The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
-:func:`jitgames._jit.threads`); results do not depend on it.
+:func:`jitgames._jit.threads`); results do not depend on it. Against the random
+opponent, Kalah's steps on two threads or more are shared with the environment's step
+pool (:mod:`jitgames.envs.step_pool`), whose workers spin about a millisecond after
+each step and then sleep; ``close()`` stops them.
 """
 from __future__ import annotations
 
@@ -130,7 +133,11 @@ class KalahVectorEnv(VectorEnv):
     (:func:`jitgames._jit.compiled_entry`: the dispatcher's typing of 22 arguments cost
     more than the rest of the step's Python); actions given by the user are checked
     (an int64 array of shape ``(num_envs,)``, C-contiguous, aligned and writeable, or
-    converted into one) before they go to it.
+    converted into one) before they go to it. On two threads or more (Numba's thread
+    count of the stepping thread) the kernel shares the step with the environment's step
+    pool (:mod:`jitgames.envs.step_pool`): worker threads started on the first such
+    step, woken after a step that found them asleep, stopped by :meth:`close` (or when
+    the environment is collected).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
