@@ -13,7 +13,8 @@ How: the pool is ``workers`` Python threads (daemon), started on the first step 
 wants them. Each runs a ``nogil`` kernel (the environment's, e.g.
 :func:`jitgames.envs.kalah_batch.pool_worker`) that spins on a shared int64 *control*
 array, claiming blocks of games from its counter when a step publishes them, for
-``spin_rounds`` rounds with nothing to do (about a millisecond), then returns to
+:data:`SPIN_ROUNDS` rounds with nothing to do (about a millisecond; it yields its core
+every 256 rounds, so that on a busy machine waiting threads get it), then returns to
 Python, which marks the worker asleep in the control array and waits on an
 :class:`threading.Event` in steps of :data:`WAIT_STEP` seconds (never unbounded). The
 stepping thread's kernel publishes the step, claims blocks like a worker, waits for
@@ -52,8 +53,9 @@ DONE = 0
 GAMES, WIDTH, BLOCKS, WANTED, STOP = range(5)
 
 SPIN_ROUNDS = 20_000
-"""Rounds (an atomic load and a pause hint each) a worker spins with nothing to do before
-it sleeps: about 1 ms on the 2-core AMD EPYC box (``bench/envs.py --only overhead``
+"""Rounds (an atomic load and a pause hint each, a ``sched_yield`` every 256th) a worker
+spins with nothing to do before it sleeps: 0.64-0.66 ms on the 2-core AMD EPYC box,
+about a millisecond where the pause hint is slower (``bench/envs.py --only overhead``
 prints the measured window)."""
 WAIT_STEP = 0.1
 """Seconds of each wait of a sleeping worker (it checks whether the pool was closed)."""
