@@ -182,6 +182,10 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
     scores = None if mask is None else np.empty(mask.shape, dtype=np.float32)
     step_wall = 0.0
     with threads(num_threads):
+        if hasattr(vector, "step_random"):
+            # one step before the clock starts: the step pool's workers start on the
+            # first step that wants them (a thread start, once per environment)
+            mask = vector.step_random(rng, actions)[4]["action_mask"]
         wall, cpu = time.perf_counter(), time.process_time()
         for _ in range(steps):
             if agent == "step_random":
@@ -203,7 +207,9 @@ def vector_steps(env_id: str, options: dict, num_envs: int, steps: int, seed: in
             _, _, _, _, info = env.step(actions)
             step_wall += time.perf_counter() - start
             mask = info.get("action_mask")
-        return time.perf_counter() - wall, time.process_time() - cpu, step_wall
+        timed = time.perf_counter() - wall, time.process_time() - cpu, step_wall
+    env.close()  # the step pool's workers stop with it
+    return timed
 
 
 def openspiel_steps_cpu(steps: int, seed: int, time_calls: bool = False):
@@ -457,7 +463,7 @@ def _fastest_calls(calls: dict, count: int, rounds: int, cpu: dict | None = None
 
 def _no_kernel(*args):
     """Stands for the step's kernel when the step's Python is timed alone."""
-    return 1, 0
+    return 1, 0, False
 
 
 def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -> dict:
@@ -472,7 +478,8 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
       arguments, the kernel's one-thread branch, returning the counts);
     - ``empty_parallel_loop``: ``random_games`` on no games, a parallel loop with nothing
       to do (its launch, and on two threads or more waking the others and the closing
-      barrier);
+      barrier): what a step split by a parallel loop (the code before the step pool)
+      paid at every call;
     - for each ``--envs`` size ``n`` (a tenth as many calls; also by the calling
       thread's CPU clock, ``envs_N_calling_thread_cpu``): ``step_random`` (the
       environment's whole step, the agent's draw in the kernel, ``copy=True``) and
@@ -485,7 +492,14 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
       the kernel takes its serial branch and this is noise around 0); and
       ``python_alone`` and ``python_alone_copy_false`` (``step_random`` with the kernel
       replaced by a function that returns at once, as many calls as the fixed costs:
-      the step's Python measured directly).
+      the step's Python measured directly). On two threads or more ``kernel`` is the
+      step shared with the environment's step pool (:mod:`jitgames.envs.step_pool`;
+      its workers woken when the kernel asks, as the environment does), and
+      ``parallel_cost`` what the pool adds to a perfect split.
+
+    ``spin_window_ms``: one spin window of a pool worker with nothing published
+    (:data:`jitgames.envs.step_pool.SPIN_ROUNDS` rounds; median of five), the time a
+    worker spins after a step before it sleeps.
 
     The Python pieces of a step are also timed alone: drawing the agent's key
     (``rng.bit_generator.random_raw()``), Python's ``numba.get_num_threads()`` (which
@@ -496,8 +510,9 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
     import numba
 
     from jitgames._jit import compiled_entry, threads
-    from jitgames.envs.kalah_batch import (new_games, new_step_out, random_games, random_step,
-                                           random_step_serial)
+    from jitgames.envs.kalah_batch import (new_games, new_pool_control, new_step_out,
+                                           random_games, random_step, random_step_serial)
+    from jitgames.envs.step_pool import SPIN_ROUNDS
     from jitgames.envs.vector import KalahVectorEnv
 
     def arguments(env, out, actions, key):
@@ -510,7 +525,8 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
     key = np.uint64(12345)
     empty = KalahVectorEnv(1, variant="standard", opponent="random")
     empty.games = new_games(0, 6)
-    none = arguments(empty, new_step_out(0, 6), np.zeros(0, np.int64), key)
+    none = (new_pool_control(0, 6, 1),
+            *arguments(empty, new_step_out(0, 6), np.zeros(0, np.int64), key))
     entry = compiled_entry(random_step, *none)
     margins, plies = np.zeros(0, np.int64), np.zeros(0, np.int64)
     rng = np.random.default_rng(1)
@@ -550,11 +566,16 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
                 nocopy.step_random(rng, taken)
                 own = arguments(nocopy, nocopy._out, taken, key)
                 serial = compiled_entry(random_step_serial, *own)
+
+                def kernel(nocopy=nocopy, own=(nocopy._state[0], *own)):
+                    if nocopy._random_step(*own)[2]:  # as the environment's step
+                        nocopy._pool.wake()
+
                 cpu = {}
                 times = _fastest_calls({
                     "step_random": lambda: env.step_random(rng, actions),
                     "step_random_copy_false": lambda: nocopy.step_random(rng, taken),
-                    "kernel": lambda: nocopy._random_step(*own),
+                    "kernel": kernel,
                     "serial": lambda: serial(*own)}, max(10, count // 10), rounds, cpu)
                 for clock in (times, cpu):
                     clock["python"] = clock["step_random_copy_false"] - clock["kernel"]
@@ -573,7 +594,16 @@ def overhead_section(envs: list, thread_counts: list, rounds: int, count: int) -
                 times["parallel_cost"] = times["kernel"] - times["serial"] / t
                 row[f"envs_{n}"] = times
                 row[f"envs_{n}_calling_thread_cpu"] = cpu
+                for each in (env, nocopy):
+                    each.close()
             result["threads"][str(t)] = row
+    spinner = KalahVectorEnv(32, variant="standard", opponent="random")
+    windows = []
+    for _ in range(5):
+        start = time.perf_counter()
+        spinner._pool.spin(0, SPIN_ROUNDS)
+        windows.append((time.perf_counter() - start) * 1000)
+    result["spin_window_ms"] = statistics.median(windows)
     result["settings"] = thread_settings()
     return result
 
@@ -591,6 +621,7 @@ def print_overhead(result: dict) -> None:
                 print(f"  {name}: " + ", ".join(f"{k} {v:.2f}" for k, v in value.items()))
             else:
                 print(f"  {name:52s} {value:8.2f}")
+    print(f"a pool worker's spin window with nothing to do: {result['spin_window_ms']:.2f} ms")
     settings = result["settings"]
     print(f"threading {settings['threading_layer']}, OMP_WAIT_POLICY="
           f"{settings['OMP_WAIT_POLICY']}, GOMP_SPINCOUNT={settings['GOMP_SPINCOUNT']}")
@@ -604,10 +635,13 @@ def thread_settings() -> dict:
 
     import numba
 
+    from jitgames.envs.step_pool import SPIN_ROUNDS
+
     return {"OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY"),
             "GOMP_SPINCOUNT": os.environ.get("GOMP_SPINCOUNT"),
             "threading_layer": numba.threading_layer(),
-            "NUMBA_NUM_THREADS": numba.config.NUMBA_NUM_THREADS}
+            "NUMBA_NUM_THREADS": numba.config.NUMBA_NUM_THREADS,
+            "step_pool_spin_rounds": SPIN_ROUNDS}
 
 
 def _summary(runs: dict, n: int, thread_counts: list, steps: int, open_moves: int) -> dict:

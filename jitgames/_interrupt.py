@@ -35,10 +35,7 @@ import time
 
 import numba
 import numpy as np
-from numba.core import types
-from numba.extending import intrinsic
-
-from ._jit import jit
+from ._jit import atomic_load_with, jit
 
 __all__ = ["run_interruptible", "stop_flag", "stop_requested", "GRACE",
            "stop_at_once_while_compiling", "end_process_if_work_left", "abandon"]
@@ -50,22 +47,9 @@ _state = threading.local()
 _NEVER = np.zeros(1, dtype=np.int64)  # the flag outside run_interruptible: never set
 
 
-@intrinsic
-def _load_relaxed(typingctx, flag):
-    """``flag[0]`` of an int64 array as an atomic load the optimiser cannot hoist."""
-    if not (isinstance(flag, types.Array) and flag.dtype == types.int64):
-        return None
-
-    def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        return builder.load_atomic(data, "monotonic", 8)
-
-    return types.int64(flag), codegen
-
-
-if numba.config.DISABLE_JIT:  # plain Python: an ordinary read, nothing to defeat
-    def _load_relaxed(flag):  # noqa: F811
-        return flag[0]
+# flag[0] read as an atomic (relaxed) load the optimiser cannot hoist out of a loop
+# (an ordinary read under NUMBA_DISABLE_JIT=1: nothing to defeat)
+_load_relaxed = atomic_load_with("monotonic")
 
 
 @jit

@@ -36,8 +36,13 @@ Threads: Numba's OpenMP layer spins idle threads by default, which on a shared
 then spin that many rounds before they sleep, which on a machine with free cores
 saves the wake-up of a sleeping thread at every parallel call). OpenMP reads both once,
 when Numba first starts its threads, so they are set here, before any kernel runs.
-Kernels can ask how many threads a parallel loop would use (:func:`threads_now`) and
-read a shared counter atomically (:func:`atomic_load`); Python can call a compiled
+Kernels can ask how many threads a parallel loop would use (:func:`threads_now`),
+read and write a shared counter atomically (:func:`atomic_load`, :func:`atomic_store`,
+:func:`fetch_add_acq_rel`), hint the CPU that they spin (:func:`spin_pause`), give way
+to another thread (:func:`yield_thread`) and hand
+arrays to a kernel waiting in another thread by address (:func:`address_of`,
+:func:`array_at`): the persistent step pool of the vector environments
+(:mod:`jitgames.envs.step_pool`) is built from these. Python can call a compiled
 kernel without the dispatcher's type checks (:func:`compiled_entry`).
 
 Compile time (first use on an empty cache; docs/performance.md has the measurements):
@@ -219,7 +224,9 @@ if not numba.config.DISABLE_JIT:
 
 from .errors import InputError  # noqa: E402
 
-__all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "atomic_load", "threads_now",
+__all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "fetch_add_acq_rel", "atomic_load",
+           "atomic_load_with", "atomic_store", "spin_pause", "yield_thread", "address_of", "array_at",
+           "threads_now",
            "compiled_entry", "prange", "thread_count", "threads", "KERNELS", "executed_kernels",
            "compile_notice"]
 
@@ -539,9 +546,10 @@ def compile_notice(label: str, estimate: str = "some seconds", quiet: bool = Fal
         notice.close()
 
 
-def _fetch_add_intrinsic():
+def _fetch_add_intrinsic(order):
     """``fetch_add(counter, value)`` for compiled kernels: ``counter[0] += value`` (an
-    int64 array) as one atomic step, returning the value before. Threads of a parallel
+    int64 array) as one atomic step, returning the value before, with the memory
+    ``order`` given (LLVM's name: ``"monotonic"``, ``"acq_rel"``). Threads of a parallel
     kernel take their next piece of work from such a counter (a dynamic schedule: prange
     alone gives each thread one fixed contiguous block of its range)."""
     from numba.core import types
@@ -556,7 +564,7 @@ def _fetch_add_intrinsic():
         def codegen(context, builder, signature, args):
             data = context.make_array(signature.args[0])(context, builder, args[0]).data
             step = context.cast(builder, args[1], signature.args[1], types.int64)
-            return builder.atomic_rmw("add", data, step, "monotonic")
+            return builder.atomic_rmw("add", data, step, order)
 
         return types.int64(counter, value), codegen
 
@@ -570,13 +578,26 @@ def _plain_fetch_add(counter, value):
     return old
 
 
-fetch_add = _plain_fetch_add if numba.config.DISABLE_JIT else _fetch_add_intrinsic()
+fetch_add = _plain_fetch_add if numba.config.DISABLE_JIT else _fetch_add_intrinsic("monotonic")
+fetch_add_acq_rel = (_plain_fetch_add if numba.config.DISABLE_JIT
+                     else _fetch_add_intrinsic("acq_rel"))
+"""``fetch_add`` that also orders the thread's other memory accesses around it
+(acquire and release): a thread that claims work published by another with
+:func:`atomic_store` sees what was written before the store, and what it wrote
+before raising a counter is seen by a thread that reads the counter with
+:func:`atomic_load`."""
 
 
-def _atomic_load_intrinsic():
-    """``atomic_load(counter)`` for compiled kernels: ``counter[0]`` (an int64 array) read
-    as one atomic load (acquire). A thread waiting on a counter that others raise with
-    :func:`fetch_add` must read it so: a plain read may be hoisted out of the loop."""
+def atomic_load_with(order: str):
+    """``load(counter)`` for compiled kernels: ``counter[0]`` (an int64 array) read as one
+    atomic load of the memory ``order`` given (LLVM's name: ``"monotonic"``, relaxed, for
+    a flag polled alone; ``"acquire"`` when what another thread wrote before raising the
+    counter is read after it). A thread waiting on a counter that others raise must read
+    it so: a plain read may be hoisted out of the loop. Plain Python under
+    ``NUMBA_DISABLE_JIT=1``."""
+    if numba.config.DISABLE_JIT:
+        return _plain_atomic_load
+
     from numba.core import types
     from numba.extending import intrinsic
 
@@ -587,7 +608,7 @@ def _atomic_load_intrinsic():
 
         def codegen(context, builder, signature, args):
             data = context.make_array(signature.args[0])(context, builder, args[0]).data
-            return builder.load_atomic(data, "acquire", 8)
+            return builder.load_atomic(data, order, 8)
 
         return types.int64(counter), codegen
 
@@ -599,7 +620,167 @@ def _plain_atomic_load(counter):
     return counter[0]
 
 
-atomic_load = _plain_atomic_load if numba.config.DISABLE_JIT else _atomic_load_intrinsic()
+atomic_load = atomic_load_with("acquire")
+"""``atomic_load(counter)``: ``counter[0]`` read atomically, acquire order
+(:func:`atomic_load_with`)."""
+
+
+def _atomic_store_intrinsic():
+    """``atomic_store(counter, value)`` for compiled kernels: ``counter[0] = value`` (an
+    int64 array) as one atomic store, release order: a thread that reads the new value
+    with :func:`atomic_load` (or claims from it with :func:`fetch_add_acq_rel`) also
+    sees everything written before the store (a publication)."""
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def atomic_store(typingctx, counter, value):
+        if not (isinstance(counter, types.Array) and counter.dtype == types.int64
+                and isinstance(value, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            stored = context.cast(builder, args[1], signature.args[1], types.int64)
+            builder.store_atomic(stored, data, "release", 8)
+            return context.get_dummy_value()
+
+        return types.void(counter, value), codegen
+
+    return atomic_store
+
+
+def _plain_atomic_store(counter, value):
+    """Plain-Python stand-in for :func:`atomic_store`."""
+    counter[0] = value
+
+
+atomic_store = _plain_atomic_store if numba.config.DISABLE_JIT else _atomic_store_intrinsic()
+
+
+def _spin_pause_intrinsic():
+    """``spin_pause()`` for compiled kernels: the CPU's hint that the thread is
+    spinning on a memory location (x86's ``pause``: the core lets its sibling hyperthread
+    run and saves power, and leaving the loop does not flush the pipeline); nothing on
+    other processors (the loop around it is bounded anyway)."""
+    import platform
+
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    x86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
+
+    @intrinsic
+    def spin_pause(typingctx):
+        def codegen(context, builder, signature, args):
+            if x86:
+                hint = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(ir.VoidType(), []), "llvm.x86.sse2.pause")
+                builder.call(hint, [])
+            return context.get_dummy_value()
+
+        return types.void(), codegen
+
+    return spin_pause
+
+
+def _no_pause():
+    """Plain-Python stand-in for :func:`spin_pause`."""
+
+
+spin_pause = _no_pause if numba.config.DISABLE_JIT else _spin_pause_intrinsic()
+
+
+def _yield_thread_intrinsic():
+    """``yield_thread()`` for compiled kernels: give the rest of the thread's time slice
+    to another runnable thread (POSIX ``sched_yield``; a pause hint elsewhere). A thread
+    waiting for another on a machine with no free core lets it run instead of spinning
+    against it; with a free core it returns at once (a system call, under a microsecond)."""
+    import sys as _sys
+
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    posix = _sys.platform != "win32"
+    pause = _spin_pause_intrinsic()
+
+    @intrinsic
+    def yield_thread(typingctx):
+        def codegen(context, builder, signature, args):
+            if posix:
+                function = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(ir.IntType(32), []), "sched_yield")
+                builder.call(function, [])
+            return context.get_dummy_value()
+
+        return types.void(), codegen
+
+    return yield_thread if posix else pause
+
+
+yield_thread = _no_pause if numba.config.DISABLE_JIT else _yield_thread_intrinsic()
+
+
+def _address_intrinsics():
+    """``address_of(array)`` (the address of its data, int64) and ``array_at(address,
+    like)`` (an array of ``like``'s type, shape and strides over the memory at
+    ``address``, owned by nobody) for compiled kernels: a kernel that waits in another
+    thread is handed the arrays of each call by their addresses, through a shared int64
+    array. ``array_at`` is only for leaf kernels (no reference counting), and only while
+    the caller that published the address keeps the array alive."""
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def address_of(typingctx, array):
+        if not isinstance(array, types.Array):
+            return None
+
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            return builder.ptrtoint(data, context.get_value_type(types.int64))
+
+        return types.int64(array), codegen
+
+    @intrinsic
+    def array_at(typingctx, address, like):
+        if not (isinstance(address, types.Integer) and isinstance(like, types.Array)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            kind = signature.args[1]
+            model = context.make_array(kind)(context, builder, args[1])
+            view = context.make_array(kind)(context, builder)
+            address_64 = context.cast(builder, args[0], signature.args[0], types.int64)
+            context.populate_array(view, data=builder.inttoptr(address_64, model.data.type),
+                                   shape=model.shape, strides=model.strides,
+                                   itemsize=model.itemsize, meminfo=None)
+            return view._getvalue()
+
+        return like(address, like), codegen
+
+    return address_of, array_at
+
+
+def _plain_address_of(array):
+    """Plain-Python stand-in for :func:`address_of`."""
+    return array.__array_interface__["data"][0]
+
+
+def _plain_array_at(address, like):
+    """Plain-Python stand-in for :func:`array_at` (``like`` C-contiguous)."""
+    import ctypes
+
+    import numpy as np
+
+    memory = (ctypes.c_char * like.nbytes).from_address(int(address))
+    return np.frombuffer(memory, dtype=like.dtype).reshape(like.shape)
+
+
+address_of, array_at = ((_plain_address_of, _plain_array_at) if numba.config.DISABLE_JIT
+                        else _address_intrinsics())
 
 
 def _threads_now_intrinsic():
@@ -607,10 +788,13 @@ def _threads_now_intrinsic():
     started here would use (``numba.get_num_threads()``). Numba's own
     ``numba.get_num_threads()`` in a kernel goes through a ctypes pointer, which keeps the
     kernel out of the on-disk cache; this calls the threading layer's C function by name,
-    as Numba's parallel loops do (a kernel with a ``prange`` loop starts the threading
-    layer when it is loaded from the cache, so the name is resolved)."""
+    as Numba's parallel loops do. A kernel loaded from the cache that calls it starts
+    the threading layer first, as one with a ``prange`` loop does (Numba's reload hook
+    for parallel kernels, added to the kernel's code library), so the name is resolved
+    in kernels without a parallel loop too."""
     from llvmlite import ir
     from numba.core import cgutils, types
+    from numba.core.typed_passes import _reload_parfors
     from numba.extending import intrinsic
 
     @intrinsic
@@ -620,6 +804,9 @@ def _threads_now_intrinsic():
         _launch_threads()  # registers the threading layer's functions
 
         def codegen(context, builder, signature, args):
+            # a kernel loaded from the cache starts the threading layer first (as a
+            # parallel loop's does), so the name resolves in kernels without one
+            context.active_code_library._reload_init.add(_reload_parfors)
             function = cgutils.get_or_insert_function(
                 builder.module, ir.FunctionType(cgutils.intp_t, []), "get_num_threads")
             return builder.call(function, [])

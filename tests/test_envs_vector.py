@@ -9,6 +9,7 @@
 - Results do not depend on the number of threads.
 """
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -99,8 +100,9 @@ def test_advance_matches_reference(batch):
 def test_random_step_matches_reference(batch, sample, sample_key):
     """The plain-array step of the vector environment (random opponent) equals the twin,
     and so ``advance``'s ``ACT | FINISH`` against the random opponent and the one-thread
-    ``random_step_serial``; its counts are those of the flags. With ``sample`` the
-    agent's actions drawn in the step equal the twin's, and ``uniform_legal``'s from
+    ``random_step_serial`` (a batch of one block: the step's serial branch; larger ones
+    in ``tests/test_envs_step_pool.py``); its counts are those of the flags. With
+    ``sample`` the agent's actions drawn in the step equal the twin's, and ``uniform_legal``'s from
     the mask of the boards."""
     games, rules, actions, _, _ = batch
     count, m = games.moves.shape
@@ -113,12 +115,14 @@ def test_random_step_matches_reference(batch, sample, sample_key):
 
     def call(step, g, o):
         taken = actions.copy()
+        if step is kb.random_step:  # with a step pool's control array, no worker running
+            step = partial(step, kb.new_pool_control(count, m, 1))
         counts = step(g.boards, g.to_move, g.done, g.base, g.episode, g.key, g.counter, taken,
                       rules.stones, rules.variant, rules.agent, rules.outcome, o.seen, o.mask,
                       o.reward, o.terminated, o.margin, o.ended, o.illegal, o.settled, sample,
                       key)
-        drawn[step] = taken
-        return counts
+        drawn[step.func if isinstance(step, partial) else step] = taken
+        return counts[:2]
 
     counts = call(kb.random_step, games, out)
     assert counts == call(ref.random_step, theirs, ref_out)

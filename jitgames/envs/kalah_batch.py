@@ -36,14 +36,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import atomic_load, fetch_add, jit, prange, threads_now
+from .._jit import (address_of, array_at, atomic_load, atomic_store, fetch_add,
+                    fetch_add_acq_rel, jit, prange, spin_pause, threads_now,
+                    yield_thread)
 from .._random import GOLDEN, below_inline, mix64_inline, stream_key
 from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
+from .step_pool import (ADDRESSES, BLOCKS, CLAIMED, DONE, GAMES, PARAMS, SHAPE, STOP, TALLY,
+                        WANTED, WIDTH, WORKER, new_control)
 
 __all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
            "new_games", "new_step_out", "reply", "ACT", "FINISH", "RESTART",
-           "advance", "random_step", "random_step_serial", "apply_replies", "random_games"]
+           "advance", "random_step", "random_step_serial", "publish", "pool_worker",
+           "new_pool_control", "apply_replies", "random_games"]
 
 RANDOM = 0
 SEARCH = 1
@@ -484,15 +489,23 @@ def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, co
 
 
 STEP_BLOCK = 32  # games a claim in random_step's dynamic schedule
-WAIT_READS = 50_000  # the most reads of a counter random_step's first slot waits for
-# rows of random_step's counters, 64 bytes apart (threads raising one do not keep taking
-# the cache line of another from each other): blocks claimed, games ended, illegal
-# actions, slots started, slots other than the first finished
-CLAIMED, ENDS, ILLEGALS, STARTED, LEFT = range(5)
+YIELD_AFTER = 2_000  # pause rounds (about 60 µs) the stepping thread spins before it yields
+YIELD_EVERY = 256  # a pool worker with nothing to do yields once in so many rounds
+# the step pool's control array (jitgames.envs.step_pool): TALLY's columns besides DONE,
+# PARAMS' columns, and the order of the arrays in the two ADDRESSES rows (the state and
+# the actions, then the outputs)
+ENDS, ILLEGALS = 1, 2
+SAMPLE, SAMPLE_KEY, STONES, VARIANT, AGENT, OUTCOME = range(6)
 
 
-@jit(parallel=True)
-def random_step(boards, to_move, done, base, episode, key, counter, actions, stones,
+def new_pool_control(count: int, pits: int, workers: int) -> np.ndarray:
+    """The control array of a step pool (:mod:`jitgames.envs.step_pool`) for batches of
+    ``count`` games of ``pits`` pits a side and up to ``workers`` worker threads."""
+    return new_control(count, 2 * pits + 2, (count + STEP_BLOCK - 1) // STEP_BLOCK, workers)
+
+
+@jit(leaf=True)
+def random_step(control, boards, to_move, done, base, episode, key, counter, actions, stones,
                 variant, agent, outcome, seen, mask, reward, terminated, margin, ended,
                 illegal, settled, sample, sample_key):
     """``advance(games, actions, which, ACT | FINISH, rules, out)`` for a ``RANDOM``
@@ -503,56 +516,168 @@ def random_step(boards, to_move, done, base, episode, key, counter, actions, sto
     actions are drawn here, written into ``actions`` before they are played: in each
     game the pit that ``sample_legal(mask, rng)`` takes when it draws ``sample_key``
     (:func:`jitgames.envs.sampling.uniform_legal`), ``mask`` the legal pits the last
-    step returned; without it ``sample_key`` is not used. Returns ``(ended, illegal)``:
-    how many games play ended and how many actions were illegal (so that the caller
-    need not scan the flags).
+    step returned; without it ``sample_key`` is not used. Returns ``(ended, illegal,
+    wake)``: how many games play ended and how many actions were illegal (so that the
+    caller need not scan the flags), and whether a worker of the step pool that the
+    step wanted was not spinning (the caller then wakes the pool,
+    :meth:`jitgames.envs.step_pool.StepPool.wake`).
 
-    On one thread (or with one block of games) the step is :func:`random_step_serial`,
-    on the calling thread, without starting the parallel loop (its launch costs a few
-    microseconds even on one thread). Otherwise one slot a thread, and each slot
-    claims blocks of ``STEP_BLOCK`` games from a shared counter until none is left
-    (a dynamic schedule): a thread that starts late, woken from sleep
-    (``OMP_WAIT_POLICY=PASSIVE``: tens of microseconds), finds fewer blocks left
-    instead of holding the others up with a fixed half. The first slot (the calling
-    thread) then waits, reading a counter, for the slots that have started to finish
-    (at most ``WAIT_READS`` reads), so that it reaches the loop's closing barrier
-    last rather than going to sleep there and having to be woken. Each game's result
-    depends on the game alone, so neither the schedule nor the thread count changes
-    anything but the time.
+    On one thread (Numba's thread count of the calling thread), with one block of
+    games, or with a ``control`` array made for another batch, the step is
+    :func:`random_step_serial`. Otherwise it is shared with the step pool of
+    ``control`` (:func:`new_pool_control`; :mod:`jitgames.envs.step_pool`): the
+    step's arrays and numbers are published in ``control`` (:func:`atomic_store` of the
+    block counter, release), then the calling thread and the pool's spinning workers
+    claim blocks of ``STEP_BLOCK`` games from the counter until none is left
+    (:func:`pool_worker`), and the calling thread waits, spinning, until the blocks the
+    workers claimed are done. Blocks nobody else claimed are the calling thread's, so
+    a worker that sleeps, or was never started, costs time, never a result; each
+    game's result depends on the game alone, so neither the schedule nor the thread
+    count changes anything but the time.
     """
     count = boards.shape[0]
-    blocks = (count + STEP_BLOCK - 1) // STEP_BLOCK
-    slots = min(threads_now(), blocks)
-    if slots <= 1:
-        return random_step_serial(boards, to_move, done, base, episode, key, counter,
-                                  actions, stones, variant, agent, outcome, seen, mask,
-                                  reward, terminated, margin, ended, illegal, settled, sample,
-                                  sample_key)
-    tally = np.zeros((5, 8), np.int64)  # rows: CLAIMED .. LEFT
-    for slot in prange(slots):
-        fetch_add(tally[STARTED], 1)
-        ends = 0
-        illegals = 0
-        block = fetch_add(tally[CLAIMED], 1)
-        while block < blocks:
-            start = block * STEP_BLOCK
-            e, k = _random_step_block(start, min(count, start + STEP_BLOCK), boards, to_move,
-                                      done, base, episode, key, counter, actions, stones,
-                                      variant, agent, outcome, seen, mask, reward, terminated,
-                                      margin, ended, illegal, settled, sample, sample_key)
-            ends += e
-            illegals += k
-            block = fetch_add(tally[CLAIMED], 1)
-        fetch_add(tally[ENDS], ends)
-        fetch_add(tally[ILLEGALS], illegals)
-        if slot == 0:
-            reads = 0
-            while (atomic_load(tally[LEFT]) < atomic_load(tally[STARTED]) - 1
-                   and reads < WAIT_READS):
-                reads += 1
+    blocks = control[SHAPE, BLOCKS]
+    slots = min(threads_now(), blocks, control.shape[0] - WORKER + 1)
+    if (slots <= 1 or control[SHAPE, GAMES] != count or control[SHAPE, WIDTH] != boards.shape[1]
+            or blocks != (count + STEP_BLOCK - 1) // STEP_BLOCK):
+        ends, illegals = random_step_serial(boards, to_move, done, base, episode, key, counter,
+                                            actions, stones, variant, agent, outcome, seen,
+                                            mask, reward, terminated, margin, ended, illegal,
+                                            settled, sample, sample_key)
+        return ends, illegals, False
+    publish(control, boards, to_move, done, base, episode, key, counter, actions, stones,
+            variant, agent, outcome, seen, mask, reward, terminated, margin, ended, illegal,
+            settled, sample, sample_key, slots - 1)
+    claimed = control[CLAIMED]
+    tally = control[TALLY]
+    ends = 0
+    illegals = 0
+    mine = 0
+    block = fetch_add_acq_rel(claimed, 1)
+    while block < blocks:
+        e, k = _published_block(control, block, boards, to_move, done, base, episode, key,
+                                counter, actions, seen, mask, reward, terminated, margin,
+                                ended, illegal, settled)
+        ends += e
+        illegals += k
+        mine += 1
+        block = fetch_add_acq_rel(claimed, 1)
+    # every block is claimed; those of the workers are being stepped by running threads
+    # (a worker cut off by the system mid-block is given this thread's core after a
+    # short spin: on a machine with no free core, waiting for it otherwise lasts a slice)
+    rounds = 0
+    while atomic_load(tally) < blocks - mine:
+        rounds += 1
+        if rounds < YIELD_AFTER:
+            spin_pause()
         else:
-            fetch_add(tally[LEFT], 1)
-    return tally[ENDS, 0], tally[ILLEGALS, 0]
+            yield_thread()
+    ends += tally[ENDS]
+    illegals += tally[ILLEGALS]
+    wake = False
+    for w in range(slots - 1):
+        if atomic_load(control[WORKER + w]) == 0:
+            wake = True
+    return ends, illegals, wake
+
+
+@jit(leaf=True)
+def publish(control, boards, to_move, done, base, episode, key, counter, actions, stones,
+            variant, agent, outcome, seen, mask, reward, terminated, margin, ended, illegal,
+            settled, sample, sample_key, wanted):
+    """Publish a step of :func:`random_step` to the step pool of ``control`` (arguments as
+    :func:`random_step`'s; ``wanted``: the workers the step wants): its numbers and the
+    addresses of its arrays, zeroed counts, and last the block counter set to 0 (release:
+    a worker that claims a block sees everything written before). Only once every block
+    of the step before is done (no worker reads the published values then)."""
+    numbers = control[PARAMS]
+    numbers[SAMPLE] = sample
+    numbers.view(np.uint64)[SAMPLE_KEY] = sample_key
+    numbers[STONES] = stones
+    numbers[VARIANT] = variant
+    numbers[AGENT] = agent
+    numbers[OUTCOME] = outcome
+    state = control[ADDRESSES]
+    state[0] = address_of(boards)
+    state[1] = address_of(to_move)
+    state[2] = address_of(done)
+    state[3] = address_of(base)
+    state[4] = address_of(episode)
+    state[5] = address_of(key)
+    state[6] = address_of(counter)
+    state[7] = address_of(actions)
+    outputs = control[ADDRESSES + 1]
+    outputs[0] = address_of(seen)
+    outputs[1] = address_of(mask)
+    outputs[2] = address_of(reward)
+    outputs[3] = address_of(terminated)
+    outputs[4] = address_of(margin)
+    outputs[5] = address_of(ended)
+    outputs[6] = address_of(illegal)
+    outputs[7] = address_of(settled)
+    tally = control[TALLY]
+    tally[DONE] = 0
+    tally[ENDS] = 0
+    tally[ILLEGALS] = 0
+    control[SHAPE, WANTED] = wanted
+    atomic_store(control[CLAIMED], 0)
+
+
+@jit(inline=True)
+def _published_block(control, block, boards, to_move, done, base, episode, key, counter,
+                     actions, seen, mask, reward, terminated, margin, ended, illegal, settled):
+    """Step block ``block`` of the step published in ``control`` (:func:`publish`), its
+    arrays taken from their addresses with the types and shapes of the arrays given
+    (the same batch's), its numbers from ``PARAMS``; returns the block's counts."""
+    state = control[ADDRESSES]
+    outputs = control[ADDRESSES + 1]
+    numbers = control[PARAMS]
+    start = block * STEP_BLOCK
+    return _random_step_block(
+        start, min(boards.shape[0], start + STEP_BLOCK), array_at(state[0], boards),
+        array_at(state[1], to_move), array_at(state[2], done), array_at(state[3], base),
+        array_at(state[4], episode), array_at(state[5], key), array_at(state[6], counter),
+        array_at(state[7], actions), numbers[STONES], numbers[VARIANT], numbers[AGENT],
+        numbers[OUTCOME] != 0, array_at(outputs[0], seen), array_at(outputs[1], mask),
+        array_at(outputs[2], reward), array_at(outputs[3], terminated),
+        array_at(outputs[4], margin), array_at(outputs[5], ended),
+        array_at(outputs[6], illegal), array_at(outputs[7], settled), numbers[SAMPLE] != 0,
+        numbers.view(np.uint64)[SAMPLE_KEY])
+
+
+@jit(leaf=True)
+def pool_worker(control, index, rounds, boards, to_move, done, base, episode, key, counter,
+                actions, seen, mask, reward, terminated, margin, ended, illegal, settled):
+    """Worker ``index`` of a step pool (:mod:`jitgames.envs.step_pool`), one spin window:
+    claim and step the blocks of the steps :func:`random_step` publishes in ``control``
+    (the arrays given are the batch's own, for their types and shapes: each step's are
+    taken from the addresses published), and return after ``rounds`` rounds in a row
+    with nothing to claim (an atomic load and a pause hint each), or at once when the
+    pool is stopped. A worker that the step does not want (``index`` not below
+    ``WANTED``: fewer threads now) claims nothing."""
+    blocks = control[SHAPE, BLOCKS]
+    claimed = control[CLAIMED]
+    tally = control[TALLY]
+    wanted = control[SHAPE, WANTED:]
+    stop = control[SHAPE, STOP:]
+    idle = 0
+    while idle < rounds and atomic_load(stop) == 0:
+        if index < atomic_load(wanted) and atomic_load(claimed) < blocks:
+            block = fetch_add_acq_rel(claimed, 1)
+            if block < blocks:
+                e, k = _published_block(control, block, boards, to_move, done, base, episode,
+                                        key, counter, actions, seen, mask, reward, terminated,
+                                        margin, ended, illegal, settled)
+                fetch_add(tally[ENDS:], e)
+                fetch_add(tally[ILLEGALS:], k)
+                fetch_add_acq_rel(tally, 1)  # release: the block's writes before its count
+                idle = 0
+                continue
+        idle += 1
+        if idle % YIELD_EVERY == 0:
+            yield_thread()  # let other threads have this core if they are waiting for one
+        else:
+            spin_pause()
 
 
 @jit(leaf=True)

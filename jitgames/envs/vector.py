@@ -18,11 +18,17 @@ observation for observation, reward for reward and info for info, which
   ``info["action_mask"]`` is ``(N, actions)``.
 
 The number of threads of the kernels is Numba's (``numba.set_num_threads`` or
-:func:`jitgames._jit.threads`); results do not depend on it.
+:func:`jitgames._jit.threads`); results do not depend on it. Against the random
+opponent, Kalah's steps on two threads or more are shared with the environment's step
+pool (:mod:`jitgames.envs.step_pool`), whose workers spin about a millisecond after
+each step and then sleep; ``close()`` stops them.
 """
 from __future__ import annotations
 
+import weakref
+
 import gymnasium
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -42,8 +48,9 @@ from .solitaire_batch import new_tableaus, play_moves
 from .mastermind_batch import Codes, guess_codes, new_codebreaks
 from .sampling import uniform_legal
 from .kalah_batch import (ACT, FINISH, OPPONENT_CODES, PERFECT, RANDOM, RESTART, Rules,
-                          StepOut, advance, apply_replies, new_games, new_step_out,
-                          random_step)
+                          StepOut, advance, apply_replies, new_games, new_pool_control,
+                          new_step_out, pool_worker, random_step)
+from .step_pool import StepPool
 
 __all__ = ["KalahVectorEnv", "MastermindVectorEnv", "SolitaireVectorEnv", "sub_seeds"]
 
@@ -126,7 +133,11 @@ class KalahVectorEnv(VectorEnv):
     (:func:`jitgames._jit.compiled_entry`: the dispatcher's typing of 22 arguments cost
     more than the rest of the step's Python); actions given by the user are checked
     (an int64 array of shape ``(num_envs,)``, C-contiguous, aligned and writeable, or
-    converted into one) before they go to it.
+    converted into one) before they go to it. On two threads or more (Numba's thread
+    count of the stepping thread) the kernel shares the step with the environment's step
+    pool (:mod:`jitgames.envs.step_pool`): worker threads started on the first such
+    step, woken after a step that found them asleep, stopped by :meth:`close` (or when
+    the environment is collected).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -175,17 +186,30 @@ class KalahVectorEnv(VectorEnv):
         its arguments (compiled or loaded from the cache now): a step passes arguments of
         these types, the environment's own arrays and checked actions."""
         games, rules, out = self.games, self.rules, self._out
-        self._state = (games.boards, games.to_move, games.done, games.base, games.episode,
-                       games.key, games.counter)
+        control = new_pool_control(self.num_envs, pits, numba.config.NUMBA_NUM_THREADS - 1)
+        self._state = (control, games.boards, games.to_move, games.done, games.base,
+                       games.episode, games.key, games.counter)
         self._terms = (rules.stones, rules.variant, rules.agent, rules.outcome)
         # the shapes of a game's row, of the boards and of the masks
         self._shapes = (self.num_envs, (self.num_envs, 2 * pits + 2), (self.num_envs, pits))
         self._random_step = compiled_entry(random_step, *self._state, self._no_actions,
                                            *self._terms, *out, True, _NO_KEY)
+        self._pool = StepPool(control, _pool_spin(self._state, self._no_actions, out))
+        # the workers stop with the environment, closed or collected (they hold the
+        # pool, not the environment)
+        self._pool_closer = weakref.finalize(self, self._pool.close)
+
+    def close_extras(self, **kwargs) -> None:
+        """Stop the step pool's worker threads (:mod:`jitgames.envs.step_pool`)."""
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.close()
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        state.pop("_random_step", None)  # compiled code cannot be pickled: made again
+        # compiled code, threads and their control array are made again
+        for name in ("_random_step", "_pool", "_pool_closer", "_state"):
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -283,8 +307,10 @@ class KalahVectorEnv(VectorEnv):
                        empty(rows, _BOOL))
         else:
             outputs = self._out[:7]  # all but the scratch, settled
-        ends, illegals = self._random_step(*self._state, actions, *self._terms, *outputs,
-                                           self._out.settled, sample, key)
+        ends, illegals, wake = self._random_step(*self._state, actions, *self._terms, *outputs,
+                                                 self._out.settled, sample, key)
+        if wake:  # a worker the step wanted was asleep or not started: for the next step
+            self._pool.wake()
         return self._returned(*outputs, ends, illegals)
 
     def _returned(self, seen, mask, reward, terminated, margin, ended, illegal, ends, illegals):
@@ -326,6 +352,20 @@ class KalahVectorEnv(VectorEnv):
                 apply_replies(games, pits, rules)
             advance(games, actions, which, FINISH, rules, out)
 
+
+
+def _pool_spin(state: tuple, actions: np.ndarray, out: StepOut):
+    """``spin(index, rounds)`` for the step pool of a Kalah vector environment: one spin
+    window of :func:`jitgames.envs.kalah_batch.pool_worker` through its compiled entry,
+    with the environment's arrays for the types and shapes (the control array first);
+    it holds the arrays, not the environment."""
+    control, *arrays = state
+    entry = compiled_entry(pool_worker, control, 0, 1, *arrays, actions, *out)
+
+    def spin(index: int, rounds: int) -> None:
+        entry(control, index, rounds, *arrays, actions, *out)
+
+    return spin
 
 
 def _generators(rngs: list, which: np.ndarray, seeds) -> None:
