@@ -194,14 +194,20 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             out[class_end[f]] = src[t]
         sharper = m
         for f in range(n_slots):
+            class_lb[f] = lb[row[f]]
+            if f != solved:
+                sharper += class_lb[f]
+        # each class that no member splits apart adds one (2s against lb(s) = 2s - 1);
+        # the tests stop once g is cut (its class bounds are then never read)
+        for f in range(n_slots):
+            if sharper >= best:
+                break
             size = row[f]
-            class_lb[f] = lb[size]
             if f != solved and 3 <= size <= n_slots and lb[size] < 2 * size:
                 lo = class_end[f]
                 if splits_apart_any(tables, out, lo, lo + size, True, scratch.seen) < 0:
+                    sharper += 2 * size - class_lb[f]
                     class_lb[f] = 2 * size
-            if f != solved:
-                sharper += class_lb[f]
         counts[2] += 1
         if sharper >= best:
             counts[3] += 1
