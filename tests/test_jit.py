@@ -305,3 +305,55 @@ def test_threads_sleep_unless_the_user_chose_how_they_wait(chosen, expected):
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[1], timeout=60, check=True)
     assert done.stdout.split() == [str(v) for v in expected]
+
+
+_PROBE_CALLER = '''from ._jit import jit
+from ._cache_probe_callee import step
+
+
+@jit
+def run(x):
+    return step(x)
+'''
+_PROBE_CALLEE = '''from ._jit import jit
+
+
+@jit
+def step(x):
+    return x + {}
+'''
+
+
+def test_a_cached_kernel_is_compiled_again_when_a_callee_in_another_module_changes(tmp_path):
+    """Numba alone would load ``run`` from its cache (its own file unchanged) with the
+    old ``step`` linked in; the package fingerprint in every cache entry's identity
+    makes it compile again. A copy of the package gets a caller and a callee in two
+    modules; only the callee's file is rewritten between runs."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    package = tmp_path / "copy" / "jitgames"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "jitgames", package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "_cache_probe_caller.py").write_text(_PROBE_CALLER)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+    code = ("import jitgames; from jitgames._cache_probe_caller import run; "
+            "assert jitgames.__file__.startswith({!r}); "
+            "print(run(1), run.stats.cache_hits.get(run.signatures[0], 0))").format(str(package))
+
+    def call(added):
+        (package / "_cache_probe_callee.py").write_text(_PROBE_CALLEE.format(added))
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, cwd=package.parent, timeout=120)
+        assert done.returncode == 0, done.stderr
+        value, hits = done.stdout.split()
+        return int(value), int(hits)
+
+    assert call(1) == (2, 0)  # compiled and stored
+    assert call(1) == (2, 1)  # nothing changed: loaded from the cache
+    assert call(2) == (3, 0)  # the callee's module changed: compiled again
+    assert call(2) == (3, 1)
