@@ -24,7 +24,23 @@ pytest.importorskip("gymnasium", reason="needs the envs extra (gymnasium)")
 
 from jitgames._jit import threads  # noqa: E402
 from jitgames.envs import kalah_batch as kb  # noqa: E402
-from jitgames.envs.step_pool import CLAIMED, DONE, SHAPE, STOP, TALLY, WORKER  # noqa: E402
+from jitgames.envs.step_pool import (CLAIMED, DONE, NEXT, SHAPE, STOP, TALLY, WANTED,  # noqa: E402
+                                     WORKER)
+
+
+def region_starts(control):
+    """The first block of each region of ``control`` and, last, the blocks' count:
+    the blocks split into one contiguous run a thread (the stepping one, then each
+    worker's), written from the definition."""
+    regions = control.shape[0] - WORKER + 1
+    blocks = int(control[SHAPE, 2])
+    return [r * blocks // regions for r in range(regions + 1)]
+
+
+def next_blocks(control):
+    """Each region's counter of the next block to claim."""
+    return [int(control[CLAIMED, 0])] + [int(control[WORKER + w, NEXT])
+                                         for w in range(control.shape[0] - WORKER)]
 from jitgames.envs.vector import KalahVectorEnv  # noqa: E402
 from tests.reference import envs_batch as ref  # noqa: E402
 
@@ -83,9 +99,10 @@ def test_a_published_step_stepped_by_a_worker_equals_the_twin(seed, count, m, ag
     blocks = control[SHAPE, 2]
     kb.publish(control, *arguments, 1)
     kb.pool_worker(control, 1, 3, *arguments[:8], *out)  # not wanted: claims nothing
-    assert control[CLAIMED, 0] == 0 and control[TALLY, DONE] == 0
+    assert next_blocks(control) == region_starts(control)[:-1] and control[TALLY, DONE] == 0
     kb.pool_worker(control, 0, 3, *arguments[:8], *out)
-    assert control[TALLY, DONE] == blocks and control[CLAIMED, 0] >= blocks
+    assert control[TALLY, DONE] == blocks
+    assert next_blocks(control) == region_starts(control)[1:]  # every region claimed
     theirs, their_actions, their_out, counts = twin_step(seed, count, m, agent, outcome,
                                                          sample, key)
     assert (control[TALLY, kb.ENDS], control[TALLY, kb.ILLEGALS]) == counts
@@ -115,9 +132,9 @@ def test_the_stepping_kernel_alone_steps_every_published_block(seed, count, m, a
         pooled = used > 1 and control[SHAPE, 0] == count
         assert (ends, illegals) == counts
         assert bool(wake) == pooled  # the worker wanted never started
-        # claimed past the last block, or never published (set to the blocks' count)
-        assert control[CLAIMED, 0] > control[SHAPE, 2] if pooled else (
-            control[CLAIMED, 0] == control[SHAPE, 2])
+        # published for one worker and every region claimed, or never published
+        assert control[SHAPE, WANTED] == (1 if pooled else 0)
+        assert next_blocks(control) == region_starts(control)[1:]
         assert actions.tolist() == their_actions.tolist()
         assert_same(games, theirs)
         assert_same(out, their_out)

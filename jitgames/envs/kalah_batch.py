@@ -42,8 +42,8 @@ from .._jit import (address_of, array_at, atomic_load, atomic_store, fetch_add,
 from .._random import GOLDEN, below_inline, mix64_inline, stream_key
 from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
-from .step_pool import (ADDRESSES, BLOCKS, CLAIMED, DONE, GAMES, PARAMS, SHAPE, STOP, TALLY,
-                        WANTED, WIDTH, WORKER, new_control)
+from .step_pool import (ADDRESSES, BLOCKS, CLAIMED, DONE, GAMES, NEXT, PARAMS, SHAPE, STOP,
+                        TALLY, WANTED, WIDTH, WORKER, new_control, region_start)
 
 __all__ = ["RANDOM", "SEARCH", "PERFECT", "OPPONENT_CODES", "Games", "Rules", "StepOut",
            "new_games", "new_step_out", "reply", "ACT", "FINISH", "RESTART",
@@ -527,8 +527,9 @@ def random_step(control, boards, to_move, done, base, episode, key, counter, act
     :func:`random_step_serial`. Otherwise it is shared with the step pool of
     ``control`` (:func:`new_pool_control`; :mod:`jitgames.envs.step_pool`): the
     step's arrays and numbers are published in ``control`` (:func:`atomic_store` of the
-    block counter, release), then the calling thread and the pool's spinning workers
-    claim blocks of ``STEP_BLOCK`` games from the counter until none is left
+    regions' block counters, release), then the calling thread and the pool's spinning workers
+    claim blocks of ``STEP_BLOCK`` games, each thread from its own region of the
+    blocks first, then from the others' (:func:`_claim`), until none is left
     (:func:`pool_worker`), and the calling thread waits, spinning, until the blocks the
     workers claimed are done. Blocks nobody else claimed are the calling thread's, so
     a worker that sleeps, or was never started, costs time, never a result; each
@@ -548,20 +549,19 @@ def random_step(control, boards, to_move, done, base, episode, key, counter, act
     publish(control, boards, to_move, done, base, episode, key, counter, actions, stones,
             variant, agent, outcome, seen, mask, reward, terminated, margin, ended, illegal,
             settled, sample, sample_key, slots - 1)
-    claimed = control[CLAIMED]
     tally = control[TALLY]
     ends = 0
     illegals = 0
     mine = 0
-    block = fetch_add_acq_rel(claimed, 1)
-    while block < blocks:
+    block = _claim(control, 0, blocks)
+    while block >= 0:
         e, k = _published_block(control, block, boards, to_move, done, base, episode, key,
                                 counter, actions, seen, mask, reward, terminated, margin,
                                 ended, illegal, settled)
         ends += e
         illegals += k
         mine += 1
-        block = fetch_add_acq_rel(claimed, 1)
+        block = _claim(control, 0, blocks)
     # every block is claimed; those of the workers are being stepped by running threads
     # (a worker cut off by the system mid-block is given this thread's core after a
     # short spin: on a machine with no free core, waiting for it otherwise lasts a slice)
@@ -620,7 +620,39 @@ def publish(control, boards, to_move, done, base, episode, key, counter, actions
     tally[ENDS] = 0
     tally[ILLEGALS] = 0
     control[SHAPE, WANTED] = wanted
-    atomic_store(control[CLAIMED], 0)
+    regions = control.shape[0] - WORKER + 1
+    for region in range(regions):
+        start = region_start(region, regions, control[SHAPE, BLOCKS])
+        atomic_store(_next_block(control, region), start)
+
+
+@jit(inline=True)
+def _next_block(control, region):
+    """The counter of ``region``'s next block to claim, as a one-element view (region 0:
+    the stepping thread's, region ``i + 1``: worker ``i``'s)."""
+    if region == 0:
+        return control[CLAIMED, 0:1]
+    return control[WORKER + region - 1, NEXT:NEXT + 1]
+
+
+@jit(inline=True)
+def _claim(control, first, blocks):
+    """A block of the published step for the thread of region ``first``: its own
+    region's next, else another region's (taken in turn from ``first + 1``), or -1 when
+    every block is claimed. Regions are contiguous runs of blocks fixed by the control
+    array, so a thread steps the same games step after step while no one falls behind
+    (their rows stay in its core's cache), and a claim made before :func:`publish`
+    reset the counters finds its region's counter at or past the region's end."""
+    regions = control.shape[0] - WORKER + 1
+    for k in range(regions):
+        region = (first + k) % regions
+        end = region_start(region + 1, regions, blocks)
+        counter = _next_block(control, region)
+        if atomic_load(counter) < end:
+            block = fetch_add_acq_rel(counter, 1)
+            if block < end:
+                return block
+    return -1
 
 
 @jit(inline=True)
@@ -656,15 +688,14 @@ def pool_worker(control, index, rounds, boards, to_move, done, base, episode, ke
     pool is stopped. A worker that the step does not want (``index`` not below
     ``WANTED``: fewer threads now) claims nothing."""
     blocks = control[SHAPE, BLOCKS]
-    claimed = control[CLAIMED]
     tally = control[TALLY]
     wanted = control[SHAPE, WANTED:]
     stop = control[SHAPE, STOP:]
     idle = 0
     while idle < rounds and atomic_load(stop) == 0:
-        if index < atomic_load(wanted) and atomic_load(claimed) < blocks:
-            block = fetch_add_acq_rel(claimed, 1)
-            if block < blocks:
+        if index < atomic_load(wanted):
+            block = _claim(control, index + 1, blocks)
+            if block >= 0:
                 e, k = _published_block(control, block, boards, to_move, done, base, episode,
                                         key, counter, actions, seen, mask, reward, terminated,
                                         margin, ended, illegal, settled)

@@ -12,7 +12,8 @@ between steps, so that the next step finds them awake.
 How: the pool is ``workers`` Python threads (daemon), started on the first step that
 wants them. Each runs a ``nogil`` kernel (the environment's, e.g.
 :func:`jitgames.envs.kalah_batch.pool_worker`) that spins on a shared int64 *control*
-array, claiming blocks of games from its counter when a step publishes them, for
+array, claiming blocks of games from its region's counter, then from the others', when a
+step publishes them, for
 :data:`SPIN_ROUNDS` rounds with nothing to do (about a millisecond; it yields its core
 every 256 rounds, so that on a busy machine waiting threads get it), then returns to
 Python, which marks the worker asleep in the control array and waits on an
@@ -37,19 +38,22 @@ import weakref
 import numba
 import numpy as np
 
-__all__ = ["StepPool", "new_control", "CLAIMED", "TALLY", "SHAPE", "PARAMS", "ADDRESSES",
-           "WORKER", "DONE", "GAMES", "WIDTH", "BLOCKS", "WANTED", "STOP", "SPIN_ROUNDS",
+from .._jit import jit
+
+__all__ = ["StepPool", "new_control", "region_start", "CLAIMED", "TALLY", "SHAPE", "PARAMS",
+           "ADDRESSES", "WORKER", "DONE", "NEXT", "GAMES", "WIDTH", "BLOCKS", "WANTED", "STOP", "SPIN_ROUNDS",
            "WAIT_STEP"]
 
 # rows
-CLAIMED = 0  # [0]: the next block to claim (>= blocks: nothing published)
+CLAIMED = 0  # [0]: the next block of region 0 to claim (>= the region's end: none left)
 TALLY = 1  # [DONE]: blocks the workers finished; the other columns: the kernel's counts
 SHAPE = 2  # [GAMES], [WIDTH], [BLOCKS]: the batch the pool is for; [WANTED], [STOP]
 PARAMS = 3  # the step's numbers (the kernel's layout)
 ADDRESSES = 4  # two rows: the addresses of the step's arrays (the kernel's layout)
-WORKER = 6  # row WORKER + i, [0]: worker i is spinning (1) or not (0)
+WORKER = 6  # row WORKER + i, [0]: worker i is spinning (1) or not (0); [NEXT]: region i + 1's
 # columns
 DONE = 0
+NEXT = 1
 GAMES, WIDTH, BLOCKS, WANTED, STOP = range(5)
 
 SPIN_ROUNDS = 20_000
@@ -67,9 +71,20 @@ def new_control(games: int, width: int, blocks: int, workers: int) -> np.ndarray
     """A control array for batches of ``games`` rows of ``width`` (split into ``blocks``)
     and up to ``workers`` worker threads; nothing published."""
     control = np.zeros((WORKER + max(workers, 0), 8), dtype=np.int64)
-    control[CLAIMED, 0] = blocks  # nothing to claim before the first step
+    regions = max(workers, 0) + 1
+    control[CLAIMED, 0] = region_start(1, regions, blocks)  # nothing to claim before a step
+    for worker in range(max(workers, 0)):
+        control[WORKER + worker, NEXT] = region_start(worker + 2, regions, blocks)
     control[SHAPE, GAMES], control[SHAPE, WIDTH], control[SHAPE, BLOCKS] = games, width, blocks
     return control
+
+
+@jit(inline=True)
+def region_start(region, regions, blocks):
+    """The first block of ``region`` (of ``regions``, the stepping thread's and one a
+    worker) when ``blocks`` blocks are split into contiguous regions; the region ends
+    where the next starts (``region_start(regions, ...)`` is ``blocks``)."""
+    return region * blocks // regions
 
 
 class StepPool:
