@@ -118,27 +118,10 @@ def key(piles, foundations):
 
 
 def optimal_score(rules, piles, foundations, budget=20_000):
-    """The most foundation cards over every reachable position, or None past ``budget``."""
-    piles = [[d, list(c)] for d, c in piles]
-    foundations = list(foundations)
-    normalise(rules, piles, foundations)
-    seen = {key(piles, foundations)}
-    frontier = [(piles, foundations)]
-    best = sum(foundations)
-    while frontier:
-        following = []
-        for piles, foundations in frontier:
-            best = max(best, sum(foundations))
-            for move in moves(rules, piles, foundations):
-                child = play(rules, piles, foundations, move)
-                k = key(*child)
-                if k not in seen:
-                    seen.add(k)
-                    if len(seen) > budget:
-                        return None
-                    following.append(child)
-        frontier = following
-    return best
+    """The most foundation cards over every reachable position, or None past ``budget``
+    (the breadth-first search of :func:`shortest_line_length`)."""
+    found = shortest_line_length(rules, piles, foundations, budget)
+    return None if found is None else found[0]
 
 
 def places(rules, card):
