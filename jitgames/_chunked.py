@@ -454,15 +454,35 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
 
 
 def _run_on_dask(client, job, todo, finish, bar) -> None:
+    """Submit the chunks ``todo`` and ``finish`` each as it completes.
+
+    A chunk that fails on a worker raises its exception here. When the client loses
+    its scheduler (the scheduler stopped, the network went), Dask cancels every
+    future at once, and a finished chunk's result can no longer be fetched: either
+    ends the run with one line (``InputError``), the chunks finished before kept by
+    the caller's checkpoint.
+    """
+    from concurrent.futures import CancelledError
+
     from distributed import as_completed
+    from distributed.comm.core import CommClosedError
 
     futures = {}
     for a, b in todo:
         future = client.submit(job.worker, job.params, a, b, pure=False, retries=3)
         futures[future] = (a, b)
+    finished = 0
     try:
-        for future, partial in as_completed(list(futures), with_results=True):
+        for future in as_completed(list(futures)):
+            try:
+                partial = future.result()
+            except (CancelledError, CommClosedError) as exc:
+                reason = getattr(exc, "reason", None) or "connection closed"
+                address = getattr(client.scheduler, "address", "")
+                raise InputError(f"lost the Dask scheduler {address} after {finished} of "
+                                 f"{len(futures)} chunks ({reason})") from None
             finish(futures[future], partial)
+            finished += 1
             bar.update(1)
     except KeyboardInterrupt:
         client.cancel(list(futures))
@@ -686,7 +706,27 @@ def open_client(spec: str | None):
     except Exception as exc:  # noqa: BLE001 - whatever a non-Dask server makes Dask raise
         raise InputError(f"{spec} did not answer as a Dask scheduler "
                          f"({type(exc).__name__}); is it the scheduler's address?") from None
+    with _dask_logs_silenced():
+        try:
+            yield client
+        finally:
+            client.close()
+
+
+@contextlib.contextmanager
+def _dask_logs_silenced():
+    """Dask's log lines below CRITICAL silenced while a remote scheduler's client is in
+    use and closed: what they report (a lost connection and its reconnection attempts, with
+    tracebacks) reaches the command as a failed or cancelled chunk, told in one line."""
+    import logging
+
+    names = ["distributed"] + [name for name in logging.root.manager.loggerDict
+                               if name.startswith("distributed.")]
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:  # Dask's configuration gives some of them levels of their own
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
-        yield client
+        yield
     finally:
-        client.close()
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)

@@ -1,12 +1,16 @@
 """Issue 6: studies on a Dask cluster and resumable checkpointed runs give the
 in-process answers exactly (n-queens, solitaire, Mastermind)."""
+import contextlib
+import importlib
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
-
-import importlib
-import signal
 
 from jitgames._chunked import (ChunkedJob, local_worker_threads, open_client, run_chunks,
                                split_range)
@@ -18,29 +22,86 @@ from jitgames.solitaire.__main__ import main as solitaire_main
 
 # The package exports a function named evaluate, so fetch the module by name.
 mastermind_evaluate = importlib.import_module("jitgames.mastermind.evaluate")
+ROOT = Path(__file__).resolve().parents[1]
 TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "threads",
           "resumed_chunks", "complete"}
 
 
+SERVER_START = 120.0
+"""Seconds the scheduler and its workers are given to start (compiling nothing)."""
+
+
+def _start(argv, log, env):
+    """A Dask command-line server as its own process group, its output in ``log``."""
+    return subprocess.Popen([sys.executable, "-m", *argv], stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, env=env, cwd=ROOT,
+                            start_new_session=True)
+
+
+def _stop(process, wait=20.0):
+    """SIGTERM to the server's process group (it closes its workers), then SIGKILL."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(wait)
+        except subprocess.TimeoutExpired:
+            pass
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)  # whatever of the group is left
+    process.wait(wait)
+
+
+def _written_address(path):
+    """The address in a scheduler file, or None while it is not (completely) written."""
+    try:
+        return json.loads(path.read_text())["address"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+@contextlib.contextmanager
+def dask_servers(folder, workers):
+    """A scheduler and ``workers`` worker processes started as a user would start them
+    (``dask scheduler``, ``dask worker --nworkers W``), in process groups of their own,
+    bound to this machine only and without dashboard pages; yields the scheduler's
+    address and its process. Their output goes to ``folder/cluster.log``."""
+    address_file = folder / "scheduler.json"
+    env = dict(os.environ, NUMBA_NUM_THREADS=str(local_worker_threads(2)),
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT),
+                                                        os.environ.get("PYTHONPATH")])),
+               DASK_DISTRIBUTED__SCHEDULER__HTTP__ROUTES="[]",
+               DASK_DISTRIBUTED__WORKER__HTTP__ROUTES="[]")
+    log = open(folder / "cluster.log", "wb")
+    servers = [_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                       "--no-dashboard", "--scheduler-file", str(address_file)], log, env)]
+    try:
+        deadline = time.monotonic() + SERVER_START
+        while (address := _written_address(address_file)) is None:
+            assert servers[0].poll() is None, "the scheduler ended at its start"
+            assert time.monotonic() < deadline, "the scheduler did not start in time"
+            time.sleep(0.1)
+        servers.append(_start(["distributed.cli.dask_worker", address, "--nworkers",
+                               str(workers), "--nthreads", "1", "--host", "127.0.0.1",
+                               "--no-dashboard"], log, env))
+        yield address, servers[0]
+    finally:
+        for server in reversed(servers):
+            _stop(server)
+        log.close()
+
+
 @pytest.fixture(scope="module")
-def scheduler():
-    """Address of a running scheduler with 2 worker processes (as a user would start
-    with ``dask scheduler`` and ``dask worker``), and a client of it.
+def scheduler(tmp_path_factory):
+    """Address of a running scheduler with 2 worker processes (:func:`dask_servers`),
+    and a client of it. Nothing of the cluster runs in the test process, which holds
+    only clients, as a user's command does."""
+    from distributed import Client
 
-    ``--scheduler local:W`` makes a cluster only its own process can reach, so a
-    scheduler that a command line can be pointed at is started here as plain TCP,
-    bound to this machine only and without dashboard pages.
-    """
-    import dask
-    from distributed import Client, LocalCluster
-
-    with dask.config.set({"distributed.scheduler.http.routes": [],
-                          "distributed.worker.http.routes": []}):
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                               env={"NUMBA_NUM_THREADS": str(local_worker_threads(2))})
-    with cluster, Client(cluster) as client:
-        yield client.scheduler.address, client
+    with dask_servers(tmp_path_factory.mktemp("dask"), 2) as (address, _):
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=SERVER_START)
+            yield address, client
 
 
 def _numba_threads():
@@ -119,6 +180,36 @@ def test_solitaire_study_on_a_cluster_equals_in_process(scheduler, capsys):
                                               "--chunk-size", "70"], capsys)
     assert status == 0 and there["deals"] == 600
     assert exact_figures(there) == exact_figures(here)
+
+
+def test_solitaire_study_that_loses_its_scheduler_is_one_line_and_resumes(
+        tmp_path, monkeypatch, capsys, caplog):
+    """The scheduler killed after the second chunk came back: one line and status 2 (no
+    traceback, no log lines, no cancellation taken for a result), the finished chunks
+    kept in the checkpoint, and a run from it in process gives the whole study's
+    figures."""
+    from jitgames import _chunked
+
+    path = tmp_path / "study.ckpt"
+    argv = ["600", "--seed", "5", "--chunk-size", "50", "--checkpoint", str(path)]
+    real = _chunked.Checkpoint.record
+    with dask_servers(tmp_path, 1) as (address, scheduler_process):
+        def record_then_kill_at_the_second(self, chunk, partial):
+            real(self, chunk, partial)
+            if len(self.done) == 2:
+                os.killpg(scheduler_process.pid, signal.SIGKILL)
+
+        monkeypatch.setattr(_chunked.Checkpoint, "record", record_then_kill_at_the_second)
+        status = solitaire_main(argv + ["--scheduler", address, "--quiet"])
+        monkeypatch.setattr(_chunked.Checkpoint, "record", real)
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == ""
+    assert captured.err.count("\n") == 1 and "lost the Dask scheduler" in captured.err
+    assert not [r for r in caplog.records if r.name.startswith("distributed")]
+    status, resumed = run_json(solitaire_main, argv, capsys)
+    assert status == 0 and resumed["resumed_chunks"] >= 2 and resumed["deals"] == 600
+    status, whole = run_json(solitaire_main, ["600", "--seed", "5"], capsys)
+    assert exact_figures(resumed) == exact_figures(whole)
 
 
 def dying_study_worker(params, start, stop):
