@@ -173,6 +173,28 @@ from jitgames.solitaire.deal import deals
 from jitgames.solitaire.search import make_scratch, solve_rows
 solve_rows(deals(0, 0, 1), False, make_scratch(1))
 """
+FIRST_CALL_CPU = r"""
+import json, os, time
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_rows
+try:
+    from jitgames._warmup import helper_compiling
+    from jitgames.solitaire.warm_up import STUDY_PLAN
+except ImportError:  # the code before: no helper
+    import contextlib
+    helper_compiling, STUDY_PLAN = (lambda name: contextlib.nullcontext()), None
+wall, cpu = time.perf_counter(), time.process_time()
+with helper_compiling(STUDY_PLAN) as helper:
+    solve_rows(deals(0, 0, 1), False, make_scratch(1))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+print(json.dumps({"wall": wall, "main_cpu": cpu, "helper": helper is not None}))
+"""
+"""--main-cpu: the study's first call (what ``compile_seconds`` times) with its helper, as
+the solitaire command starts it, timed in the main process: wall seconds and the main
+process's own CPU seconds (the helper's not counted). With a core free for the helper,
+the wall time is about the main process's CPU time; on a busy machine the helper gets
+less of a core, finishes less, and the main process compiles more itself."""
+
 BY_FUNCTION = r"""
 import collections, functools, json, time
 from numba.core import caching, codegen, compiler_machinery, lowering
@@ -331,11 +353,12 @@ generation), beside O3: the first call's CPU seconds, ``solve_decks``' machine c
 the CPU seconds of 1,000 deals (option (b) of issue 29, measured and dropped)."""
 
 
-def _snippet(checkout: Path, code: str, helper_first: bool = False) -> dict:
+def _snippet(checkout: Path, code: str, helper_first: bool = False, env=None) -> dict:
     """The JSON printed by ``code`` run in ``checkout`` on an empty Numba cache (with
-    ``helper_first``: on the cache the study's helper process left, run to its end)."""
+    ``helper_first``: on the cache the study's helper process left, run to its end),
+    with the variables ``env`` added to the environment."""
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout))
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout), **(env or {}))
         if helper_first:
             subprocess.run([sys.executable, "-m", "jitgames._warmup", "solitaire.study"],
                            cwd=checkout, env=env, check=True, timeout=1800)
@@ -407,6 +430,9 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=None, metavar="NAME",
                         help="file name under bench/results (default compile.json, with "
                              "--no-solitaire compile_mastermind.json)")
+    parser.add_argument("--main-cpu", action="store_true",
+                        help="also the study's first call's wall and main-process CPU seconds "
+                             "in each arm, alternating (no per-kernel figures)")
     parser.add_argument("--no-helper-too", action="store_true",
                         help="also this checkout without the helper process (JITGAMES_WARM_UP=0) "
                              "as a third arm, alternating")
@@ -435,6 +461,14 @@ def main(argv=None) -> int:
                       f"s wall, {run['compile_cpu']:.2f} s CPU; warm run {run['warm_wall']:.2f} s "
                       f"({run['warm_cpu']:.2f} s CPU)",
                       flush=True)
+    if args.main_cpu:
+        result["first_call_main_cpu"] = {name: [] for name in checkouts}
+        for repeat in range(args.repeats):
+            for name, checkout in checkouts.items():
+                run = _snippet(checkout, FIRST_CALL_CPU, env=ARMS[name])
+                result["first_call_main_cpu"][name].append(run)
+                print(f"first call {name:9s} run {repeat + 1}: {run['wall']:.2f} s wall, main "
+                      f"process {run['main_cpu']:.2f} CPU s, helper {run['helper']}", flush=True)
     summary = {} if args.no_solitaire else {
         "solitaire": {k: _medians(v) for k, v in result["solitaire"].items()}}
     if args.mastermind:
@@ -475,6 +509,10 @@ def main(argv=None) -> int:
         for name, run in result["stages_mastermind"].items():
             print(f"mastermind compilations, {name}: {run['compilations']}, more than once: "
                   f"{run['compiled_more_than_once']}")
+    if args.main_cpu:
+        summary["first_call_main_cpu"] = {
+            name: {key: statistics.median(r[key] for r in runs) for key in ("wall", "main_cpu")}
+            for name, runs in result["first_call_main_cpu"].items()}
     result["summary"] = summary
     print(json.dumps(summary, indent=2))
     save_result(ROOT / "bench" / "results" / (args.out or (

@@ -17,7 +17,9 @@ process compiles itself, as without a helper.
 
 The helper is ``python -m jitgames._warmup PLAN``: its output goes nowhere, an error
 only ends it, Ctrl-C ends it at once (the default action of SIGINT), and the main
-process ends it when its own first call is done (or cut short). Cache files are
+process ends it when its own first call is done (or cut short, also when Ctrl-C ends
+it at once while compiling); on Linux the helper also ends with the process that started
+it, however that one ends (``PR_SET_PDEATHSIG``). Cache files are
 written whole and renamed into place by Numba, so a helper ended mid-way leaves none
 half-written. No helper is started when kernels run as plain Python, when no CPU is
 idle for it (one usable, or the load average leaves none free: on a busy machine two
@@ -33,6 +35,8 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+
+from ._interrupt import also_at_end, no_longer_at_end
 
 PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan"}
 """Plan name -> ``module:function`` returning ``(target, callees)``, each an entry
@@ -89,17 +93,25 @@ def start(name: str) -> subprocess.Popen | None:
     root = str(Path(__file__).resolve().parent.parent)  # this package, wherever it is
     path = os.environ.get("PYTHONPATH")
     env = dict(os.environ, PYTHONPATH=root if not path else root + os.pathsep + path)
+    env["JITGAMES_WARM_UP_PARENT"] = str(os.getpid())
     try:
-        return subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name], env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, close_fds=True)
+        helper = subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name], env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, close_fds=True)
     except OSError:  # no process to spare: the main process compiles everything
         return None
+    # Ctrl-C while compiling ends this process at once (jitgames._interrupt), with no
+    # ``finally`` block run: the helper is killed there too.
+    also_at_end(helper.kill)
+    return helper
 
 
 def stop(helper: subprocess.Popen | None) -> None:
     """End ``helper`` (if still running) and reap it, waiting at most a few seconds."""
-    if helper is None or helper.poll() is not None:
+    if helper is None:
+        return
+    no_longer_at_end(helper.kill)
+    if helper.poll() is not None:
         return
     helper.terminate()
     try:
@@ -131,10 +143,25 @@ def compile_plan(name: str) -> None:
         compile_for_kernels(kernel, args)
 
 
+def _end_with_parent() -> None:
+    """Have Linux end this process when the process that started it ends, however it
+    ends (killed included); elsewhere nothing (the main process ends it on its exits)."""
+    parent = os.environ.get("JITGAMES_WARM_UP_PARENT")
+    if not sys.platform.startswith("linux") or parent is None:
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if str(os.getppid()) != parent:  # it ended before the line above
+        os._exit(0)
+
+
 def main(argv=None) -> int:
     """The helper process: ``python -m jitgames._warmup PLAN``."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent()
     (name,) = sys.argv[1:] if argv is None else argv
     compile_plan(name)
     return 0
