@@ -3,10 +3,11 @@
 Numba compiles one function at a time in a process (its compiler lock), so a command's
 first run on an empty cache compiles its kernels one after the other on one core. A
 second process can compile other kernels at the same time into the same on-disk cache:
-a kernel compiled there for a call from Python is cached with the optimised IR that a
-caller links, and the main process, when it types a call of that kernel, loads it from
-the cache instead of compiling it (``jitgames._jit._load_cached``). The caller's code is
-the same either way.
+the internal copy of a kernel called from kernels (``jitgames._jit``:
+``_one_specialisation_per_type``, :func:`jitgames._jit.compile_for_kernels`) is cached
+with the optimised IR that a caller links, and the main process, when it types a call
+of that kernel, loads the copy from the cache instead of compiling it. The caller's
+machine code is the same either way.
 
 A *plan* names what the helper compiles: the kernel the main process compiles last
 (``target``, with its argument types: when it is cached already, nothing is started)
@@ -64,7 +65,7 @@ def _core_to_spare() -> bool:
     cpus = _cpus()
     try:
         load = os.getloadavg()[0]
-    except OSError:  # no load average here: assume the machine is ours
+    except (OSError, AttributeError):  # no load average here: assume the machine is ours
         load = 0.0
     return cpus >= 2 and load <= cpus - 1
 
