@@ -38,6 +38,10 @@ beside the main one, whatever the load); with ``--no-helper-too`` it is also mea
 ``solve_decks`` machine code is also recorded when its callees were compiled by the
 helper (``this, callees from the helper``). The process CPU seconds include the helper's.
 
+With ``--main-cpu``, the study's first call is also timed in the main process of each
+arm, alternating: wall seconds and the main process's own CPU seconds (with a core free
+for the helper, about the wall time it would take).
+
 CPU seconds are reported beside wall seconds: on a shared, busy machine they move much
 less with the other jobs. Results go to ``bench/results/compile.json`` (with
 ``--no-solitaire``: ``compile_mastermind.json``; ``--out NAME``: ``NAME``).
