@@ -32,6 +32,16 @@ being measured and records:
   named one by one, and that matrix summed into groups of functions (the table in
   docs/performance.md).
 
+This checkout runs with ``JITGAMES_WARM_UP=1`` (its helper process compiling callees
+beside the main one, whatever the load); with ``--no-helper-too`` it is also measured with
+``JITGAMES_WARM_UP=0`` (no helper) as a third arm, alternating; the
+``solve_decks`` machine code is also recorded when its callees were compiled by the
+helper (``this, callees from the helper``). The process CPU seconds include the helper's.
+
+With ``--main-cpu``, the study's first call is also timed in the main process of each
+arm, alternating: wall seconds and the main process's own CPU seconds (with a core free
+for the helper, about the wall time it would take).
+
 CPU seconds are reported beside wall seconds: on a shared, busy machine they move much
 less with the other jobs. Results go to ``bench/results/compile.json`` (with
 ``--no-solitaire``: ``compile_mastermind.json``; ``--out NAME``: ``NAME``).
@@ -83,9 +93,11 @@ for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
     directive = line.lstrip().startswith(".") and not line.lstrip().startswith(".L")
     if line and not directive:
         # a callee's symbol carries an ABI tag, a digest of its compile flags (they
-        # changed when callees lost their Python entry points): left out, so that the
-        # digest compares the instructions alone
-        lines.append(re.sub(r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line))
+        # changed when callees lost their Python entry points), and a version number
+        # Numba counts up per process (other when a callee came from the cache): both
+        # left out, so that the digest compares the instructions alone
+        lines.append(re.sub(r"B[0-9]+v[0-9]+", "Bv", re.sub(
+            r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line)))
 text = "\n".join(lines)
 print(json.dumps({"instructions": len(lines), "sha1": hashlib.sha1(text.encode()).hexdigest()}))
 """
@@ -165,6 +177,28 @@ from jitgames.solitaire.deal import deals
 from jitgames.solitaire.search import make_scratch, solve_rows
 solve_rows(deals(0, 0, 1), False, make_scratch(1))
 """
+FIRST_CALL_CPU = r"""
+import json, os, time
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_rows
+try:
+    from jitgames._warmup import helper_compiling
+    from jitgames.solitaire.warm_up import STUDY_PLAN
+except ImportError:  # the code before: no helper
+    import contextlib
+    helper_compiling, STUDY_PLAN = (lambda name: contextlib.nullcontext()), None
+wall, cpu = time.perf_counter(), time.process_time()
+with helper_compiling(STUDY_PLAN) as helper:
+    solve_rows(deals(0, 0, 1), False, make_scratch(1))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+print(json.dumps({"wall": wall, "main_cpu": cpu, "helper": helper is not None}))
+"""
+"""--main-cpu: the study's first call (what ``compile_seconds`` times) with its helper, as
+the solitaire command starts it, timed in the main process: wall seconds and the main
+process's own CPU seconds (the helper's not counted). With a core free for the helper,
+the wall time is about the main process's CPU time; on a busy machine the helper gets
+less of a core, finishes less, and the main process compiles more itself."""
+
 BY_FUNCTION = r"""
 import collections, functools, json, time
 from numba.core import caching, codegen, compiler_machinery, lowering
@@ -323,19 +357,30 @@ generation), beside O3: the first call's CPU seconds, ``solve_decks``' machine c
 the CPU seconds of 1,000 deals (option (b) of issue 29, measured and dropped)."""
 
 
-def _snippet(checkout: Path, code: str) -> dict:
-    """The JSON printed by ``code`` run in ``checkout`` on an empty Numba cache."""
+def _snippet(checkout: Path, code: str, helper_first: bool = False, env=None) -> dict:
+    """The JSON printed by ``code`` run in ``checkout`` on an empty Numba cache (with
+    ``helper_first``: on the cache the study's helper process left, run to its end),
+    with the variables ``env`` added to the environment."""
     with tempfile.TemporaryDirectory() as cache:
-        done = subprocess.run([sys.executable, "-c", code], cwd=checkout, text=True,
-                              env=dict(os.environ, NUMBA_CACHE_DIR=cache,
-                                       PYTHONPATH=str(checkout)),
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout), **(env or {}))
+        if helper_first:
+            subprocess.run([sys.executable, "-m", "jitgames._warmup", "solitaire.study"],
+                           cwd=checkout, env=env, check=True, timeout=1800)
+        done = subprocess.run([sys.executable, "-c", code], cwd=checkout, text=True, env=env,
                               capture_output=True, check=True, timeout=1800)
     return json.loads(done.stdout)
 
 
-def _run(checkout: Path, argv, cache: str):
-    """``(wall, cpu, stdout)`` of ``python -m jitgames argv`` in ``checkout``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout))
+ARMS = {"this": {"JITGAMES_WARM_UP": "1"}, "before": {}, "no helper": {"JITGAMES_WARM_UP": "0"}}
+"""Environment each arm adds: ``this`` always starts the helper process that compiles
+callees beside the main one on an empty cache (``jitgames._warmup``; by default it is
+left out when the load average leaves no core idle), ``no helper`` never does."""
+
+
+def _run(checkout: Path, argv, cache: str, arm: str = "this"):
+    """``(wall, cpu, stdout)`` of ``python -m jitgames argv`` in ``checkout``; CPU
+    seconds of the process and its children (a helper process included)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout), **ARMS[arm])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     begin = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "jitgames", *argv], cwd=checkout, env=env,
@@ -348,18 +393,18 @@ def _run(checkout: Path, argv, cache: str):
     return wall, cpu, done.stdout
 
 
-def solitaire_once(checkout: Path) -> dict:
+def solitaire_once(checkout: Path, arm: str = "this") -> dict:
     with tempfile.TemporaryDirectory() as cache:
         wall, cpu, out = _run(checkout, ["solitaire", "200", "--json", "-q", "--threads", "1"],
-                              cache)
+                              cache, arm)
     return {"compile_seconds": json.loads(out)["compile_seconds"], "wall": wall, "cpu": cpu}
 
 
-def mastermind_once(checkout: Path) -> dict:
+def mastermind_once(checkout: Path, arm: str = "this") -> dict:
     argv = MASTERMIND_ARGV
     with tempfile.TemporaryDirectory() as cache:
-        cold_wall, cold_cpu, out = _run(checkout, argv, cache)
-        warm_wall, warm_cpu, _ = _run(checkout, argv, cache)
+        cold_wall, cold_cpu, out = _run(checkout, argv, cache, arm)
+        warm_wall, warm_cpu, _ = _run(checkout, argv, cache, arm)
     return {"total": json.loads(out)["total"], "compile_wall": cold_wall - warm_wall,
             "compile_cpu": cold_cpu - warm_cpu, "warm_wall": warm_wall, "warm_cpu": warm_cpu}
 
@@ -389,28 +434,45 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=None, metavar="NAME",
                         help="file name under bench/results (default compile.json, with "
                              "--no-solitaire compile_mastermind.json)")
+    parser.add_argument("--main-cpu", action="store_true",
+                        help="also the study's first call's wall and main-process CPU seconds "
+                             "in each arm, alternating (no per-kernel figures)")
+    parser.add_argument("--no-helper-too", action="store_true",
+                        help="also this checkout without the helper process (JITGAMES_WARM_UP=0) "
+                             "as a third arm, alternating")
     args = parser.parse_args(argv)
     checkouts = {"this": ROOT}
     if args.before is not None:
         checkouts["before"] = args.before.resolve()
+    code_checkouts = dict(checkouts)  # the snippets below start no helper: one run each
+    if args.no_helper_too:
+        checkouts["no helper"] = ROOT
     result = {"machine": machine(), "checkouts": {k: str(v) for k, v in checkouts.items()},
               "solitaire": {k: [] for k in checkouts},
               "mastermind": {k: [] for k in checkouts} if args.mastermind else None}
     for repeat in range(args.repeats):
         for name, checkout in checkouts.items():  # alternating: this, before, this, ...
             if not args.no_solitaire:
-                run = solitaire_once(checkout)
+                run = solitaire_once(checkout, name)
                 result["solitaire"][name].append(run)
                 print(f"solitaire {name:6s} run {repeat + 1}: compile_seconds "
                       f"{run['compile_seconds']:.2f}, process CPU {run['cpu']:.2f} s",
                       flush=True)
             if args.mastermind:
-                run = mastermind_once(checkout)
+                run = mastermind_once(checkout, name)
                 result["mastermind"][name].append(run)
                 print(f"mastermind {name:6s} run {repeat + 1}: compiling {run['compile_wall']:.2f} "
                       f"s wall, {run['compile_cpu']:.2f} s CPU; warm run {run['warm_wall']:.2f} s "
                       f"({run['warm_cpu']:.2f} s CPU)",
                       flush=True)
+    if args.main_cpu:
+        result["first_call_main_cpu"] = {name: [] for name in checkouts}
+        for repeat in range(args.repeats):
+            for name, checkout in checkouts.items():
+                run = _snippet(checkout, FIRST_CALL_CPU, env=ARMS[name])
+                result["first_call_main_cpu"][name].append(run)
+                print(f"first call {name:9s} run {repeat + 1}: {run['wall']:.2f} s wall, main "
+                      f"process {run['main_cpu']:.2f} CPU s, helper {run['helper']}", flush=True)
     summary = {} if args.no_solitaire else {
         "solitaire": {k: _medians(v) for k, v in result["solitaire"].items()}}
     if args.mastermind:
@@ -420,16 +482,21 @@ def main(argv=None) -> int:
                            ("mastermind", ("compile_wall", "compile_cpu", "warm_wall",
                                            "warm_cpu"))):
             if game in summary:
-                summary[game]["ratio_this_to_before"] = {
-                    k: summary[game]["this"][k] / summary[game]["before"][k] for k in keys}
+                for arm, label in (("this", "ratio_this_to_before"),
+                                   ("no helper", "ratio_no_helper_to_before")):
+                    if arm in summary[game]:
+                        summary[game][label] = {k: summary[game][arm][k] /
+                                                summary[game]["before"][k] for k in keys}
     if not args.no_solitaire:
         result["per_kernel_solitaire"] = _snippet(ROOT, PER_KERNEL)
         result["stages_solitaire"] = {name: _snippet(checkout, STAGES % (FIRST_CALL, 12))
-                                      for name, checkout in checkouts.items()}
+                                      for name, checkout in code_checkouts.items()}
         for name, run in result["stages_solitaire"].items():
             print(f"stages of the first call, {name}:", json.dumps(run["stages"]))
         result["solve_decks_machine_code"] = {name: _snippet(checkout, MACHINE_CODE)
-                                              for name, checkout in checkouts.items()}
+                                              for name, checkout in code_checkouts.items()}
+        result["solve_decks_machine_code"]["this, callees from the helper"] = _snippet(
+            ROOT, MACHINE_CODE, helper_first=True)
         print("solve_decks machine code:", json.dumps(result["solve_decks_machine_code"]))
     if args.by_function:
         result["by_function_solitaire"] = _snippet(ROOT, BY_FUNCTION % FIRST_CALL)
@@ -442,10 +509,14 @@ def main(argv=None) -> int:
     if args.mastermind:
         command = STAGES % (WHOLE_COMMAND % (MASTERMIND_ARGV,), 60)
         result["stages_mastermind"] = {name: _snippet(checkout, command)
-                                       for name, checkout in checkouts.items()}
+                                       for name, checkout in code_checkouts.items()}
         for name, run in result["stages_mastermind"].items():
             print(f"mastermind compilations, {name}: {run['compilations']}, more than once: "
                   f"{run['compiled_more_than_once']}")
+    if args.main_cpu:
+        summary["first_call_main_cpu"] = {
+            name: {key: statistics.median(r[key] for r in runs) for key in ("wall", "main_cpu")}
+            for name, runs in result["first_call_main_cpu"].items()}
     result["summary"] = summary
     print(json.dumps(summary, indent=2))
     save_result(ROOT / "bench" / "results" / (args.out or (

@@ -50,12 +50,14 @@ Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a callee's I
 per inlining rather than once per block (:func:`_inlining_copies_the_callee_once`);
 a call's type is resolved once per compilation, not at every round of type inference
 and again at lowering (:func:`_resolving_each_call_type_once`); and a kernel called from
-another kernel is compiled as an internal copy without Python or C entry points or cache
-entry of its own, since only the copy linked into its caller ever runs
-(:func:`_one_specialisation_per_type`), unless the kernel was already compiled for a call
-from Python with the same argument types: then that compilation is linked instead of
-compiling the function again. The machine code of the callers is unchanged. LLVM
-types' ABI sizes are computed once per process (:func:`_abi_sizes_computed_once`).
+another kernel is compiled as an internal copy without Python or C entry points, since
+only the copy linked into its caller ever runs (:func:`_one_specialisation_per_type`;
+cached in files of its own, so that a helper process can compile it ahead of the main
+one: :func:`compile_for_kernels`, :mod:`jitgames._warmup`), unless the kernel was
+already compiled for a call from Python with the same argument types: then that
+compilation is linked instead of compiling the function again. The machine code of the
+callers is unchanged. LLVM types' ABI sizes are computed once per process
+(:func:`_abi_sizes_computed_once`).
 
 On-disk cache: Numba keeps a kernel's machine code with the source stamp of the
 kernel's own file only, so a kernel whose file is unchanged would be loaded with the
@@ -294,12 +296,15 @@ def _one_specialisation_per_type(kernel, options):
       (Numba links the callee's optimised LLVM module into the caller's, which is then
       optimised and turned into machine code as a whole). Such calls are typed and
       lowered against a second dispatcher of the same function compiled without
-      Numba's Python entry point (argument unboxing) and C-callback entry point, and
-      not cached on disk (its caller's cache entry holds the code; a cache entry of
-      the callee alone would only serve the first compilation of another caller):
+      Numba's Python entry point (argument unboxing) and C-callback entry point:
       per small kernel that was a third of its compile time, for wrappers that were
       built, optimised and turned into machine code only to be thrown away.
       The caller's machine code is unchanged (same callee function, same module).
+      The copy is cached on disk under index and data files of its own (``-internal``
+      added to the kernel's file names, never loaded for a call from Python): a caller
+      compiled later, or in another process (a helper compiling callees ahead of the
+      main process, :mod:`jitgames._warmup`), links it from there; writing it costs
+      little, since Numba keeps each library's object code anyway.
       A call from Python still compiles ``kernel`` itself, as before.
     - No second compilation: a kernel called from Python and then from a kernel with
       the same argument types (Mastermind's ``set_bound``: 1.5-2 CPU s each time) is
@@ -330,6 +335,13 @@ def _one_specialisation_per_type(kernel, options):
     internal = []  # made on the first call from a kernel
     own_overload = kernel.get_overload
 
+    def internal_dispatcher():
+        if not internal:
+            copy = numba.njit(**internal_options)(kernel.py_func)
+            copy._cache = _package_cache(kernel.py_func, variant="internal")
+            internal.append(copy)
+        return internal[0]
+
     def get_call_template(args, kws):
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}
@@ -337,9 +349,7 @@ def _one_specialisation_per_type(kernel, options):
             # Already compiled for a call from Python (Mastermind's set_bound is called
             # from both): link that compilation rather than compile the function again.
             return own_call_template(args, kws)
-        if not internal:
-            internal.append(numba.njit(**internal_options)(kernel.py_func))
-        return internal[0].get_call_template(args, kws)
+        return internal_dispatcher().get_call_template(args, kws)
 
     def get_overload(sig):
         # the implementation a typed kernel-to-kernel call is lowered to
@@ -351,7 +361,31 @@ def _one_specialisation_per_type(kernel, options):
     kernel.get_call_template = get_call_template
     kernel.get_overload = get_overload
     kernel.internal_copy = internal  # for bench/compile.py's per-kernel figures
+    kernel.internal_dispatcher = internal_dispatcher  # for compile_for_kernels
     return kernel
+
+
+def compile_for_kernels(kernel, args) -> None:
+    """Compile ``kernel``'s internal copy for calls from kernels with the Numba argument
+    types ``args`` (a tuple), or load it from the cache, as the first kernel calling it
+    with those types would; a kernel called from Python first with those types links
+    that compilation instead, so nothing is compiled for it here. For a helper process
+    that fills the cache ahead of the main one (:mod:`jitgames._warmup`)."""
+    if numba.config.DISABLE_JIT or not hasattr(kernel, "internal_dispatcher"):
+        return
+    if tuple(args) in kernel.overloads:
+        return
+    kernel.internal_dispatcher().compile(tuple(args))
+
+
+def is_cached(kernel, args) -> bool:
+    """Whether ``kernel``'s on-disk cache holds a compilation for calls from Python with
+    the Numba argument types ``args``, without loading it (False under plain Python)."""
+    if numba.config.DISABLE_JIT:
+        return False
+    cache = kernel._cache
+    key = cache._index_key(tuple(args), kernel.targetctx.codegen())
+    return key in cache._cache_file._load_index()
 
 
 def _recording(f, name):
@@ -406,7 +440,7 @@ def package_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _package_cache(py_func):
+def _package_cache(py_func, variant: str = ""):
     """Numba's on-disk cache of ``py_func`` (a kernel's or a callback's), valid only for
     the package source it was compiled from.
 
@@ -421,6 +455,11 @@ def _package_cache(py_func):
     cache = FunctionCache(py_func)
     file = cache._cache_file  # Numba's IndexDataCacheFile: compares the stamp on load
     file._source_stamp = (file._source_stamp, package_fingerprint())
+    if variant:  # files of their own: an internal copy has no Python entry point
+        base = file._index_name[:-len(".nbi")] + "-" + variant
+        file._index_name = base + ".nbi"
+        file._index_path = os.path.join(file._cache_path, file._index_name)
+        file._data_name_pattern = base + ".{number:d}.nbc"
     return cache
 
 

@@ -166,9 +166,9 @@ def test_a_kernel_called_from_kernels_and_from_python_computes_the_same():
 
 
 def test_kernel_calls_compile_one_internal_copy_without_python_entry_point():
-    """Calls from kernels go to one wrapper-less, uncached copy of the callee (one
-    specialisation, literals typed as plain integers); calls from Python compile the
-    kernel itself, as before."""
+    """Calls from kernels go to one wrapper-less copy of the callee (one specialisation,
+    literals typed as plain integers), cached in files of its own; calls from Python
+    compile the kernel itself, as before."""
     if numba.config.DISABLE_JIT:
         pytest.skip("plain Python compiles nothing")
 
@@ -187,7 +187,8 @@ def test_kernel_calls_compile_one_internal_copy_without_python_entry_point():
     (copy,) = step.internal_copy
     assert len(copy.signatures) == 1
     assert copy.targetoptions["no_cpython_wrapper"] and copy.targetoptions["no_cfunc_wrapper"]
-    assert type(copy._cache).__name__ == "NullCache"  # not cached on disk
+    index = copy._cache._cache_file._index_name  # never the kernel's own index
+    assert index.endswith("-internal.nbi") and index != step._cache._cache_file._index_name
     assert step(values, 0, 5) == 6 and len(step.signatures) == 1
     assert steps(values) == 7 + 4 + 6
 
@@ -218,6 +219,34 @@ def test_a_kernel_compiled_for_python_first_is_linked_not_compiled_again():
     assert float_steps(floats) == 1.5
     (copy,) = step.internal_copy
     assert len(copy.signatures) == 1 and len(step.signatures) == 1
+
+
+def test_compile_for_kernels_makes_the_internal_copy_a_caller_then_links():
+    """What the warm-up helper does (jitgames._warmup): compile the internal copy for
+    given argument types ahead of the first caller, which then compiles no copy."""
+    from numba.core import types
+
+    from jitgames._jit import compile_for_kernels
+
+    @jit(leaf=True)
+    def step(values, i, by):
+        values[i] += by
+        return values[i]
+
+    @jit(leaf=True)
+    def steps(values):
+        return step(values, 0, 1) + step(values, 1, 2)
+
+    compile_for_kernels(step, (types.int64[::1], types.int64, types.int64))
+    (copy,) = step.internal_copy
+    assert len(copy.signatures) == 1 and step.signatures == []
+    values = np.zeros(2, dtype=np.int64)
+    assert steps(values) == 3
+    assert len(copy.signatures) == 1 and step.signatures == []  # linked, not compiled again
+    # types already compiled for Python: linked from that compilation, no copy made
+    assert step(values, 0, 1) == 2 and len(step.signatures) == 1
+    compile_for_kernels(step, step.signatures[0])
+    assert len(copy.signatures) == 1
 
 
 @jit(leaf=True)

@@ -31,6 +31,7 @@ from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
 from .._store import atomic_write_text, check_writable
+from .._warmup import helper_compiling, stop as stop_helper
 from .compare import compare, verdict_line
 from .deal import SHUFFLES, deals, read_deal_file, shuffle_bias
 from .family import RULE_NAMES
@@ -40,6 +41,7 @@ from .search import make_scratch, solve_rows
 from .study import (CSV_FIELDS, DEFAULT_PRECISION, StudyPartial, csv_lines, empty_partial, merge,
                     partial_from_rows, study_validate, study_worker, summarise)
 from .table import DEFAULT_CAPACITY, validate_capacity
+from .warm_up import STUDY_PLAN
 
 PROG = "python -m jitgames.solitaire"
 DEFAULT_CHUNK = 16384
@@ -205,9 +207,12 @@ def _study(args) -> int:
                          f"{MAX_CHUNKS:,} chunks; use --chunk-size {-(-n // MAX_CHUNKS):,} or more")
     _check_outputs(args)
     job = study_job(args)
-    with open_client(args.scheduler) as client, threads(args.threads):
+    # On an empty cache a helper process compiles half the kernels beside this one.
+    with helper_compiling(STUDY_PLAN) as helper, open_client(args.scheduler) as client, \
+            threads(args.threads):
         # Compiles (or loads from the cache) here, so workers on this machine load it.
         compile_seconds = _warm_up(make_scratch(1, args.table_capacity), args.score_only)
+        stop_helper(helper)  # it has nothing left to do that is still needed
         begin = time.perf_counter()
         run = run_chunks(job, client=client, checkpoint=args.checkpoint, quiet=args.quiet,
                          desc="deal chunks")

@@ -1,0 +1,172 @@
+"""Compile a command's kernels in a helper process beside the main one, on first use.
+
+Numba compiles one function at a time in a process (its compiler lock), so a command's
+first run on an empty cache compiles its kernels one after the other on one core. A
+second process can compile other kernels at the same time into the same on-disk cache:
+the internal copy of a kernel called from kernels (``jitgames._jit``:
+``_one_specialisation_per_type``, :func:`jitgames._jit.compile_for_kernels`) is cached
+with the optimised IR that a caller links, and the main process, when it types a call
+of that kernel, loads the copy from the cache instead of compiling it. The caller's
+machine code is the same either way.
+
+A *plan* names what the helper compiles: the kernel the main process compiles last
+(``target``, with its argument types: when it is cached already, nothing is started)
+and the callees, in the order the helper compiles them (``callees``): the reverse of
+the order in which the main process meets them, so that the two work towards each
+other. Whatever the helper has not finished when the main process needs it, the main
+process compiles itself, as without a helper.
+
+The helper is ``python -m jitgames._warmup PLAN``: its output goes nowhere, an error
+only ends it, Ctrl-C ends it at once (the default action of SIGINT), and the main
+process ends it when its own first call is done (or cut short, also when Ctrl-C ends
+it at once while compiling); on Linux the helper also ends with the process that started
+it, however that one ends (``PR_SET_PDEATHSIG``). Cache files are
+written whole and renamed into place by Numba, so a helper ended mid-way leaves none
+half-written. No helper is started when kernels run as plain Python, when no CPU is
+idle for it (one usable, or the load average leaves none free: on a busy machine two
+compiling processes share the same cores and the main one only finishes later), or
+when ``JITGAMES_WARM_UP=0``; ``JITGAMES_WARM_UP=1`` starts it whatever the load.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from ._interrupt import also_at_end, no_longer_at_end
+
+PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan"}
+"""Plan name -> ``module:function`` returning ``(target, callees)``, each an entry
+``(kernel, argument types)`` (a tuple of Numba types)."""
+
+STOP_SECONDS = 2.0
+"""How long the main process waits for the helper to end once asked (then kills it)."""
+
+
+def _plan(name: str):
+    module, _, function = PLANS[name].partition(":")
+    return getattr(importlib.import_module(module), function)()
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _core_to_spare() -> bool:
+    """Whether a CPU is idle for the helper: more than one usable, and the one-minute
+    load average leaves one free beside this process."""
+    cpus = _cpus()
+    try:
+        load = os.getloadavg()[0]
+    except (OSError, AttributeError):  # no load average here: assume the machine is ours
+        load = 0.0
+    return cpus >= 2 and load <= cpus - 1
+
+
+def wanted(name: str) -> bool:
+    """Whether a helper for plan ``name`` would do any good now: kernels compiled, the
+    plan's target not cached yet, and a CPU to spare (:func:`_core_to_spare`), unless
+    ``JITGAMES_WARM_UP`` says ``0`` (never) or ``1`` (whatever the load)."""
+    import numba
+
+    from ._jit import is_cached
+
+    setting = os.environ.get("JITGAMES_WARM_UP")
+    if numba.config.DISABLE_JIT or setting == "0":
+        return False
+    if setting != "1" and not _core_to_spare():
+        return False
+    (kernel, args), _ = _plan(name)
+    return not is_cached(kernel, args)
+
+
+def start(name: str) -> subprocess.Popen | None:
+    """Start the helper process of plan ``name`` if :func:`wanted` (else None)."""
+    if not wanted(name):
+        return None
+    root = str(Path(__file__).resolve().parent.parent)  # this package, wherever it is
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=root if not path else root + os.pathsep + path)
+    env["JITGAMES_WARM_UP_PARENT"] = str(os.getpid())
+    try:
+        helper = subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name], env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, close_fds=True)
+    except OSError:  # no process to spare: the main process compiles everything
+        return None
+    # Ctrl-C while compiling ends this process at once (jitgames._interrupt), with no
+    # ``finally`` block run: the helper is killed there too.
+    also_at_end(helper.kill)
+    return helper
+
+
+def stop(helper: subprocess.Popen | None) -> None:
+    """End ``helper`` (if still running) and reap it, waiting at most a few seconds."""
+    if helper is None:
+        return
+    no_longer_at_end(helper.kill)
+    if helper.poll() is not None:
+        return
+    helper.terminate()
+    try:
+        helper.wait(STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        helper.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            helper.wait(STOP_SECONDS)
+
+
+@contextlib.contextmanager
+def helper_compiling(name: str):
+    """Inside the block, a helper process compiles plan ``name``'s callees (when it would
+    help, :func:`wanted`); it is ended when the block ends, however it ends."""
+    helper = start(name)
+    try:
+        yield helper
+    finally:
+        stop(helper)
+
+
+def compile_plan(name: str) -> None:
+    """Compile the callees of plan ``name`` for calls from Python, in its order, into
+    the cache (those cached already are loaded instead)."""
+    from ._jit import compile_for_kernels
+
+    _, callees = _plan(name)
+    for kernel, args in callees:
+        compile_for_kernels(kernel, args)
+
+
+def _end_with_parent() -> None:
+    """Have Linux end this process when the process that started it ends, however it
+    ends (killed included); elsewhere nothing (the main process ends it on its exits)."""
+    parent = os.environ.get("JITGAMES_WARM_UP_PARENT")
+    if not sys.platform.startswith("linux") or parent is None:
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if str(os.getppid()) != parent:  # it ended before the line above
+        os._exit(0)
+
+
+def main(argv=None) -> int:
+    """The helper process: ``python -m jitgames._warmup PLAN``."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent()
+    (name,) = sys.argv[1:] if argv is None else argv
+    compile_plan(name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""What a helper process compiles beside the study's first call (:mod:`jitgames._warmup`).
+
+The study's first call compiles :func:`.search.solve_decks` and, while typing it, its
+callees (about half of the compile time). The helper compiles those callees for calls
+from Python into the on-disk cache, starting from the last ones ``solve_decks`` meets,
+each kernel's own callees before it; the main process starts from the first ones and
+loads whatever the helper has cached by the time it gets there. The argument types are
+those of ``solve_decks``' calls: its scratch is C-contiguous int64 arrays, its
+integers int64 (a test checks that after the helper's work the main process compiles
+none of these kernels).
+"""
+from __future__ import annotations
+
+from numba.core import types
+
+from . import bound, reach, rules, search, table
+
+STUDY_PLAN = "solitaire.study"
+"""The plan's name in :data:`jitgames._warmup.PLANS`."""
+
+_A, _I, _B = types.int64[::1], types.int64, types.boolean
+
+_CALLEES = (  # the reverse of the order solve_decks meets them; callees first
+    (bound._lower, (_I, _I)),
+    (bound._must_leave, (_I, _I, _I)),
+    (bound._rescan, (_A, _A, _I, _I, _I)),
+    (rules.last_move_entry, (_A,)),
+    (search._foundation_moves_first, (_A, _A, _I, _I)),
+    (bound._scan, (_A, _I, _I, _I, _I, _I)),
+    (search.unpack_value, (_I,)),
+    (search._fold, (_A, _I, _I, _B)),
+    (search._unwind, (_A, _I)),
+    (table.table_store, (_A, _A, _I, _I)),
+    (rules.log_entry_card_pile, (_A, _I)),
+    (rules.undo_move, (_A,)),
+    (rules._carry_run, (_A, _I, _I, _I, _I)),
+    (rules._key_bit, (_I, _I)),
+    (rules._turn_up_if_freed, (_A, _I)),
+    (rules._log, (_A, _I)),
+    (rules._play_foundations, (_A, _B)),
+    (rules.apply_move, (_A, _I)),
+    (search._plays_foundation, (_A, _I)),
+    (rules.moved_key_bit, (_I,)),
+    (search._quiet_child_key, (_A, _I)),
+    (search.stop_value, (_I,)),
+    (table._bucket_start, (_A, _I)),
+    (table._tick, (_A,)),
+    (table.table_lookup, (_A, _A, _I)),
+    (reach.card_count, (_I,)),
+    (reach._apart, (_A, _I, _I)),
+    (table.table_new_deal, (_A, _A)),
+    (rules.legal_moves, (_A, _A, _I)),
+    (rules.position_key, (_A,)),
+    (rules.deal_position, (_A, _A)),
+)
+
+
+def study_plan():
+    """``(target, callees)`` of the study's first call: ``solve_decks`` with the types
+    of :func:`.search.solve_rows`' call, and its callees in the helper's order."""
+    target = (search.solve_decks,
+              (types.int64[:, ::1], _B, _A, _A, _A, _A, _A, _I, types.int64[:, ::1]))
+    return target, _CALLEES

@@ -1,0 +1,198 @@
+"""The helper process that compiles the study's callees beside the main process on an
+empty cache (jitgames._warmup, jitgames.solitaire.warm_up).
+
+Each check runs fresh interpreters on caches of their own (``NUMBA_CACHE_DIR`` under
+``tmp_path``): what is checked is what a first run on a new machine does. Every wait is
+bounded.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEALS = 100
+
+FIRST_CALL = r"""
+import hashlib, json, re
+from numba.core import event
+from jitgames._warmup import wanted
+from jitgames._jit import is_cached
+from jitgames.solitaire.deal import deals
+from jitgames.solitaire.search import make_scratch, solve_decks, solve_rows
+from jitgames.solitaire.warm_up import STUDY_PLAN, study_plan
+
+(target, args), callees = study_plan()
+before = {"wanted": wanted(STUDY_PLAN), "target_cached": is_cached(target, args)}
+compiled = []
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, ev):
+        pass
+
+with event.install_listener("numba:compile", Listener()):
+    rows = solve_rows(deals(0, 0, %d), False, make_scratch(1))
+lines = []
+for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
+    line = line.split("#")[0].rstrip()
+    if line and not (line.lstrip().startswith(".") and not line.lstrip().startswith(".L")):
+        # Numba numbers functions per process and tags them with a digest of their flags
+        lines.append(re.sub(r"B[0-9]+v[0-9]+", "", line))
+print(json.dumps({
+    "before": before,
+    "after": {"wanted": wanted(STUDY_PLAN), "target_cached": is_cached(target, args)},
+    "compiled": compiled, "callees": [k.py_func.__name__ for k, _ in callees],
+    "rows": rows.tolist(), "sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest()}))
+""" % DEALS
+
+
+def _env(cache: Path, **extra) -> dict:
+    """A child's environment: this checkout, compiled kernels, cache ``cache``, a helper
+    process on an empty cache whatever the load of this machine."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=os.pathsep.join([str(ROOT)] + sys.path),
+               JITGAMES_WARM_UP="1")
+    env.update(extra)
+    return env
+
+
+def _first_call(cache: Path) -> dict:
+    done = subprocess.run([sys.executable, "-c", FIRST_CALL], env=_env(cache), cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def alone(tmp_path_factory):
+    """The study's first call on an empty cache with no helper: what it compiles, its
+    rows for the first deals and ``solve_decks``' machine code."""
+    return _first_call(tmp_path_factory.mktemp("alone"))
+
+
+def test_the_helper_leaves_cache_entries_the_main_process_loads_instead_of_compiling(
+        alone, tmp_path):
+    cache = tmp_path / "cache"
+    helper = subprocess.run([sys.executable, "-m", "jitgames._warmup", "solitaire.study"],
+                            env=_env(cache), cwd=ROOT, capture_output=True, text=True,
+                            timeout=600)
+    assert helper.returncode == 0 and helper.stderr == "", helper.stderr[-3000:]
+    after_helper = _first_call(cache)
+    callees = set(alone["callees"])
+    # Alone, the first call compiles every callee of the plan; after the helper, none
+    # of them (nor their own callees, which the deal generation may share), and
+    # nothing it did not compile alone.
+    assert callees <= set(alone["compiled"])
+    assert not callees & set(after_helper["compiled"])
+    assert set(after_helper["compiled"]) <= set(alone["compiled"]) - callees
+    assert {"solve_decks", "fisher_yates_range"} <= set(after_helper["compiled"])
+    # The same machine code runs, with the same results.
+    assert after_helper["sha1"] == alone["sha1"]
+    assert after_helper["rows"] == alone["rows"] and len(alone["rows"]) == DEALS
+    # A helper is wanted while the study's kernel is not cached, not once it is.
+    assert after_helper["before"] == {"wanted": True, "target_cached": False}
+    assert after_helper["after"] == {"wanted": False, "target_cached": True}
+
+
+def _study(cache: Path, **extra) -> dict:
+    done = subprocess.run([sys.executable, "-m", "jitgames", "solitaire", str(DEALS), "--json",
+                           "-q", "--threads", "1"], env=_env(cache, **extra), cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def _helpers_of(cache: Path) -> list[int]:
+    """Process ids of helper processes working on ``cache``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            environment = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:  # ended meanwhile, or not ours to read
+            continue
+        if b"jitgames._warmup" in command and f"NUMBA_CACHE_DIR={cache}".encode() in environment:
+            found.append(int(entry.name))
+    return found
+
+
+def test_the_study_on_an_empty_cache_with_its_helper_gives_the_same_figures(alone, tmp_path):
+    cache = tmp_path / "cache"
+    summary = _study(cache)
+    scores = [row[0] for row in alone["rows"]]
+    assert summary["complete"] and summary["deals"] == DEALS
+    assert {int(k): v for k, v in summary["histogram"].items() if v} == Counter(scores)
+    assert summary["positions"] == sum(row[3] for row in alone["rows"])
+    assert summary["wins"] == scores.count(52)
+    assert _helpers_of(cache) == []  # ended with the warm-up, not left behind
+    # The callees' internal copies are cached in files of their own, beside the
+    # kernels compiled for Python (which keep theirs).
+    names = {p.name for p in cache.rglob("*.nbi")}
+    assert any(n.startswith("rules.deal_position-") and n.endswith("-internal.nbi") for n in names)
+    assert any(n.startswith("search.solve_decks-") and not n.endswith("-internal.nbi")
+               for n in names)
+
+
+WRAPPER = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+           "sys.argv = sys.argv[1:]; runpy.run_module(sys.argv[0], run_name='__main__')")
+LIMIT = 15.0
+"""Seconds from SIGINT to exit while compiling: Python hears the signal between byte
+codes, and a call into LLVM (the largest, optimising ``solve_decks``, takes seconds on a
+busy machine) finishes first."""
+
+
+def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
+    cache = tmp_path / "cache"
+    child = subprocess.Popen([sys.executable, "-c", WRAPPER, "jitgames", "solitaire", "2000",
+                              "--json", "--threads", "1"], env=_env(cache), cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _helpers_of(cache) and time.monotonic() < deadline:
+            assert child.poll() is None, child.communicate(timeout=30)
+            time.sleep(0.05)
+        assert _helpers_of(cache), "no helper process started on an empty cache"
+        time.sleep(1.0)  # both compiling
+        assert child.poll() is None
+        sent = time.monotonic()
+        os.kill(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        seconds = time.monotonic() - sent
+        assert child.returncode == 130 and seconds < LIMIT, (child.returncode, seconds, err)
+        assert json.loads(out) == {"complete": False}
+        assert "interrupted" in err.decode()
+        assert _helpers_of(cache) == []  # the helper was ended too
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate(timeout=30)
+        for pid in _helpers_of(cache):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_no_helper_when_switched_off_or_no_core_is_idle(monkeypatch):
+    from jitgames import _warmup
+
+    monkeypatch.delenv("JITGAMES_WARM_UP", raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (_warmup._cpus() - 0.5, 0.0, 0.0))
+    assert not _warmup.wanted("solitaire.study")  # every core but a half busy
+    monkeypatch.setenv("JITGAMES_WARM_UP", "0")
+    assert not _warmup.wanted("solitaire.study")
+    assert _warmup.start("solitaire.study") is None
+    with _warmup.helper_compiling("solitaire.study") as helper:
+        assert helper is None
+    _warmup.stop(None)  # nothing to stop: no error
