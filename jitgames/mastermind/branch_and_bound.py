@@ -16,10 +16,11 @@ symmetry filters: :mod:`.candidates`; the table of solved sets: :mod:`.solved_se
   are tried by increasing ``(estimate, code)`` and cut as soon as the estimate
   reaches the best total. Before a candidate is searched its estimate is sharpened
   with the fast case of its classes (a class that no member splits apart costs at
-  least ``2s``), then with the bound one level deeper of each class of more than
-  ``REFINE_ABOVE`` codes (:func:`.candidates.set_bound`: the least estimate of any
-  guess for that class; largest class first, until the candidate is cut; the bounds
-  go into the table, where the class's own search finds them); its classes are then
+  least ``2s``), then with a bound one level deeper of each class of more than
+  ``REFINE_ABOVE`` codes, largest class first, until the candidate is cut: first from
+  the colours of the class alone (:func:`.candidates.colour_bound`, no row of the
+  matrix read), then :func:`.candidates.set_bound` (the least estimate of any guess for
+  that class; the bounds go into the table, where the class's own search finds them); its classes are then
   searched smallest first, each with the
   remaining budget (the small ones raise the total cheaply, so the large ones, which
   cost most, get the tightest budget); the search stops at a candidate attaining the

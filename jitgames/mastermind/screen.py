@@ -17,7 +17,9 @@ be alone, so ``pegs`` values for ``t = pegs``). So, for every guess ``h`` of one
 
     classes(h, S) <= U = sum over t of min(|{s in S : t(h, s) = t}|, values of b for t)
 
-and the multisets whose ``U`` is below the number of classes needed are dropped whole.
+and the multisets whose ``U`` is below the number of classes needed are dropped whole
+(:func:`screen_guesses`). The same ``U`` bounds every guess's estimate from below
+(classes as equal as possible), with no row of the matrix read (:func:`screen_bound`).
 
 On 250,512 calls recorded from the 5 x 6 search (sets of 24 codes on average, six
 multisets among their members; docs/mastermind_optimal.md), 57 % of the calls keep no
