@@ -285,6 +285,58 @@ def test_set_bounds_equal_the_twin(node, cap, unlimited, with_matrix):
 
 
 @pytest.mark.kernel
+@given(st.integers(2, 40), st.integers(0, 120), st.booleans(), st.sampled_from([3, 4, 5]))
+@settings(max_examples=40)
+def test_bounds_by_number_of_classes_equal_the_twin(m, cap, unlimited, pegs):
+    """The bound of a guess by its number of classes (the even split) against every
+    composition of the codes into that many classes, and the fewest classes below cap."""
+    lb = candidates.lower_bounds(200, candidates.branches(pegs))
+    if unlimited:
+        cap = optimal.INFEASIBLE
+    by_parts = np.zeros((2, 65), np.int64)
+    need = candidates.parts_bounds(m, cap, lb, by_parts, 65)
+    table, need_other, need_member = ref.parts_bounds(m, cap, lb)
+    assert {key: int(by_parts[key]) for key in table} == table
+    assert int(by_parts[0, 0]) == int(by_parts[0, 1]) == int(by_parts[1, 1]) == cap
+    assert tuple(int(x) for x in need) == (65 if need_other is None else need_other,
+                                            65 if need_member is None else need_member)
+
+
+@pytest.mark.kernel
+@given(NODES, st.integers(0, 80), st.booleans(), st.booleans())
+@settings(max_examples=40)
+def test_colour_bounds_equal_the_twin(node, cap, unlimited, with_matrix):
+    """The bound of a set from its colours alone against the twin, and never above the
+    one-level-deeper bound (which it bounds from below)."""
+    space, matrix, history, src, used = _node(*node, with_matrix=with_matrix)
+    assume(src.size >= 2)
+    if unlimited:
+        cap = optimal.INFEASIBLE
+    state = optimal.OptimalSearch(space, matrix, None).states[0]
+    tables = space.tables(matrix)
+    ours = int(candidates.colour_bound(tables, src, 0, src.size, cap, state))
+    assert ours == ref.colour_bound(tables, src, 0, src.size, cap)
+    assert ours <= ref.set_bound(tables, src, 0, src.size, cap)
+    assert not state.multisets.weight.any()   # left zero for the next call
+
+
+@pytest.mark.kernel
+@given(st.sampled_from([(3, 4, True), (4, 3, True), (3, 5, False), (2, 5, True)]),
+       st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=2), st.integers(0, 10 ** 6))
+@settings(max_examples=25)
+def test_colour_bound_never_exceeds_the_optimum(size, history, secret):
+    """Admissible: on small consistent sets the colour bound (no cap) is at most the
+    exact optimum of the brute-force twin, so every cut it makes is exact."""
+    space, matrix, history, src, used = _node(size, history, secret)
+    assume(2 <= src.size <= 10)
+    state = optimal.OptimalSearch(space, matrix, None).states[0]
+    tables = space.tables(matrix)
+    bound = int(candidates.colour_bound(tables, src, 0, src.size, optimal.INFEASIBLE, state))
+    optimum = ref.solve(tables, src, 0, src.size, 62, None, 0, 0, None, None)
+    assert bound <= optimum
+
+
+@pytest.mark.kernel
 @given(st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=2), st.integers(0, 10 ** 6),
        st.integers(-3, 3), st.sampled_from([(4, 4, True), (3, 6, True), (4, 5, False)]))
 @settings(max_examples=25)

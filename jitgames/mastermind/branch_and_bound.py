@@ -16,10 +16,11 @@ symmetry filters: :mod:`.candidates`; the table of solved sets: :mod:`.solved_se
   are tried by increasing ``(estimate, code)`` and cut as soon as the estimate
   reaches the best total. Before a candidate is searched its estimate is sharpened
   with the fast case of its classes (a class that no member splits apart costs at
-  least ``2s``), then with the bound one level deeper of each class of more than
-  ``REFINE_ABOVE`` codes (:func:`.candidates.set_bound`: the least estimate of any
-  guess for that class; largest class first, until the candidate is cut; the bounds
-  go into the table, where the class's own search finds them); its classes are then
+  least ``2s``), then with a bound one level deeper of each class of more than
+  ``REFINE_ABOVE`` codes, largest class first, until the candidate is cut: first from
+  the colours of the class alone (:func:`.candidates.colour_bound`, no row of the
+  matrix read), then :func:`.candidates.set_bound` (the least estimate of any guess for
+  that class; the bounds go into the table, where the class's own search finds them); its classes are then
   searched smallest first, each with the
   remaining budget (the small ones raise the total cheaply, so the large ones, which
   cost most, get the tightest budget); the search stops at a candidate attaining the
@@ -40,8 +41,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import jit
-from .candidates import (INFEASIBLE, canonical, fast_case, list_candidates, new_node_scratch,
-                         node_filters, set_bound, splits_apart_any)
+from .candidates import (INFEASIBLE, canonical, colour_bound, fast_case, list_candidates,
+                         new_node_scratch, node_filters, set_bound, splits_apart_any)
 from .engine import response
 from .screen import Multisets
 from .solved_sets import cache_put, lookup, pack_entry, set_hash
@@ -52,11 +53,11 @@ __all__ = ["Search", "solve", "REFINE_ABOVE"]
 # whose candidates were listed and their codes; candidates sharpened, those cut by the
 # sharpened estimate, by the bounds of set_bound, and those whose classes were searched;
 # set_bound calls and their codes; guesses kept by set_bound's screen (whose answers it
-# reads) and tallied by it.
+# reads) and tallied by it; colour_bound calls and the candidates they cut.
 COUNT_NAMES = ("nodes listed", "codes of nodes listed", "candidates sharpened",
                "cut by sharpening", "set bounds", "codes of set bounds", "cut by set bounds",
                "candidates searched", "guesses screened in by set bounds",
-               "guesses tallied by set bounds")
+               "guesses tallied by set bounds", "colour bounds", "cut by colour bounds")
 COUNTS = len(COUNT_NAMES)
 # Classes of more codes get the bound of set_bound before a candidate is searched. Each
 # such bound costs one pass over the class's rows of the response matrix; measured on
@@ -85,7 +86,7 @@ class Search(NamedTuple):
     # (bit f: answer f)
     guesses: np.ndarray  # int64 (n,): the guesses whose classes are tallied
     counts: np.ndarray  # int64 (COUNTS,): what the search did (see COUNT_NAMES)
-    by_parts: np.ndarray  # int64 (2, 65): scratch of set_bound
+    by_parts: np.ndarray  # int64 (2, 65): scratch of the bounds by number of classes
     multisets: Multisets  # codes by multiset of colours, and the screen's scratch
     screened: np.ndarray  # int64 (n,): the guesses set_bound's screen keeps
 
@@ -216,10 +217,34 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             new_used[c] = used[c]
         for i in range(pegs):
             new_used[tables.digits[g, i]] = True
-        # Refine the bound of each large class by its best guess's estimate (one level
-        # deeper, set_bound), largest first, until g is cut or every one is done. The
-        # bounds go into the table, where the class's own search finds them.
+        # Refine the bound of each large class one level deeper: the estimate of its best
+        # guess (set_bound), or first a lower bound of that from the colours alone.
         if m > REFINE_ABOVE:
+            # First the colour bound of each large class (colour_bound: no row of the
+            # matrix read, a few us), largest first, until g is cut: on the 984-code job
+            # of 5 x 6 it cuts 305,000 of the 318,000 candidates that set_bound used to
+            # cut, leaving 44,000 calls of set_bound instead of 453,000.
+            done[:] = False
+            while sharper < best:
+                f_big, size_big = -1, REFINE_ABOVE
+                for f in range(n_slots):
+                    if f != solved and not done[f] and row[f] > size_big:
+                        f_big, size_big = f, row[f]
+                if f_big < 0:
+                    break
+                done[f_big] = True
+                lo = class_end[f_big]
+                counts[10] += 1
+                value = colour_bound(tables, out, lo, lo + size_big,
+                                     best - (sharper - class_lb[f_big]), search)
+                if value > class_lb[f_big]:
+                    sharper += value - class_lb[f_big]
+                    class_lb[f_big] = value
+            if sharper >= best:
+                counts[11] += 1
+                continue
+            # Then the bound of set_bound, largest first, until g is cut or every one is
+            # done (the bounds go into the table, where the class's own search finds them).
             done[:] = False
             while sharper < best:
                 f_big, size_big = -1, REFINE_ABOVE

@@ -37,15 +37,16 @@ import numpy as np
 from .._bits import popcount
 from .._jit import jit
 from .engine import response
-from .screen import screen_guesses
+from .screen import screen_bound, screen_guesses
 from .symmetry import (absent_canonical, all_colours_used, free_colours_canonical,
                        history_group, orbit_minimal, present_colours)
 
 __all__ = ["INFEASIBLE", "UNLIMITED", "PARTS_SHIFT", "branches", "answer_slots",
            "lower_bounds", "capacities", "Filters", "NodeScratch", "new_node_scratch",
            "node_filters", "splits_apart_any", "tally_classes", "clear_tally", "canonical",
-           "answer_masks", "or_answer_rows", "gather_answer_masks", "list_candidates", "set_bound",
-           "root_candidates", "search_order", "fast_case"]
+           "answer_masks", "or_answer_rows", "gather_answer_masks", "list_candidates",
+           "parts_bounds", "colour_bound", "set_bound", "root_candidates", "search_order",
+           "fast_case"]
 
 # set_bound gathers the answer masks of the screened guesses when they are at most
 # 1 / GATHER_BELOW of all codes, else computes every code's mask from whole rows
@@ -395,17 +396,18 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
     # not cut are tallied.
     guesses = search.guesses
     n_guesses = 0
+    # The bound of a guess by its number of classes (parts_bounds: classes as equal as
+    # possible, lb convex) never grows with the number, so a guess is cut exactly when
+    # it has fewer classes than need_member / need_other, the fewest whose bound is
+    # below ``bound`` (one comparison per guess instead of a division).
+    need_other, need_member = np.int64(65), np.int64(65)
+    if with_masks:
+        need_other, need_member = parts_bounds(m, bound, lb, search.by_parts, np.int64(65))
     for g in range(n):
         if with_masks:
             parts = popcount(masks[g])
-            member = np.int64((masks[g] >> np.uint64(solved)) & np.uint64(1))
-            if parts <= 1:
-                continue
-            # least sum lb(s_i) over the parts - member non-empty classes of the m - member
-            # codes: the classes as equal as possible (lb is convex: its steps never shrink)
-            total, classes = m - member, parts - member
-            q, r = total // classes, total % classes
-            if m + r * lb[q + 1] + (classes - r) * lb[q] >= bound:
+            member = (masks[g] >> np.uint64(solved)) & np.uint64(1)
+            if parts < (need_member if member != 0 else need_other):
                 continue
         if canonical(tables, g, filters, used, scratch):
             guesses[n_guesses] = g
@@ -430,6 +432,55 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
         n_cand += 1
     clear_tally(tables.matrix, n_guesses, tally)
     return n_cand
+
+
+@jit(leaf=True)
+def parts_bounds(m, cap, lb, by_parts, none):
+    """Fill ``by_parts[member, parts]`` (int64 ``(2, 65)``): ``min(cap, bound)`` of a guess
+    making ``parts`` classes of a set of ``m`` codes (one of them "solved" when the guess
+    is a member), the classes as equal as possible (``lb`` is convex, so that is the
+    least ``m + sum lb(class sizes)`` for that many classes); ``cap`` for ``parts <= 1``
+    (a guess dividing nothing). Filled for ``parts <= min(m + member, 64)``.
+
+    The bound never grows with ``parts`` (a finer split of the same codes, ``lb``
+    convex). Returns ``(need_other, need_member)``: the fewest classes whose bound is
+    below ``cap`` for a guess that is not / is a member (``none`` when there is none)."""
+    need_other, need_member = none, none
+    for member in range(2):
+        by_parts[member, 0] = cap
+        by_parts[member, 1] = cap  # divides nothing
+        for parts in range(2, min(m + member, 64) + 1):
+            total, classes = m - member, parts - member
+            q, r = total // classes, total % classes
+            by_parts[member, parts] = min(cap, m + r * lb[q + 1] + (classes - r) * lb[q])
+            if by_parts[member, parts] < cap:
+                if member == 0 and need_other == none:
+                    need_other = parts
+                if member == 1 and need_member == none:
+                    need_member = parts
+    return need_other, need_member
+
+
+@jit
+def colour_bound(tables, src, start, end, cap, search):
+    """A lower bound of :func:`set_bound` of the set ``src[start:end]`` (``m >= 2``
+    codes), clipped at ``cap``, from the colours of its members alone: no row of the
+    response matrix is read (a few microseconds where ``set_bound`` reads the members'
+    rows for every guess its screen keeps).
+
+    Every guess of one multiset of colours makes at most ``U`` classes of the set
+    (:mod:`.screen`), and a guess making ``p`` classes has an estimate of at least
+    ``by_parts[member, p]`` (:func:`parts_bounds`), which never grows with ``p``; so the
+    least of ``by_parts[member, U]`` over the multisets bounds every guess's estimate,
+    hence ``set_bound`` and the cost of the set, from below
+    (:func:`.screen.screen_bound`). The same domain as ``set_bound``: without the
+    response matrix or with more than 64 answer slots, ``min(lb[m], cap)``."""
+    m = end - start
+    lb = search.lb
+    if tables.matrix.shape[0] == 0 or (tables.pegs + 1) ** 2 > 64:
+        return min(lb[m], cap)
+    parts_bounds(m, cap, lb, search.by_parts, tables.digits.shape[0] + 1)
+    return screen_bound(tables, search.multisets, src, start, end, search.by_parts)
 
 
 @jit
@@ -464,26 +515,15 @@ def set_bound(tables, src, start, end, cap, search):
     masks, guesses, tally, sums = search.masks, search.guesses, search.tally, search.sums
     solved = tables.pegs * (tables.pegs + 1)
     slots = tally.shape[0] // n
-    # by_parts[member, parts]: the bound of a guess with that many classes (one of them
-    # "solved" when it is a member), classes as equal as possible (lb is convex)
     by_parts = search.by_parts
-    need = np.full(2, n + 1, dtype=np.int64)  # fewest classes with a bound below cap
-    for member in range(2):
-        by_parts[member, 0] = cap
-        by_parts[member, 1] = cap  # divides nothing
-        for parts in range(2, min(m + member, 64) + 1):
-            total, classes = m - member, parts - member
-            q, r = total // classes, total % classes
-            by_parts[member, parts] = min(cap, m + r * lb[q + 1] + (classes - r) * lb[q])
-            if by_parts[member, parts] < cap and need[member] > n:
-                need[member] = parts
+    need_other, need_member = parts_bounds(m, cap, lb, by_parts, n + 1)
     # Only the guesses that may make that many classes, by the colours of the set alone
     # (screen_guesses, no row of the matrix read), can be below cap: their answer masks
     # are gathered from the members' rows; when they are many, the masks of every guess
     # at once cost less (vector instructions over whole rows).
     screened = search.screened
-    kept = screen_guesses(tables, search.multisets, src, start, end, need[0],
-                          min(need[0], need[1]), screened)
+    kept = screen_guesses(tables, search.multisets, src, start, end, need_other,
+                          min(need_other, need_member), screened)
     search.counts[8] += kept
     if kept == 0:
         return cap

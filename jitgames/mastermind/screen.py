@@ -17,7 +17,9 @@ be alone, so ``pegs`` values for ``t = pegs``). So, for every guess ``h`` of one
 
     classes(h, S) <= U = sum over t of min(|{s in S : t(h, s) = t}|, values of b for t)
 
-and the multisets whose ``U`` is below the number of classes needed are dropped whole.
+and the multisets whose ``U`` is below the number of classes needed are dropped whole
+(:func:`screen_guesses`). The same ``U`` bounds every guess's estimate from below
+(classes as equal as possible), with no row of the matrix read (:func:`screen_bound`).
 
 On 250,512 calls recorded from the 5 x 6 search (sets of 24 codes on average, six
 multisets among their members; docs/mastermind_optimal.md), 57 % of the calls keep no
@@ -33,7 +35,8 @@ import numpy as np
 
 from .._jit import jit
 
-__all__ = ["Multisets", "multiset_tables", "fresh_scratch", "screen_guesses"]
+__all__ = ["Multisets", "multiset_tables", "fresh_scratch", "answer_limits", "clear_weights",
+           "screen_guesses", "screen_bound"]
 
 
 class Multisets(NamedTuple):
@@ -87,24 +90,20 @@ def fresh_scratch(multisets: Multisets, pegs: int) -> Multisets:
 
 
 @jit(leaf=True)
-def screen_guesses(tables, multisets, src, start, end, need_other, need_member, out):
-    """The guesses that may make enough classes of the set ``src[start:end]``, into
-    ``out`` (multiset by multiset, each in code order); returns their number.
-
-    A guess is kept when its bound ``U`` on its number of classes, the solved one
-    included (see the module docs), is at least ``need_member`` if some member of the
-    set has its multiset of colours (it may be a member), else at least ``need_other``.
-    Every guess with at least that many classes is kept (``U`` is an upper bound); the
-    others may be kept too. ``multisets.weight`` must be zero on entry and is left so.
-    """
+def answer_limits(tables, multisets, src, start, end):
+    """``multisets.limits[k]``: the bound ``U`` (see the module docs) on the number of
+    classes, the solved one included, that any guess of multiset ``k`` makes of the set
+    ``src[start:end]``. Leaves ``multisets.weight[j]`` = the members of multiset ``j``
+    (``weight`` must be zero on entry; :func:`clear_weights` zeroes it again) and the
+    multisets present in ``multisets.present``; returns their number."""
     pegs = tables.pegs
     weight, present, by_sum, common = (multisets.weight, multisets.present, multisets.by_sum,
                                        multisets.common)
-    of, first, codes, limits = multisets.of, multisets.start, multisets.codes, multisets.limits
-    k_all = first.shape[0] - 1
+    limits = multisets.limits
+    k_all = multisets.start.shape[0] - 1
     n_present = 0
     for t in range(start, end):
-        j = of[src[t]]
+        j = multisets.of[src[t]]
         if weight[j] == 0:
             present[n_present] = j
             n_present += 1
@@ -126,12 +125,59 @@ def screen_guesses(tables, multisets, src, start, end, need_other, need_member, 
                 by_sum[k] += w if common[j, k] == t else 0
         for k in range(k_all):
             limits[k] += min(by_sum[k], values)
+    return n_present
+
+
+@jit(leaf=True)
+def clear_weights(multisets, n_present):
+    """Zero ``multisets.weight`` again after :func:`answer_limits` (``n_present``: its
+    result)."""
+    for p in range(n_present):
+        multisets.weight[multisets.present[p]] = 0
+
+
+@jit(leaf=True)
+def screen_guesses(tables, multisets, src, start, end, need_other, need_member, out):
+    """The guesses that may make enough classes of the set ``src[start:end]``, into
+    ``out`` (multiset by multiset, each in code order); returns their number.
+
+    A guess is kept when its bound ``U`` on its number of classes, the solved one
+    included (see the module docs), is at least ``need_member`` if some member of the
+    set has its multiset of colours (it may be a member), else at least ``need_other``.
+    Every guess with at least that many classes is kept (``U`` is an upper bound); the
+    others may be kept too. ``multisets.weight`` must be zero on entry and is left so.
+    """
+    n_present = answer_limits(tables, multisets, src, start, end)
+    weight, first, codes, limits = (multisets.weight, multisets.start, multisets.codes,
+                                    multisets.limits)
     kept = 0
-    for k in range(k_all):
+    for k in range(first.shape[0] - 1):
         if limits[k] >= (need_member if weight[k] > 0 else need_other):
             for i in range(first[k], first[k + 1]):
                 out[kept] = codes[i]
                 kept += 1
-    for p in range(n_present):
-        weight[present[p]] = 0
+    clear_weights(multisets, n_present)
     return kept
+
+
+@jit(leaf=True)
+def screen_bound(tables, multisets, src, start, end, by_parts):
+    """The least ``by_parts[member, U]`` over the multisets of colours: a lower bound of
+    the estimate of every guess dividing the set ``src[start:end]``, with no row of the
+    response matrix read (:func:`.candidates.colour_bound`).
+
+    ``by_parts[member, p]`` must bound the estimate of any guess making ``p`` classes
+    (``member``: one of them "solved"), never growing with ``p``, and hold ``cap`` for
+    ``p <= 1``; a guess of multiset ``k`` makes at most ``U_k`` classes, so its estimate
+    is at least ``by_parts[member, U_k]``. Whether a guess is a member is not known per
+    multiset, so a multiset some member has takes the lesser of the two.
+    ``multisets.weight`` must be zero on entry and is left so."""
+    n_present = answer_limits(tables, multisets, src, start, end)
+    weight, limits = multisets.weight, multisets.limits
+    least = by_parts[0, 0]
+    for k in range(multisets.start.shape[0] - 1):
+        u = limits[k]
+        bound = min(by_parts[0, u], by_parts[1, u]) if weight[k] > 0 else by_parts[0, u]
+        least = min(least, bound)
+    clear_weights(multisets, n_present)
+    return least

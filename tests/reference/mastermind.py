@@ -452,6 +452,76 @@ def set_bound(tables, src, start, end, cap):
     return best
 
 
+def parts_bounds(m, cap, lb):
+    """``{(member, parts): bound}`` for 2 <= parts <= min(m + member, 64): ``m`` plus the
+    least ``sum lb(size)`` over every way of putting the ``m - member`` codes other than
+    a solved one into ``parts - member`` non-empty classes (all compositions tried),
+    clipped at ``cap``; and the fewest parts whose bound is below ``cap`` for a guess that
+    is not / is a member (None when there is none)."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def least(total, classes):   # least sum lb over `classes` non-empty classes
+        if classes == 1:
+            return int(lb[total])
+        return min(int(lb[first]) + least(total - first, classes - 1)
+                   for first in range(1, total - classes + 2))
+
+    table, need = {}, [None, None]
+    for member in range(2):
+        for parts in range(2, min(m + member, 64) + 1):
+            total, classes = m - member, parts - member
+            value = m + least(total, classes) if classes <= total else m + total
+            table[member, parts] = min(cap, value)
+            if table[member, parts] < cap and need[member] is None:
+                need[member] = parts
+    return table, need[0], need[1]
+
+
+def colour_bound(tables, src, start, end, cap):
+    """From the definitions: every guess ``g`` makes at most ``U(g)`` classes of the set,
+    ``U(g)`` the sum over ``t`` of the members whose colours have ``t`` pegs in common with
+    ``g``'s, at most as many as the answers ``(b, t - b)`` that can occur; a guess making
+    ``p`` classes (one "solved" when it is a member) splits the codes at best as evenly
+    as possible, so its estimate is at least that split's ``m + sum lb``; whether ``g``
+    is a member is taken as either when a member has ``g``'s colours. The least over
+    every guess, clipped at ``cap`` (a guess dividing nothing counts as ``cap``);
+    ``min(lb(m), cap)`` without a response matrix or with more than 64 answer slots."""
+    matrix, digits, pegs = tables[0], tables[1], tables[3]
+    n = len(digits)
+    codes = [tuple(int(c) for c in digits[s]) for s in src[start:end]]
+    m = len(codes)
+    lb = lower_bounds(n, _branches(pegs))
+    if matrix.shape[0] == 0 or (pegs + 1) ** 2 > 64:
+        return min(int(lb[m]), cap)
+    possible = {}
+    for b in range(pegs + 1):
+        for w in range(pegs + 1 - b):
+            if (b, w) != (pegs - 1, 1):
+                possible.setdefault(b + w, set()).add((b, w))
+
+    def even_split(member, parts):
+        if parts <= 1:
+            return cap
+        total, classes = m - member, parts - member
+        sizes = [total // classes + (1 if i < total % classes else 0) for i in range(classes)]
+        return min(cap, m + sum(int(lb[size]) for size in sizes))
+
+    best = cap
+    for g in range(n):
+        guess = [int(c) for c in digits[g]]
+        by_sum = {}
+        for code in codes:
+            t = sum(min(guess.count(c), code.count(c)) for c in set(guess))
+            by_sum[t] = by_sum.get(t, 0) + 1
+        limit = sum(min(k, len(possible[t])) for t, k in by_sum.items())
+        if any(sorted(code) == sorted(guess) for code in codes):
+            best = min(best, even_split(0, limit), even_split(1, limit))
+        else:
+            best = min(best, even_split(0, limit))
+    return best
+
+
 CACHE_PROBES = 16
 
 
