@@ -91,6 +91,19 @@ class Search(NamedTuple):
     screened: np.ndarray  # int64 (n,): the guesses set_bound's screen keeps
 
 
+@jit(inline=True)
+def _largest_open_class(row, done, n_slots, solved):
+    """``(f, size)``: the largest class ``row[f]`` above ``REFINE_ABOVE`` codes among the
+    answers ``f < n_slots`` not ``done`` and not ``solved`` (the first of equals), or
+    ``(-1, REFINE_ABOVE)`` when there is none: the next class whose bound the
+    sharpening refines."""
+    f_big, size_big = -1, REFINE_ABOVE
+    for f in range(n_slots):
+        if f != solved and not done[f] and row[f] > size_big:
+            f_big, size_big = f, row[f]
+    return f_big, size_big
+
+
 @jit
 def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     """Least total guesses for the codes ``src[start:end]`` within ``remaining`` guesses.
@@ -226,10 +239,7 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             # cut, leaving 44,000 calls of set_bound instead of 453,000.
             done[:] = False
             while sharper < best:
-                f_big, size_big = -1, REFINE_ABOVE
-                for f in range(n_slots):
-                    if f != solved and not done[f] and row[f] > size_big:
-                        f_big, size_big = f, row[f]
+                f_big, size_big = _largest_open_class(row, done, n_slots, solved)
                 if f_big < 0:
                     break
                 done[f_big] = True
@@ -247,10 +257,7 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
             # done (the bounds go into the table, where the class's own search finds them).
             done[:] = False
             while sharper < best:
-                f_big, size_big = -1, REFINE_ABOVE
-                for f in range(n_slots):
-                    if f != solved and not done[f] and row[f] > size_big:
-                        f_big, size_big = f, row[f]
+                f_big, size_big = _largest_open_class(row, done, n_slots, solved)
                 if f_big < 0:
                     break
                 done[f_big] = True

@@ -333,6 +333,24 @@ def gather_answer_masks(matrix, src, start, end, guesses, n_guesses, masks):
         masks[g] = sum(1 << f for f in {int(matrix[g, s]) for s in src[start:end]})
 
 
+def _colour_answer_limit(guess, codes, pegs):
+    """``(limit, same_colours)``: at most how many different answers ``guess`` can get
+    from ``codes``, from the colours alone (the codes having ``t`` pegs of a common
+    colour with it can give at most as many answers as there are answers ``(b, t - b)``
+    that can occur), and whether one of ``codes`` has the guess's colours."""
+    possible = {}   # t -> the answers (b, w) with b + w = t that can occur
+    for b in range(pegs + 1):
+        for w in range(pegs + 1 - b):
+            if (b, w) != (pegs - 1, 1):
+                possible.setdefault(b + w, set()).add((b, w))
+    by_sum = {}
+    for code in codes:
+        t = sum(min(guess.count(c), code.count(c)) for c in set(guess))
+        by_sum[t] = by_sum.get(t, 0) + 1
+    limit = sum(min(k, len(possible[t])) for t, k in by_sum.items())
+    return limit, any(sorted(code) == sorted(guess) for code in codes)
+
+
 def screen_guesses(tables, src, start, end, need_other, need_member):
     """The guesses (sorted) whose bound on their number of answers from the set, from
     the colours alone, reaches the need: the members answering ``b + w = t`` (the
@@ -341,20 +359,9 @@ def screen_guesses(tables, src, start, end, need_other, need_member):
     ``need_member`` when a member has the guess's colours, else ``need_other``."""
     digits, pegs = tables[1], tables[3]
     codes = [tuple(int(c) for c in digits[s]) for s in src[start:end]]
-    possible = {}   # t -> the answers (b, w) with b + w = t that can occur
-    for b in range(pegs + 1):
-        for w in range(pegs + 1 - b):
-            if (b, w) != (pegs - 1, 1):
-                possible.setdefault(b + w, set()).add((b, w))
     kept = []
     for g in range(len(digits)):
-        guess = [int(c) for c in digits[g]]
-        by_sum = {}
-        for code in codes:
-            t = sum(min(guess.count(c), code.count(c)) for c in set(guess))
-            by_sum[t] = by_sum.get(t, 0) + 1
-        limit = sum(min(k, len(possible[t])) for t, k in by_sum.items())
-        same_colours = any(sorted(code) == sorted(guess) for code in codes)
+        limit, same_colours = _colour_answer_limit([int(c) for c in digits[g]], codes, pegs)
         if limit >= (need_member if same_colours else need_other):
             kept.append(g)
     return kept
@@ -494,12 +501,6 @@ def colour_bound(tables, src, start, end, cap):
     lb = lower_bounds(n, _branches(pegs))
     if matrix.shape[0] == 0 or (pegs + 1) ** 2 > 64:
         return min(int(lb[m]), cap)
-    possible = {}
-    for b in range(pegs + 1):
-        for w in range(pegs + 1 - b):
-            if (b, w) != (pegs - 1, 1):
-                possible.setdefault(b + w, set()).add((b, w))
-
     def even_split(member, parts):
         if parts <= 1:
             return cap
@@ -509,13 +510,8 @@ def colour_bound(tables, src, start, end, cap):
 
     best = cap
     for g in range(n):
-        guess = [int(c) for c in digits[g]]
-        by_sum = {}
-        for code in codes:
-            t = sum(min(guess.count(c), code.count(c)) for c in set(guess))
-            by_sum[t] = by_sum.get(t, 0) + 1
-        limit = sum(min(k, len(possible[t])) for t, k in by_sum.items())
-        if any(sorted(code) == sorted(guess) for code in codes):
+        limit, same_colours = _colour_answer_limit([int(c) for c in digits[g]], codes, pegs)
+        if same_colours:
             best = min(best, even_split(0, limit), even_split(1, limit))
         else:
             best = min(best, even_split(0, limit))
