@@ -16,7 +16,7 @@ the order in which the main process meets them, so that the two work towards eac
 other. Whatever the helper has not finished when the main process needs it, the main
 process compiles itself, as without a helper.
 
-The helper is ``python -m jitgames._warmup PLAN``: its output goes nowhere, an error
+The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]``: its output goes nowhere, an error
 only ends it, Ctrl-C ends it at once (the default action of SIGINT), and the main
 process ends it when its own first call is done (or cut short, also when Ctrl-C ends
 it at once while compiling); on Linux the helper also ends with the process that started
@@ -39,17 +39,22 @@ from pathlib import Path
 
 from ._interrupt import also_at_end, no_longer_at_end
 
-PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan"}
+PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan",
+         "mastermind.optimal": "jitgames.mastermind.warm_up:optimal_plan"}
 """Plan name -> ``module:function`` returning ``(target, callees)``, each an entry
-``(kernel, argument types)`` (a tuple of Numba types)."""
+``(kernel, argument types)`` (a tuple of Numba types); a callee's entry may add the
+compile flags it inherits from its first caller (``{"nrt": False}`` under a leaf
+kernel: :func:`jitgames._jit.compile_for_kernels`). The function takes the plan's
+parameters, strings (a game's size: ``mastermind.optimal``), as the helper's command
+line passes them."""
 
 STOP_SECONDS = 2.0
 """How long the main process waits for the helper to end once asked (then kills it)."""
 
 
-def _plan(name: str):
+def _plan(name: str, params=()):
     module, _, function = PLANS[name].partition(":")
-    return getattr(importlib.import_module(module), function)()
+    return getattr(importlib.import_module(module), function)(*params)
 
 
 def _cpus() -> int:
@@ -70,10 +75,11 @@ def _core_to_spare() -> bool:
     return cpus >= 2 and load <= cpus - 1
 
 
-def wanted(name: str) -> bool:
-    """Whether a helper for plan ``name`` would do any good now: kernels compiled, the
-    plan's target not cached yet, and a CPU to spare (:func:`_core_to_spare`), unless
-    ``JITGAMES_WARM_UP`` says ``0`` (never) or ``1`` (whatever the load)."""
+def wanted(name: str, *params: str) -> bool:
+    """Whether a helper for plan ``name`` (with ``params``) would do any good now:
+    kernels compiled, the plan's target not cached yet, and a CPU to spare
+    (:func:`_core_to_spare`), unless ``JITGAMES_WARM_UP`` says ``0`` (never) or ``1``
+    (whatever the load)."""
     import numba
 
     from ._jit import is_cached
@@ -83,20 +89,22 @@ def wanted(name: str) -> bool:
         return False
     if setting != "1" and not _core_to_spare():
         return False
-    (kernel, args), _ = _plan(name)
+    (kernel, args), _ = _plan(name, params)
     return not is_cached(kernel, args)
 
 
-def start(name: str) -> subprocess.Popen | None:
-    """Start the helper process of plan ``name`` if :func:`wanted` (else None)."""
-    if not wanted(name):
+def start(name: str, *params: str) -> subprocess.Popen | None:
+    """Start the helper process of plan ``name`` with ``params`` if :func:`wanted`
+    (else None)."""
+    if not wanted(name, *params):
         return None
     root = str(Path(__file__).resolve().parent.parent)  # this package, wherever it is
     path = os.environ.get("PYTHONPATH")
     env = dict(os.environ, PYTHONPATH=root if not path else root + os.pathsep + path)
     env["JITGAMES_WARM_UP_PARENT"] = str(os.getpid())
     try:
-        helper = subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name], env=env,
+        helper = subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name, *params],
+                                  env=env,
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, close_fds=True)
     except OSError:  # no process to spare: the main process compiles everything
@@ -124,24 +132,25 @@ def stop(helper: subprocess.Popen | None) -> None:
 
 
 @contextlib.contextmanager
-def helper_compiling(name: str):
-    """Inside the block, a helper process compiles plan ``name``'s callees (when it would
-    help, :func:`wanted`); it is ended when the block ends, however it ends."""
-    helper = start(name)
+def helper_compiling(name: str, *params: str):
+    """Inside the block, a helper process compiles plan ``name``'s callees (with
+    ``params``; when it would help, :func:`wanted`); it is ended when the block ends,
+    however it ends."""
+    helper = start(name, *params)
     try:
         yield helper
     finally:
         stop(helper)
 
 
-def compile_plan(name: str) -> None:
-    """Compile the callees of plan ``name`` for calls from Python, in its order, into
-    the cache (those cached already are loaded instead)."""
+def compile_plan(name: str, *params: str) -> None:
+    """Compile the callees of plan ``name`` (with ``params``) for calls from kernels,
+    in its order, into the cache (those cached already are loaded instead)."""
     from ._jit import compile_for_kernels
 
-    _, callees = _plan(name)
-    for kernel, args in callees:
-        compile_for_kernels(kernel, args)
+    _, callees = _plan(name, params)
+    for kernel, args, *inherited in callees:
+        compile_for_kernels(kernel, args, *inherited)
 
 
 def _end_with_parent() -> None:
@@ -159,12 +168,12 @@ def _end_with_parent() -> None:
 
 
 def main(argv=None) -> int:
-    """The helper process: ``python -m jitgames._warmup PLAN``."""
+    """The helper process: ``python -m jitgames._warmup PLAN [PARAMETER ...]``."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent()
-    (name,) = sys.argv[1:] if argv is None else argv
-    compile_plan(name)
+    name, *params = sys.argv[1:] if argv is None else argv
+    compile_plan(name, *params)
     return 0
 
 
