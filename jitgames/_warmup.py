@@ -14,7 +14,14 @@ A *plan* names what the helper compiles: the kernel the main process compiles la
 and the callees, in the order the helper compiles them (``callees``): the reverse of
 the order in which the main process meets them, so that the two work towards each
 other. Whatever the helper has not finished when the main process needs it, the main
-process compiles itself, as without a helper.
+process compiles itself, as without a helper. A callee must be compiled under the flags
+its first caller in the main process passes down (a plain kernel under a leaf kernel:
+no reference counting), and before any kernel of the plan that calls it, since the
+cache keys entries on argument types only. A plan may take parameters (the game's size
+for ``mastermind.optimal``: the argument types depend on it). Plans:
+``solitaire.study`` (:mod:`jitgames.solitaire.warm_up`, the study's first call) and
+``mastermind.optimal`` (:mod:`jitgames.mastermind.warm_up`, ``mastermind optimal``'s
+first search).
 
 The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]``: its output goes nowhere, an error
 only ends it, Ctrl-C ends it at once (the default action of SIGINT), and the main
