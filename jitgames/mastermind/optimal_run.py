@@ -839,6 +839,10 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 twins: bool = True, early_start: bool = EARLY_START) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
+    On an empty cache, with a core to spare, a helper process compiles the search's
+    callees beside this one from the first compile until the first task's result
+    (:mod:`.warm_up`, :mod:`jitgames._warmup`): the same code, compiled sooner.
+
     Parameters
     ----------
     checkpoint : path, optional
