@@ -30,8 +30,9 @@ it at once while compiling); on Linux the helper also ends with the process that
 it, however that one ends (``PR_SET_PDEATHSIG``). Cache files are
 written whole and renamed into place by Numba, so a helper ended mid-way leaves none
 half-written. No helper is started when kernels run as plain Python, when no CPU is
-idle for it (one usable, or the load average leaves none free: on a busy machine two
-compiling processes share the same cores and the main one only finishes later), or
+idle for it (one usable, or fewer than about two CPUs idle over 50 ms, this process's
+included: on a busy machine two compiling processes share the same cores and the main
+one only finishes later), or
 when ``JITGAMES_WARM_UP=0``; ``JITGAMES_WARM_UP=1`` starts it whatever the load.
 """
 from __future__ import annotations
@@ -71,15 +72,60 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
+IDLE_WINDOW_SECONDS = 0.05
+"""How long :func:`_idle_cpus` watches the machine's CPU counters (a bounded wait)."""
+
+IDLE_NEEDED = 1.5
+"""Idle CPUs the helper needs, this process's own included (it sleeps while they are
+counted): its core and the helper's, less half a CPU for the counters' coarseness
+(100 ticks a second: 10 ticks over 50 ms on 2 CPUs)."""
+
+
+def _cpu_ticks(text: str) -> tuple[int, int]:
+    """``(idle, total)`` ticks of the machine's CPUs from the text of ``/proc/stat``:
+    idle and waiting for I/O count as idle; time given to niced processes does not
+    (with autogroup scheduling, the default of many Linux distributions, sessions share
+    the CPUs equally whatever the nice values within them, so another session's niced
+    job still takes a core from a second compiling process)."""
+    fields = [int(v) for v in text.split("\n", 1)[0].split()[1:9]]
+    return fields[3] + fields[4], sum(fields)
+
+
+def _idle_cpus(window: float = IDLE_WINDOW_SECONDS) -> float | None:
+    """CPUs idle over the next ``window`` seconds (this process sleeps meanwhile), from
+    ``/proc/stat``; None where it cannot be read."""
+    import time
+
+    try:
+        with open("/proc/stat") as f:
+            idle, total = _cpu_ticks(f.read())
+        time.sleep(window)
+        with open("/proc/stat") as f:
+            idle_after, total_after = _cpu_ticks(f.read())
+    except (OSError, ValueError, IndexError):  # not Linux, or another format
+        return None
+    if total_after <= total:  # no tick elapsed: nothing measured
+        return None
+    return (os.cpu_count() or 1) * (idle_after - idle) / (total_after - total)
+
+
 def _core_to_spare() -> bool:
-    """Whether a CPU is idle for the helper: more than one usable, and the one-minute
-    load average leaves one free beside this process."""
+    """Whether a CPU is idle for the helper: more than one usable, and over a short
+    window (:func:`_idle_cpus`) at least :data:`IDLE_NEEDED` CPUs idle; where the CPU
+    counters cannot be read, the one-minute load average leaving one free beside this
+    process. (The load average lags: a minute after a busy spell it still reads about 1
+    on an idle machine, which kept the helper off.)"""
     cpus = _cpus()
+    if cpus < 2:
+        return False
+    idle = _idle_cpus()
+    if idle is not None:
+        return idle >= IDLE_NEEDED
     try:
         load = os.getloadavg()[0]
     except (OSError, AttributeError):  # no load average here: assume the machine is ours
         load = 0.0
-    return cpus >= 2 and load <= cpus - 1
+    return load <= cpus - 1
 
 
 def wanted(name: str, *params: str) -> bool:
