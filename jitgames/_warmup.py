@@ -23,17 +23,17 @@ for ``mastermind.optimal``: the argument types depend on it). Plans:
 ``mastermind.optimal`` (:mod:`jitgames.mastermind.warm_up`, ``mastermind optimal``'s
 first search).
 
-The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]``: its output goes nowhere, an error
-only ends it, Ctrl-C ends it at once (the default action of SIGINT), and the main
-process ends it when its own first call is done (or cut short, also when Ctrl-C ends
-it at once while compiling); on Linux the helper also ends with the process that started
-it, however that one ends (``PR_SET_PDEATHSIG``). Cache files are
-written whole and renamed into place by Numba, so a helper ended mid-way leaves none
-half-written. No helper is started when kernels run as plain Python, when no CPU is
-idle for it (one usable, or fewer than about two CPUs idle over 50 ms, this process's
-included: on a busy machine two compiling processes share the same cores and the main
-one only finishes later), or
-when ``JITGAMES_WARM_UP=0``; ``JITGAMES_WARM_UP=1`` starts it whatever the load.
+The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]``: its output goes
+nowhere, an error only ends it, Ctrl-C ends it at once (the default action of SIGINT),
+and the main process ends it when its own first call is done (or cut short, also when
+Ctrl-C ends it at once while compiling); on Linux the helper also ends with the process
+that started it, however that one ends (``PR_SET_PDEATHSIG``). Cache files are written
+whole and renamed into place by Numba, so a helper ended mid-way leaves none
+half-written. No helper is started when kernels run as plain Python, when the plan's
+target is cached, when no CPU is idle for it (one usable, or fewer than about two CPUs
+idle over 50 ms, this process's included: on a busy machine two compiling processes
+share the same cores and the main one only finishes later), or when
+``JITGAMES_WARM_UP=0``; ``JITGAMES_WARM_UP=1`` starts it whatever the load.
 """
 from __future__ import annotations
 
@@ -140,10 +140,10 @@ def wanted(name: str, *params: str) -> bool:
     setting = os.environ.get("JITGAMES_WARM_UP")
     if numba.config.DISABLE_JIT or setting == "0":
         return False
-    if setting != "1" and not _core_to_spare():
-        return False
     (kernel, args), _ = _plan(name, params)
-    return not is_cached(kernel, args)
+    if is_cached(kernel, args):  # first: a warm cache never waits for the idle window
+        return False
+    return setting == "1" or _core_to_spare()
 
 
 def start(name: str, *params: str) -> subprocess.Popen | None:

@@ -185,14 +185,20 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
 
 
 def test_no_helper_when_switched_off_or_no_core_is_idle(monkeypatch):
-    from jitgames import _warmup
+    from jitgames import _jit, _warmup
 
     monkeypatch.delenv("JITGAMES_WARM_UP", raising=False)
+    monkeypatch.setattr(_jit, "is_cached", lambda kernel, args: False)  # a first run
+    monkeypatch.setattr(_warmup, "_cpus", lambda: 2)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 2.0)
+    assert _warmup.wanted("solitaire.study")  # both CPUs idle: the gate lets it start
     monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 1.0)  # one CPU busy besides
     assert not _warmup.wanted("solitaire.study")
     # where the CPU counters cannot be read: the load average decides
     monkeypatch.setattr(_warmup, "_idle_cpus", lambda: None)
-    monkeypatch.setattr(os, "getloadavg", lambda: (_warmup._cpus() - 0.5, 0.0, 0.0))
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    assert _warmup.wanted("solitaire.study")
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 0.0, 0.0))
     assert not _warmup.wanted("solitaire.study")  # every core but a half busy
     monkeypatch.setenv("JITGAMES_WARM_UP", "0")
     assert not _warmup.wanted("solitaire.study")
