@@ -12,7 +12,10 @@ being measured and records:
 - ``mastermind`` (with ``--mastermind``): ``mastermind optimal -p 4 -k 7 --json -q``'s
   wall and CPU seconds on an empty cache minus the same on the warm cache it left, i.e.
   the seconds spent compiling;
-- the machine code of the study's kernel (``solve_decks``) compiled in each checkout:
+- the machine code of the study's kernel (``solve_decks``) compiled in each checkout
+  (with ``--mastermind``, also that of ``mastermind optimal``'s ``solve``, under one
+  Python hash seed: Numba orders some of its reference count increments by a set's
+  order, so its code differs from seed to seed, in every checkout):
   its instructions (comments and assembler directives dropped) and their SHA-1, so a
   change that is only meant to compile faster can be shown to leave the code that runs
   unchanged (same digest: same speed, same results);
@@ -295,6 +298,27 @@ def stage_table(by_group) -> str:
     return "\n".join(lines)
 
 
+SOLVE_MACHINE_CODE = r"""
+import contextlib, hashlib, io, json, re
+from jitgames.__main__ import main
+try:
+    from jitgames.mastermind.branch_and_bound import solve
+except ImportError:  # the code of issue 29's baseline: the search was in optimal.py
+    from jitgames.mastermind.optimal import solve
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    assert main(%r) == 0
+lines = []
+for line in solve.inspect_asm(solve.signatures[0]).splitlines():
+    line = line.split("#")[0].rstrip()
+    if line and not (line.lstrip().startswith(".") and not line.lstrip().startswith(".L")):
+        lines.append(re.sub(r"B[0-9]+v[0-9]+", "Bv", re.sub(
+            r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line)))
+print(json.dumps({"instructions": len(lines), "total": json.loads(out.getvalue())["total"],
+                  "sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest()}))
+"""
+"""--mastermind: ``solve``'s machine code after the whole command (masked as
+``MACHINE_CODE`` masks ``solve_decks``'), with the command's total."""
+
 WHOLE_COMMAND = """
 import contextlib, io
 from jitgames.__main__ import main
@@ -357,14 +381,14 @@ generation), beside O3: the first call's CPU seconds, ``solve_decks``' machine c
 the CPU seconds of 1,000 deals (option (b) of issue 29, measured and dropped)."""
 
 
-def _snippet(checkout: Path, code: str, helper_first: bool = False, env=None) -> dict:
+def _snippet(checkout: Path, code: str, helper_first=None, env=None) -> dict:
     """The JSON printed by ``code`` run in ``checkout`` on an empty Numba cache (with
-    ``helper_first``: on the cache the study's helper process left, run to its end),
-    with the variables ``env`` added to the environment."""
+    ``helper_first``, a helper's plan and parameters: on the cache that helper process
+    left, run to its end), with the variables ``env`` added to the environment."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout), **(env or {}))
         if helper_first:
-            subprocess.run([sys.executable, "-m", "jitgames._warmup", "solitaire.study"],
+            subprocess.run([sys.executable, "-m", "jitgames._warmup", *helper_first],
                            cwd=checkout, env=env, check=True, timeout=1800)
         done = subprocess.run([sys.executable, "-c", code], cwd=checkout, text=True, env=env,
                               capture_output=True, check=True, timeout=1800)
@@ -463,7 +487,7 @@ def main(argv=None) -> int:
                 result["mastermind"][name].append(run)
                 print(f"mastermind {name:6s} run {repeat + 1}: compiling {run['compile_wall']:.2f} "
                       f"s wall, {run['compile_cpu']:.2f} s CPU; warm run {run['warm_wall']:.2f} s "
-                      f"({run['warm_cpu']:.2f} s CPU)",
+                      f"({run['warm_cpu']:.2f} s CPU); total {run['total']}",
                       flush=True)
     if args.main_cpu:
         result["first_call_main_cpu"] = {name: [] for name in checkouts}
@@ -496,7 +520,7 @@ def main(argv=None) -> int:
         result["solve_decks_machine_code"] = {name: _snippet(checkout, MACHINE_CODE)
                                               for name, checkout in code_checkouts.items()}
         result["solve_decks_machine_code"]["this, callees from the helper"] = _snippet(
-            ROOT, MACHINE_CODE, helper_first=True)
+            ROOT, MACHINE_CODE, helper_first=["solitaire.study"])
         print("solve_decks machine code:", json.dumps(result["solve_decks_machine_code"]))
     if args.by_function:
         result["by_function_solitaire"] = _snippet(ROOT, BY_FUNCTION % FIRST_CALL)
@@ -513,6 +537,14 @@ def main(argv=None) -> int:
         for name, run in result["stages_mastermind"].items():
             print(f"mastermind compilations, {name}: {run['compilations']}, more than once: "
                   f"{run['compiled_more_than_once']}")
+        code, seed = SOLVE_MACHINE_CODE % (MASTERMIND_ARGV,), {"PYTHONHASHSEED": "0"}
+        result["solve_machine_code"] = {
+            name: _snippet(checkout, code, env=dict(seed, JITGAMES_WARM_UP="0"))
+            for name, checkout in code_checkouts.items()}
+        result["solve_machine_code"]["this, callees from the helper"] = _snippet(
+            ROOT, code, helper_first=["mastermind.optimal", "4", "7", "1"],
+            env=dict(seed, JITGAMES_WARM_UP="0"))
+        print("solve machine code (PYTHONHASHSEED=0):", json.dumps(result["solve_machine_code"]))
     if args.main_cpu:
         summary["first_call_main_cpu"] = {
             name: {key: statistics.median(r[key] for r in runs) for key in ("wall", "main_cpu")}

@@ -365,17 +365,36 @@ def _one_specialisation_per_type(kernel, options):
     return kernel
 
 
-def compile_for_kernels(kernel, args) -> None:
+def compile_for_kernels(kernel, args, inherited=None) -> None:
     """Compile ``kernel``'s internal copy for calls from kernels with the Numba argument
     types ``args`` (a tuple), or load it from the cache, as the first kernel calling it
     with those types would; a kernel called from Python first with those types links
     that compilation instead, so nothing is compiled for it here. For a helper process
-    that fills the cache ahead of the main one (:mod:`jitgames._warmup`)."""
+    that fills the cache ahead of the main one (:mod:`jitgames._warmup`).
+
+    ``inherited``: the compile flags the kernel takes from that first caller (a dict,
+    e.g. ``{"nrt": False}``). Numba passes a caller's reference counting switch down to
+    callees that do not set their own: a plain kernel first called from a ``leaf``
+    kernel is compiled without reference counting, into other code than from Python or
+    a plain caller. Its cache entry is keyed on the argument types only, so a helper
+    must compile it under the same flags as the main process would, or the main process
+    links other code (measured on Mastermind's ``response``: no longer inlined).
+    """
     if numba.config.DISABLE_JIT or not hasattr(kernel, "internal_dispatcher"):
         return
     if tuple(args) in kernel.overloads:
         return
-    kernel.internal_dispatcher().compile(tuple(args))
+    if not inherited:
+        kernel.internal_dispatcher().compile(tuple(args))
+        return
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import ConfigStack
+
+    caller = Flags()  # what the first caller's compilation holds on Numba's config stack
+    for name, value in inherited.items():
+        setattr(caller, name, value)
+    with ConfigStack().enter(caller):
+        kernel.internal_dispatcher().compile(tuple(args))
 
 
 def is_cached(kernel, args) -> bool:

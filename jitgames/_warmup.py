@@ -14,18 +14,26 @@ A *plan* names what the helper compiles: the kernel the main process compiles la
 and the callees, in the order the helper compiles them (``callees``): the reverse of
 the order in which the main process meets them, so that the two work towards each
 other. Whatever the helper has not finished when the main process needs it, the main
-process compiles itself, as without a helper.
+process compiles itself, as without a helper. A callee must be compiled under the flags
+its first caller in the main process passes down (a plain kernel under a leaf kernel:
+no reference counting), and before any kernel of the plan that calls it, since the
+cache keys entries on argument types only. A plan may take parameters (the game's size
+for ``mastermind.optimal``: the argument types depend on it). Plans:
+``solitaire.study`` (:mod:`jitgames.solitaire.warm_up`, the study's first call) and
+``mastermind.optimal`` (:mod:`jitgames.mastermind.warm_up`, ``mastermind optimal``'s
+first search).
 
-The helper is ``python -m jitgames._warmup PLAN``: its output goes nowhere, an error
-only ends it, Ctrl-C ends it at once (the default action of SIGINT), and the main
-process ends it when its own first call is done (or cut short, also when Ctrl-C ends
-it at once while compiling); on Linux the helper also ends with the process that started
-it, however that one ends (``PR_SET_PDEATHSIG``). Cache files are
-written whole and renamed into place by Numba, so a helper ended mid-way leaves none
-half-written. No helper is started when kernels run as plain Python, when no CPU is
-idle for it (one usable, or the load average leaves none free: on a busy machine two
-compiling processes share the same cores and the main one only finishes later), or
-when ``JITGAMES_WARM_UP=0``; ``JITGAMES_WARM_UP=1`` starts it whatever the load.
+The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]``: its output goes
+nowhere, an error only ends it, Ctrl-C ends it at once (the default action of SIGINT),
+and the main process ends it when its own first call is done (or cut short, also when
+Ctrl-C ends it at once while compiling); on Linux the helper also ends with the process
+that started it, however that one ends (``PR_SET_PDEATHSIG``). Cache files are written
+whole and renamed into place by Numba, so a helper ended mid-way leaves none
+half-written. No helper is started when kernels run as plain Python, when the plan's
+target is cached, when no CPU is idle for it (one usable, or fewer than about two CPUs
+idle over 50 ms, this process's included: on a busy machine two compiling processes
+share the same cores and the main one only finishes later), or when
+``JITGAMES_WARM_UP=0``; ``JITGAMES_WARM_UP=1`` starts it whatever the load.
 """
 from __future__ import annotations
 
@@ -39,17 +47,22 @@ from pathlib import Path
 
 from ._interrupt import also_at_end, no_longer_at_end
 
-PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan"}
+PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan",
+         "mastermind.optimal": "jitgames.mastermind.warm_up:optimal_plan"}
 """Plan name -> ``module:function`` returning ``(target, callees)``, each an entry
-``(kernel, argument types)`` (a tuple of Numba types)."""
+``(kernel, argument types)`` (a tuple of Numba types); a callee's entry may add the
+compile flags it inherits from its first caller (``{"nrt": False}`` under a leaf
+kernel: :func:`jitgames._jit.compile_for_kernels`). The function takes the plan's
+parameters, strings (a game's size: ``mastermind.optimal``), as the helper's command
+line passes them."""
 
 STOP_SECONDS = 2.0
 """How long the main process waits for the helper to end once asked (then kills it)."""
 
 
-def _plan(name: str):
+def _plan(name: str, params=()):
     module, _, function = PLANS[name].partition(":")
-    return getattr(importlib.import_module(module), function)()
+    return getattr(importlib.import_module(module), function)(*params)
 
 
 def _cpus() -> int:
@@ -59,21 +72,67 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
+IDLE_WINDOW_SECONDS = 0.05
+"""How long :func:`_idle_cpus` watches the machine's CPU counters (a bounded wait)."""
+
+IDLE_NEEDED = 1.5
+"""Idle CPUs the helper needs, this process's own included (it sleeps while they are
+counted): its core and the helper's, less half a CPU for the counters' coarseness
+(100 ticks a second: 10 ticks over 50 ms on 2 CPUs)."""
+
+
+def _cpu_ticks(text: str) -> tuple[int, int]:
+    """``(idle, total)`` ticks of the machine's CPUs from the text of ``/proc/stat``:
+    idle and waiting for I/O count as idle; time given to niced processes does not
+    (with autogroup scheduling, the default of many Linux distributions, sessions share
+    the CPUs equally whatever the nice values within them, so another session's niced
+    job still takes a core from a second compiling process)."""
+    fields = [int(v) for v in text.split("\n", 1)[0].split()[1:9]]
+    return fields[3] + fields[4], sum(fields)
+
+
+def _idle_cpus(window: float = IDLE_WINDOW_SECONDS) -> float | None:
+    """CPUs idle over the next ``window`` seconds (this process sleeps meanwhile), from
+    ``/proc/stat``; None where it cannot be read."""
+    import time
+
+    try:
+        with open("/proc/stat") as f:
+            idle, total = _cpu_ticks(f.read())
+        time.sleep(window)
+        with open("/proc/stat") as f:
+            idle_after, total_after = _cpu_ticks(f.read())
+    except (OSError, ValueError, IndexError):  # not Linux, or another format
+        return None
+    if total_after <= total:  # no tick elapsed: nothing measured
+        return None
+    return (os.cpu_count() or 1) * (idle_after - idle) / (total_after - total)
+
+
 def _core_to_spare() -> bool:
-    """Whether a CPU is idle for the helper: more than one usable, and the one-minute
-    load average leaves one free beside this process."""
+    """Whether a CPU is idle for the helper: more than one usable, and over a short
+    window (:func:`_idle_cpus`) at least :data:`IDLE_NEEDED` CPUs idle; where the CPU
+    counters cannot be read, the one-minute load average leaving one free beside this
+    process. (The load average lags: a minute after a busy spell it still reads about 1
+    on an idle machine, which kept the helper off.)"""
     cpus = _cpus()
+    if cpus < 2:
+        return False
+    idle = _idle_cpus()
+    if idle is not None:
+        return idle >= IDLE_NEEDED
     try:
         load = os.getloadavg()[0]
     except (OSError, AttributeError):  # no load average here: assume the machine is ours
         load = 0.0
-    return cpus >= 2 and load <= cpus - 1
+    return load <= cpus - 1
 
 
-def wanted(name: str) -> bool:
-    """Whether a helper for plan ``name`` would do any good now: kernels compiled, the
-    plan's target not cached yet, and a CPU to spare (:func:`_core_to_spare`), unless
-    ``JITGAMES_WARM_UP`` says ``0`` (never) or ``1`` (whatever the load)."""
+def wanted(name: str, *params: str) -> bool:
+    """Whether a helper for plan ``name`` (with ``params``) would do any good now:
+    kernels compiled, the plan's target not cached yet, and a CPU to spare
+    (:func:`_core_to_spare`), unless ``JITGAMES_WARM_UP`` says ``0`` (never) or ``1``
+    (whatever the load)."""
     import numba
 
     from ._jit import is_cached
@@ -81,22 +140,24 @@ def wanted(name: str) -> bool:
     setting = os.environ.get("JITGAMES_WARM_UP")
     if numba.config.DISABLE_JIT or setting == "0":
         return False
-    if setting != "1" and not _core_to_spare():
+    (kernel, args), _ = _plan(name, params)
+    if is_cached(kernel, args):  # first: a warm cache never waits for the idle window
         return False
-    (kernel, args), _ = _plan(name)
-    return not is_cached(kernel, args)
+    return setting == "1" or _core_to_spare()
 
 
-def start(name: str) -> subprocess.Popen | None:
-    """Start the helper process of plan ``name`` if :func:`wanted` (else None)."""
-    if not wanted(name):
+def start(name: str, *params: str) -> subprocess.Popen | None:
+    """Start the helper process of plan ``name`` with ``params`` if :func:`wanted`
+    (else None)."""
+    if not wanted(name, *params):
         return None
     root = str(Path(__file__).resolve().parent.parent)  # this package, wherever it is
     path = os.environ.get("PYTHONPATH")
     env = dict(os.environ, PYTHONPATH=root if not path else root + os.pathsep + path)
     env["JITGAMES_WARM_UP_PARENT"] = str(os.getpid())
     try:
-        helper = subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name], env=env,
+        helper = subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name, *params],
+                                  env=env,
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, close_fds=True)
     except OSError:  # no process to spare: the main process compiles everything
@@ -124,24 +185,25 @@ def stop(helper: subprocess.Popen | None) -> None:
 
 
 @contextlib.contextmanager
-def helper_compiling(name: str):
-    """Inside the block, a helper process compiles plan ``name``'s callees (when it would
-    help, :func:`wanted`); it is ended when the block ends, however it ends."""
-    helper = start(name)
+def helper_compiling(name: str, *params: str):
+    """Inside the block, a helper process compiles plan ``name``'s callees (with
+    ``params``; when it would help, :func:`wanted`); it is ended when the block ends,
+    however it ends."""
+    helper = start(name, *params)
     try:
         yield helper
     finally:
         stop(helper)
 
 
-def compile_plan(name: str) -> None:
-    """Compile the callees of plan ``name`` for calls from Python, in its order, into
-    the cache (those cached already are loaded instead)."""
+def compile_plan(name: str, *params: str) -> None:
+    """Compile the callees of plan ``name`` (with ``params``) for calls from kernels,
+    in its order, into the cache (those cached already are loaded instead)."""
     from ._jit import compile_for_kernels
 
-    _, callees = _plan(name)
-    for kernel, args in callees:
-        compile_for_kernels(kernel, args)
+    _, callees = _plan(name, params)
+    for kernel, args, *inherited in callees:
+        compile_for_kernels(kernel, args, *inherited)
 
 
 def _end_with_parent() -> None:
@@ -159,12 +221,12 @@ def _end_with_parent() -> None:
 
 
 def main(argv=None) -> int:
-    """The helper process: ``python -m jitgames._warmup PLAN``."""
+    """The helper process: ``python -m jitgames._warmup PLAN [PARAMETER ...]``."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent()
-    (name,) = sys.argv[1:] if argv is None else argv
-    compile_plan(name)
+    name, *params = sys.argv[1:] if argv is None else argv
+    compile_plan(name, *params)
     return 0
 
 

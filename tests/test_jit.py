@@ -249,6 +249,42 @@ def test_compile_for_kernels_makes_the_internal_copy_a_caller_then_links():
     assert len(copy.signatures) == 1
 
 
+def test_compile_for_kernels_compiles_under_the_flags_a_caller_passes_down():
+    """Numba passes a caller's reference counting switch down to plain callees: a plain
+    kernel first called from a leaf kernel is compiled without reference counting. A
+    helper compiles such a callee ahead with ``inherited={"nrt": False}`` and makes the
+    compilation the leaf caller would have made (same flags: same ABI tags), where
+    compiling it plainly makes another (which the caller would then link from the cache,
+    whose entries are keyed on argument types only)."""
+    from numba.core import types
+
+    from jitgames._jit import compile_for_kernels
+
+    @jit
+    def peek_plain(values, i):
+        return values[i]
+
+    @jit
+    def peek_ahead(values, i):
+        return values[i]
+
+    @jit
+    def peek_by_caller(values, i):
+        return values[i]
+
+    @jit(leaf=True)
+    def first_of(values):
+        return peek_by_caller(values, 0) + peek_by_caller(values, 1)
+
+    args = (types.int64[::1], types.int64)
+    compile_for_kernels(peek_plain, args)
+    compile_for_kernels(peek_ahead, args, {"nrt": False})
+    assert first_of(np.arange(3, dtype=np.int64)) == 1
+    tags = [kernel.internal_copy[0].overloads[args].fndesc.abi_tags
+            for kernel in (peek_plain, peek_ahead, peek_by_caller)]
+    assert tags[1] == tags[2] != tags[0]
+
+
 @jit(leaf=True)
 def _triangle(n):
     if n <= 0:

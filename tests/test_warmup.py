@@ -185,10 +185,20 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
 
 
 def test_no_helper_when_switched_off_or_no_core_is_idle(monkeypatch):
-    from jitgames import _warmup
+    from jitgames import _jit, _warmup
 
     monkeypatch.delenv("JITGAMES_WARM_UP", raising=False)
-    monkeypatch.setattr(os, "getloadavg", lambda: (_warmup._cpus() - 0.5, 0.0, 0.0))
+    monkeypatch.setattr(_jit, "is_cached", lambda kernel, args: False)  # a first run
+    monkeypatch.setattr(_warmup, "_cpus", lambda: 2)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 2.0)
+    assert _warmup.wanted("solitaire.study")  # both CPUs idle: the gate lets it start
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 1.0)  # one CPU busy besides
+    assert not _warmup.wanted("solitaire.study")
+    # where the CPU counters cannot be read: the load average decides
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: None)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    assert _warmup.wanted("solitaire.study")
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 0.0, 0.0))
     assert not _warmup.wanted("solitaire.study")  # every core but a half busy
     monkeypatch.setenv("JITGAMES_WARM_UP", "0")
     assert not _warmup.wanted("solitaire.study")
@@ -196,3 +206,56 @@ def test_no_helper_when_switched_off_or_no_core_is_idle(monkeypatch):
     with _warmup.helper_compiling("solitaire.study") as helper:
         assert helper is None
     _warmup.stop(None)  # nothing to stop: no error
+
+
+STAT = """cpu  {user} {nice} 300 {idle} {iowait} 0 7 0 0 0
+cpu0 1 2 3 4 5 0 0 0 0 0
+intr 12345
+"""
+
+
+def test_idle_cpus_count_idle_and_io_wait_but_not_niced_work(monkeypatch):
+    """The gate reads the machine's CPU counters over a short window: idle and I/O wait
+    ticks count as idle, ticks of niced processes as busy (another session's niced job
+    takes a core from a second compiling process all the same)."""
+    from jitgames import _warmup
+
+    assert _warmup._cpu_ticks(STAT.format(user=100, nice=50, idle=1000, iowait=20)) == (
+        1020, 100 + 50 + 300 + 1000 + 20 + 7)
+    samples = iter([STAT.format(user=100, nice=50, idle=1000, iowait=20),
+                    STAT.format(user=100, nice=55, idle=1004, iowait=21)])
+
+    class Stat:  # /proc/stat, read twice
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return next(samples)
+
+    monkeypatch.setattr(_warmup, "open", lambda *a, **k: Stat(), raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert _warmup._idle_cpus(0.0) == 2 * 5 / 10  # 5 of 10 ticks idle: one CPU
+    monkeypatch.undo()
+    monkeypatch.setattr(_warmup, "_cpus", lambda: 2)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 2.0)
+    assert _warmup._core_to_spare()  # both idle: this process's core and the helper's
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 1.2)
+    assert not _warmup._core_to_spare()
+    monkeypatch.setattr(_warmup, "_cpus", lambda: 1)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 2.0)
+    assert not _warmup._core_to_spare()  # one usable CPU: never
+
+
+def test_idle_cpus_on_this_machine_is_bounded_and_quick():
+    from jitgames import _warmup
+
+    begin = time.monotonic()
+    idle = _warmup._idle_cpus()
+    assert time.monotonic() - begin < 1.0
+    if sys.platform.startswith("linux"):
+        assert idle is not None and 0.0 <= idle <= os.cpu_count()
+    else:
+        assert idle is None

@@ -39,6 +39,17 @@ CACHE_SLOTS_PER_CODE = 256  # default table size (a power of two at least this *
 MAX_CACHE_SLOTS = 1 << 24  # ... up to 16 Mi slots (256 MiB) per worker
 
 
+def scratch_dtypes(n: int, pegs: int) -> tuple[type, type]:
+    """``(tally, masks)``: the dtypes of a :class:`Search`'s class-size tally and answer
+    masks for ``n`` codes of ``pegs`` pegs (the kernels are compiled for these types;
+    :mod:`.warm_up` compiles them ahead from here too)."""
+    tally = np.uint16 if n < 1 << 16 else np.uint32  # a class holds up to n codes
+    # answer masks in 32 bits when every answer slot fits ("solved" is the largest):
+    # twice the guesses per vector instruction (candidates.or_answer_rows)
+    masks = np.uint32 if pegs * (pegs + 1) < 32 else np.uint64
+    return tally, masks
+
+
 class OptimalSearch:
     """Branch-and-bound search of one code space and depth limit, on ``workers`` threads.
 
@@ -65,10 +76,7 @@ class OptimalSearch:
         steps[:n] = self.lb[1:] - self.lb[:-1]
         steps[0] += 1 << PARTS_SHIFT
         tally_size = n * (pegs + 1) ** 2 if matrix.shape[0] > 0 else 0
-        tally_type = np.uint16 if n < 1 << 16 else np.uint32  # a class holds up to n codes
-        # answer masks in 32 bits when every answer slot fits ("solved" is the largest):
-        # twice the guesses per vector instruction (candidates.or_answer_rows)
-        mask_type = np.uint32 if pegs * (pegs + 1) < 32 else np.uint64
+        tally_type, mask_type = scratch_dtypes(n, pegs)
         if cache_slots is None:
             cache_slots = min(CACHE_SLOTS_PER_CODE * n, MAX_CACHE_SLOTS)
         slots = 1 << max(int(cache_slots) - 1, CACHE_PROBES).bit_length()  # a power of two

@@ -56,6 +56,7 @@ import numpy as np
 from .._chunked import ChunkedJob, Checkpoint, check_count
 from .._interrupt import run_interruptible
 from .._jit import thread_count
+from .._warmup import helper_compiling, stop as stop_helper
 from ..errors import InputError
 from .branch_and_bound import solve
 from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case, lower_bounds,
@@ -63,6 +64,7 @@ from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case,
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
 from .optimal import OptimalSearch
 from .optimal_plan import Node
+from .warm_up import OPTIMAL_PLAN, plan_parameters
 
 __all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun",
            "optimal_run", "job_params", "validate_partial", "job_value", "child_node",
@@ -837,6 +839,10 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 twins: bool = True, early_start: bool = EARLY_START) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
+    On an empty cache, with a core to spare, a helper process compiles the search's
+    callees beside this one from the first compile until the first task's result
+    (:mod:`.warm_up`, :mod:`jitgames._warmup`): the same code, compiled sooner.
+
     Parameters
     ----------
     checkpoint : path, optional
@@ -887,58 +893,67 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     InputError
         If no strategy solves every code within ``max_guesses`` guesses.
     """
-    begin = time.perf_counter()
-    split = root_split(pegs, colours, repeats, max_guesses, max_matrix_bytes)
-    space = split.space
-    job = root_job(split)
-    params = job.params
-    store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
+    # On an empty cache a helper process compiles the search's callees beside this one
+    # (jitgames._warmup, .warm_up) from the command's first compile until the first
+    # task's result, by when ``solve`` is compiled here.
+    with helper_compiling(OPTIMAL_PLAN, *plan_parameters(pegs, colours, repeats)) as helper:
+        begin = time.perf_counter()
+        split = root_split(pegs, colours, repeats, max_guesses, max_matrix_bytes)
+        space = split.space
+        job = root_job(split)
+        params = job.params
+        store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
 
-    def keep(j, partial):
-        if store is not None:
-            store.record((j, j + 1), partial)
-
-    _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
-    workers = workers or thread_count()
-    if split_above is None and client is None and workers > 1:
-        split_above = default_split_above(space.size)
-    expand = None
-    if split_above is not None:
-        # the driver's own search state lists the candidates of the jobs it splits
-        lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
-        expand = lambda j: child_node(lister, split, j, class_above)  # noqa: E731
-    bounder = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
-    plan = RunPlan(split, expand, split_above, keep, progress, window, child_window,
-                   job_bounds(split, bounder), spare, twins, early_start)
-    resumed = 0
-    if store is not None:
-        for (j, _), partial in sorted(store.done.items()):
-            plan.record(j, partial["value"], partial["exact"])
-            resumed += 1
-
-    complete = True
-    if space.size == 1:
-        guess = space.format(0)
-    else:
-        try:
-            if client is not None:
-                _run_on_dask(plan, client, params)
-            else:
-                search = OptimalSearch(space, matrix, max_guesses, workers=workers)
-                run_interruptible(lambda: _run_here(plan, search), stop=search.stop)
-        except KeyboardInterrupt:
-            complete = False
-        finally:
+        def keep(j, partial):
             if store is not None:
-                store.flush()
-        if complete and plan.best >= INFEASIBLE:
-            raise InputError(f"no strategy solves every code within {max_guesses} guesses")
-        guess = (space.format(int(split.guesses[plan.best_guess]))
-                 if plan.best < INFEASIBLE else None)
-    lower, upper = plan.bounds() if space.size > 1 else (1, 1)
-    exact = sum(1 for value, ok in plan.known.values() if ok)
-    return OptimalRun(pegs, colours, repeats, max_guesses, space.size,
-                      upper if complete else (upper if lower == upper else None),
-                      guess if complete or lower == upper else None, lower, upper,
-                      complete, split.jobs, exact, len(plan.known) - exact, resumed,
-                      time.perf_counter() - begin, plan.tasks_run)
+                store.record((j, j + 1), partial)
+
+        _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
+        workers = workers or thread_count()
+        if split_above is None and client is None and workers > 1:
+            split_above = default_split_above(space.size)
+        expand = None
+        if split_above is not None:
+            # the driver's own search state lists the candidates of the jobs it splits
+            lister = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
+            expand = lambda j: child_node(lister, split, j, class_above)  # noqa: E731
+        bounder = OptimalSearch(space, matrix, max_guesses, workers=1, cache_slots=1024)
+        def on_result(plan):
+            stop_helper(helper)  # solve is compiled: what the helper has left is done here
+            if progress is not None:
+                progress(plan)
+
+        plan = RunPlan(split, expand, split_above, keep, on_result, window, child_window,
+                       job_bounds(split, bounder), spare, twins, early_start)
+        resumed = 0
+        if store is not None:
+            for (j, _), partial in sorted(store.done.items()):
+                plan.record(j, partial["value"], partial["exact"])
+                resumed += 1
+
+        complete = True
+        if space.size == 1:
+            guess = space.format(0)
+        else:
+            try:
+                if client is not None:
+                    _run_on_dask(plan, client, params)
+                else:
+                    search = OptimalSearch(space, matrix, max_guesses, workers=workers)
+                    run_interruptible(lambda: _run_here(plan, search), stop=search.stop)
+            except KeyboardInterrupt:
+                complete = False
+            finally:
+                if store is not None:
+                    store.flush()
+            if complete and plan.best >= INFEASIBLE:
+                raise InputError(f"no strategy solves every code within {max_guesses} guesses")
+            guess = (space.format(int(split.guesses[plan.best_guess]))
+                     if plan.best < INFEASIBLE else None)
+        lower, upper = plan.bounds() if space.size > 1 else (1, 1)
+        exact = sum(1 for value, ok in plan.known.values() if ok)
+        return OptimalRun(pegs, colours, repeats, max_guesses, space.size,
+                          upper if complete else (upper if lower == upper else None),
+                          guess if complete or lower == upper else None, lower, upper,
+                          complete, split.jobs, exact, len(plan.known) - exact, resumed,
+                          time.perf_counter() - begin, plan.tasks_run)
