@@ -501,7 +501,8 @@ def _claim_path(folder: str, kernel, args) -> str:
 
 def _holder_alive(path: str) -> bool:
     """Whether the process that wrote claim ``path`` is still running (True while the
-    file is being written or cannot be read)."""
+    file is being written or cannot be read). A helper that ended is the command's
+    child and stays a zombie until the command reaps it: that counts as ended."""
     try:
         with open(path) as f:
             pid = int(f.read() or 0)
@@ -510,6 +511,14 @@ def _holder_alive(path: str) -> bool:
     if not pid:
         return True
     try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except FileNotFoundError:  # no such process (where /proc exists)
+        if os.path.isdir("/proc/self"):
+            return False
+    except (OSError, IndexError):
+        pass
+    try:  # no /proc: ask the kernel
         os.kill(pid, 0)
     except ProcessLookupError:
         return False

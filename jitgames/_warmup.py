@@ -19,10 +19,10 @@ internal copy it is compiling in a folder both see (:func:`jitgames._jit.share_c
 so that none is compiled twice: the main process waits for one the helper is compiling
 and loads it, and the helper skips one the main process is compiling. A plan entry may
 also name a kernel the command calls from Python after the target (:data:`FOR_PYTHON`);
-the command then compiles the target first (:func:`compile_target`). A callee must be compiled under the flags
-its first caller in the main process passes down (a plain kernel under a leaf kernel:
-no reference counting), and before any kernel of the plan that calls it, since the
-cache keys entries on argument types only. A plan may take parameters (the game's size
+the command then compiles the target first (:func:`compile_target`). A callee must be
+compiled under the flags its first caller in the main process passes down (a plain
+kernel under a leaf kernel: no reference counting), and before any kernel of the plan
+that calls it, since the cache keys entries on argument types only. A plan may take parameters (the game's size
 for ``mastermind.optimal``: the argument types depend on it). Plans:
 ``solitaire.study`` (:mod:`jitgames.solitaire.warm_up`, the study's first call) and
 ``mastermind.optimal`` (:mod:`jitgames.mastermind.warm_up`, ``mastermind optimal``'s
@@ -168,7 +168,7 @@ def start(name: str, *params: str) -> subprocess.Popen | None:
     env["JITGAMES_WARM_UP_PARENT"] = str(os.getpid())
     try:
         claims = tempfile.mkdtemp(prefix="jitgames-compiling-")
-    except OSError:  # no temporary folder: compile alone
+    except OSError:  # no temporary folder: no helper, the main process compiles alone
         return None
     env[CLAIMS_VARIABLE] = claims
     try:
@@ -272,8 +272,8 @@ def _end_with_parent() -> None:
 
 def _skip_package_init(name: str) -> None:
     """Let plan ``name``'s module be imported without running its game package's
-    ``__init__`` (the package's public API: for the study's plan a third of the helper's
-    start-up, modules whose kernels the plan does not compile). The package is
+    ``__init__`` (the package's public API: modules whose kernels the plan does not
+    compile; for the study's plan about 0.2 s of a 1.3 to 1.5 s start-up). The package is
     registered unexecuted, so its modules import as they would; the helper only."""
     import importlib.util
 
