@@ -86,24 +86,23 @@ rows.sort(key=lambda r: -r[2])
 print(json.dumps({"first_call_cpu_seconds": cpu, "specialisations": len(rows), "top": rows[:15]}))
 """
 
-MACHINE_CODE = r"""
-import hashlib, json, re
+PROBES = f"""
+import importlib.util
+spec = importlib.util.spec_from_file_location("probes", {str(ROOT / "jitgames" / "_compiled.py")!r})
+probes = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(probes)
+"""
+"""A snippet's prelude: this checkout's :mod:`jitgames._compiled` loaded by its path as
+``probes``, also into a process that runs a baseline checkout (which may lack it)."""
+
+MACHINE_CODE = PROBES + r"""
+import json
 from jitgames.solitaire.deal import deals
 from jitgames.solitaire.search import make_scratch, solve_decks, solve_rows
 solve_rows(deals(0, 0, 1), False, make_scratch(1))
-lines = []
-for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
-    line = line.split("#")[0].rstrip()
-    directive = line.lstrip().startswith(".") and not line.lstrip().startswith(".L")
-    if line and not directive:
-        # a callee's symbol carries an ABI tag, a digest of its compile flags (they
-        # changed when callees lost their Python entry points), and a version number
-        # Numba counts up per process (other when a callee came from the cache): both
-        # left out, so that the digest compares the instructions alone
-        lines.append(re.sub(r"B[0-9]+v[0-9]+", "Bv", re.sub(
-            r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line)))
-text = "\n".join(lines)
-print(json.dumps({"instructions": len(lines), "sha1": hashlib.sha1(text.encode()).hexdigest()}))
+# the callees' ABI tags masked: their compile flags changed when they lost their
+# Python entry points, and the digest compares the instructions alone
+print(json.dumps(probes.machine_code_digest(solve_decks, mask_flags=True)))
 """
 
 STAGES = r"""
@@ -304,8 +303,8 @@ def stage_table(by_group) -> str:
     return "\n".join(lines)
 
 
-SOLVE_MACHINE_CODE = r"""
-import contextlib, hashlib, io, json, re
+SOLVE_MACHINE_CODE = PROBES + r"""
+import contextlib, io, json
 from jitgames.__main__ import main
 try:
     from jitgames.mastermind.branch_and_bound import solve
@@ -313,14 +312,8 @@ except ImportError:  # the code of issue 29's baseline: the search was in optima
     from jitgames.mastermind.optimal import solve
 with contextlib.redirect_stdout(io.StringIO()) as out:
     assert main(%r) == 0
-lines = []
-for line in solve.inspect_asm(solve.signatures[0]).splitlines():
-    line = line.split("#")[0].rstrip()
-    if line and not (line.lstrip().startswith(".") and not line.lstrip().startswith(".L")):
-        lines.append(re.sub(r"B[0-9]+v[0-9]+", "Bv", re.sub(
-            r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line)))
-print(json.dumps({"instructions": len(lines), "total": json.loads(out.getvalue())["total"],
-                  "sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest()}))
+print(json.dumps(dict(probes.machine_code_digest(solve, mask_flags=True),
+                      total=json.loads(out.getvalue())["total"])))
 """
 """--mastermind: ``solve``'s machine code after the whole command (masked as
 ``MACHINE_CODE`` masks ``solve_decks``'), with the command's total."""
@@ -335,8 +328,8 @@ MASTERMIND_ARGV = ["mastermind", "optimal", "-p", "4", "-k", "7", "--json", "-q"
                    "1"]
 
 
-CALLEE_OPT = r"""
-import hashlib, json, re, time
+CALLEE_OPT = PROBES + r"""
+import json, time
 from numba.core import codegen
 level = %d
 library = codegen.CPUCodeLibrary
@@ -365,11 +358,7 @@ from jitgames.solitaire.search import make_scratch, solve_decks, solve_rows
 begin = time.process_time()
 solve_rows(deals(0, 0, 1), False, make_scratch(1))
 cpu = time.process_time() - begin
-lines = []
-for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
-    line = line.split("#")[0].rstrip()
-    if line and not (line.lstrip().startswith(".") and not line.lstrip().startswith(".L")):
-        lines.append(re.sub(r"B[0-9]+c8tJTI[A-Za-z0-9_]*?_3d(_3d)?E", "ABI", line))
+code = probes.machine_code_digest(solve_decks, mask_flags=True)
 decks, scratch = deals(0, 0, 1000), make_scratch(1)
 runs = []
 for _ in range(3):
@@ -377,8 +366,8 @@ for _ in range(3):
     solve_rows(decks, False, scratch)
     runs.append(time.process_time() - begin)
 print(json.dumps({"llvm_level_of_callees": level, "first_call_cpu_seconds": cpu,
-                  "solve_decks_instructions": len(lines),
-                  "solve_decks_sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest(),
+                  "solve_decks_instructions": code["instructions"],
+                  "solve_decks_sha1": code["sha1"],
                   "run_1000_deals_cpu_seconds_min": min(runs)}))
 """
 """--callee-opt: the study's first call with LLVM's O1 (or O0) pipeline for every library

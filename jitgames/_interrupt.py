@@ -220,17 +220,10 @@ def _watch_compilations() -> _Compilations:
     """The process's one :class:`_Compilations`, registered with Numba on first use."""
     global _compilations
     if _compilations is None:
-        from numba.core import event
-
-        class Listener(event.Listener):
-            def on_start(self, ev):
-                watched.on_start(ev)
-
-            def on_end(self, ev):
-                watched.on_end(ev)
+        from jitgames._compiled import watch_compile_events
 
         watched = _Compilations()
-        event.register("numba:compile", Listener())
+        watch_compile_events(watched.on_start, watched.on_end)
         _compilations = watched
     return _compilations
 

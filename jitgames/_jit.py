@@ -759,7 +759,7 @@ def compile_notice(label: str, estimate: str = "some seconds", quiet: bool = Fal
     a terminal unless ``JITGAMES_COMPILE_NOTICE=1`` asks for the line anyway (as the
     progress bars are: nothing is written into files and pipes by default).
     """
-    from numba.core import event
+    from jitgames._compiled import compile_events
 
     stream = sys.stderr if stream is None else stream
     terminal = hasattr(stream, "isatty") and stream.isatty()
@@ -768,16 +768,8 @@ def compile_notice(label: str, estimate: str = "some seconds", quiet: bool = Fal
         yield
         return
     notice = _CompileNotice(label, estimate, stream, tick=terminal)
-
-    class Listener(event.Listener):
-        def on_start(self, ev):
-            notice.on_start(ev)
-
-        def on_end(self, ev):
-            notice.on_end(ev)
-
     try:
-        with event.install_listener("numba:compile", Listener()):
+        with compile_events(notice.on_start, notice.on_end):
             yield
     finally:
         notice.close()

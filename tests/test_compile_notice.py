@@ -76,17 +76,11 @@ def test_a_terminal_sees_the_seconds_tick_and_the_line_cleared(monkeypatch):
 
 IMPORT_EVERYTHING = """
 import importlib, pkgutil
-from numba.core import event
-compiled = []
-class Listener(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-    def on_end(self, ev):
-        pass
-event.register("numba:compile", Listener())
-import jitgames
-for module in pkgutil.walk_packages(jitgames.__path__, "jitgames."):
-    importlib.import_module(module.name)
+from jitgames._compiled import compiled_names
+with compiled_names(qualified=True) as compiled:
+    import jitgames
+    for module in pkgutil.walk_packages(jitgames.__path__, "jitgames."):
+        importlib.import_module(module.name)
 print(len(compiled), compiled[:10])
 """
 

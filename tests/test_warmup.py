@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.fresh_child import ROOT, child_env, child_json, helpers_of, run_child
+
 DEALS = 100
 
 FIRST_CALL = r"""
-import hashlib, json, re
-from numba.core import event
+import json
+from jitgames._compiled import compiled_names, machine_code_digest
 from jitgames._warmup import wanted
 from jitgames._jit import is_cached
 from jitgames.solitaire.deal import deals
@@ -32,46 +33,22 @@ from jitgames.solitaire.warm_up import STUDY_PLAN, study_plan
 
 (target, args), callees = study_plan()
 before = {"wanted": wanted(STUDY_PLAN), "target_cached": is_cached(target, args)}
-compiled = []
-
-class Listener(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__name__)
-
-    def on_end(self, ev):
-        pass
-
-with event.install_listener("numba:compile", Listener()):
+with compiled_names() as compiled:
     rows = solve_rows(deals(0, 0, %d), False, make_scratch(1))
-lines = []
-for line in solve_decks.inspect_asm(solve_decks.signatures[0]).splitlines():
-    line = line.split("#")[0].rstrip()
-    if line and not (line.lstrip().startswith(".") and not line.lstrip().startswith(".L")):
-        # Numba numbers functions per process and tags them with a digest of their flags
-        lines.append(re.sub(r"B[0-9]+v[0-9]+", "", line))
 print(json.dumps({
     "before": before,
     "after": {"wanted": wanted(STUDY_PLAN), "target_cached": is_cached(target, args)},
     "compiled": compiled, "callees": [k.py_func.__name__ for k, *_ in callees],
-    "rows": rows.tolist(), "sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest()}))
+    "rows": rows.tolist(), "sha1": machine_code_digest(solve_decks)["sha1"]}))
 """ % DEALS
 
 
-def _env(cache: Path, **extra) -> dict:
-    """A child's environment: this checkout, compiled kernels, cache ``cache``, a helper
-    process on an empty cache whatever the load of this machine."""
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    env.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=os.pathsep.join([str(ROOT)] + sys.path),
-               JITGAMES_WARM_UP="1")
-    env.update(extra)
-    return env
+WARM_UP = {"JITGAMES_WARM_UP": "1"}
+"""A helper process on an empty cache whatever the load of this machine."""
 
 
 def _first_call(cache: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", FIRST_CALL], env=_env(cache), cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout)
+    return child_json(FIRST_CALL, cache, **WARM_UP)
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +61,7 @@ def alone(tmp_path_factory):
 def test_the_helper_leaves_cache_entries_the_main_process_loads_instead_of_compiling(
         alone, tmp_path):
     cache = tmp_path / "cache"
-    helper = subprocess.run([sys.executable, "-m", "jitgames._warmup", "solitaire.study"],
-                            env=_env(cache), cwd=ROOT, capture_output=True, text=True,
-                            timeout=600)
+    helper = run_child(["-m", "jitgames._warmup", "solitaire.study"], cache, **WARM_UP)
     assert helper.returncode == 0 and helper.stderr == "", helper.stderr[-3000:]
     after_helper = _first_call(cache)
     callees = set(alone["callees"])
@@ -106,28 +81,11 @@ def test_the_helper_leaves_cache_entries_the_main_process_loads_instead_of_compi
     assert after_helper["after"] == {"wanted": False, "target_cached": True}
 
 
-def _study(cache: Path, **extra) -> dict:
-    done = subprocess.run([sys.executable, "-m", "jitgames", "solitaire", str(DEALS), "--json",
-                           "-q", "--threads", "1"], env=_env(cache, **extra), cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+def _study(cache: Path) -> dict:
+    done = run_child(["-m", "jitgames", "solitaire", str(DEALS), "--json", "-q", "--threads",
+                      "1"], cache, **WARM_UP)
     assert done.returncode == 0 and done.stderr == "", done.stderr[-3000:]
     return json.loads(done.stdout)
-
-
-def _helpers_of(cache: Path) -> list[int]:
-    """Process ids of helper processes working on ``cache``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-            environment = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:  # ended meanwhile, or not ours to read
-            continue
-        if b"jitgames._warmup" in command and f"NUMBA_CACHE_DIR={cache}".encode() in environment:
-            found.append(int(entry.name))
-    return found
 
 
 def test_the_study_on_an_empty_cache_with_its_helper_gives_the_same_figures(alone, tmp_path):
@@ -138,7 +96,7 @@ def test_the_study_on_an_empty_cache_with_its_helper_gives_the_same_figures(alon
     assert {int(k): v for k, v in summary["histogram"].items() if v} == Counter(scores)
     assert summary["positions"] == sum(row[3] for row in alone["rows"])
     assert summary["wins"] == scores.count(52)
-    assert _helpers_of(cache) == []  # ended with the warm-up, not left behind
+    assert helpers_of(cache) == []  # ended with the warm-up, not left behind
     # The callees' internal copies are cached in files of their own, beside the
     # kernels compiled for Python (which keep theirs).
     names = {p.name for p in cache.rglob("*.nbi")}
@@ -158,15 +116,16 @@ busy machine) finishes first."""
 def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
     cache = tmp_path / "cache"
     child = subprocess.Popen([sys.executable, "-c", WRAPPER, "jitgames", "solitaire", "2000",
-                              "--json", "--threads", "1"], env=_env(cache), cwd=ROOT,
+                              "--json", "--threads", "1"], env=child_env(cache, **WARM_UP),
+                             cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while not _helpers_of(cache) and time.monotonic() < deadline:
+        while not helpers_of(cache) and time.monotonic() < deadline:
             assert child.poll() is None, child.communicate(timeout=30)
             time.sleep(0.05)
-        assert _helpers_of(cache), "no helper process started on an empty cache"
+        assert helpers_of(cache), "no helper process started on an empty cache"
         time.sleep(1.0)  # both compiling
         assert child.poll() is None
         sent = time.monotonic()
@@ -176,12 +135,12 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
         assert child.returncode == 130 and seconds < LIMIT, (child.returncode, seconds, err)
         assert json.loads(out) == {"complete": False}
         assert "interrupted" in err.decode()
-        assert _helpers_of(cache) == []  # the helper was ended too
+        assert helpers_of(cache) == []  # the helper was ended too
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.communicate(timeout=30)
-        for pid in _helpers_of(cache):
+        for pid in helpers_of(cache):
             os.kill(pid, signal.SIGKILL)
 
 

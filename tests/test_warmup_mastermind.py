@@ -9,21 +9,17 @@ is searched in moments. Every wait is bounded.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.test_warmup import _helpers_of
+from tests.fresh_child import child_json, helpers_of, run_child
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = (4, 5, True)
 
 FIRST_SEARCH = r"""
-import hashlib, json, os, re
-from numba.core import event
+import json, os, re
+from jitgames._compiled import compiled_names, machine_code_digest
 from jitgames._jit import compile_for_kernels, is_cached
 from jitgames._warmup import wanted
 from jitgames.mastermind.branch_and_bound import solve
@@ -40,16 +36,7 @@ def wanted_if_on():  # this process runs with JITGAMES_WARM_UP=0: no helper of i
         os.environ["JITGAMES_WARM_UP"] = "0"
 
 before = {"wanted": wanted_if_on(), "target_cached": is_cached(target, args)}
-compiled = []
-
-class Listener(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__name__)
-
-    def on_end(self, ev):
-        pass
-
-with event.install_listener("numba:compile", Listener()):
+with compiled_names() as compiled:
     run = optimal_run(*%r, workers=1)
 linked = {}  # per callee, the compilation the command's kernels link (its flags' digest)
 for kernel, types, *inherited in callees:
@@ -58,41 +45,26 @@ for kernel, types, *inherited in callees:
         compile_for_kernels(kernel, types, *inherited)
     found = [d for d in kernel.internal_copy + [kernel] if tuple(types) in d.overloads]
     name = found[0].overloads[tuple(types)].fndesc.mangled_name
+    # Numba numbers functions per process: the version number left out
     linked[kernel.py_func.__name__] = re.sub(r"B[0-9]+v[0-9]+", "", name)
-lines = []
-for line in solve.inspect_asm(solve.signatures[0]).splitlines():
-    line = line.split("#")[0].rstrip()
-    if line and not (line.lstrip().startswith(".") and not line.lstrip().startswith(".L")):
-        # Numba numbers functions per process and tags them with a digest of their flags
-        lines.append(re.sub(r"B[0-9]+v[0-9]+", "", line))
 print(json.dumps({
     "before": before,
     "after": {"wanted": wanted_if_on(), "target_cached": is_cached(target, args)},
     "compiled": compiled, "callees": [k.py_func.__name__ for k, *_ in callees],
     "linked": linked,
     "signature": str(solve.signatures[0]), "target": str(args),
-    "total": run.total, "guess": run.guess,
-    "sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest()}))
+    "total": run.total, "guess": run.guess, "sha1": machine_code_digest(solve)["sha1"]}))
 """ % (GAME, GAME)
 
 
-def _env(cache: Path, **extra) -> dict:
-    """A child's environment: this checkout, compiled kernels, cache ``cache``; no helper
-    process unless ``extra`` asks for one. One hash seed for all: ``solve``'s machine
-    code follows it (Numba emits some reference count increments in the order of a
-    set), so two runs compare their code under the same seed."""
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    env.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=os.pathsep.join([str(ROOT)] + sys.path),
-               JITGAMES_WARM_UP="0", PYTHONHASHSEED="0")
-    env.update(extra)
-    return env
+NO_HELPER = {"JITGAMES_WARM_UP": "0", "PYTHONHASHSEED": "0"}
+"""No helper process unless a test asks for one. One hash seed for all: ``solve``'s
+machine code follows it (Numba emits some reference count increments in the order of
+a set), so two runs compare their code under the same seed."""
 
 
 def _first_search(cache: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", FIRST_SEARCH], env=_env(cache), cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout)
+    return child_json(FIRST_SEARCH, cache, **NO_HELPER)
 
 
 @pytest.fixture(scope="module")
@@ -105,9 +77,8 @@ def alone(tmp_path_factory):
 def test_the_helper_leaves_cache_entries_the_main_process_loads_instead_of_compiling(
         alone, tmp_path):
     cache = tmp_path / "cache"
-    helper = subprocess.run([sys.executable, "-m", "jitgames._warmup", "mastermind.optimal",
-                             "4", "5", "1"], env=_env(cache), cwd=ROOT, capture_output=True,
-                            text=True, timeout=600)
+    helper = run_child(["-m", "jitgames._warmup", "mastermind.optimal", "4", "5", "1"], cache,
+                       **NO_HELPER)
     assert helper.returncode == 0 and helper.stderr == "", helper.stderr[-3000:]
     after_helper = _first_search(cache)
     callees = set(alone["callees"])
@@ -133,15 +104,13 @@ def test_the_helper_leaves_cache_entries_the_main_process_loads_instead_of_compi
 
 def test_the_command_on_an_empty_cache_with_its_helper_gives_the_same_answer(alone, tmp_path):
     cache = tmp_path / "cache"
-    done = subprocess.run([sys.executable, "-m", "jitgames", "mastermind", "optimal", "-p", "4",
-                           "-k", "5", "--json", "-q", "--threads", "1"],
-                          env=_env(cache, JITGAMES_WARM_UP="1"), cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    done = run_child(["-m", "jitgames", "mastermind", "optimal", "-p", "4", "-k", "5", "--json",
+                      "-q", "--threads", "1"], cache, **dict(NO_HELPER, JITGAMES_WARM_UP="1"))
     assert done.returncode == 0 and done.stderr == "", done.stderr[-3000:]
     out = json.loads(done.stdout)
     assert out["complete"] and (out["total"], out["first_guess"]) == (alone["total"],
                                                                       alone["guess"])
-    assert _helpers_of(cache) == []  # ended at the first result, not left behind
+    assert helpers_of(cache) == []  # ended at the first result, not left behind
     # The helper cached callees' internal copies in files of their own.
     names = {p.name for p in cache.rglob("*.nbi")}
     assert any(n.startswith("candidates.list_candidates-") and n.endswith("-internal.nbi")
