@@ -36,7 +36,8 @@ being measured and records:
   docs/performance.md).
 
 This checkout runs with ``JITGAMES_WARM_UP=1`` (its helper process compiling callees
-beside the main one, whatever the load); with ``--no-helper-too`` it is also measured with
+beside the main one, whatever the load), the other as its default gate decides (with
+``--before-helper`` also forced on); with ``--no-helper-too`` this one is also measured with
 ``JITGAMES_WARM_UP=0`` (no helper) as a third arm, alternating; the
 ``solve_decks`` machine code is also recorded when its callees were compiled by the
 helper (``this, callees from the helper``). The process CPU seconds include the helper's.
@@ -189,8 +190,13 @@ try:
 except ImportError:  # the code before: no helper
     import contextlib
     helper_compiling, STUDY_PLAN = (lambda name: contextlib.nullcontext()), None
+try:  # what the command's warm-up does first, in checkouts that have it
+    from jitgames._warmup import compile_target
+except ImportError:
+    compile_target = lambda name: None
 wall, cpu = time.perf_counter(), time.process_time()
 with helper_compiling(STUDY_PLAN) as helper:
+    compile_target(STUDY_PLAN)
     solve_rows(deals(0, 0, 1), False, make_scratch(1))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
 print(json.dumps({"wall": wall, "main_cpu": cpu, "helper": helper is not None}))
@@ -450,10 +456,15 @@ def main(argv=None) -> int:
     parser.add_argument("--main-cpu", action="store_true",
                         help="also the study's first call's wall and main-process CPU seconds "
                              "in each arm, alternating (no per-kernel figures)")
+    parser.add_argument("--before-helper", action="store_true",
+                        help="run the other checkout with its own helper process forced on "
+                             "(JITGAMES_WARM_UP=1) too, not by its default gate")
     parser.add_argument("--no-helper-too", action="store_true",
                         help="also this checkout without the helper process (JITGAMES_WARM_UP=0) "
                              "as a third arm, alternating")
     args = parser.parse_args(argv)
+    if args.before_helper:
+        ARMS["before"] = {"JITGAMES_WARM_UP": "1"}
     checkouts = {"this": ROOT}
     if args.before is not None:
         checkouts["before"] = args.before.resolve()
@@ -461,6 +472,7 @@ def main(argv=None) -> int:
     if args.no_helper_too:
         checkouts["no helper"] = ROOT
     result = {"machine": machine(), "checkouts": {k: str(v) for k, v in checkouts.items()},
+              "environment": {k: ARMS[k] for k in checkouts},
               "solitaire": {k: [] for k in checkouts},
               "mastermind": {k: [] for k in checkouts} if args.mastermind else None}
     for repeat in range(args.repeats):

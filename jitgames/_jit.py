@@ -47,7 +47,8 @@ kernel without the dispatcher's type checks (:func:`compiled_entry`).
 
 Compile time (first use on an empty cache; docs/performance.md has the measurements):
 Numba's inliner (``jit(inline=True)``) is wrapped so that it copies a callee's IR once
-per inlining rather than once per block (:func:`_inlining_copies_the_callee_once`);
+per inlining, as one whole (Numba copies it block by block, then copies the copy:
+:func:`_inlining_copies_the_callee_once`);
 a call's type is resolved once per compilation, not at every round of type inference
 and again at lowering (:func:`_resolving_each_call_type_once`); and a kernel called from
 another kernel is compiled as an internal copy without Python or C entry points, since
@@ -56,7 +57,9 @@ cached in files of its own, so that a helper process can compile it ahead of the
 one: :func:`compile_for_kernels`, :mod:`jitgames._warmup`), unless the kernel was
 already compiled for a call from Python with the same argument types: then that
 compilation is linked instead of compiling the function again. The machine code of the
-callers is unchanged. LLVM types' ABI sizes are computed once per process
+callers is unchanged. Two processes compiling into one cache (a command and its helper)
+claim the internal copies they compile, so that neither compiles one the other is
+compiling (:func:`share_compiles`). LLVM types' ABI sizes are computed once per process
 (:func:`_abi_sizes_computed_once`).
 
 On-disk cache: Numba keeps a kernel's machine code with the source stamp of the
@@ -113,6 +116,12 @@ def _inlining_copies_the_callee_once():
     one scope, as the blocks of the callee itself do (Numba keeps only the first
     block's scope anyway: it renames the callee's variables from it). The resulting IR
     is the same function; only the copying is cheaper.
+
+    ``inline_ir`` then copies its copy again, block by block, as an "unmutated original"
+    that it returns first; both of Numba's callers (``InlineInlinables`` for
+    ``inline="always"`` kernels, ``InlineOverloads`` for overloads) throw that away.
+    That second copy is skipped here (the blocks are handed over as they are, so the
+    value thrown away is not a copy): in the study's first call it was half the copying.
     """
     import copy
     import types as pytypes
@@ -124,16 +133,23 @@ def _inlining_copies_the_callee_once():
     inline_ir = worker.inline_ir
 
     @functools.wraps(inline_ir)
-    def inline_ir_sharing_one_memo(self, *args, **kwargs):
+    def inline_ir_copying_once(self, caller_ir, block, i, callee_ir, *args, **kwargs):
         memo = {}
-        inline_closurecall.copy = pytypes.SimpleNamespace(
-            deepcopy=lambda value: copy.deepcopy(value, memo))
+        left = [len(callee_ir.blocks)]  # the first copy's deep copies: one per block
+
+        def deepcopy(value):
+            if not left[0]:  # the copy of the copy, whose result nobody reads
+                return value
+            left[0] -= 1
+            return copy.deepcopy(value, memo)
+
+        inline_closurecall.copy = pytypes.SimpleNamespace(deepcopy=deepcopy)
         try:
-            return inline_ir(self, *args, **kwargs)
+            return inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
         finally:
             inline_closurecall.copy = copy
 
-    worker.inline_ir = inline_ir_sharing_one_memo
+    worker.inline_ir = inline_ir_copying_once
 
 
 def _resolving_each_call_type_once():
@@ -349,7 +365,11 @@ def _one_specialisation_per_type(kernel, options):
             # Already compiled for a call from Python (Mastermind's set_bound is called
             # from both): link that compilation rather than compile the function again.
             return own_call_template(args, kws)
-        return internal_dispatcher().get_call_template(args, kws)
+        copy = internal_dispatcher()
+        if args in copy.overloads or kws:
+            return copy.get_call_template(args, kws)
+        with _claim(kernel, args, wait=True):
+            return copy.get_call_template(args, kws)
 
     def get_overload(sig):
         # the implementation a typed kernel-to-kernel call is lowered to
@@ -382,19 +402,129 @@ def compile_for_kernels(kernel, args, inherited=None) -> None:
     """
     if numba.config.DISABLE_JIT or not hasattr(kernel, "internal_dispatcher"):
         return
-    if tuple(args) in kernel.overloads:
+    args = tuple(args)
+    if args in kernel.overloads or args in kernel.internal_dispatcher().overloads:
         return
-    if not inherited:
-        kernel.internal_dispatcher().compile(tuple(args))
-        return
-    from numba.core.compiler import Flags
-    from numba.core.targetconfig import ConfigStack
+    with _claim(kernel, args, wait=False) as claimed:
+        if not claimed:  # the other process is compiling it: no need to do it twice
+            return
+        if not inherited:
+            kernel.internal_dispatcher().compile(args)
+            return
+        from numba.core.compiler import Flags
+        from numba.core.targetconfig import ConfigStack
 
-    caller = Flags()  # what the first caller's compilation holds on Numba's config stack
-    for name, value in inherited.items():
-        setattr(caller, name, value)
-    with ConfigStack().enter(caller):
-        kernel.internal_dispatcher().compile(tuple(args))
+        caller = Flags()  # what the first caller's compilation holds on Numba's config stack
+        for name, value in inherited.items():
+            setattr(caller, name, value)
+        with ConfigStack().enter(caller):
+            kernel.internal_dispatcher().compile(args)
+
+
+CLAIMS_VARIABLE = "JITGAMES_COMPILE_CLAIMS"
+"""Environment variable naming the folder where processes that compile into one cache
+(a command and its helper, :mod:`jitgames._warmup`) claim the internal copies they are
+compiling (:func:`share_compiles`); a helper inherits it from the command."""
+
+CLAIM_WAIT_SECONDS = 120.0
+"""The longest a process waits for the other to finish an internal copy it claimed
+(then it compiles the copy itself)."""
+
+_claims = {"folder": os.environ.get(CLAIMS_VARIABLE)}
+
+
+def share_compiles(folder: str | None) -> None:
+    """Claim each internal copy this process compiles in ``folder`` (None: no longer),
+    where another process compiling into the same cache claims its own.
+
+    Two processes compiling the same kernels into one cache (a command and its helper,
+    :mod:`jitgames._warmup`) otherwise compile some kernels both, where their work meets
+    (Numba's cache has no notion of a compilation in progress). With claims, a process
+    that needs an internal copy the other is compiling waits for it and loads it from
+    the cache instead (a bounded wait, ended early when the other process ends), and
+    the helper skips a kernel of its plan that the command is compiling. Claims are
+    held only while a copy compiles, and a copy's callees are claimed while it holds
+    its own: since calls between kernels form no cycle, two processes never wait for
+    each other.
+    """
+    _claims["folder"] = folder
+
+
+@contextlib.contextmanager
+def _claim(kernel, args, wait: bool):
+    """Hold the claim on ``kernel``'s internal copy for ``args`` while the block runs,
+    and say so (True); while another live process holds it, wait until it is given up
+    (``wait``: then hold it and say True; the copy is in the cache by then, or is
+    compiled here) or give up at once (False). Nothing to claim (True) when no folder is
+    shared (:func:`share_compiles`)."""
+    folder = _claims["folder"]
+    if folder is None:
+        yield True
+        return
+    import time
+
+    path = _claim_path(folder, kernel, args)
+    deadline = time.monotonic() + CLAIM_WAIT_SECONDS
+    held = False
+    while True:
+        try:
+            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            if not wait:
+                break
+            if time.monotonic() > deadline or not _holder_alive(path):
+                with contextlib.suppress(OSError):  # waited long enough, or it ended
+                    os.unlink(path)
+                continue
+            time.sleep(0.005)
+            continue
+        except OSError:  # the folder is gone (the helper ended): compile unclaimed
+            break
+        os.write(handle, str(os.getpid()).encode())
+        os.close(handle)
+        held = True
+        break
+    try:
+        yield held or wait
+    finally:
+        if held:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+def _claim_path(folder: str, kernel, args) -> str:
+    """The file that claims ``kernel``'s internal copy for ``args`` in ``folder``."""
+    function = kernel.py_func
+    name = f"{function.__module__}.{function.__qualname__}{tuple(args)}"
+    return os.path.join(folder, hashlib.sha1(name.encode()).hexdigest())
+
+
+def _holder_alive(path: str) -> bool:
+    """Whether the process that wrote claim ``path`` is still running (True while the
+    file is being written or cannot be read). A helper that ended is the command's
+    child and stays a zombie until the command reaps it: that counts as ended."""
+    try:
+        with open(path) as f:
+            pid = int(f.read() or 0)
+    except (OSError, ValueError):
+        return True
+    if not pid:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except FileNotFoundError:  # no such process (where /proc exists)
+        if os.path.isdir("/proc/self"):
+            return False
+    except (OSError, IndexError):
+        pass
+    try:  # no /proc: ask the kernel
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: alive
+        return True
+    return True
 
 
 def is_cached(kernel, args) -> bool:

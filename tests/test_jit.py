@@ -1,5 +1,7 @@
 """The kernel wrapper: leaf kernels (compiled without array reference counting), the
 prefetch hint."""
+import os
+
 import numba
 import numpy as np
 from numba.core.errors import TypingError
@@ -247,6 +249,83 @@ def test_compile_for_kernels_makes_the_internal_copy_a_caller_then_links():
     assert step(values, 0, 1) == 2 and len(step.signatures) == 1
     compile_for_kernels(step, step.signatures[0])
     assert len(copy.signatures) == 1
+
+
+def test_claimed_internal_copies_are_skipped_or_waited_for_until_the_holder_ends(tmp_path):
+    """Two processes compiling into one cache (a command and its helper) claim the
+    internal copies they compile: the helper skips one the other holds, a caller waits
+    until the claim is given up, and the claim of a process that ended is taken."""
+    import subprocess
+    import sys
+    import threading
+    import time
+    from pathlib import Path
+
+    from numba.core import types
+
+    from jitgames import _jit
+
+    @jit(leaf=True)
+    def step(values, i):
+        values[i] += 1
+        return values[i]
+
+    args = (types.int64[::1], types.int64)
+    claim = Path(_jit._claim_path(str(tmp_path), step, args))
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        _jit.share_compiles(str(tmp_path))
+        claim.write_text(str(holder.pid))
+        with _jit._claim(step, args, wait=False) as claimed:
+            assert claimed is False
+        _jit.compile_for_kernels(step, args)  # the helper's way: skipped, nothing compiled
+        if not numba.config.DISABLE_JIT:
+            assert step.internal_copy[0].signatures == [] and step.signatures == []
+        waited = []
+
+        def caller():
+            begin = time.monotonic()
+            with _jit._claim(step, args, wait=True) as claimed:
+                waited.append((claimed, time.monotonic() - begin, claim.read_text()))
+
+        thread = threading.Thread(target=caller)
+        thread.start()
+        time.sleep(0.3)
+        assert waited == []  # still waiting while the holder keeps its claim
+        claim.unlink()  # the holder gives it up
+        thread.join(30)
+        assert not thread.is_alive()
+        (claimed, seconds, owner), = waited
+        assert claimed is True and seconds >= 0.25 and owner == str(os.getpid())
+        assert not claim.exists()  # given up after the block
+        holder.kill()
+        holder.wait(30)
+        claim.write_text(str(holder.pid))  # left behind by a process that ended
+        begin = time.monotonic()
+        with _jit._claim(step, args, wait=True) as claimed:
+            assert claimed is True and claim.read_text() == str(os.getpid())
+        assert time.monotonic() - begin < 5 and not claim.exists()
+        # a child that ended but is not reaped yet (a zombie) has ended too (told by
+        # Linux's /proc, which the helper's gate reads as well)
+        if Path("/proc/self/stat").exists():
+            zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+            stat = Path(f"/proc/{zombie.pid}/stat")
+            deadline = time.monotonic() + 30
+            while stat.read_text().rpartition(")")[2].split()[0] != "Z":
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            claim.write_text(str(zombie.pid))
+            begin = time.monotonic()
+            with _jit._claim(step, args, wait=True) as claimed:
+                assert claimed is True
+            assert time.monotonic() - begin < 5 and not claim.exists()
+            zombie.wait(30)
+    finally:
+        _jit.share_compiles(None)
+        holder.kill()
+        holder.wait(30)
+    values = np.zeros(2, dtype=np.int64)
+    assert step(values, 1) == 1 and values.tolist() == [0, 1]
 
 
 def test_compile_for_kernels_compiles_under_the_flags_a_caller_passes_down():

@@ -38,7 +38,7 @@ with compiled_names() as compiled:
 print(json.dumps({
     "before": before,
     "after": {"wanted": wanted(STUDY_PLAN), "target_cached": is_cached(target, args)},
-    "compiled": compiled, "callees": [k.py_func.__name__ for k, _ in callees],
+    "compiled": compiled, "callees": [k.py_func.__name__ for k, *_ in callees],
     "rows": rows.tolist(), "sha1": machine_code_digest(solve_decks)["sha1"]}))
 """ % DEALS
 
@@ -65,13 +65,14 @@ def test_the_helper_leaves_cache_entries_the_main_process_loads_instead_of_compi
     assert helper.returncode == 0 and helper.stderr == "", helper.stderr[-3000:]
     after_helper = _first_call(cache)
     callees = set(alone["callees"])
-    # Alone, the first call compiles every callee of the plan; after the helper, none
-    # of them (nor their own callees, which the deal generation may share), and
-    # nothing it did not compile alone.
+    # Alone, the first call compiles every callee of the plan (the deal generation's
+    # kernel, which the study calls from Python, included); after the helper, none of
+    # them (nor their own callees), and nothing it did not compile alone.
     assert callees <= set(alone["compiled"])
+    assert {"solve_line", "solve_position", "fisher_yates_range"} <= callees
     assert not callees & set(after_helper["compiled"])
     assert set(after_helper["compiled"]) <= set(alone["compiled"]) - callees
-    assert {"solve_decks", "fisher_yates_range"} <= set(after_helper["compiled"])
+    assert "solve_decks" in after_helper["compiled"]
     # The same machine code runs, with the same results.
     assert after_helper["sha1"] == alone["sha1"]
     assert after_helper["rows"] == alone["rows"] and len(alone["rows"]) == DEALS

@@ -53,12 +53,13 @@ Statistics per deal: ``positions`` counts positions whose legal moves were
 generated (searched again after an eviction they count again); ``opening_moves``
 is the number of legal moves right after the deal (0: the game is over at once).
 
-Compile time: :func:`solve_figures`, :func:`solve_position` and :func:`solve_line`
-(and the bound's and reach's entry points they call from one place) are
-``jit(inline=True)``: Numba copies them into :func:`solve_decks`, so the search is
-compiled once there. As separate kernels each one was compiled on its own, then
-linked into its caller and optimised and turned into machine code again at every
-level of calls (docs/performance.md has the measured figures).
+Compile time: :func:`solve_figures` (and the bound's and reach's entry points called
+from one place) are ``jit(inline=True)``: Numba copies them into their caller, so they
+are compiled once there. The two searches, :func:`solve_position` and
+:func:`solve_line`, are kernels of their own, called once per try of a deal: each is
+compiled (and cached) on its own, so that on a first run a helper process compiles one
+while the command compiles the other (:mod:`.warm_up`), and :func:`solve_decks` is
+left with less to type and lower after them (docs/performance.md has the figures).
 The small helpers they call stay separate kernels: copying those into every call site
 makes the one function so large that Numba's type inference took minutes.
 """
@@ -150,7 +151,7 @@ def _unwind(pos, depth):
         undo_move(pos)
 
 
-@jit(leaf=True, inline=True)
+@jit(leaf=True)
 def solve_position(pos, slots, meta, stack, moves, score_only, eviction_limit, goal):
     """Packed value of ``pos`` (see the module docstring) and the positions expanded.
 
@@ -243,7 +244,7 @@ def _foundation_moves_first(pos, moves, start, n):
             k += 1
 
 
-@jit(inline=True)
+@jit
 def solve_line(pos, slots, meta, stack, moves, eviction_limit, targets, goal):
     """``(moves, decisions, positions expanded)`` of the best line from ``pos`` to the
     ``goal`` cards of the mask ``targets`` on the foundations (all 52 for a win;

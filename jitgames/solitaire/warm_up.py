@@ -1,26 +1,33 @@
 """What a helper process compiles beside the study's first call (:mod:`jitgames._warmup`).
 
-The study's first call compiles :func:`.search.solve_decks` and, while typing it, its
-callees (about half of the compile time). The helper compiles those callees for calls
-from Python into the on-disk cache, starting from the last ones ``solve_decks`` meets,
-each kernel's own callees before it; the main process starts from the first ones and
-loads whatever the helper has cached by the time it gets there. The argument types are
-those of ``solve_decks``' calls: its scratch is C-contiguous int64 arrays, its
-integers int64 (a test checks that after the helper's work the main process compiles
-none of these kernels).
+The study's first call compiles :func:`.search.solve_decks` (the command compiles it
+first, :func:`jitgames._warmup.compile_target`) and, while typing it, its callees; then
+the deal generation (:func:`.deal.fisher_yates_range`, called from Python). The helper
+compiles the line search (:func:`.search.solve_line`, with the callees it needs) first:
+the command meets it last, after the deal's set-up and the score search
+(:func:`.search.solve_position`) that it compiles itself meanwhile. Then the other
+callees from the last ones ``solve_decks`` meets back (those the command has compiled
+or is compiling are loaded or skipped: :func:`jitgames._jit.share_compiles`), and the
+deal generation for the call from Python that follows. The argument types are those of
+``solve_decks``' calls: its scratch is C-contiguous int64 arrays, its integers int64
+(a test checks that after the helper's work the main process compiles none of these
+kernels).
 """
 from __future__ import annotations
 
 from numba.core import types
 
-from . import bound, reach, rules, search, table
+from .._warmup import FOR_PYTHON
+from . import bound, deal, reach, rules, search, table
 
 STUDY_PLAN = "solitaire.study"
 """The plan's name in :data:`jitgames._warmup.PLANS`."""
 
 _A, _I, _B = types.int64[::1], types.int64, types.boolean
 
-_CALLEES = (  # the reverse of the order solve_decks meets them; callees first
+_CALLEES = (  # solve_line first, then the reverse of the order solve_decks meets them
+    (search.solve_line, (_A, _A, _A, _A, _A, _I, _I, _I)),
+    (search.solve_position, (_A, _A, _A, _A, _A, _B, _I, _I)),
     (bound._lower, (_I, _I)),
     (bound._must_leave, (_I, _I, _I)),
     (bound._rescan, (_A, _A, _I, _I, _I)),
@@ -52,6 +59,8 @@ _CALLEES = (  # the reverse of the order solve_decks meets them; callees first
     (rules.legal_moves, (_A, _A, _I)),
     (rules.position_key, (_A,)),
     (rules.deal_position, (_A, _A)),
+    # called from Python after solve_decks is compiled (jitgames.solitaire.__main__)
+    (deal.fisher_yates_range, (types.uint64, types.uint64, types.int64[:, ::1]), FOR_PYTHON),
 )
 
 
