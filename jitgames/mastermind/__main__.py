@@ -185,7 +185,7 @@ def build_parser() -> _cli.ArgumentParser:
     _cli.add_checkpoint(wo)
 
     from .play import add_play_arguments
-    add_play_arguments(sub, _size_arguments, _strategy_argument)
+    add_play_arguments(sub, _size_arguments)
     return parser
 
 

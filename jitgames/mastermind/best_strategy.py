@@ -150,7 +150,6 @@ class BestStrategy:
         self.tally = np.zeros(((space.pegs + 1) ** 2, n), dtype=np.int32)
         self.search = OptimalSearch(space, matrix, DEPTH_LIMIT, workers=1)
         self.base = {}  # members.tobytes() -> (total of the base policy, its guess)
-        self.exact_calls = 0
         # set digest -> guess of every rollout decided so far (what a checkpoint keeps)
         self.decisions = {} if decisions is None else decisions
         self.on_decision = on_decision
@@ -233,7 +232,6 @@ class BestStrategy:
     # ------------------------------------------------------------------ values
     def exact(self, members: np.ndarray, history: list, used: np.ndarray):
         """(optimal cost, its guess) of a small set, from the exact search."""
-        self.exact_calls += 1
         return self.search.best(members, DEPTH_LIMIT - len(history), used, history)
 
     def base_total(self, members: np.ndarray, history: list, used: np.ndarray) -> int:

@@ -49,8 +49,6 @@ __all__ = ["add_play_arguments", "COMMANDS", "Board"]
 
 MAX_SEED = 2**62  # seeds must stay within the int64 of the kernels (as in __main__)
 MATCH_GUESSES = 10  # a person's limit in a match unless --max-guesses says otherwise
-# 256-colour backgrounds for colours 1..; beyond the list pegs are shown plainly.
-PEG_COLOURS = (196, 34, 27, 226, 208, 129, 51, 231, 94, 245)
 
 
 class EndOfInput(Exception):
@@ -408,7 +406,7 @@ def _cmd_stats(args):
     return 0
 
 
-def add_play_arguments(sub, size_arguments, strategy_argument) -> None:
+def add_play_arguments(sub, size_arguments) -> None:
     """Add the ``play``, ``match`` and ``stats`` sub-commands to ``sub``."""
     def people(parser):
         _cli.add_db(parser, "mastermind.sqlite", "the player statistics")

@@ -74,10 +74,6 @@ class Quadratic:
     def degree(self) -> int:
         return 2 if self.a else (1 if self.b else 0)
 
-    def shifted(self, offset: int) -> "Quadratic":
-        """``g(t) = f(t) + offset`` (e.g. to turn layout indices into integers)."""
-        return Quadratic(self.a, self.b, self.c + offset * self.d, self.d)
-
     def formula(self, var: str = "t") -> str:
         """Human-readable form, e.g. ``4t^2 + 2t + 41`` or ``(t^2 + 3t + 2)/2``."""
         text = _polynomial_text(self.a, self.b, self.c, var)

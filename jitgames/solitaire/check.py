@@ -55,7 +55,6 @@ MAX_FIELD = 40
 
 RANK_LETTERS = "A23456789TJQK"
 SUIT_LETTERS = "shdc"
-SUIT_SYMBOLS = "♠♥♦♣"
 RED_SUITS = (1, 2)  # hearts, diamonds
 
 
