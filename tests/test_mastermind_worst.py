@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jitgames.mastermind import worst_case, worst_kernels
@@ -78,6 +78,11 @@ def test_screen_and_split_match_reference(drawn, limit):
 @given(st.sampled_from(SMALL), st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=24,
                                         unique=True),
        st.integers(0, 10 ** 6))
+# sets whose first candidate fails, so the three-guess kernel builds its table
+@example((2, 4), [3463, 352612, 377229, 415637, 432962, 644586, 757547, 880193, 920895,
+                  928412, 971776], 193280)
+@example((5, 2), [32038, 88131, 196845, 413571, 417788, 523788, 528856, 580370, 610698,
+                  822422, 984300, 989463], 68506)
 def test_last_guess_kernels_match_reference(size, picks, seed):
     space, matrix = load_game(*size)
     members = np.array(sorted({p % space.size for p in picks}), np.int64)
