@@ -12,13 +12,19 @@ with the machine, after every size.
 
 ``--compare`` times the least-total search of :mod:`jitgames.mastermind.minimax`
 (which also finds the worst case) on the same sizes in the same run, alternating,
-as the peer. Run ``python bench/mastermind_worst.py`` (``--sizes 4x7,5x5``).
+as the peer. ``--baseline DIR --against 5x5,6x4`` times the worst-case search of an
+earlier tree of this project (``git archive COMMIT | tar -x -C DIR``) against this
+one, each run in a fresh interpreter of its own tree, alternating, and checks that
+both give the same bounds (``baseline`` in the results file). Run
+``python bench/mastermind_worst.py`` (``--sizes 4x7,5x5``).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -70,12 +76,61 @@ def compare(sizes, repeats: int) -> list[dict]:
     return rows
 
 
+_ONE_RUN = """
+import json, sys
+from jitgames.mastermind.codes import load_game
+from jitgames.mastermind.worst_case import decide_worst_case
+space, matrix = load_game(*(int(x) for x in sys.argv[1].split("x")))
+result = decide_worst_case(space, matrix)
+print(json.dumps(result.to_dict()))
+"""
+
+
+def _run_in(tree: Path, item: str) -> dict:
+    """One worst-case decision of ``item`` by the code of ``tree``, in a fresh
+    interpreter."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, "-c", _ONE_RUN, item], env=env, cwd=tree,
+                         capture_output=True, text=True, check=True, timeout=7200)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def against_baseline(sizes, baseline: Path, repeats: int) -> list[dict]:
+    """CPU seconds and sets searched of this tree and of ``baseline``, alternating
+    (baseline first), medians and ratios; the bounds must agree."""
+    rows = []
+    for tree in (baseline, ROOT):  # compile (the Numba cache) outside the timing
+        _run_in(tree, "3x3")
+    for item in sizes:
+        runs = {"baseline": [], "this": []}
+        for _ in range(repeats):
+            for name, tree in (("baseline", baseline), ("this", ROOT)):
+                runs[name].append(_run_in(tree, item))
+        keys = ("lower", "upper", "worst_case", "refuted")
+        want = {k: runs["baseline"][0][k] for k in keys}
+        assert all({k: r[k] for k in keys} == want for rs in runs.values() for r in rs), item
+        row = {"size": item, "worst_case": want["worst_case"], "repeats": repeats}
+        for name, rs in runs.items():
+            row[f"{name}_cpu_s"] = round(statistics.median(r["cpu_seconds"] for r in rs), 3)
+            row[f"{name}_sets"] = rs[0]["nodes"]
+        row["speedup"] = round(row["baseline_cpu_s"] / max(row["this_cpu_s"], 1e-9), 2)
+        rows.append(row)
+        print(f"{item:>5}: worst {row['worst_case']}  baseline {row['baseline_cpu_s']:.2f} "
+              f"CPU s, {row['baseline_sets']} sets  this {row['this_cpu_s']:.2f} CPU s, "
+              f"{row['this_sets']} sets  ({row['speedup']}x)", flush=True)
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default=DEFAULT_SIZES)
     parser.add_argument("--compare", default="4x5,4x6,5x4,6x3",
                         help="sizes timed against the least-total search ('' for none)")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--baseline", default=None, metavar="DIR",
+                        help="an earlier source tree to time against (--against sizes)")
+    parser.add_argument("--against", default="5x5,6x4,5x7",
+                        help="sizes timed against --baseline")
     parser.add_argument("--out", default=str(RESULTS / "mastermind_worst.json"))
     parser.add_argument("--add-run", nargs=2, action="append", default=[],
                         metavar=("JSON", "COMMAND"),
@@ -87,7 +142,8 @@ def main(argv=None) -> int:
     rows = {r["size"]: r for r in old.get("rows", [])}
     doc = {"command": "python bench/mastermind_worst.py " + " ".join(argv or sys.argv[1:]),
            "machine": machine(), "rows": [], "compare": old.get("compare", []),
-           "compare_command": old.get("compare_command")}
+           "compare_command": old.get("compare_command"),
+           "baseline": old.get("baseline")}
 
     def save():
         doc["rows"] = sorted(rows.values(), key=lambda r: (r["codes"], r["size"]))
@@ -103,6 +159,14 @@ def main(argv=None) -> int:
         save()
         print(f"{item}: recorded from {path}")
     if args.add_run:
+        return 0
+    if args.baseline:
+        doc["baseline"] = {"command": doc["command"], "machine": doc["machine"],
+                           "rows": against_baseline(args.against.split(","),
+                                                    Path(args.baseline), args.repeats)}
+        doc["baseline"]["machine"]["load_average_after"] = list(os.getloadavg())
+        doc["command"], doc["machine"] = old.get("command"), old.get("machine")  # the rows'
+        save()
         return 0
     if args.compare:
         doc["compare"] = compare(args.compare.split(","), args.repeats)

@@ -2,10 +2,11 @@
 twins, the search against an exhaustive recursion, published values, trees, the CLI."""
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jitgames.mastermind import worst_case, worst_kernels
@@ -77,6 +78,11 @@ def test_screen_and_split_match_reference(drawn, limit):
 @given(st.sampled_from(SMALL), st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=24,
                                         unique=True),
        st.integers(0, 10 ** 6))
+# sets whose first candidate fails, so the three-guess kernel builds its table
+@example((2, 4), [3463, 352612, 377229, 415637, 432962, 644586, 757547, 880193, 920895,
+                  928412, 971776], 193280)
+@example((5, 2), [32038, 88131, 196845, 413571, 417788, 523788, 528856, 580370, 610698,
+                  822422, 984300, 989463], 68506)
 def test_last_guess_kernels_match_reference(size, picks, seed):
     space, matrix = load_game(*size)
     members = np.array(sorted({p % space.size for p in picks}), np.int64)
@@ -92,6 +98,23 @@ def test_last_guess_kernels_match_reference(size, picks, seed):
             matrix, members, 0, n, marks, space.solved, most, starts, fill, order,
             seen) == ref.three_guess_witness(matrix, members, 0, n, marks, space.solved,
                                              most, starts, fill, order, seen)
+
+
+@pytest.mark.kernel
+@given(node_strategy, st.integers(0, 10 ** 6))
+def test_answer_table_kernels_match_reference(drawn, start):
+    space, matrix, _, members = _draw_node(drawn)
+    start = start % (len(members) + 1)
+    n = len(members) - start
+    got = [np.zeros((space.size, max(n, 1)), np.uint8), np.zeros(space.size, np.int64)]
+    want = [x.copy() for x in got]
+    widest = worst_kernels.answer_rows(matrix, members, start, len(members), *got)
+    assert widest == ref.answer_rows(matrix, members, start, len(members), *want)
+    assert [x.tolist() for x in got] == [x.tolist() for x in want]
+    outs = [np.full(space.size, -1, np.int64) for _ in range(2)]
+    worst_kernels.rows_by_width(got[1], widest, outs[0])
+    ref.rows_by_width(want[1], widest, outs[1])
+    assert outs[0].tolist() == outs[1].tolist()
 
 
 @given(st.tuples(st.sampled_from([(2, 3), (3, 3), (2, 4), (4, 2), (5, 2)]),
@@ -199,3 +222,106 @@ def test_cli_worst(capsys, tmp_path):
     assert run(capsys, ["worst", "-p", "2", "-k", "3", "--checkpoint", str(other)])[0] == 0
     status, _, err = run(capsys, ["worst", "-p", "3", "-k", "3", "--checkpoint", str(other)])
     assert status == 2 and "another game size" in err
+
+
+def _outcome(result):
+    return (result.lower, result.upper, result.first_guess, result.upper_strategy,
+            result.refuted, result.roots,
+            None if result.tree is None else result.tree.to_document("worst", result.upper))
+
+
+def test_run_stopped_below_the_root_resumes_to_the_same_answer(tmp_path):
+    space, matrix = load_game(3, 7)
+    whole = decide_worst_case(space, matrix, heuristics=())
+    checkpoint = tmp_path / "w.ckpt"
+    runs, searched, kept_below, within = 0, 0, 0, False
+    while True:
+        runs += 1
+        assert runs <= whole.nodes + 1  # each run searches at least one set more
+        steps = []
+
+        def stop_at_the_fourth_step():
+            steps.append(1)
+            if len(steps) == 4:
+                raise KeyboardInterrupt
+
+        # stopped by its budget of sets, or (odd runs) inside a set by the hook
+        part = decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=(),
+                                 budget=5, hook=stop_at_the_fourth_step if runs % 2
+                                 else None)
+        searched += part.nodes
+        stored = worst_case._load_checkpoint(checkpoint, space,
+                                             worst_case.space_identity(space, matrix))
+        kept_below = max(kept_below, len(stored["memo"]) + len(stored["progress"]))
+        within = within or any(stored["progress"].values())
+        if part.complete:
+            break
+        assert part.nodes == 5 or len(steps) == 4
+    assert runs >= 5 and kept_below >= 5 and within  # guesses refuted inside a set kept
+    assert _outcome(part) == _outcome(whole)
+    # sets decided below the root are not searched again: at most the set under
+    # search at each stop is entered twice
+    assert searched <= whole.nodes + runs * 3
+
+
+def test_checkpoint_is_checked_before_use(tmp_path):
+    space, matrix = load_game(3, 7)
+    checkpoint = tmp_path / "w.ckpt"
+    decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=(), budget=3)
+    payload = json.loads(checkpoint.read_bytes().split(b"\n", 1)[1])
+    assert payload["memo"] and payload["identity"]
+
+    def rewrite(doc):
+        worst_case._store.write_checked(checkpoint, worst_case.CHECKPOINT_KIND,
+                                        worst_case.CHECKPOINT_SCHEMA,
+                                        json.dumps(doc).encode())
+
+    bad_guess = json.loads(json.dumps(payload))
+    name = next(iter(bad_guess["memo"]))
+    bad_guess["memo"][name] = [0, 5, space.size]
+    other_space = dict(payload, identity="0" * 64)
+    no_identity = {k: v for k, v in payload.items() if k != "identity"}
+    for doc, words in ((bad_guess, "damaged"), (other_space, "another code space"),
+                       (no_identity, "without the digest")):
+        rewrite(doc)
+        with pytest.raises(worst_case.InputError, match=words):
+            decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=())
+    rewrite(payload)
+    data = checkpoint.read_bytes()
+    assert b'"colours": 7' in data
+    checkpoint.write_bytes(data.replace(b'"colours": 7', b'"colours": 8'))
+    with pytest.raises(Exception, match="checksum mismatch"):
+        decide_worst_case(space, matrix, checkpoint=checkpoint, heuristics=())
+
+
+def test_checkpoints_of_the_earlier_format_still_load():
+    """The committed checkpoints of the open sizes may predate the sets kept below the
+    root (no identity, memo or progress): they load as root refutations."""
+    paths = sorted((RESULTS / "mastermind_worst_checkpoints").glob("*.ckpt"))
+    assert paths
+    for path in paths:
+        pegs, colours = (int(x) for x in path.stem.split("x"))
+        space = SimpleNamespace(pegs=pegs, colours=colours, repeats=True,
+                                size=colours ** pegs)
+        doc = json.loads(path.read_bytes().split(b"\n", 1)[1])
+        stored = worst_case._load_checkpoint(path, space, doc.get("identity", "old"))
+        assert stored["refuted"] == {int(d): v for d, v in doc["refuted"].items()}
+        assert len(stored["memo"]) == len(doc.get("memo", {}))
+
+
+def test_position_symmetry_of_seven_pegs(monkeypatch):
+    """Seven pegs: the first guess ranges over shapes once position permutations are
+    symmetries (as they are up to PERMUTED_PEGS); the answers stay those of the
+    exhaustive recursion (7x2) and of the search without them (7x3)."""
+    space, matrix = load_game(7, 2)
+    result = decide_worst_case(space, matrix, heuristics=())
+    assert result.complete and result.upper == ref.least_worst_case(
+        matrix, range(space.size), space.solved)
+    assert result.roots[result.upper] == 4  # 1111111, 1111112, 1111122, 1111222
+    space, matrix = load_game(7, 3)
+    with_them = decide_worst_case(space, matrix, heuristics=())
+    monkeypatch.setattr(worst_case, "PERMUTED_PEGS", 6)
+    without = decide_worst_case(space, matrix, heuristics=())
+    assert with_them.complete and without.complete
+    assert (with_them.lower, with_them.upper) == (without.lower, without.upper) == (5, 5)
+    assert with_them.roots[4] == 8 < without.roots[4]

@@ -177,6 +177,9 @@ def build_parser() -> _cli.ArgumentParser:
     _size_arguments(wo)
     wo.add_argument("--at-most", type=_cli.int_in_range(1, 62), default=None, metavar="N",
                     help="stop after deciding whether N guesses suffice (bounds only)")
+    wo.add_argument("--max-sets", type=_cli.int_in_range(0, None), default=None,
+                    metavar="N", help="stop (resumable, like Ctrl-C) after N sets searched "
+                                      "below the root")
     wo.add_argument("--out", metavar="FILE", default=None,
                     help="write the strategy tree found as a JSON document to FILE (gzip "
                          "if it ends in .gz), checked by evaluate --tree")
@@ -510,7 +513,8 @@ def _cmd_worst(args):
     space, matrix = load_game(args.pegs, args.colours, not args.no_repeats,
                               args.max_matrix_bytes)
     say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    result = decide_worst_case(space, matrix, args.checkpoint, say, args.at_most)
+    result = decide_worst_case(space, matrix, args.checkpoint, say, args.at_most,
+                               budget=args.max_sets)
     if args.out is not None and result.tree is not None:
         write_worst_tree(args.out, result)
     out = result.to_dict()
@@ -532,7 +536,7 @@ def _cmd_worst(args):
     complete = result.complete or stopped
     note = None if complete else (
         f"{_cli.display_name(PROG)}: interrupted"
-        + ("" if args.checkpoint is None else f"; first guesses refuted are kept in "
+        + ("" if args.checkpoint is None else f"; the work done is kept in "
                                              f"{args.checkpoint}, the same command resumes"))
     if note is not None:
         print(note, file=sys.stderr)

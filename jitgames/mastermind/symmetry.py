@@ -33,10 +33,10 @@ MAX_PERMUTED_PEGS = 6  # 720 position permutations, checked at every decision
 
 
 @lru_cache(maxsize=4)
-def position_permutations(pegs: int) -> np.ndarray:
+def position_permutations(pegs: int, most: int = MAX_PERMUTED_PEGS) -> np.ndarray:
     """The position permutations tried as symmetries (int64 rows): all of them for up
-    to ``MAX_PERMUTED_PEGS`` pegs, else the identity alone (colour symmetries only)."""
-    if pegs > MAX_PERMUTED_PEGS:
+    to ``most`` pegs, else the identity alone (colour symmetries only)."""
+    if pegs > most:
         return np.arange(pegs, dtype=np.int64).reshape(1, pegs)
     return np.array(list(permutations(range(pegs))), dtype=np.int64).reshape(-1, pegs)
 

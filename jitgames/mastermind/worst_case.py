@@ -12,11 +12,13 @@ depth-first search with these cuts:
   (``N(1) = 1``) codes apart; a guess is screened out when its largest class exceeds
   ``N(d - 1)`` (:func:`.worst_kernels.screen_guesses`);
 - **the last guesses in kernels**: ``d = 2`` and ``d = 3`` are decided inside
-  :mod:`.worst_kernels` without recursion in Python;
+  :mod:`.worst_kernels` without recursion in Python (for ``d = 3`` on a table of the
+  answers of every code to the set, :func:`.worst_kernels.three_guess_witness`);
 - **symmetry**: only one guess of each class of equivalent guesses is tried
   (:func:`.symmetry.mark_representatives`: colours never guessed, colours no
-  remaining code uses, position permutations fixing every guess so far), so the first
-  guess ranges over the shapes of a code alone (7 for five pegs);
+  remaining code uses, position permutations fixing every guess so far, up to
+  :data:`PERMUTED_PEGS` pegs), so the first guess ranges over the shapes of a code
+  alone (7 for five pegs, 11 for seven pegs and four colours);
 - **class by class**: the classes of a guess are tried largest first and the guess is
   dropped at the first class that fails;
 - **memo**: every decided ``(set, d)`` at ``d >= 4`` is kept (a set solvable within
@@ -31,12 +33,15 @@ can check with ``evaluate --tree``) and the refutation of ``D - 1`` (every first
 up to symmetry fails, a lower bound).
 
 :func:`decide_worst_case` runs the search from the counting bound upwards, one root
-guess at a time; the root guesses decided so far are kept in a checkpoint, so a long
-run cut short (Ctrl-C) resumes where it stopped.
+guess at a time; the root guesses decided so far, the sets decided below the root and,
+for each set under search, the guesses refuted so far are kept in a checkpoint
+(checked when loaded), so a long run cut short (Ctrl-C, a kill, ``budget``) resumes
+where it stopped and gives the answer of an uninterrupted run.
 """
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import time
@@ -55,13 +60,45 @@ from .worst_kernels import (screen_guesses, split_classes, three_guess_witness,
                             two_guess_witness)
 
 __all__ = ["WorstCaseSearch", "WorstCaseResult", "decide_worst_case", "most_told",
-           "write_worst_tree", "heuristic_upper", "HEURISTICS"]
+           "write_worst_tree", "heuristic_upper", "HEURISTICS", "BudgetSpent", "set_key",
+           "space_identity"]
 
 HEURISTICS = ("knuth", "most-parts", "entropy", "expected-size")
 """Greedy strategies whose worst case gives the search its first upper bound."""
 
 CHECKPOINT_KIND = "jitgames.mastermind.worst"
-CHECKPOINT_SCHEMA = 1
+CHECKPOINT_SCHEMA = 1  # later fields (identity, memo, progress) are optional
+PERMUTED_PEGS = 7
+"""Position permutations are symmetries up to this many pegs (5,040 for seven): the
+search asks the symmetry of a node once per set, where the strategy evaluations ask it
+at every decision and stop at six pegs."""
+WITHIN_THREE_KEPT = 1 << 21
+"""Most sets kept as solvable within three (about 200 bytes each)."""
+SAVE_EVERY = 30.0
+"""Seconds (wall) between checkpoint writes while the sets below the root are searched."""
+
+
+class BudgetSpent(Exception):
+    """The search stopped at its budget of sets (``WorstCaseSearch.budget``)."""
+
+
+def set_key(members: np.ndarray) -> str:
+    """The name of a set of codes (sorted int64 indices) in the memo and the
+    checkpoint: 128 bits of BLAKE2b over its bytes."""
+    return hashlib.blake2b(np.ascontiguousarray(members, dtype=np.int64).tobytes(),
+                           digest_size=16).hexdigest()
+
+
+def space_identity(space: CodeSpace, matrix: np.ndarray) -> str:
+    """A digest of what the facts of a checkpoint are about: the size, the order of
+    the codes (code indices name the sets) and the answers (the first and last rows
+    and the diagonal of the response matrix, which fix its encoding)."""
+    digest = hashlib.sha256(f"{space.pegs}x{space.colours}:{space.repeats}:"
+                            f"{space.size}".encode())
+    digest.update(np.ascontiguousarray(space.digits).tobytes())
+    for row in (matrix[0], matrix[-1], np.diagonal(matrix)):
+        digest.update(np.ascontiguousarray(row).tobytes())
+    return digest.hexdigest()
 
 
 class WorstCaseSearch:
@@ -72,7 +109,22 @@ class WorstCaseSearch:
     nodes : int
         Sets decided in Python (``d >= 4``), memo hits excluded.
     memo : dict
-        ``set bytes -> [most guesses known too few, fewest known enough, its guess]``.
+        ``set key -> [most guesses known too few, fewest known enough, its guess]``
+        (:func:`set_key`).
+    within_three : dict
+        ``set key -> guess`` for sets found solvable within three guesses, so that
+        building the strategy tree does not search them again (at most
+        :data:`WITHIN_THREE_KEPT`).
+    progress : dict
+        ``(set key, d) -> guesses refuted so far`` for the sets whose search at ``d``
+        guesses is under way (a guess is refuted when one of its classes is not
+        solvable within ``d - 1``); a resumed search skips them, so it returns what
+        an uninterrupted one does.
+    budget : int or None
+        Stop (:class:`BudgetSpent`) when ``nodes`` would exceed it.
+    on_step : callable or None
+        Called after each guess refuted and each set decided at ``d >= 4`` (the
+        checkpoint's clock).
     """
 
     def __init__(self, space: CodeSpace, matrix: np.ndarray):
@@ -88,9 +140,13 @@ class WorstCaseSearch:
         self._seen = np.zeros(slots, dtype=np.int64)
         self._sizes = np.zeros(slots, dtype=np.int64)
         self._order = np.zeros(space.size, dtype=np.int64)
-        self._perms = position_permutations(space.pegs)
+        self._perms = position_permutations(space.pegs, PERMUTED_PEGS)
         self.nodes = 0
-        self.memo: dict[bytes, list] = {}
+        self.memo: dict[str, list] = {}
+        self.progress: dict[tuple[str, int], list[int]] = {}
+        self.within_three: dict[str, int] = {}
+        self.budget: int | None = None
+        self.on_step = None
 
     # ------------------------------------------------------------------ symmetry
     def marks(self, members: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
@@ -151,12 +207,17 @@ class WorstCaseSearch:
         if guesses == 2:
             return int(two_guess_witness(self.matrix, members, 0, n, self.solved,
                                          self.most, self._seen))
+        key = set_key(members)
         if guesses == 3:
-            return int(three_guess_witness(self.matrix, members, 0, n,
-                                           self.marks(members, history), self.solved,
-                                           self.most, self._starts, self._fill,
-                                           self._order, self._seen))
-        key = members.tobytes()
+            found = self.within_three.get(key)
+            if found is None:
+                found = int(three_guess_witness(self.matrix, members, 0, n,
+                                                self.marks(members, history), self.solved,
+                                                self.most, self._starts, self._fill,
+                                                self._order, self._seen))
+                if found >= 0 and len(self.within_three) < WITHIN_THREE_KEPT:
+                    self.within_three[key] = found
+            return found
         known = self.memo.get(key)
         if known is not None:
             too_few, enough, guess = known
@@ -164,21 +225,33 @@ class WorstCaseSearch:
                 return guess
             if guesses <= too_few:
                 return -1
+        if self.budget is not None and self.nodes >= self.budget:
+            raise BudgetSpent(f"{self.nodes} sets searched")
         self.nodes += 1
         found = -1
+        refuted = self.progress.setdefault((key, guesses), [])
+        skip = set(refuted)
         for guess in self.candidates(members, guesses, history):
             guess = int(guess)
+            if guess in skip:
+                continue
             after = history + (guess,)
             if all(self.witness(part, guesses - 1, after) >= 0
                    for part in self.classes(members, guess)):
                 found = guess
                 break
+            refuted.append(guess)
+            if self.on_step is not None:
+                self.on_step()
+        del self.progress[(key, guesses)]
         known = self.memo.setdefault(key, [0, 1 << 30, -1])
         if found >= 0:
             if guesses < known[1]:
                 known[1], known[2] = guesses, found
         else:
             known[0] = max(known[0], guesses)
+        if self.on_step is not None:
+            self.on_step()
         return found
 
     def answer_key(self, guess: int, part: np.ndarray) -> str:
@@ -252,25 +325,76 @@ class WorstCaseResult:
         return out
 
 
-def _load_checkpoint(path, space: CodeSpace) -> tuple[dict, dict]:
-    """The first guesses refuted and the classes decided by an earlier run."""
+def _load_checkpoint(path, space: CodeSpace, identity: str) -> dict:
+    """What an earlier run established: the first guesses refuted, the classes decided
+    for the first guess under test, the sets decided below the root and the guesses
+    refuted at the sets still under search. Checked before use: the file's checksum
+    (:func:`_store.read_checked`), the game size, the digest of the code space
+    (:func:`space_identity`) and the form of every entry (a file written before these
+    were kept holds root refutations only and is read as such)."""
+    empty = {"refuted": {}, "classes": {}, "memo": {}, "progress": {}}
     if path is None or not os.path.exists(path):
-        return {}, {}
+        return empty
     data = _store.load_json(_store.read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
                                                 "checkpoint"), "checkpoint")
     if (data.get("pegs"), data.get("colours"), data.get("repeats")) != (
             space.pegs, space.colours, space.repeats):
         raise InputError(f"the checkpoint {path} is for another game size")
-    return ({int(d): list(v) for d, v in data.get("refuted", {}).items()},
-            {int(d): v for d, v in data.get("classes", {}).items()})
+    if data.get("identity", identity) != identity:
+        raise InputError(f"the checkpoint {path} is for another code space (its digest "
+                         "differs)")
+    if "identity" not in data and (data.get("memo") or data.get("progress")):
+        raise InputError(f"the checkpoint {path} keeps sets without the digest of its "
+                         "code space")
+
+    def guess(value):
+        if type(value) is not int or not 0 <= value < space.size:
+            raise InputError(f"the checkpoint {path} is damaged (a guess out of range)")
+        return value
+
+    def depth(text):
+        if not str(text).isdigit() or not 1 <= int(text) <= 64:
+            raise InputError(f"the checkpoint {path} is damaged (a depth out of range)")
+        return int(text)
+
+    def key(text):
+        if not (isinstance(text, str) and len(text) == 32
+                and all(c in "0123456789abcdef" for c in text)):
+            raise InputError(f"the checkpoint {path} is damaged (a set key)")
+        return text
+
+    memo = {}
+    for name, entry in data.get("memo", {}).items():
+        if not (isinstance(entry, list) and len(entry) == 3
+                and all(type(x) is int for x in entry)
+                and 0 <= entry[0] < entry[1] and (entry[2] == -1) == (entry[1] == 1 << 30)):
+            raise InputError(f"the checkpoint {path} is damaged (a decided set)")
+        if entry[2] != -1:
+            guess(entry[2])
+        memo[key(name)] = list(entry)
+    progress = {}
+    for name, guesses in data.get("progress", {}).items():
+        set_name, _, at = str(name).partition("/")
+        if not isinstance(guesses, list):
+            raise InputError(f"the checkpoint {path} is damaged (a set under search)")
+        progress[(key(set_name), depth(at))] = [guess(g) for g in guesses]
+    return {"refuted": {depth(d): list(v) for d, v in data.get("refuted", {}).items()},
+            "classes": {depth(d): v for d, v in data.get("classes", {}).items()},
+            "memo": memo, "progress": progress}
 
 
-def _save_checkpoint(path, space: CodeSpace, refuted: dict, classes: dict) -> None:
+def _save_checkpoint(path, space: CodeSpace, identity: str, refuted: dict, classes: dict,
+                     search: WorstCaseSearch | None = None) -> None:
     if path is None:
         return
     doc = {"pegs": space.pegs, "colours": space.colours, "repeats": space.repeats,
+           "identity": identity,
            "refuted": {str(d): v for d, v in sorted(refuted.items())},
            "classes": {str(d): v for d, v in sorted(classes.items())}}
+    if search is not None:
+        doc["memo"] = search.memo
+        doc["progress"] = {f"{name}/{d}": guesses
+                           for (name, d), guesses in search.progress.items() if guesses}
     _store.write_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
                          json.dumps(doc, separators=(",", ":")).encode())
 
@@ -293,14 +417,20 @@ def heuristic_upper(space: CodeSpace, matrix: np.ndarray,
 
 def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
                       say=None, at_most: int | None = None,
-                      heuristics=HEURISTICS) -> WorstCaseResult:
+                      heuristics=HEURISTICS, budget: int | None = None,
+                      save_every: float = SAVE_EVERY, hook=None) -> WorstCaseResult:
     """Decide ``worst(space)``: depths from the counting bound up, each refuted first
     guess by first guess (up to symmetry) until one depth is feasible.
 
-    The checkpoint keeps the first guesses refuted and, for the first guess under
-    test, each class decided (its strategy when it has one), so a run cut short
-    (KeyboardInterrupt) resumes from there; the result then holds the bounds proved so
-    far (``complete`` False). ``at_most`` stops after that depth (bounds only).
+    The checkpoint keeps the first guesses refuted, for the first guess under test
+    each class decided (its strategy when it has one), and below the root the sets
+    decided and, for the sets under search, the guesses refuted so far (written at
+    least every ``save_every`` seconds of wall time and when the run stops), so a run
+    cut short (KeyboardInterrupt, or ``budget`` sets searched) resumes from there and
+    loses at most those seconds; the result then holds the bounds proved so far
+    (``complete`` False). ``at_most`` stops after that depth (bounds only). ``hook``,
+    if given, is called after each step below the root (a guess refuted or a set
+    decided) and may raise KeyboardInterrupt to stop the run there.
 
     The greedy ``heuristics`` first give an upper bound with its tree
     (:func:`heuristic_upper`); when every depth below it is refuted, that tree is the
@@ -308,8 +438,25 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
     """
     started, cpu_started = time.perf_counter(), time.process_time()
     search = WorstCaseSearch(space, matrix)
-    refuted, decided = _load_checkpoint(checkpoint, space)
-    _save_checkpoint(checkpoint, space, refuted, decided)  # it names its size from the start
+    search.budget = budget
+    identity = space_identity(space, matrix) if checkpoint is not None else ""
+    stored = _load_checkpoint(checkpoint, space, identity)
+    refuted, decided = stored["refuted"], stored["classes"]
+    search.memo, search.progress = stored["memo"], stored["progress"]
+    clock = {"saved": time.perf_counter()}
+
+    def save():
+        _save_checkpoint(checkpoint, space, identity, refuted, decided, search)
+        clock["saved"] = time.perf_counter()
+
+    def step():
+        if time.perf_counter() - clock["saved"] >= save_every:
+            save()
+        if hook is not None:
+            hook()
+
+    search.on_step = step
+    save()  # it names its size from the start
     bound = counting_bound(space.size, space.pegs)
     result = WorstCaseResult(space.pegs, space.colours, space.size, bound,
                              counting_bound=bound, refuted=refuted)
@@ -343,7 +490,7 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
                         found = search.witness(part, depth - 1, (guess,))
                         known[answer] = None if found < 0 else search.subtree(
                             part, depth - 1, found, (guess,))
-                        _save_checkpoint(checkpoint, space, refuted, decided)
+                        save()
                         if say is not None:
                             say(f"{written} then {answer}: {len(part)} codes "
                                 f"{'within' if found >= 0 else 'not within'} "
@@ -360,7 +507,7 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
                     break
                 refuted.setdefault(depth, []).append(written)
                 del decided[depth][written]
-                _save_checkpoint(checkpoint, space, refuted, decided)
+                save()
                 if say is not None:
                     say(f"{written}: not within {depth} guesses")
             if result.upper == depth:
@@ -369,8 +516,8 @@ def decide_worst_case(space: CodeSpace, matrix: np.ndarray, checkpoint=None,
             if say is not None:
                 say(f"{depth} guesses are not enough")
             depth += 1
-    except KeyboardInterrupt:
-        pass
+    except (KeyboardInterrupt, BudgetSpent):
+        save()
     result.refuted = refuted
     result.nodes = search.nodes
     result.seconds = time.perf_counter() - started

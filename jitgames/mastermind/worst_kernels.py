@@ -23,7 +23,8 @@ import numpy as np
 
 from .._jit import jit
 
-__all__ = ["screen_guesses", "split_classes", "two_guess_witness", "three_guess_witness"]
+__all__ = ["screen_guesses", "split_classes", "two_guess_witness", "answer_rows",
+           "rows_by_width", "three_guess_witness"]
 
 
 @jit
@@ -154,6 +155,71 @@ def _within_two_after(matrix, members, start, end, guess, solved, most, starts, 
 
 
 @jit
+def answer_rows(matrix, members, start, end, rows, parts):
+    """The answers of every code to ``members[start:end]``: ``rows[h, t] =
+    matrix[h, members[start + t]]``, with ``parts[h]`` the number of different answers
+    in row ``h`` ("solved" counted). Returns the most different answers any row
+    holds."""
+    n = end - start
+    seen = np.zeros(256, dtype=np.int64)  # answers are one byte
+    widest = 0
+    for h in range(matrix.shape[0]):
+        stamp = h + 1  # a fresh mark per row instead of clearing ``seen``
+        count = 0
+        for t in range(n):
+            f = matrix[h, members[start + t]]
+            rows[h, t] = f
+            if seen[f] != stamp:
+                seen[f] = stamp
+                count += 1
+        parts[h] = count
+        if count > widest:
+            widest = count
+    return widest
+
+
+@jit
+def rows_by_width(parts, widest, out):
+    """The guesses ordered by the number of different answers of their rows
+    (``parts``, at most ``widest``), most first, then by index (a counting sort):
+    written to ``out``. A guess whose row holds fewer different answers than a class
+    has codes cannot tell that class apart, so the two-guess test stops there."""
+    count = np.zeros(widest + 2, dtype=np.int64)
+    for h in range(parts.shape[0]):
+        count[widest - parts[h] + 1] += 1
+    for w in range(widest + 1):
+        count[w + 1] += count[w]
+    for h in range(parts.shape[0]):
+        at = widest - parts[h]
+        out[count[at]] = h
+        count[at] += 1
+
+
+@jit(leaf=True)
+def _told_apart_by_one(rows, positions, a, b, ranked, parts, kept, marks, stamp):
+    """Whether some row of ``ranked[:kept]`` (widest first) gives the codes at
+    ``positions[a:b]`` different answers each; rows with fewer different answers than
+    there are codes are never tried. ``marks`` is int64 scratch (256 slots), marked
+    with stamps from ``stamp`` on; returns the next free stamp (negated if none)."""
+    m = b - a
+    for k in range(kept):
+        h = ranked[k]
+        if parts[h] < m:
+            break
+        stamp += 1
+        ok = True
+        for i in range(a, b):
+            f = rows[h, positions[i]]
+            if marks[f] == stamp:
+                ok = False
+                break
+            marks[f] = stamp
+        if ok:
+            return stamp
+    return -stamp
+
+
+@jit
 def three_guess_witness(matrix, members, start, end, marks, solved, most, starts, fill,
                         order, seen):
     """First guess after which every class of ``members[start:end]`` is solved within
@@ -166,13 +232,25 @@ def three_guess_witness(matrix, members, start, end, marks, solved, most, starts
     "solved" aside), then most classes ("solved" counted), then index. ``most`` as for
     :func:`two_guess_witness`. Scratch: ``starts`` (answers + 1 slots), ``fill`` and
     ``seen`` (one slot per answer), ``order`` (at least ``end - start``), all int64.
+
+    How: the first candidate is tried as :func:`two_guess_witness` does (the members
+    of a class first), which settles most solvable sets at once; past it, the answers
+    of every code to the set are tabled once (:func:`answer_rows`).
+    A class is told apart by a second guess when that guess's row holds a different
+    answer for each of its codes, so only rows with at least as many different
+    answers as the class has codes are tried, widest first (:func:`rows_by_width`). No
+    class can have more codes than ``widest``, the most different answers of any row,
+    and a guess leaves at most ``widest`` classes, so a set of more than ``widest**2``
+    codes fails at once and a guess whose largest class exceeds ``widest`` is no
+    candidate.
     """
-    n = marks.shape[0]
-    keys = np.empty(n, dtype=np.int64)
-    guesses = np.empty(n, dtype=np.int64)
+    n = end - start
+    size = matrix.shape[0]
+    keys = np.empty(size, dtype=np.int64)
+    guesses = np.empty(size, dtype=np.int64)
     slots = seen.shape[0]
     kept = 0
-    for g in range(n):
+    for g in range(size):
         if marks[g] == 0:
             continue
         seen[:] = 0
@@ -185,13 +263,59 @@ def three_guess_witness(matrix, members, start, end, marks, solved, most, starts
                 if f != solved and seen[f] > largest:
                     largest = seen[f]
         if largest <= most:
-            keys[kept] = (largest * (slots + 1) + slots - parts) * n + g
+            keys[kept] = (largest * (slots + 1) + slots - parts) * size + g
             guesses[kept] = g
             kept += 1
+    if kept == 0:
+        return -1
     ranked = np.argsort(keys[:kept])
-    for r in range(kept):
+    # The first candidate usually works when the set is solvable, and its classes are
+    # then told apart by one of their own codes, tried first: no table for that.
+    g = guesses[ranked[0]]
+    if _within_two_after(matrix, members, start, end, g, solved, most, starts, fill,
+                         order, seen):
+        return g
+    rows = np.empty((size, max(n, 1)), dtype=matrix.dtype)
+    widths = np.empty(size, dtype=np.int64)
+    widest = answer_rows(matrix, members, start, end, rows, widths)
+    if n > widest * widest:
+        return -1
+    limit = min(most, widest)
+    by_width = np.empty(size, dtype=np.int64)
+    rows_by_width(widths, widest, by_width)
+    stamps = np.zeros(256, dtype=np.int64)
+    stamp = 0
+    for r in range(1, kept):
         g = guesses[ranked[r]]
-        if _within_two_after(matrix, members, start, end, g, solved, most, starts, fill,
-                             order, seen):
+        if keys[ranked[r]] // size // (slots + 1) > limit:
+            continue  # its largest class exceeds what one more guess tells apart
+        # classes of g as runs of positions in ``order`` (counting sort by answer)
+        starts[:] = 0
+        for t in range(n):
+            starts[rows[g, t] + 1] += 1
+        starts[0] = 0
+        for f in range(slots):
+            starts[f + 1] += starts[f]
+        for f in range(slots):
+            fill[f] = starts[f]
+        for t in range(n):
+            f = rows[g, t]
+            order[fill[f]] = t
+            fill[f] += 1
+        works = True
+        while works:  # the largest class not yet checked (fill[f] = -1 once checked)
+            best, width = -1, 2
+            for f in range(slots):
+                if f != solved and fill[f] >= 0 and starts[f + 1] - starts[f] > width:
+                    best, width = f, starts[f + 1] - starts[f]
+            if best < 0:
+                break
+            fill[best] = -1
+            stamp = _told_apart_by_one(rows, order, starts[best], starts[best + 1],
+                                       by_width, widths, size, stamps, stamp)
+            if stamp < 0:
+                works = False
+                stamp = -stamp
+        if works:
             return g
     return -1

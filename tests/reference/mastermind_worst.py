@@ -72,6 +72,21 @@ def _within(matrix, codes, guesses, solved, memo=None):
     return memo[key]
 
 
+def answer_rows(matrix, members, start, end, rows, parts):
+    codes = [int(s) for s in members[start:end]]
+    widest = 0
+    for h in range(matrix.shape[0]):
+        row = [int(matrix[h, s]) for s in codes]
+        rows[h, :len(row)] = row
+        parts[h] = len(set(row))
+        widest = max(widest, int(parts[h]))
+    return widest
+
+
+def rows_by_width(parts, widest, out):
+    out[:] = sorted(range(len(parts)), key=lambda h: (-int(parts[h]), h))
+
+
 def three_guess_witness(matrix, members, start, end, marks, solved, most, starts, fill,
                         order, seen):
     codes = [int(s) for s in members[start:end]]
