@@ -38,7 +38,7 @@ from jitgames.mastermind.engine import Task, play_all  # noqa: E402
 from jitgames.mastermind.evaluate import _play  # noqa: E402
 from jitgames.mastermind.codes import load_game  # noqa: E402
 from jitgames.mastermind.symmetry import position_permutations  # noqa: E402
-from jitgames.mastermind.optimal import _search_and_build  # noqa: E402
+from jitgames.mastermind.optimal import search_and_build  # noqa: E402
 from jitgames.mastermind.strategies import STRATEGIES  # noqa: E402
 
 COLD = """
@@ -104,8 +104,8 @@ def optimal_rows(repeats):
     space, matrix = load_game(4, 6)
     rows = []
     for name, limit in (("optimal", None), ("optimal-max5", 5)):
-        _search_and_build(space, matrix, limit)
-        walls, cpus, (total, tree) = timed_runs(lambda: _search_and_build(space, matrix, limit),
+        search_and_build(space, matrix, limit)
+        walls, cpus, (total, tree) = timed_runs(lambda: search_and_build(space, matrix, limit),
                                                 repeats)
         rows.append({"size": "4x6", "strategy": name, "total": total,
                      "max": int(tree.guesses().max()), "seconds_1t": statistics.median(walls),
@@ -142,12 +142,12 @@ def filter_baseline(repeats):
 HARD = """
 import json, sys, time
 from jitgames.mastermind.codes import load_game
-from jitgames.mastermind.optimal import _search_and_build
+from jitgames.mastermind.optimal import search_and_build
 pegs, colours, repeats = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 space, matrix = load_game(pegs, colours, repeats)
-_search_and_build(*load_game(2, 3), None)
+search_and_build(*load_game(2, 3), None)
 t, c = time.perf_counter(), time.process_time()
-total, tree = _search_and_build(space, matrix, None)
+total, tree = search_and_build(space, matrix, None)
 print(json.dumps({"total": total, "max": int(tree.guesses().max()),
                   "seconds": time.perf_counter() - t, "cpu_seconds": time.process_time() - c}))
 """

@@ -14,6 +14,9 @@ sharing one checkpoint, with their summed seconds; the machine recorded with eac
     python bench/mastermind_long.py 4x10 --no-repeats --budget 900     # Bulls and Cows
     python bench/mastermind_long.py 5x6 --budget 1800 --checkpoint 5x6.ckpt
 
+Once a run completes, the command also writes its optimal tree (``--out``; by default
+``bench/results/mastermind_trees/optimal-PxK.json.gz``, checked by ``evaluate --tree``).
+
 The peer figures of ``bench/mastermind_optimal.py`` (mmstrat) are for the sizes it can
 finish; this script is for the sizes beyond, where the run itself is the result.
 """
@@ -35,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from jitgames._store import data_dir  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "mastermind_long.json"
+TREES = ROOT / "bench" / "results" / "mastermind_trees"
 KNOWN = json.loads((ROOT / "tests" / "data" / "mastermind_optimal_larger.json").read_text())
 
 
@@ -74,6 +78,11 @@ def main() -> int:
     parser.add_argument("--checkpoint", default=None,
                         help="checkpoint file (default mastermind-PxK.ckpt in the data "
                              "directory, $XDG_DATA_HOME/jitgames/checkpoints)")
+    parser.add_argument("--out", default=None,
+                        help="where the optimal tree is written once the run completes "
+                             "(default bench/results/mastermind_trees/optimal-PxK.json.gz)")
+    parser.add_argument("--no-tree", action="store_true",
+                        help="do not build the optimal tree when the run completes")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--scheduler", default=None)
     parser.add_argument("--note", default=None,
@@ -85,6 +94,8 @@ def main() -> int:
     checkpoint = args.checkpoint or str(data_dir() / "checkpoints" / f"mastermind-{name}.ckpt")
     argv = ["-p", str(pegs), "-k", str(colours), "--checkpoint", checkpoint]
     argv += ["--no-repeats"] if not repeats else []
+    if not args.no_tree:
+        argv += ["--out", args.out or os.path.relpath(TREES / f"optimal-{name}.json.gz")]
     argv += ["--threads", str(args.threads)] if args.threads else []
     argv += ["--scheduler", args.scheduler] if args.scheduler else []
     known = next((v for v in KNOWN["values"] if (v["pegs"], v["colours"], v["repeats"])
@@ -111,8 +122,9 @@ def main() -> int:
         match = "" if known is None else (
             f"; {known['status']} value {known['total']}: "
             + ("equal" if known["total"] == result["total"] else "DIFFERENT"))
+        tree = "" if result.get("out") is None else f"; tree in {result['out']}"
         print(f"{name}: total {result['total']} (first guess {result['first_guess']}) in "
-              f"{wall:.0f} s wall, {cpu:.0f} s CPU this session{match}")
+              f"{wall:.0f} s wall, {cpu:.0f} s CPU this session{match}{tree}")
     else:
         print(f"{name}: not finished after {wall:.0f} s: total in [{result['lower_bound']}, "
               f"{result['upper_bound']}], {result['jobs_exact'] + result['jobs_cut']} of "

@@ -15,6 +15,7 @@ from jitgames._bits import popcount
 from jitgames.mastermind import evaluate, strategy_tree
 from jitgames.mastermind import (STRATEGIES, candidates, engine, optimal, screen, solved_sets,
                                   symmetry)
+from jitgames.errors import InputError
 from jitgames.mastermind.codes import load_game
 from jitgames.mastermind.optimal import optimal_cost
 from tests.reference import bits as ref_bits
@@ -80,6 +81,29 @@ def test_search_after_a_history_equals_brute_force(size, history, secret, remain
     assert total == expected
 
 
+@given(st.sampled_from([(3, 4, True), (4, 3, True), (3, 5, False)]),
+       st.lists(st.integers(0, 10 ** 6), min_size=0, max_size=1), st.integers(0, 10 ** 6),
+       st.sampled_from([3, 4, 62]), st.sampled_from([1, 2]))
+@settings(max_examples=25)
+def test_a_known_cost_gives_the_same_guess(size, history, secret, remaining, workers):
+    """best(..., known=cost) answers as best(...) does; a known cost below the true one is
+    refused (no guess attains it), one above it never gives a guess costing more."""
+    space, matrix, history, members, used = _node(size, history, secret)
+    assume(members.size >= 3)
+    cost, guess = optimal.OptimalSearch(space, matrix, remaining, workers).best(
+        members, remaining, used, list(history))
+    assume(cost < optimal.INFEASIBLE)
+    hinted = optimal.OptimalSearch(space, matrix, remaining, workers).best(
+        members, remaining, used, list(history), known=cost)
+    assert hinted == (cost, guess)
+    with pytest.raises(InputError, match="stored cost"):
+        optimal.OptimalSearch(space, matrix, remaining, workers).best(
+            members, remaining, used, list(history), known=cost - 1)
+    above, _ = optimal.OptimalSearch(space, matrix, remaining, workers).best(
+        members, remaining, used, list(history), known=cost + 1)
+    assert cost <= above <= cost + 1
+
+
 @pytest.mark.kernel
 @given(st.integers(1, 400), st.integers(1, 20))
 def test_bound_tables_match_reference(n, branches):
@@ -141,19 +165,19 @@ def test_koyama_lai_totals():
 def test_ctrl_c_stops_a_long_optimal_search_at_once():
     """The optimal 4x7 search takes about a minute of CPU; Ctrl-C (here a simulated
     one after 0.5 s) must stop it at once, not when the kernel would have returned."""
-    small = optimal._search_and_build(*load_game(2, 3), None)[0]  # compiled before the clock
+    small = optimal.search_and_build(*load_game(2, 3), None)[0]  # compiled before the clock
     space, matrix = load_game(4, 7)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     start = time.perf_counter()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            optimal._search_and_build(space, matrix, None)
+            optimal.search_and_build(space, matrix, None)
     finally:
         timer.cancel()
     assert time.perf_counter() - start < 20
     # a new search is unaffected by the stopped one
-    assert optimal._search_and_build(*load_game(2, 3), None)[0] == small
+    assert optimal.search_and_build(*load_game(2, 3), None)[0] == small
 
 
 def test_max_guesses_5_on_4x6_is_koyama_lais_5626():
@@ -173,7 +197,7 @@ def test_tree_does_not_depend_on_the_thread_count(size, limit):
         search = optimal.OptimalSearch(space, matrix, limit, workers)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(optimal, "MERGE_AFTER_SECONDS", -1.0)
-            total, tree = optimal._search_and_build(space, matrix, limit, search)
+            total, tree = optimal.search_and_build(space, matrix, limit, search)
         assert tree.guesses().sum() == total
         trees.append((total, tree.table.tobytes()))
     assert trees[0] == trees[1] == trees[2]
@@ -190,7 +214,7 @@ def test_grouped_record_kernels_equal_the_twin(size, monkeypatch):
     expected = _brute(space, matrix, 62)
     for workers in (1, 2):
         search = optimal.OptimalSearch(space, matrix, None, workers)
-        total, tree = optimal._search_and_build(space, matrix, None, search)
+        total, tree = optimal.search_and_build(space, matrix, None, search)
         assert total == expected == tree.guesses().sum()
     knuth = STRATEGIES["knuth"]
     members = np.arange(space.size, dtype=np.int32)
@@ -498,8 +522,8 @@ def test_a_tiny_cache_gives_the_same_tree(size, limit):
     """A table of 32 slots forgets nearly everything: the search and the tree are the
     same (only slower), on one worker and on two."""
     space, matrix = load_game(*size)
-    expected = optimal._search_and_build(space, matrix, limit)
+    expected = optimal.search_and_build(space, matrix, limit)
     for workers in (1, 2):
         search = optimal.OptimalSearch(space, matrix, limit, workers, cache_slots=32)
-        total, tree = optimal._search_and_build(space, matrix, limit, search)
+        total, tree = optimal.search_and_build(space, matrix, limit, search)
         assert (total, tree.table.tobytes()) == (expected[0], expected[1].table.tobytes())

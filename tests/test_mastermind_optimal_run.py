@@ -1,5 +1,6 @@
 """The optimal total as a resumable run of root jobs (jitgames/mastermind/optimal_run.py):
 equal to the whole search, independent of threads and workers, resumable, checked."""
+import gzip
 import json
 import os
 import random
@@ -19,7 +20,8 @@ from jitgames._store import read_checked, write_checked
 from jitgames.mastermind import optimal_run as mr
 from jitgames.mastermind.__main__ import main as mastermind_main
 from jitgames.mastermind.codes import load_game
-from jitgames.mastermind.optimal import INFEASIBLE, optimal_cost
+from jitgames.mastermind.tree import check_tree
+from jitgames.mastermind.optimal import INFEASIBLE, optimal_cost, search_and_build
 from tests.reference import mastermind as ref
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -532,3 +534,77 @@ def test_ctrl_c_keeps_the_finished_jobs(tmp_path):
     assert cut["complete"] is False and cut["jobs_exact"] + cut["jobs_cut"] >= 1
     kept = json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))["chunks"]
     assert len(kept) == cut["jobs_exact"] + cut["jobs_cut"]
+
+
+@pytest.mark.parametrize("pegs,colours,repeats,limit", [(3, 4, True, None), (4, 4, True, 4),
+                                                        (3, 6, False, None), (4, 3, True, None)])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_runs_tree_is_the_whole_searchs_tree(pegs, colours, repeats, limit, threads):
+    """optimal_run(tree=True) searches only the best root guess's classes, each with its
+    proved cost as the bound, and gives node for node the tree of the search from the
+    root (the same first guess attaining the cost at every node)."""
+    space, matrix = load_game(pegs, colours, repeats)
+    run = mr.optimal_run(pegs, colours, repeats, limit, workers=threads, tree=True)
+    total, tree = search_and_build(space, matrix, limit)
+    assert run.tree is not None and np.array_equal(run.tree.table, tree.table)
+    assert int(run.tree.guesses().sum()) == run.total == total
+    assert space.format(int(run.tree.table[0, 0])) == run.guess
+
+
+def test_optimal_out_writes_a_checked_tree_from_a_finished_checkpoint(tmp_path, capsys):
+    """--out after a finished run: every job read back, the tree written (gzip) and
+    verified by evaluate --tree, equal to the tree command's optimal tree."""
+    path = _checkpoint(tmp_path, capsys)
+    out = tmp_path / "optimal-3x5.json.gz"
+    assert mastermind_main(["optimal", "-p", "3", "-k", "5", "--checkpoint", str(path),
+                            "--out", str(out), "--json", "-q"]) == 0
+    run = json.loads(capsys.readouterr().out)
+    assert run["jobs_resumed"] == run["jobs_exact"] + run["jobs_cut"] and run["out"] == str(out)
+    doc = json.loads(gzip.decompress(out.read_bytes()))
+    assert doc["strategy"] == "optimal" and doc["total"] == run["total"] == 451
+    assert doc["optimal"]["first_guess"] == run["first_guess"]
+    assert mastermind_main(["evaluate", "--tree", str(out), "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["total"] == 451 and checked["secrets"] == 125
+    plain = tmp_path / "tree.json"
+    assert mastermind_main(["tree", "-p", "3", "-k", "5", "--strategy", "optimal", "--out",
+                            str(plain), "-q"]) == 0
+    assert json.loads(plain.read_text())["tree"] == doc["tree"]
+
+
+def test_a_forged_job_value_is_caught_when_the_tree_is_built(tmp_path, capsys):
+    """A checkpoint with a right checksum whose exact job of the best guess claims one
+    guess less than its true cost (still above its class's bound): the total alone
+    would take it, the tree search finds no guess attaining it: one line, status 2."""
+    path = _checkpoint(tmp_path, capsys)
+    split = mr.root_split(3, 5)
+    best = next(i for i in range(split.guesses.size)
+                if split.space.format(int(split.guesses[i])) == "123")
+    data = json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))
+    rows = [r for r in data["chunks"] if split.starts[best] <= r[0] < split.starts[best + 1]
+            and r[2]["exact"] and r[2]["value"] > split.job_lb[r[0]]]
+    assert rows
+    rows[0][2]["value"] -= 1
+    write_checked(path, "jitgames-checkpoint", 2, json.dumps(data).encode())
+    out = tmp_path / "tree.json"
+    status = mastermind_main(["optimal", "-p", "3", "-k", "5", "--checkpoint", str(path),
+                              "--out", str(out), "-q"])
+    captured = capsys.readouterr()
+    assert status == 2 and not out.exists()
+    assert len(captured.err.strip().splitlines()) == 1 and "stored" in captured.err
+
+
+def test_committed_optimal_trees():
+    """Every committed optimal tree passes the independent check, has the total of its
+    row in tests/data (and is no worse than any other strategy's total there)."""
+    trees = sorted((ROOT / "bench" / "results" / "mastermind_trees").glob("optimal-*.json.gz"))
+    assert trees
+    rows = {(r["pegs"], r["colours"], r["repeats"]): r for r in LARGER["values"]
+            if r.get("max_guesses") is None}
+    for path in trees:
+        doc = json.loads(gzip.decompress(path.read_bytes()))
+        checked = check_tree(doc)
+        row = rows[(doc["pegs"], doc["colours"], doc["repeats"])]
+        assert checked.total == doc["total"] == row["total"], path
+        assert doc["strategy"] == "optimal" and path.name in row["source"]
+        assert doc["optimal"]["lower_bound"] == doc["optimal"]["upper_bound"] == row["total"]

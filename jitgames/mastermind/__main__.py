@@ -147,6 +147,10 @@ def build_parser() -> _cli.ArgumentParser:
                        help="run the jobs on a Dask cluster: tcp://HOST:PORT of a running "
                             "scheduler, or local:W for W worker processes on this machine")
     _cli.add_checkpoint(group)
+    op.add_argument("--out", metavar="FILE", default=None,
+                    help="also write the optimal strategy's tree to FILE once the total is "
+                         "known (gzip if it ends in .gz; checked by evaluate --tree); a "
+                         "finished checkpoint makes this a search of the best guess only")
 
     be = sub.add_parser("best", help="a strong strategy tree for a game too large to solve "
                                      "exactly: rollouts above a set size, the exact search "
@@ -436,8 +440,11 @@ def _cmd_tree(args):
 def _cmd_optimal(args):
     """``optimal``: the least total guesses, as jobs split at the root (resumable)."""
     from .optimal_run import optimal_run
+    from .tree import write_document
 
     repeats = not args.no_repeats
+    if args.out is not None:
+        _store.check_writable(args.out)
     with _cli.progress(0, f"optimal {args.pegs}x{args.colours}", args.quiet,
                        unit="job") as bar, _chunked.open_client(args.scheduler) as client:
         def show(plan):
@@ -448,9 +455,16 @@ def _cmd_optimal(args):
 
         run = optimal_run(args.pegs, args.colours, repeats, args.max_guesses,
                           checkpoint=args.checkpoint, client=client,
-                          max_matrix_bytes=args.max_matrix_bytes, progress=show)
+                          max_matrix_bytes=args.max_matrix_bytes, progress=show,
+                          tree=args.out is not None)
     out = run.to_dict()
     out["scheduler"] = args.scheduler
+    if run.tree is not None:
+        doc = run.tree.to_document("optimal", args.max_guesses)
+        doc["optimal"] = {"first_guess": run.guess, "lower_bound": run.lower,
+                          "upper_bound": run.upper, "jobs": run.jobs}
+        write_document(args.out, doc)
+        out["out"] = args.out
     rep = "" if repeats else ", no repeats"
     limit = "" if args.max_guesses is None else f", at most {args.max_guesses} guesses"
     head = f"optimal on {args.pegs} pegs x {args.colours} colours{rep}{limit}: {run.codes} codes"
@@ -462,6 +476,8 @@ def _cmd_optimal(args):
         text = [head, f"not finished: the total lies in [{run.lower}, {upper}]"]
     text.append(f"jobs: {run.jobs_exact} exact, {run.jobs_cut} cut at their budget, "
                 f"{run.jobs_resumed} from the checkpoint, of {run.jobs}; {run.seconds:.1f} s")
+    if run.tree is not None:
+        text.append(f"tree of {run.tree.nodes} nodes written to {args.out}")
     note = None if run.complete else (
         f"{_cli.display_name(PROG)}: interrupted; finished jobs are kept"
         + ("" if args.checkpoint is None else f" in {args.checkpoint}; the same command resumes"))

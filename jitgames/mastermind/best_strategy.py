@@ -23,7 +23,6 @@ to the smallest code; between rollout candidates of equal total, the one tried f
 """
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -39,7 +38,7 @@ from .candidates import branches, lower_bounds
 from .codes import CodeSpace
 from .engine import response
 from .optimal import OptimalSearch
-from .tree import DecisionTree
+from .tree import DecisionTree, write_document
 
 __all__ = ["BestStrategy", "BestResult", "partition_scores", "lower_bound", "set_bound",
            "xlogx_table", "build_best", "write_tree", "CHECKPOINT_KIND"]
@@ -397,9 +396,7 @@ def write_tree(path, result: BestResult, strategy: str = "best") -> None:
     compressed when the name ends in ``.gz``; it records the build settings."""
     doc = result.tree.to_document(strategy)
     doc["settings"] = result.settings
-    text = json.dumps(doc, separators=(",", ":")) + "\n"
-    data = gzip.compress(text.encode(), mtime=0) if str(path).endswith(".gz") else text.encode()
-    _store.atomic_write_bytes(path, data)
+    write_document(path, doc)
 
 
 def set_bound(space: CodeSpace, matrix: np.ndarray, members: np.ndarray, lb: np.ndarray,

@@ -32,7 +32,7 @@ from .screen import fresh_scratch, multiset_tables
 from .symmetry import position_permutations
 from .tree import DecisionTree
 
-__all__ = ["OptimalSearch", "optimal_cost", "optimal_tree", "INFEASIBLE", "UNLIMITED"]
+__all__ = ["OptimalSearch", "search_and_build", "optimal_cost", "optimal_tree", "INFEASIBLE", "UNLIMITED"]
 
 MERGE_AFTER_SECONDS = 0.5  # a node searched longer shares its workers' tables
 CACHE_SLOTS_PER_CODE = 256  # default table size (a power of two at least this * n) ...
@@ -92,7 +92,8 @@ class OptimalSearch:
                    np.zeros(n, dtype=np.int64))
             for _ in range(self.workers)]
 
-    def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history):
+    def best(self, members: np.ndarray, remaining: int, used: np.ndarray, history,
+             known: int | None = None):
         """(cost, guess) for a consistent set; ``history`` the guesses that led to it.
 
         The guess is a function of the node alone (never of the thread count or of
@@ -105,10 +106,25 @@ class OptimalSearch:
         is found exactly whatever the interleaving. ``cost`` is INFEASIBLE or more
         when no strategy fits ``remaining`` guesses.
 
+        ``known``, the node's cost when another search has proved it (a finished job
+        of :mod:`.optimal_run`), makes the search faster: every candidate is searched
+        with the bound ``known + 1`` and the first whose cost is at most ``known`` is
+        the guess (with its cost): the same as without it when ``known`` is the
+        node's cost. A ``known`` below the cost raises InputError; one above it may
+        give a worse guess, whose own cost is returned.
+
         Raises KeyboardInterrupt when ``self.stop[0]`` was set (Ctrl-C, see
         :func:`jitgames._interrupt.run_interruptible`); the search object is then
         unusable (its caches may hold cut-off values).
         """
+        cost, guess = self._best(members, remaining, used, history, known)
+        if known is not None and cost > known:
+            raise InputError(f"no guess attains the stored cost {known} of a set of "
+                             f"{len(members)} codes: the stored value is wrong")
+        return cost, guess
+
+    def _best(self, members, remaining, used, history, known):
+        """:meth:`best` without the check of ``known``."""
         level = len(history)
         for state in self.states:
             state.history[:level] = history
@@ -133,24 +149,30 @@ class OptimalSearch:
         n_cand = root_candidates(self.tables, src, 0, m, remaining, level, used, first)
         keys = search_order(first.order_keys[level, :n_cand])
         started = time.perf_counter()
-        cost, index = self._least(keys, src, remaining, level, used, floor)
+        cost, index = self._least(keys, src, remaining, level, used, floor, known)
         if self.stop[0] != 0:
             raise KeyboardInterrupt
         if self.workers > 1 and time.perf_counter() - started > MERGE_AFTER_SECONDS:
             self._share_caches()
+        if index >= n_cand:  # no candidate below the starting bound
+            return INFEASIBLE, -1
         return cost, (int(keys[index, 1]) if cost < INFEASIBLE else -1)
 
-    def _least(self, keys, src, remaining, level, used, floor):
-        """The least ``(cost, i)`` over the candidates ``keys`` (see :meth:`best`).
+    def _least(self, keys, src, remaining, level, used, floor, known=None):
+        """The least ``(cost, i)`` over the candidates ``keys`` (see :meth:`best`);
+        ``i`` is ``len(keys)`` when none is below the starting bound.
 
         With several workers the first candidate is searched class by class across
         them: until some total is known nothing prunes its classes, so they are
         independent (searching candidates side by side instead would leave the
-        others without a bound)."""
+        others without a bound). A ``known`` cost starts as that bound, and is
+        also the floor: the first candidate attaining it ends the search."""
         lock = threading.Lock()
         n_cand = keys.shape[0]
         state = {"next": 0, "cost": INFEASIBLE, "index": n_cand}
-        if self.workers > 1 and n_cand > 0:
+        if known is not None:
+            state["cost"], floor = int(known), max(floor, int(known))
+        elif self.workers > 1 and n_cand > 0:
             total = self._cost_by_classes(int(keys[0, 1]), src, remaining, level, used)
             if total < INFEASIBLE:
                 state["cost"], state["index"] = total, 0
@@ -240,31 +262,44 @@ class OptimalSearch:
             merge_cache(other.cache, first)
 
 
-def _search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None,
-                      search: OptimalSearch | None = None):
+def search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None,
+                      search: OptimalSearch | None = None, root: tuple | None = None):
     """``(total, tree)`` of the optimal strategy: :meth:`OptimalSearch.best` at every
     node of the tree, top down (``search``: a prepared search, e.g. with a chosen
-    number of workers)."""
+    number of workers).
+
+    ``root``, ``(guess, costs)``, is the root's guess and the proved cost of each of
+    its classes (``costs[answer]``) when a finished :mod:`.optimal_run` knows them:
+    the root is then not searched again, and each class is searched with its cost as
+    :meth:`OptimalSearch.best`'s ``known``. The returned total is the tree's own
+    (the codes' guesses summed), whatever the stored costs said.
+    """
     if search is None:
         search = OptimalSearch(space, matrix, depth_limit)
     rows = []
     n = space.size
 
-    def node(members, remaining, used, history, parent, answer, depth):
-        cost, guess = search.best(members, remaining, used, history)
-        if cost >= INFEASIBLE:
-            raise InputError(f"no strategy solves every code within {depth_limit} guesses")
+    def node(members, remaining, used, history, parent, answer, depth, known=None):
+        if parent < 0 and root is not None:
+            guess = int(root[0])
+        else:
+            cost, guess = search.best(members, remaining, used, history, known)
+            if cost >= INFEASIBLE:
+                raise InputError(f"no strategy solves every code within {depth_limit} "
+                                 "guesses")
         row = len(rows)
         rows.append((guess, parent, answer, depth))
         answers = matrix[guess, members] if matrix.shape[0] else np.array(
             [space.feedback(guess, s) for s in members])
         used = used.copy()
         used[space.digits[guess]] = True
+        total = members.size
         for f in np.unique(answers):
             if f != space.solved:
-                node(members[answers == f], remaining - 1, used, history + [guess], row,
-                     int(f), depth + 1)
-        return cost
+                total += node(members[answers == f], remaining - 1, used, history + [guess],
+                              row, int(f), depth + 1,
+                              root[1][int(f)] if parent < 0 and root is not None else None)
+        return total
 
     def build():
         total = node(np.arange(n, dtype=np.int32), search.remaining,
@@ -286,7 +321,7 @@ def _optimal(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None):
     for entry in _SOLVED:
         if entry[0] == key:
             return entry[1]
-    result = _search_and_build(space, matrix, depth_limit)
+    result = search_and_build(space, matrix, depth_limit)
     _SOLVED.append((key, result))
     del _SOLVED[:-SOLVED_KEPT]
     return result

@@ -62,8 +62,9 @@ from .branch_and_bound import solve
 from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case, lower_bounds,
                          root_candidates, search_order, set_bound)
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
-from .optimal import OptimalSearch
+from .optimal import OptimalSearch, search_and_build
 from .optimal_plan import Node
+from .tree import DecisionTree
 from .warm_up import OPTIMAL_PLAN, plan_parameters
 
 __all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun",
@@ -670,7 +671,8 @@ class OptimalRun:
     ``jobs_exact`` and ``jobs_cut`` count the jobs finished with an exact value or a
     lower bound at their budget (``jobs_resumed`` of them read from the checkpoint);
     ``seconds`` is the wall time of this call; ``tasks`` counts the kernel searches it
-    ran (whole jobs, and the tasks of jobs split below the root).
+    ran (whole jobs, and the tasks of jobs split below the root); ``tree`` is the
+    optimal strategy when it was asked for and the run completed (:func:`run_tree`).
     """
 
     pegs: int
@@ -689,6 +691,7 @@ class OptimalRun:
     jobs_resumed: int
     seconds: float
     tasks: int = 0
+    tree: DecisionTree | None = None
 
     def to_dict(self) -> dict:
         """The JSON object of ``optimal --json`` (without ``complete``)."""
@@ -836,7 +839,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 split_above: int | None = None, window: int | None = WINDOW,
                 child_window: int | None = CHILD_WINDOW,
                 class_above: int | None = CLASS_ABOVE, spare: int = SPARE,
-                twins: bool = True, early_start: bool = EARLY_START) -> OptimalRun:
+                twins: bool = True, early_start: bool = EARLY_START,
+                tree: bool = False) -> OptimalRun:
     """The optimal total of a game, run as independent jobs (see the module docs).
 
     On an empty cache, with a core to spare, a helper process compiles the search's
@@ -884,6 +888,10 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     early_start : bool
         The later root guesses start once the first one's total is bounded above
         (:class:`RunPlan`). Speed only, as above.
+    tree : bool
+        Also build the optimal strategy's tree once the total is known
+        (:func:`run_tree`; Ctrl-C while it is built leaves ``tree`` None and
+        ``complete`` False, the checkpoint complete).
 
     Returns an :class:`OptimalRun`; after Ctrl-C (``complete`` False) it holds the
     bounds proved so far, and the checkpoint every finished job.
@@ -931,7 +939,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 plan.record(j, partial["value"], partial["exact"])
                 resumed += 1
 
-        complete = True
+        complete, strategy = True, None
         if space.size == 1:
             guess = space.format(0)
         else:
@@ -948,6 +956,11 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                     store.flush()
             if complete and plan.best >= INFEASIBLE:
                 raise InputError(f"no strategy solves every code within {max_guesses} guesses")
+            if complete and tree:
+                try:
+                    strategy = run_tree(plan, matrix, max_guesses, workers)
+                except KeyboardInterrupt:
+                    complete = False
             guess = (space.format(int(split.guesses[plan.best_guess]))
                      if plan.best < INFEASIBLE else None)
         lower, upper = plan.bounds() if space.size > 1 else (1, 1)
@@ -956,4 +969,30 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                           upper if complete else (upper if lower == upper else None),
                           guess if complete or lower == upper else None, lower, upper,
                           complete, split.jobs, exact, len(plan.known) - exact, resumed,
-                          time.perf_counter() - begin, plan.tasks_run)
+                          time.perf_counter() - begin, plan.tasks_run, strategy)
+
+
+def run_tree(plan: RunPlan, matrix: np.ndarray, max_guesses: int | None,
+             workers: int) -> DecisionTree:
+    """The optimal tree of a finished run: its root guess, each class searched again
+    with the class's proved cost as the bound (:func:`.optimal.search_and_build`),
+    so only the first guess attaining it is sought at every node.
+
+    Raises InputError when the tree's total is not the run's: a stored job value
+    was wrong (the checkpoint's values are checked for form, not recomputed).
+    """
+    split = plan.split
+    g = plan.best_guess
+    costs = {}
+    for j in range(int(split.starts[g]), int(split.starts[g + 1])):
+        value, exact = plan.known[j]
+        if not exact:
+            raise InputError(f"job {j} of the optimal guess is not exact ({value})")
+        costs[int(split.job_answer[j])] = int(value)
+    search = OptimalSearch(split.space, matrix, max_guesses, workers=workers)
+    total, tree = search_and_build(split.space, matrix, max_guesses, search,
+                                   (int(split.guesses[g]), costs))
+    if total != plan.best:
+        raise InputError(f"the optimal tree totals {total}, the run {plan.best}: a stored "
+                         "job value is wrong")
+    return tree

@@ -20,6 +20,7 @@ code has no ``next``. :func:`check_tree` verifies such a document with its own c
 """
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from itertools import permutations, product
 import numpy as np
 
 from .._jit import jit
-from .._store import shorten
+from .._store import atomic_write_bytes, shorten
 from ..errors import InputError
 from .codes import CodeSpace, decode_feedback, encode_feedback
 from .engine import response
@@ -279,3 +280,12 @@ def check_tree(doc, max_walk: int | None = None) -> TreeCheck:
     if stated is not None and stated != check.total:
         raise _bad(f"states a total of {stated} guesses; its secrets need {check.total}")
     return check
+
+
+def write_document(path, doc: dict) -> None:
+    """Write a tree document (:meth:`DecisionTree.to_document`, perhaps with more
+    fields) to ``path`` atomically, gzip compressed when the name ends in ``.gz``
+    (``mtime`` 0, so the same tree gives the same bytes)."""
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    data = gzip.compress(text.encode(), mtime=0) if str(path).endswith(".gz") else text.encode()
+    atomic_write_bytes(path, data)

@@ -40,7 +40,6 @@ where it stopped and gives the answer of an uninterrupted run.
 """
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -55,7 +54,7 @@ from .codes import CodeSpace, decode_feedback, feedback_slots
 from .minimax import answers_besides_solved, counting_bound, most_told
 from .symmetry import (history_group, mark_representatives, position_permutations,
                        present_colours)
-from .tree import DecisionTree
+from .tree import DecisionTree, write_document
 from .worst_kernels import (screen_guesses, split_classes, three_guess_witness,
                             two_guess_witness)
 
@@ -533,6 +532,4 @@ def write_worst_tree(path, result: WorstCaseResult) -> None:
     doc["worst_case"] = {"lower": result.lower, "upper": result.upper,
                          "tree_from": result.upper_strategy,
                          "refuted": {str(d): v for d, v in sorted(result.refuted.items())}}
-    text = json.dumps(doc, separators=(",", ":")) + "\n"
-    data = gzip.compress(text.encode(), mtime=0) if str(path).endswith(".gz") else text.encode()
-    _store.atomic_write_bytes(path, data)
+    write_document(path, doc)
