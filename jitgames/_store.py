@@ -403,7 +403,8 @@ def read_checked(path: str | os.PathLike, kind: str, schema: int, what: str) -> 
             except ValueError:
                 header = None
             if not isinstance(header, dict) or not line.endswith(b"\n"):
-                raise refuse(f"not a jitgames {kind} file (no valid header line)")
+                name = kind if kind.startswith("jitgames") else f"jitgames {kind}"
+                raise refuse(f"not a {name} file (no valid header line)")
             if header.get("kind") != kind:
                 raise refuse(f"holds {shorten(header.get('kind'))}, not a {kind}")
             if header.get("schema") != schema:

@@ -164,7 +164,7 @@ def _flip_bit(data: bytes, index: int) -> bytes:
     (lambda d: d + b" ", "appended"),
     (lambda d: d.replace(b'"schema": 3', b'"schema": 4'), "schema version 4"),
     (lambda d: d.replace(b"jitgames-test", b"jitgames-other"), "not a jitgames-test"),
-    (lambda d: d.split(b"\n", 1)[1], "no valid header"),
+    (lambda d: d.split(b"\n", 1)[1], "not a jitgames-test file [(]no valid header"),
     (lambda d: b"", "no valid header"),
 ])
 def test_tampered_checked_file_is_refused_and_left_alone(tmp_path, tamper, reason):
@@ -175,6 +175,17 @@ def test_tampered_checked_file_is_refused_and_left_alone(tmp_path, tamper, reaso
         _store.read_checked(path, "jitgames-test", 3, "test file")
     assert str(info.value).startswith(f"test file {path}: ") and "\n" not in str(info.value)
     assert path.read_bytes() == data
+
+
+@pytest.mark.parametrize("kind, named", [("jitgames-test", "a jitgames-test file"),
+                                         ("mastermind.best", "a jitgames mastermind.best file")])
+def test_a_file_without_header_names_its_kind_once(tmp_path, kind, named):
+    path = tmp_path / "plain.txt"
+    path.write_bytes(b"root:x:0:0\n")
+    with pytest.raises(StoreError) as info:
+        _store.read_checked(path, kind, 3, "checkpoint")
+    assert f"not {named} (no valid header line)" in str(info.value)
+    assert "jitgames jitgames" not in str(info.value)
 
 
 # ----------------------------------------------------------------------------- SQLite records

@@ -67,18 +67,50 @@ def split_classes(matrix, members, start, end, guess, starts, out):
 
     ``starts`` is int64 with one more slot than there are encoded answers.
     """
-    slots = starts.shape[0] - 1
+    fill = np.empty(starts.shape[0] - 1, dtype=np.int64)
+    _count_answers(matrix, guess, members, start, end, starts)
+    _place_by_answer(matrix, guess, members, start, end, starts, fill, out, start)
+
+
+@jit(leaf=True)
+def _count_answers(table, row, items, start, end, starts):
+    """First half of a counting sort: ``starts[f + 1]`` = how many of
+    ``items[start:end]`` answer ``f`` (``table[row, item]``), ``starts[0]`` = 0."""
     starts[:] = 0
     for t in range(start, end):
-        starts[matrix[guess, members[t]] + 1] += 1
-    starts[0] = start
+        starts[table[row, items[t]] + 1] += 1
+
+
+@jit(leaf=True)
+def _place_by_answer(table, row, items, start, end, starts, fill, out, base):
+    """Second half, after :func:`_count_answers`: the items in ``out`` from ``base``
+    on, grouped by answer in their order (stable); class ``f`` is
+    ``out[starts[f]:starts[f + 1]]`` and, on return, ``fill[f] == starts[f + 1]``."""
+    slots = starts.shape[0] - 1
+    starts[0] = base
     for f in range(slots):
         starts[f + 1] += starts[f]
-    fill = starts[:slots].copy()
+    for f in range(slots):
+        fill[f] = starts[f]
     for t in range(start, end):
-        f = matrix[guess, members[t]]
-        out[fill[f]] = members[t]
+        f = table[row, items[t]]
+        out[fill[f]] = items[t]
         fill[f] += 1
+
+
+@jit(leaf=True)
+def _largest_unchecked(starts, fill, solved):
+    """The answer of the largest class (``starts`` as :func:`_place_by_answer` leaves
+    them) of more than two codes not yet checked, marked checked (``fill[f] = -1``);
+    ``-1`` when none is left. Ties go to the smaller answer. Classes of one or two
+    codes are never checked: one more guess always solves them."""
+    best, size = -1, 2
+    for f in range(starts.shape[0] - 1):
+        if f != solved and fill[f] >= 0 and starts[f + 1] - starts[f] > size:
+            best, size = f, starts[f + 1] - starts[f]
+    if best >= 0:
+        fill[best] = -1
+    return best
 
 
 @jit(leaf=True)
@@ -125,30 +157,15 @@ def _within_two_after(matrix, members, start, end, guess, solved, most, starts, 
     """Whether after ``guess`` every class of ``members[start:end]`` is solved within
     two more guesses (classes of one or two codes always are). The classes are tried
     largest first, the likeliest to fail."""
-    slots = starts.shape[0] - 1
-    starts[:] = 0
-    for t in range(start, end):
-        starts[matrix[guess, members[t]] + 1] += 1
-    for f in range(slots):
+    _count_answers(matrix, guess, members, start, end, starts)
+    for f in range(starts.shape[0] - 1):
         if f != solved and starts[f + 1] > most:
             return False  # beyond what two guesses can tell apart
-    starts[0] = 0
-    for f in range(slots):
-        starts[f + 1] += starts[f]
-    for f in range(slots):
-        fill[f] = starts[f]
-    for t in range(start, end):
-        f = matrix[guess, members[t]]
-        order[fill[f]] = members[t]
-        fill[f] += 1
-    while True:  # the largest class not yet checked (fill[f] = -1 once checked)
-        best, size = -1, 2
-        for f in range(slots):
-            if f != solved and fill[f] >= 0 and starts[f + 1] - starts[f] > size:
-                best, size = f, starts[f + 1] - starts[f]
+    _place_by_answer(matrix, guess, members, start, end, starts, fill, order, 0)
+    while True:
+        best = _largest_unchecked(starts, fill, solved)
         if best < 0:
             return True
-        fill[best] = -1
         if two_guess_witness(matrix, order, starts[best], starts[best + 1], solved, most,
                              seen) < 0:
             return False
@@ -285,32 +302,19 @@ def three_guess_witness(matrix, members, start, end, marks, solved, most, starts
     rows_by_width(widths, widest, by_width)
     stamps = np.zeros(256, dtype=np.int64)
     stamp = 0
+    positions = np.arange(n)  # items of the sort: a code's position in the set
     for r in range(1, kept):
         g = guesses[ranked[r]]
         if keys[ranked[r]] // size // (slots + 1) > limit:
             continue  # its largest class exceeds what one more guess tells apart
-        # classes of g as runs of positions in ``order`` (counting sort by answer)
-        starts[:] = 0
-        for t in range(n):
-            starts[rows[g, t] + 1] += 1
-        starts[0] = 0
-        for f in range(slots):
-            starts[f + 1] += starts[f]
-        for f in range(slots):
-            fill[f] = starts[f]
-        for t in range(n):
-            f = rows[g, t]
-            order[fill[f]] = t
-            fill[f] += 1
+        # classes of g as runs of positions in ``order``
+        _count_answers(rows, g, positions, 0, n, starts)
+        _place_by_answer(rows, g, positions, 0, n, starts, fill, order, 0)
         works = True
-        while works:  # the largest class not yet checked (fill[f] = -1 once checked)
-            best, width = -1, 2
-            for f in range(slots):
-                if f != solved and fill[f] >= 0 and starts[f + 1] - starts[f] > width:
-                    best, width = f, starts[f + 1] - starts[f]
+        while works:
+            best = _largest_unchecked(starts, fill, solved)
             if best < 0:
                 break
-            fill[best] = -1
             stamp = _told_apart_by_one(rows, order, starts[best], starts[best + 1],
                                        by_width, widths, size, stamps, stamp)
             if stamp < 0:
