@@ -117,6 +117,39 @@ def test_answer_table_kernels_match_reference(drawn, start):
     assert outs[0].tolist() == outs[1].tolist()
 
 
+@pytest.mark.kernel
+@given(node_strategy, st.integers(0, 10 ** 6), st.integers(0, 10 ** 6), st.integers(0, 5),
+       st.lists(st.integers(0, 30), max_size=6))
+def test_counting_sort_and_class_choice_match_reference(drawn, guess, start, base, checks):
+    """The worst-case kernels' shared steps: classes by answer (a stable counting sort
+    from ``base`` on) and the largest class not yet checked, repeatedly."""
+    space, matrix, _, members = _draw_node(drawn)
+    guess %= space.size
+    start = start % (len(members) + 1)
+    slots = 256
+    starts = np.full(slots + 1, -7, np.int64)
+    fill = np.full(slots, -7, np.int64)
+    out = np.full(base + len(members) - start, -1, np.int64)
+    worst_kernels._count_answers(matrix, guess, members, start, len(members), starts)
+    worst_kernels._place_by_answer(matrix, guess, members, start, len(members), starts, fill,
+                                   out, base)
+    want_starts, want_out = ref.classes_by_answer(matrix, guess, members, start,
+                                                  len(members), base)
+    assert starts.tolist() == want_starts and out[base:].tolist() == want_out
+    assert fill.tolist() == want_starts[1:]
+    sizes = np.diff(starts).tolist()
+    checked = set(f for f in checks if f < slots)
+    for f in checked:
+        fill[f] = -1
+    while True:
+        want = ref.largest_unchecked(sizes, checked, space.solved)
+        assert worst_kernels._largest_unchecked(starts, fill, space.solved) == want
+        if want < 0:
+            break
+        checked.add(want)
+        assert fill[want] == -1
+
+
 @given(st.tuples(st.sampled_from([(2, 3), (3, 3), (2, 4), (4, 2), (5, 2)]),
                  st.lists(st.integers(0, 10 ** 6), max_size=2), st.integers(0, 10 ** 6)),
        st.integers(1, 5))

@@ -44,6 +44,34 @@ def split_classes(matrix, members, start, end, guess, starts, out):
     starts[len(starts) - 1] = t
 
 
+def classes_by_answer(table, row, items, start, end, base):
+    """The twin of ``_count_answers`` then ``_place_by_answer``: ``(starts, out)``
+    with the items grouped by answer in their order, from ``base`` on."""
+    slots = 256  # answers are bytes
+    groups = {}
+    for t in range(start, end):
+        groups.setdefault(int(table[row, items[t]]), []).append(int(items[t]))
+    starts, out, at = [], [], base
+    for f in range(slots):
+        starts.append(at)
+        out += groups.get(f, [])
+        at += len(groups.get(f, []))
+    starts.append(at)
+    return starts, out
+
+
+def largest_unchecked(sizes, checked, solved):
+    """The twin of ``_largest_unchecked`` on class sizes: the answer of the largest
+    class of more than two codes not in ``checked`` (the smaller answer on a tie),
+    or -1."""
+    best = -1
+    for f, size in enumerate(sizes):
+        if f != solved and f not in checked and size > 2 and (
+                best < 0 or size > sizes[best]):
+            best = f
+    return best
+
+
 def _told_apart(matrix, codes, guess, solved):
     answers = [int(matrix[guess, s]) for s in codes if s != guess]
     return solved not in answers and len(set(answers)) == len(answers)
