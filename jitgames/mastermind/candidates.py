@@ -100,7 +100,7 @@ def splits_apart_any(tables, members, start, end, only_members, seen):
 
     ``seen`` is int64 scratch of ``(pegs + 1) ** 2`` slots (marked with ``j + 1``).
     """
-    matrix, digits, pegs = tables.matrix, tables.digits, tables.pegs
+    matrix, digits = tables.matrix, tables.digits
     seen[:] = 0
     n_cand = end - start if only_members else digits.shape[0]
     absent = 0  # colours no member uses: only their smallest-first use is tried
