@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ._cli import InputError, parse_int, progress
+from ._cli import parse_int, progress
 from ._interrupt import abandon, run_interruptible
 from ._store import (StoreError, check_writable, load_json, read_checked, shorten,
                      write_checked)
@@ -523,7 +523,15 @@ def _secure_local_cluster(workers: int, local_cluster):
         try:
             yield cluster
         finally:
-            cluster.close()
+            try:
+                cluster.close()
+            except TimeoutError:
+                # Dask asks each worker to stop, kills it after 4 s, then gives up
+                # waiting 5 s more to reap it: on a loaded machine the reaping can be
+                # late. The workers are dead and the results in; calling close again
+                # would wait forever on the "closing" state, so the rest is left to
+                # this process's exit.
+                pass
 
 
 def _start_deaf_to_ctrl_c(start):

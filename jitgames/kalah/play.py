@@ -55,7 +55,7 @@ import sys
 import numpy as np
 
 from ..errors import InputError
-from .._cli import InputError, add_db, int_in_range, shorten
+from .._cli import add_db, int_in_range, shorten
 from .._random import stream_key
 from .evaluation import EVALUATIONS, WIN_SUFFIX, evaluate, parse_evaluation
 from .game import (NAMES, Coach, Computer, Game, Opponent, pit_index, pit_number)

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .._cli import (InputError, add_db, add_json, add_quiet, add_seed, add_threads, emit,
+from .._cli import (add_db, add_json, add_quiet, add_seed, add_threads, emit,
                      exit_status, int_in_range, parse_int, progress)
 from .._jit import jit, prange, threads
 from .._store import RecordSchema, open_records

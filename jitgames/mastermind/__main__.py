@@ -451,7 +451,11 @@ def _cmd_optimal(args):
             bar.total = plan.split.jobs
             bar.n = len(plan.known)
             lower, upper = plan.bounds()
-            bar.set_postfix_str(f"{lower}..{upper if upper is not None else '?'}")
+            if lower == upper and args.out is not None:
+                bar.set_postfix_str(f"total {lower}; searching the best guess's classes "
+                                    "again for the tree")
+            else:
+                bar.set_postfix_str(f"{lower}..{upper if upper is not None else '?'}")
 
         run = optimal_run(args.pegs, args.colours, repeats, args.max_guesses,
                           checkpoint=args.checkpoint, client=client,

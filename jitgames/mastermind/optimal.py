@@ -32,7 +32,8 @@ from .screen import fresh_scratch, multiset_tables
 from .symmetry import position_permutations
 from .tree import DecisionTree
 
-__all__ = ["OptimalSearch", "search_and_build", "optimal_cost", "optimal_tree", "INFEASIBLE", "UNLIMITED"]
+__all__ = ["OptimalSearch", "search_and_build", "optimal_cost", "optimal_tree", "INFEASIBLE",
+           "UNLIMITED"]
 
 MERGE_AFTER_SECONDS = 0.5  # a node searched longer shares its workers' tables
 CACHE_SLOTS_PER_CODE = 256  # default table size (a power of two at least this * n) ...
@@ -263,7 +264,7 @@ class OptimalSearch:
 
 
 def search_and_build(space: CodeSpace, matrix: np.ndarray, depth_limit: int | None,
-                      search: OptimalSearch | None = None, root: tuple | None = None):
+                     search: OptimalSearch | None = None, root: tuple | None = None):
     """``(total, tree)`` of the optimal strategy: :meth:`OptimalSearch.best` at every
     node of the tree, top down (``search``: a prepared search, e.g. with a chosen
     number of workers).

@@ -857,7 +857,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     workers : int, optional
         Threads of this process (default: the current Numba thread count).
     progress : callable, optional
-        Called as ``progress(plan)`` after every finished task.
+        Called as ``progress(plan)`` after every finished task, and once more before
+        the tree is built (``tree``).
     split_above : int, optional
         Jobs of classes larger than this are split into tasks below the root
         (:class:`RunPlan`). Default: :func:`default_split_above` when the run has
@@ -957,6 +958,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
             if complete and plan.best >= INFEASIBLE:
                 raise InputError(f"no strategy solves every code within {max_guesses} guesses")
             if complete and tree:
+                if progress is not None:
+                    progress(plan)
                 try:
                     strategy = run_tree(plan, matrix, max_guesses, workers)
                 except KeyboardInterrupt:

@@ -14,7 +14,6 @@ Sub-commands (``--help`` on each for details)::
 from __future__ import annotations
 
 import os
-import sys
 
 from jitgames._cli import (ArgumentParser, InputError, add_json, add_quiet, add_threads, emit,
                            exit_process, int_in_range, integer, progress, run_cli)

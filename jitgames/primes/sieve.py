@@ -240,7 +240,6 @@ def sieve_chunks(first, stop, lo, last, base, pre, segment_bytes, chunk_bytes, v
     """
     n_chunks = (stop - first + chunk_bytes - 1) // chunk_bytes
     counts = np.zeros(n_chunks, dtype=np.int64)
-    n_base = base.primes.size
     n_visited = max(base.n_small, np.searchsorted(
         base.primes, np.uint32(min(LARGE_PRIME_FACTOR * segment_bytes, 0xFFFFFFFF))))
     large = base.primes[n_visited:]

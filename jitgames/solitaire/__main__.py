@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._cli import (ArgumentParser, InputError, add_json, add_quiet, add_seed, add_threads,
+from .._cli import (ArgumentParser, add_json, add_quiet, add_seed, add_threads,
                     display_name, emit, float_in_range, int_in_range, positive_int, run_cli)
 from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
