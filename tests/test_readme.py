@@ -52,7 +52,8 @@ RUN_SMALLER: dict[str, dict[str, str]] = {
     "jitgames solitaire 100000 --seed 7 --json": {"100000": "500"},
     "jitgames solitaire 20000 --score-only": {"20000": "500"},
     "jitgames solitaire 2000 --compare-shuffles": {"2000": "200"},
-    "jitgames mastermind optimal -p 4 -k 10 --no-repeats --checkpoint bc.ckpt": {"10": "5"},
+    "jitgames mastermind optimal -p 4 -k 10 --no-repeats --checkpoint bc.ckpt --out bc.json.gz":
+        {"10": "5"},
 }
 """README command (as written, without its comment) -> word replacements that make the
 test's run of it small."""
