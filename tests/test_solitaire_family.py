@@ -293,6 +293,31 @@ def test_best_first_probe_is_the_twins_on_dealt_decks(deck, rules, node_limit):
 
 
 @pytest.mark.kernel
+@pytest.mark.parametrize("capacity", [16, 64, 256])
+def test_best_first_probe_stops_when_the_set_is_full(capacity):
+    """With a set smaller than the node limit the probe stops undecided when the set is
+    full (its records sized by the set, not by the limit), with a legal line to its score."""
+    from jitgames.solitaire import deals
+    from jitgames.solitaire.family_bound import bound_of
+
+    deck = deals(2026, 1, 2)[0]
+    pos = F.new_position(deck, F.YUKON)
+    before = meaning(pos)
+    s = FS.FamilyScratch.new(capacity)
+    best, status, positions = FB.best_first(pos, s.slots, s.meta, s.moves, s.line, 10**9, bound_of(pos),
+                                            int(pos[F.SCORE]), FS.BEST_FIRST_WEIGHTS)
+    assert meaning(pos) == before
+    assert status == FB.UNDECIDED and positions == 3 * capacity // 4
+    game = ref.deal([int(c) for c in deck], "yukon")
+    for move in s.line[1:1 + s.line[0]]:
+        step = twin_move(pos, int(move))
+        assert step in ref.moves("yukon", *game)
+        game = ref.play("yukon", *game, step)
+        F.apply_move(pos, int(move))
+    assert sum(game[1]) == best
+
+
+@pytest.mark.kernel
 @settings(cases, max_examples=15)
 @given(st.permutations(range(52)), st.sampled_from(range(3)))
 def test_deal_and_limits(deck, rules):

@@ -21,9 +21,9 @@ card's code and the foundation heights, so the record restores the position exac
 (the deal's ``BASE`` and the rules do not change); the line to a record is its chain
 of parents. The queue is a binary heap of ``priority * 2**32 + record``: among equal
 priorities the newest record first, so ties go deep, as a depth-first search would.
-The records and the queue are allocated per call, ``node_limit + 2`` of each (13 words
-a position: 1.3 MB for the 12,500 positions of Yukon's probe at a node limit of
-100,000).
+The records and the queue are allocated per call, room for ``node_limit`` positions or
+as many as the set holds, whichever is fewer (13 words a position: 1.3 MB for the
+12,500 positions of Yukon's probe at a node limit of 100,000).
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from .family import (CODE, DOWN, FOUNDATION, HEIGHT, KEY, LENGTH, LOG_LENGTH, MA
                      PILES, PILE_STRIDE, SCORE, TO_FOUNDATION, WHERE, apply_move,
                      build_key, legal_moves, undo_move)
 from .family_bound import bound_at_least
-from .family_set import _prefetch_children, contains_key, insert_key, new_deal
+from .family_set import SLOT_WORDS, _prefetch_children, contains_key, insert_key, new_deal
 from .rules import N_CARDS, N_PILES
 
 EXACT = 0
@@ -196,7 +196,8 @@ def best_first(pos, slots, meta, moves, line, node_limit, goal, best, weights):
     (at least ``MAX_MOVES`` words).
     """
     work = pos.copy()
-    cap = node_limit + 2
+    # a record per new position, and the set refuses keys past 3/4 of its slots
+    cap = min(node_limit, 3 * (slots.shape[0] // SLOT_WORDS) // 4) + 2
     nodes = np.empty(cap * NODE_WORDS, dtype=np.int64)
     heap = np.empty(cap, dtype=np.int64)
     scratch = np.empty(N_FEATURES, dtype=np.int64)
