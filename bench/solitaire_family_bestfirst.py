@@ -1,7 +1,7 @@
 """Best-first win probes (family_bestfirst.py) against the search as it is, same deals.
 
-    python bench/solitaire_family_bestfirst.py [--deals 400] [--node-limit 100000]
-        [--plans base,bf4.1.3,...] [--weights 8,-2,3,-1] [--repeats 2] [--rules 1,2]
+    python bench/solitaire_family_bestfirst.py [--first 0] [--deals 400] [--node-limit 100000]
+        [--plans 1.3,1.bf8,none,bf16] [--weights 4,-4,2,-1] [--repeats 2] [--rules 1,2]
 
 A *plan* is the order of the searches run before the depth-first goal search, each
 of them a step of ``best_score`` in ``family_search.py``: ``1`` and ``3`` the
@@ -14,7 +14,8 @@ search with the positions left (skipped when a best-first search saw every posit
 bound at least the goal: the goal is then proven out of reach) and the score search.
 All plans run in one process on one thread, the plans alternating within each repeat
 (the kernels compiled first on one deal); each deal's score must be the same under
-every plan that decides it (checked, and reported). Reports per rules and plan the
+every plan that decides it as under the first plan, and no plan's proven upper bound
+below a score another found (checked: exit status 1 otherwise). Reports per rules and plan the
 undecided deals, those whose win is open (score undecided, proven upper bound 52), the
 won deals, the positions and the median CPU seconds; results go to
 bench/results/solitaire_family_bestfirst.json with the machine.
@@ -111,10 +112,12 @@ def parse_plan(text: str) -> np.ndarray:
     for part in text.split("."):
         if part == "bfgoal":
             steps.append(BF_GOAL)
-        elif part.startswith("bf"):
+        elif part.startswith("bf") and int(part[2:]) >= 2:
             steps.append(-1 - int(part[2:]))
-        else:
+        elif int(part) >= 0:
             steps.append(int(part))
+        else:
+            raise ValueError(part)
     return np.array(steps, dtype=np.int64)
 
 
@@ -133,10 +136,17 @@ def main(argv=None) -> int:
     if weights.shape[0] != N_FEATURES:
         print(f"--weights needs {N_FEATURES} numbers", file=sys.stderr)
         return 2
+    try:
+        for plan in args.plans.split(","):
+            parse_plan(plan)
+    except ValueError:
+        print(f"--plans: steps are 1, 3, bfK (K >= 2), bfgoal or none, got {args.plans!r}", file=sys.stderr)
+        return 2
     decks = deals(2026, args.first, args.first + args.deals)
     scratch = FamilyScratch.new(capacity_for(args.node_limit))
     plans = args.plans.split(",")
     table = {}
+    failed = False
     with threads(1):
         for rules in [int(r) for r in args.rules.split(",")]:
             name = ("etude", "yukon", "alaska")[rules]
@@ -175,6 +185,7 @@ def main(argv=None) -> int:
                     "open_deals": (np.flatnonzero((r[:, 1] == UNDECIDED) & (r[:, 5] >= 52)) + args.first).tolist(),
                 }
                 e = entry[plan]
+                failed = failed or bool(len(bad)) or unsound > 0
                 print(f"{name:7s} {plan:14s} undecided {e['undecided']:3d} open {e['win_open']:3d} "
                       f"won {e['won']:3d} positions {e['positions']:10,d} CPU s {e['cpu_median']:7.2f} "
                       f"(x{entry[plans[0]]['cpu_median'] / e['cpu_median']:.2f}) same score on "
@@ -185,7 +196,7 @@ def main(argv=None) -> int:
                            "node_limit": args.node_limit, "weights": weights.tolist(),
                            "repeats": args.repeats, "plans": plans, "results": table,
                            "machine": machine()})
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
