@@ -3,7 +3,7 @@
     python bench/solitaire_family_compare.py --base /tmp/fambase [--deals 200] [--repeats 2]
 
 Each run is a fresh process (``PYTHONPATH`` set to the tree it measures) that solves
-deals 0..N-1 of seed 2026 under Yukon's and Alaska's rules on one thread (node limit
+deals 0..N-1 of seed 2026 under Yukon's and Alaska's rules (``--rules``) on one thread (node limit
 100,000), after a warm-up deal that compiles or loads the kernels, and reports the
 wall and CPU seconds, the undecided deals (and those whose win is undecided: the
 score undecided and no proven bound below 52), the won deals and the positions. Runs
@@ -78,12 +78,19 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--node-limit", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--rules", default="yukon,alaska", help="rule sets, comma-separated (etude too)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "solitaire_family_compare.json"))
     args = parser.parse_args(argv)
     trees = {"base": args.base.resolve(), "this": ROOT}
     table = {}
     scratch = Path(tempfile.mkdtemp())
-    for rules, name in ((1, "yukon"), (2, "alaska")):
+    names = ("etude", "yukon", "alaska")
+    chosen = args.rules.split(",")
+    if any(name not in names for name in chosen):
+        print(f"--rules: choose from {', '.join(names)}", file=sys.stderr)
+        return 2
+    for name in chosen:
+        rules = names.index(name)
         runs = {label: [] for label in trees}
         for _ in range(args.repeats):
             for label, tree in trees.items():

@@ -5,7 +5,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from jitgames.solitaire import family as F
+from jitgames.solitaire import family_bestfirst as FB
 from jitgames.solitaire import family_search as FS
+from jitgames.solitaire import family_set as FSET
 from tests.reference import _random as rnd
 from tests.reference import solitaire_family as ref
 
@@ -120,8 +122,8 @@ def test_build_key_is_the_twins_key_of_the_child(position, rules, choices):
         assert ref.family_key(name, piles, *game) == tuple(int(k) for k in pos[F.KEY:F.KEY + 2])
         legal = kernel_moves(pos)
         before = pos.copy()
-        slots = np.zeros(16 * FS.SLOT_WORDS, dtype=np.int64)
-        FS._prefetch_children(pos, slots, np.array(legal + [0], dtype=np.int64), 0, len(legal))
+        slots = np.zeros(16 * FSET.SLOT_WORDS, dtype=np.int64)
+        FSET._prefetch_children(pos, slots, np.array(legal + [0], dtype=np.int64), 0, len(legal))
         assert np.array_equal(pos, before) and not slots.any()   # a cache hint changes nothing
         for move in legal:
             if move % 8 == F.TO_FOUNDATION:
@@ -144,16 +146,16 @@ keys = st.tuples(st.one_of(st.integers(0, 3), st.integers(0, (1 << 60) - 1)),
 def test_contains_key_is_membership_of_the_inserted_keys(inserted, others):
     """:func:`contains_key` answers as a Python set of the keys inserted this epoch does,
     and a new epoch holds none."""
-    slots = np.zeros(64 * FS.SLOT_WORDS, dtype=np.int64)
-    meta = np.zeros(FS.META_SIZE, dtype=np.int64)
-    FS.new_deal(meta)
+    slots = np.zeros(64 * FSET.SLOT_WORDS, dtype=np.int64)
+    meta = np.zeros(FSET.META_SIZE, dtype=np.int64)
+    FSET.new_deal(meta)
     for key in inserted:
-        FS.insert_key(slots, meta, *key)
+        FSET.insert_key(slots, meta, *key)
     for key in inserted + others:
-        assert bool(FS.contains_key(slots, meta, *key)) == (key in set(inserted))
-        assert FS._first_slot(slots, *key) == rnd.mix64(key[0] ^ rnd.mix64(key[1])) % 64
-    FS.new_deal(meta)
-    assert not any(FS.contains_key(slots, meta, *key) for key in inserted)
+        assert bool(FSET.contains_key(slots, meta, *key)) == (key in set(inserted))
+        assert FSET._first_slot(slots, *key) == rnd.mix64(key[0] ^ rnd.mix64(key[1])) % 64
+    FSET.new_deal(meta)
+    assert not any(FSET.contains_key(slots, meta, *key) for key in inserted)
 
 
 @pytest.mark.kernel
@@ -216,6 +218,102 @@ def test_probe_finds_a_legal_line_below_the_twins_score(position, rules, slack, 
         F.apply_move(pos, int(move))
         game = after
         assert ref.key(*game_of(pos)) == ref.key(*game)
+    assert sum(game[1]) == best
+
+
+@pytest.mark.kernel
+@cases
+@given(small_positions(most=16), st.sampled_from(range(3)), st.sampled_from([3, 40, 10**6]),
+       st.sampled_from(["bound", 52]),
+       st.one_of(st.none(), st.lists(st.integers(-5, 5), min_size=4, max_size=4)))
+def test_best_first_probe_is_the_twins(position, rules, node_limit, goal, weights):
+    """The best-first probe gives the twin's best score, status, position count and
+    line exactly (the search's weights or any others); the line is legal move by move
+    under the twin's rules and ends at the probe's score, which is at most the twin's
+    optimal score; a probe that saw everything without reaching ``goal`` proves the
+    optimum below it; ``pos`` is restored."""
+    piles, foundations = position
+    name = ref.RULES[rules]
+    expected = ref.optimal_score(name, piles, foundations, budget=BUDGET)
+    assume(expected is not None)
+    game = ref_normalised(rules, piles, foundations)
+    goal = ref.score_bound(name, *game) if goal == "bound" else goal
+    pos = kernel_position(piles, foundations, rules)
+    start_score = int(pos[F.SCORE])
+    assume(start_score < goal)
+    weights = FS.BEST_FIRST_WEIGHTS if weights is None else np.array(weights, dtype=np.int64)
+    before = meaning(pos)
+    s = FS.FamilyScratch.new(1 << 14)
+    best, status, positions = FB.best_first(pos, s.slots, s.meta, s.moves, s.line, node_limit,
+                                            goal, start_score, weights)
+    assert meaning(pos) == before
+    twin = ref.best_first(name, piles, *game, node_limit, goal, start_score, [int(w) for w in weights])
+    assert (best, ("exact", "undecided")[status], positions) == twin[:3]
+    assert best <= expected
+    if status == FB.EXACT and best < goal:
+        assert expected < goal
+    line = []
+    for move in s.line[1:1 + s.line[0]]:
+        step = twin_move(pos, int(move))
+        assert step in ref.moves(name, *game)
+        game = ref.play(name, *game, step)
+        F.apply_move(pos, int(move))
+        assert ref.key(*game_of(pos)) == ref.key(*game)
+        line.append(step)
+    assert line == twin[3]
+    assert sum(game[1]) == best
+
+
+@pytest.mark.kernel
+@settings(cases, max_examples=10)
+@given(st.permutations(range(52)), st.sampled_from(range(3)), st.sampled_from([60, 300]))
+def test_best_first_probe_is_the_twins_on_dealt_decks(deck, rules, node_limit):
+    """From a dealt deck (goal: the root bound) the best-first probe with the search's
+    weights gives the twin's best score, status, position count and line exactly."""
+    from jitgames.solitaire.family_bound import bound_of
+
+    name = ref.RULES[rules]
+    pos = F.new_position(np.array(deck), rules)
+    start = [[p, list(deck[p * (p + 1) // 2: p * (p + 1) // 2 + p + 1])] for p in range(7)]
+    for p in range(1, 7):
+        start[p][1].extend(deck[28 + 4 * (p - 1): 28 + 4 * p])
+    goal = bound_of(pos)
+    assume(int(pos[F.SCORE]) < goal)
+    s = FS.FamilyScratch.new(1 << 12)
+    got = FB.best_first(pos, s.slots, s.meta, s.moves, s.line, node_limit, goal, int(pos[F.SCORE]),
+                        FS.BEST_FIRST_WEIGHTS)
+    twin = ref.best_first(name, start, *ref.deal(deck, name), node_limit, goal, int(pos[F.SCORE]),
+                          [int(w) for w in FS.BEST_FIRST_WEIGHTS])
+    assert (got[0], ("exact", "undecided")[got[1]], got[2]) == twin[:3]
+    line = []
+    for move in s.line[1:1 + s.line[0]]:
+        line.append(twin_move(pos, int(move)))
+        F.apply_move(pos, int(move))
+    assert line == twin[3] and int(pos[F.SCORE]) == got[0]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("capacity", [16, 64, 256])
+def test_best_first_probe_stops_when_the_set_is_full(capacity):
+    """With a set smaller than the node limit the probe stops undecided when the set is
+    full (its records sized by the set, not by the limit), with a legal line to its score."""
+    from jitgames.solitaire import deals
+    from jitgames.solitaire.family_bound import bound_of
+
+    deck = deals(2026, 1, 2)[0]
+    pos = F.new_position(deck, F.YUKON)
+    before = meaning(pos)
+    s = FS.FamilyScratch.new(capacity)
+    best, status, positions = FB.best_first(pos, s.slots, s.meta, s.moves, s.line, 10**9, bound_of(pos),
+                                            int(pos[F.SCORE]), FS.BEST_FIRST_WEIGHTS)
+    assert meaning(pos) == before
+    assert status == FB.UNDECIDED and positions == 3 * capacity // 4
+    game = ref.deal([int(c) for c in deck], "yukon")
+    for move in s.line[1:1 + s.line[0]]:
+        step = twin_move(pos, int(move))
+        assert step in ref.moves("yukon", *game)
+        game = ref.play("yukon", *game, step)
+        F.apply_move(pos, int(move))
     assert sum(game[1]) == best
 
 

@@ -15,16 +15,23 @@ Most of Yukon's and Alaska's moves can be undone by another move, so the plain
 depth-first search wanders: it follows its first move into nearly all of the
 reachable graph before it tries the second, and a won deal's win may
 come after millions of positions of shuffling runs back and forth. Before the full
-search, :func:`best_score` therefore runs *probes* (:data:`PROBES`): searches that
-allow at most 1, then 3, moves in a row that make no progress (no foundation card,
-no card turned up, no pile emptied; :func:`_progress`), each with a quarter of the
-node limit (in Yukon and the étude; Alaska runs none, see :data:`PROBES`). A probe marks each position it reaches once (the first time, whatever
-its streak), so it sees only part of the graph and its score is only a lower bound;
-but the line it finds is a real line, and when it reaches the upper bound the deal
-is decided, exactly. Otherwise the full search runs with the positions left and
-keeps the probes' best score and line. On deals 0..199 of seed 2026 (node limit
-100,000) the probes cut Yukon's undecided deals from 53 to 29 (those were wins the
-wandering search had not met yet) but Alaska's only from 24 to 23.
+search, :func:`best_score` therefore runs *probes*: depth-first searches that
+allow at most a few moves in a row that make no progress (no foundation card, no card
+turned up, no pile emptied; :func:`_progress`), each with a quarter of the node limit
+(:data:`PROBES`: slack 1, then 3, in the étude; slack 1 in Yukon; none in Alaska), and a
+*best-first probe* (:data:`BEST_FIRST`, :mod:`.family_bestfirst`: the position of best
+heuristic value first, with an eighth of the limit in Yukon after the probe of slack 1,
+a sixteenth in Alaska). A depth-first probe marks each position it reaches once (the
+first time, whatever its streak), so it sees only part of the graph and its score is
+only a lower bound; but the line it finds is a real line, and when it reaches the upper
+bound the deal is decided, exactly. The best-first probe expands exactly the positions
+the goal search would, in another order, so when it runs out of positions the goal is
+proven out of reach. Otherwise the full search runs with the positions left and keeps
+the probes' best score and line. On deals 0..199 of seed 2026 (node limit 100,000) the
+depth-first probes cut Yukon's undecided deals from 53 to 29 (those were wins the
+wandering search had not met yet) but Alaska's only from 24 to 23; on deals 0..399 the
+best-first probe (search version 4) took the open wins from 26 to 21 (Yukon) and from
+31 to 25 (Alaska) for less CPU (docs/solitaire.md).
 
 The bound prunes
 ----------------
@@ -52,9 +59,7 @@ apart (``status`` ``UNDECIDED``), as lost only when its proven upper bound is be
 
 The set
 -------
-``slots`` holds ``capacity`` slots of three words (key word 0, key word 1, epoch),
-linear probing from a SplitMix64 mix of the key; a slot of an older epoch is empty,
-so a new deal costs no clearing (:func:`new_deal`).
+The exact set of positions is :mod:`.family_set`'s.
 
 Children looked up before they are made
 ---------------------------------------
@@ -83,101 +88,44 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .._jit import jit, prefetch
-from .._random import mix64
+from .._jit import jit
+from .family_bestfirst import best_first
 from .family_bound import bound_at_least, bound_of, score_bound
 from .rules import N_PILES
+from .family_set import META_SIZE, SLOT_WORDS, _prefetch_children, contains_key, insert_key, new_deal
 from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
                      build_key, deal_position, legal_moves, undo_move)
 
 EXACT = 0
 UNDECIDED = 1
-SLOT_WORDS = 3
 DEFAULT_CAPACITY = 1 << 20      # 24 MiB per worker
 DEFAULT_NODE_LIMIT = 500_000    # positions per deal (the table holds them with room)
-EPOCH_WORD = 0                  # meta words
-META_SIZE = 2
 LINE_SIZE = MAX_DEPTH + 1
 FRAME = 3                       # stack words a depth: moves, next move, moves in a row without progress
-PROBES = np.array([[1, 3], [1, 3], [-1, -1]], dtype=np.int64)
-"""``PROBES[rules]``: the probes' slack (moves in a row without progress a probe
-allows), tried in order; -1: no probe. Alaska has none: on deals 0..199 of seed 2026
-they decided one deal more of 200 and cost a fifth of its speed
-(bench/results/solitaire_family_compare.json)."""
-SEARCH_VERSION = 3
+PROBES = np.array([[1, 3], [1, -1], [-1, -1]], dtype=np.int64)
+"""``PROBES[rules]``: the depth-first probes' slack (moves in a row without progress a
+probe allows), tried in order; -1: no probe. The étude's two are unchanged; Yukon's
+probe of slack 3 gave way to the best-first probe (:data:`BEST_FIRST`), and Alaska
+has none: on deals 0..199 of seed 2026 they decided one deal more of 200 and cost a
+fifth of its speed (bench/results/solitaire_family_compare.json)."""
+BEST_FIRST = np.array([[-1, 0], [1, 8], [0, 16]], dtype=np.int64)
+"""``BEST_FIRST[rules]``: ``(k, share)``: the best-first probe (:mod:`.family_bestfirst`)
+runs after the first ``k`` depth-first probes with ``node_limit // share`` positions;
+``k`` -1: none. Chosen on deals 400..599 of seed 2026 and measured on 0..399
+(bench/solitaire_family_bestfirst.py, docs/solitaire.md)."""
+BEST_FIRST_WEIGHTS = np.array([4, -4, 2, -1], dtype=np.int64)
+"""The best-first probe's weights of :func:`.family_bestfirst.features` (cards home,
+face-down cards, empty piles, cards on the next card of a suit)."""
+SEARCH_VERSION = 4
 """Changes whenever a change of the search can change which deals come out undecided
 (or their lower and upper bounds): a study's checkpoint records it and is refused by
 a search of another version. 1: the plain search; 2: the probes; 3: the bound prunes
-the goal search and the score search, and each deal has a proven upper bound."""
+the goal search and the score search, and each deal has a proven upper bound; 4: the
+best-first probe (:data:`BEST_FIRST`)."""
 PROBE_SHARE = 4                 # each probe may use node_limit // PROBE_SHARE positions
 
 RESULT_FIELDS = ("score", "status", "positions", "line_moves", "opening_moves", "upper")
 N_FIELDS = len(RESULT_FIELDS)
-
-
-@jit(leaf=True)
-def new_deal(meta):
-    """Start a new epoch of the set: every slot counts as empty."""
-    meta[EPOCH_WORD] += 1
-
-
-@jit(leaf=True)
-def _first_slot(slots, key0, key1):
-    """The slot where the probe sequence of the key ``(key0, key1)`` starts."""
-    capacity = slots.shape[0] // SLOT_WORDS
-    return np.int64(mix64(np.uint64(key0) ^ mix64(np.uint64(key1))) & np.uint64(capacity - 1))
-
-
-@jit(leaf=True)
-def _prefetch_children(pos, slots, moves, start, n):
-    """Ask for the slots of the children that builds lead to (a cache hint only), so
-    that their look-ups overlap their cache misses."""
-    for i in range(start, start + n):
-        move = moves[i]
-        if move % 8 != TO_FOUNDATION:
-            key0, key1 = build_key(pos, move)
-            if key0 >= 0:
-                prefetch(slots, _first_slot(slots, key0, key1) * SLOT_WORDS)
-
-
-@jit(leaf=True)
-def _probe(slots, epoch, key0, key1):
-    """The first word of the slot holding the key ``(key0, key1)`` this epoch, or of the
-    first empty slot of its probe sequence when it is absent (linear probing never
-    deletes within an epoch, so a key present is met before that empty slot; the set
-    is never full, so there is one)."""
-    capacity = slots.shape[0] // SLOT_WORDS
-    i = _first_slot(slots, key0, key1)
-    while True:
-        j = i * SLOT_WORDS
-        if slots[j + 2] != epoch or (slots[j] == key0 and slots[j + 1] == key1):
-            return j
-        i = (i + 1) & (capacity - 1)
-
-
-@jit(leaf=True)
-def insert_key(slots, meta, key0, key1):
-    """Add the key ``(key0, key1)`` to the set: 1 if it was new, 0 if present, -1 if full.
-
-    The set is full at 3/4 of its slots (``meta[1]`` counts this epoch's keys).
-    """
-    epoch = meta[EPOCH_WORD]
-    j = _probe(slots, epoch, key0, key1)
-    if slots[j + 2] == epoch:
-        return 0
-    if 4 * (meta[1] + 1) > 3 * (slots.shape[0] // SLOT_WORDS):
-        return -1
-    slots[j] = key0
-    slots[j + 1] = key1
-    slots[j + 2] = epoch
-    meta[1] += 1
-    return 1
-
-
-@jit(leaf=True)
-def contains_key(slots, meta, key0, key1):
-    """True when the key ``(key0, key1)`` is in the set (this epoch); adds nothing."""
-    return slots[_probe(slots, meta[EPOCH_WORD], key0, key1) + 2] == meta[EPOCH_WORD]
 
 
 @jit(leaf=True)
@@ -306,21 +254,23 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
             depth -= 1
 
 
-@jit(leaf=True)
+@jit
 def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
     """``(score, status, positions, upper)``: the optimal score of ``pos`` (capped at
     ``goal``, an upper bound of it such as :func:`.family_bound.score_bound`'s).
 
-    Three searches, each stopping at ``goal``, share ``node_limit`` (module docstring):
-    the probes, then the *goal search* (every reachable position whose bound reaches
-    ``goal``), and, when that one ends without reaching it, the *score search*
-    (positions whose bound beats the best score met so far) under the goal ``goal - 1``.
-    ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was passed: ``score`` is then a
-    lower bound); ``upper`` is a proven upper bound of the optimal score: ``score``
-    when exact, else ``goal`` or, once the goal search has ended, ``goal - 1``.
-    ``line`` receives a line to the best position seen. ``positions`` counts the
-    positions of every search. ``pos`` is restored before returning. Scratch:
-    ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES words).
+    The searches, each stopping at ``goal``, share ``node_limit`` (module docstring):
+    the probes (:data:`PROBES`, :data:`BEST_FIRST`), then the *goal search* (every
+    reachable position whose bound reaches ``goal``; skipped when the best-first probe
+    has seen all of them), and, when that one ends without reaching it, the *score
+    search* (positions whose bound beats the best score met so far) under the goal
+    ``goal - 1``. ``status`` is ``EXACT`` or ``UNDECIDED`` (a limit was passed:
+    ``score`` is then a lower bound); ``upper`` is a proven upper bound of the optimal
+    score: ``score`` when exact, else ``goal`` or, once the goal search has ended,
+    ``goal - 1``. ``line`` receives a line to the best position seen. ``positions``
+    counts the positions of every search. ``pos`` is restored before returning.
+    Scratch: ``stack`` (FRAME * MAX_DEPTH words), ``moves`` (MAX_DEPTH * MAX_MOVES
+    words); the best-first probe allocates its own queue.
     """
     best = pos[SCORE]
     line[0] = 0
@@ -328,21 +278,32 @@ def best_score(pos, slots, meta, stack, moves, line, node_limit, goal):
         return best, EXACT, 1, best
     positions = 0
     rules = pos[RULES]
-    for k in range(PROBES.shape[1]):
-        if PROBES[rules, k] < 0:
+    seen_all = False       # the best-first probe saw every position of the goal search
+    for k in range(PROBES.shape[1] + 1):
+        if BEST_FIRST[rules, 0] == k:
+            best, status, n = best_first(pos, slots, meta, moves, line, node_limit // BEST_FIRST[rules, 1],
+                                         goal, best, BEST_FIRST_WEIGHTS)
+            positions += n
+            if best >= goal:
+                return best, EXACT, positions, best
+            if status == EXACT:
+                seen_all = True
+                break
+        if k == PROBES.shape[1] or PROBES[rules, k] < 0:
             continue
         best, status, n = _search(pos, slots, meta, stack, moves, line, node_limit // PROBE_SHARE,
                                   goal, PROBES[rules, k], best, goal)
         positions += n
         if best >= goal:
             return best, EXACT, positions, best
-    best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
-                              goal, -1, best, goal)
-    positions += n
-    if best >= goal:
-        return best, EXACT, positions, best
-    if status == UNDECIDED:
-        return best, UNDECIDED, positions, goal
+    if not seen_all:
+        best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),
+                                  goal, -1, best, goal)
+        positions += n
+        if best >= goal:
+            return best, EXACT, positions, best
+        if status == UNDECIDED:
+            return best, UNDECIDED, positions, goal
     if best >= goal - 1:
         return best, EXACT, positions, best
     best, status, n = _search(pos, slots, meta, stack, moves, line, max(node_limit - positions, 1),

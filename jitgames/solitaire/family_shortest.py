@@ -45,8 +45,8 @@ from .._jit import jit
 from .family import KEY, MAX_DEPTH, MAX_MOVES, SCORE, TO_FOUNDATION, apply_move, \
     build_key, deal_position, legal_moves, undo_move
 from .family_bound import bound_at_least, bound_of
-from .family_search import DEFAULT_NODE_LIMIT, UNDECIDED, FamilyScratch, best_score, \
-    contains_key, insert_key, new_deal
+from .family_search import DEFAULT_NODE_LIMIT, UNDECIDED, FamilyScratch, best_score
+from .family_set import contains_key, insert_key, new_deal
 
 FOUND = 0          # breadth-first outcomes
 CUT = 1            # the node limit, a full set or MAX_DEPTH was passed: nothing proven

@@ -250,3 +250,86 @@ def shortest_line_length(rules, piles, foundations, budget=20_000):
         frontier = following
         level += 1
     return best, first
+
+
+def ordered_moves(rules, piles, foundations):
+    """The legal moves in the kernels' order (jitgames.solitaire.family.legal_moves):
+    foundation plays by pile; then for each pile's exposed card the face-up cards of
+    other piles that may go on it, lowest card first; then each face-up king not at the
+    bottom of its pile into an empty pile, by suit, when a pile is empty."""
+    where = {card: (p, h) for p, (_, cards) in enumerate(piles) for h, card in enumerate(cards)}
+    found = [(cards[-1], "F") for _, cards in piles if cards and fits(cards[-1], foundations)]
+    for p, (_, cards) in enumerate(piles):
+        if not cards:
+            continue
+        for card in sorted(c for c in range(52) if may_go_on(rules, c, cards[-1])):
+            if card in where:
+                q, h = where[card]
+                if q != p and h >= piles[q][0]:
+                    found.append((card, cards[-1]))
+    if any(not cards for _, cards in piles):
+        for king in (12, 25, 38, 51):
+            if king in where:
+                q, h = where[king]
+                if h > 0 and h >= piles[q][0]:
+                    found.append((king, "empty"))
+    return found
+
+
+def best_first_features(piles, foundations):
+    """``(cards home, face-down cards, empty piles, cards on the next card of each
+    suit)`` (jitgames.solitaire.family_bestfirst.features)."""
+    blocking = 0
+    for suit in range(4):
+        if foundations[suit] < 13:
+            card = 13 * suit + foundations[suit]
+            cards = next(c for _, c in piles if card in c)
+            blocking += len(cards) - 1 - cards.index(card)
+    return (sum(foundations), sum(d for d, _ in piles), sum(1 for _, c in piles if not c), blocking)
+
+
+def best_first(rules, start, piles, foundations, node_limit, goal, best, weights, max_depth=1024):
+    """``(best, status, positions, line)`` of the best-first win search
+    (jitgames.solitaire.family_bestfirst.best_first), from the normalised position
+    ``piles, foundations`` reached from the start position ``start`` (for the keys).
+
+    Positions are told apart by :func:`family_key`; each new one counts; a new one below
+    ``goal`` whose :func:`score_bound` is below ``goal`` is dropped; the others get a
+    record number in the order they are met and are expanded highest priority (weights
+    times :func:`best_first_features`) first, the later record first among equals,
+    their moves in :func:`ordered_moves`' order. ``status`` "exact" when ``goal`` was
+    reached or nothing is left to expand, "undecided" past ``node_limit`` positions or
+    at a line of ``max_depth`` moves; ``line`` the moves to the first position met with
+    the final ``best`` (empty when none beat the given ``best``).
+    """
+    import heapq
+
+    def priority(p, f):
+        return sum(w * x for w, x in zip(weights, best_first_features(p, f)))
+
+    seen = {family_key(rules, start, piles, foundations)}
+    positions = 1
+    records = [(piles, foundations, [])]
+    queue = [(-priority(piles, foundations), 0)]
+    line = []
+    while queue:
+        _, later = heapq.heappop(queue)
+        here, home, path = records[-later]
+        for move in ordered_moves(rules, here, home):
+            after, after_home = play(rules, here, home, move)
+            k = family_key(rules, start, after, after_home)
+            if k in seen:
+                continue
+            seen.add(k)
+            positions += 1
+            if sum(after_home) < goal and score_bound(rules, after, after_home) < goal:
+                continue
+            records.append((after, after_home, path + [move]))
+            if sum(after_home) > best:
+                best, line = sum(after_home), path + [move]
+                if best >= goal:
+                    return best, "exact", positions, line
+            if positions > node_limit or len(path) + 1 >= max_depth:
+                return best, "undecided", positions, line
+            heapq.heappush(queue, (-priority(after, after_home), -(len(records) - 1)))
+    return best, "exact", positions, line
