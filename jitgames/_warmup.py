@@ -19,7 +19,9 @@ internal copy it is compiling in a folder both see (:func:`jitgames._jit.share_c
 so that none is compiled twice: the main process waits for one the helper is compiling
 and loads it, and the helper skips one the main process is compiling. A plan entry may
 also name a kernel the command calls from Python after the target (:data:`FOR_PYTHON`);
-the command then compiles the target first (:func:`compile_target`). A callee must be
+the command then compiles the target first (:func:`compile_target`), or a callee that the
+command compiles itself before its target (:data:`COMMAND`: one it would otherwise meet
+only after waiting for the helper), so that both processes stay busy. A callee must be
 compiled under the flags its first caller in the main process passes down (a plain
 kernel under a leaf kernel: no reference counting), and before any kernel of the plan
 that calls it, since the cache keys entries on argument types only. A plan may take parameters (the game's size
@@ -29,7 +31,13 @@ for ``mastermind.optimal``: the argument types depend on it). Plans:
 first search).
 
 The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]`` (it imports the plan's
-modules without their game package's ``__init__``, which it does not need): its output
+modules without their game package's ``__init__``, which it does not need). The front
+door (``jitgames GAME ...``) starts it *ahead* (:func:`start_ahead_of`), before the game's
+modules are imported, when the command's words say that it runs a plan: its imports (about
+a second) then run beside the command's own, and it waits for :func:`start` to tell it to
+compile (:data:`GO` on its standard input) or to end it (no helper wanted after all: the
+plan's target cached, no CPU idle; the CPU time of a helper still importing counts as
+idle); one that nobody tells ends with the command. Its output
 goes nowhere, an error only ends it, Ctrl-C ends it at once (the default action of SIGINT),
 and the main process ends it when its own first call is done (or cut short, also when
 Ctrl-C ends it at once while compiling); on Linux the helper also ends with the process

@@ -126,6 +126,12 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
             assert child.poll() is None, child.communicate(timeout=30)
             time.sleep(0.05)
         assert helpers_of(cache), "no helper process started on an empty cache"
+        # started ahead, the helper appears before the command has imported its kernels:
+        # wait for the first kernel either process has compiled
+        while not list(cache.rglob("*.nbi")) and time.monotonic() < deadline:
+            assert child.poll() is None, child.communicate(timeout=30)
+            time.sleep(0.05)
+        assert list(cache.rglob("*.nbi")), "nothing compiled within a minute"
         time.sleep(1.0)  # both compiling
         assert child.poll() is None
         sent = time.monotonic()
@@ -136,6 +142,33 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
         assert json.loads(out) == {"complete": False}
         assert "interrupted" in err.decode()
         assert helpers_of(cache) == []  # the helper was ended too
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate(timeout=30)
+        for pid in helpers_of(cache):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_while_the_command_imports_ends_the_helper_started_ahead(tmp_path):
+    cache = tmp_path / "cache"
+    child = subprocess.Popen([sys.executable, "-c", WRAPPER, "jitgames", "solitaire", "2000",
+                              "--json", "--threads", "1"], env=child_env(cache, **WARM_UP),
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not helpers_of(cache) and time.monotonic() < deadline:
+            assert child.poll() is None, child.communicate(timeout=30)
+            time.sleep(0.01)
+        assert helpers_of(cache), "no helper started ahead"
+        os.kill(child.pid, signal.SIGINT)  # the command is still importing, or just compiling
+        child.communicate(timeout=60)
+        assert child.returncode != 0
+        deadline = time.monotonic() + 10
+        while helpers_of(cache) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert helpers_of(cache) == []  # it ended with the command, however that ended
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
