@@ -284,17 +284,44 @@ def _solitaire_study(argv) -> bool:
     return True
 
 
-AHEAD_OF = {"solitaire": ("solitaire.study", _solitaire_study)}
-"""Front-door command (``jitgames GAME ...``) -> the plan its helper compiles and the test
-of the command's words that says it runs that plan (:func:`start_ahead_of`)."""
+AHEAD_OF = {"solitaire": ("solitaire.study", _solitaire_study,
+                          ("solitaire/search.py", "search.solve_decks"))}
+"""Front-door command (``jitgames GAME ...``) -> the plan its helper compiles, the test
+of the command's words that says it runs that plan, and where the plan's target is
+defined: its module (a path within the package) and the name Numba gives its cache
+files (:func:`start_ahead_of`)."""
+
+
+def _probably_cached(module: str, name: str) -> bool:
+    """Whether Numba's on-disk cache seems to hold function ``name`` of ``module`` (a
+    path within this package): an index file of it in the folder Numba 0.68 caches that
+    module's functions in (under ``NUMBA_CACHE_DIR`` when set, else the module's
+    ``__pycache__`` or the user's cache folder). A hint read without importing Numba:
+    an index may hold other entries (other argument types, older source), and another
+    Numba may keep its files elsewhere; either way the command still checks the cache
+    itself (:func:`wanted`)."""
+    import glob
+    import hashlib
+
+    folder = os.path.dirname(os.path.join(os.path.dirname(os.path.abspath(__file__)), module))
+    mirror = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        folders = [os.path.join(os.environ["NUMBA_CACHE_DIR"], mirror)]
+    else:
+        user = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        folders = [os.path.join(folder, "__pycache__"), os.path.join(user, "numba", mirror)]
+    return any(glob.glob(os.path.join(glob.escape(f), glob.escape(name) + "-*.nbi"))
+               for f in folders)
 
 
 def start_ahead_of(game: str, argv) -> None:
     """From ``jitgames GAME ARGV``'s front door, before the game's modules are imported:
     start the helper of the plan the command will run ahead (:func:`start_ahead`), if it
-    has one (:data:`AHEAD_OF`)."""
+    has one (:data:`AHEAD_OF`) and its target is not cached already, as far as the cache's
+    files tell (:func:`_probably_cached`: on a warm cache the helper's imports would
+    only take CPU from the command's)."""
     plan = AHEAD_OF.get(game)
-    if plan is not None and plan[1](argv):
+    if plan is not None and plan[1](argv) and not _probably_cached(*plan[2]):
         start_ahead(plan[0])
 
 

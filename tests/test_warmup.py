@@ -88,9 +88,16 @@ def _study(cache: Path) -> dict:
     return json.loads(done.stdout)
 
 
-def test_the_study_on_an_empty_cache_with_its_helper_gives_the_same_figures(alone, tmp_path):
+def test_the_study_on_an_empty_cache_with_its_helper_gives_the_same_figures(alone, tmp_path,
+                                                                           monkeypatch):
+    from jitgames import _warmup
+
     cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    target = _warmup.AHEAD_OF["solitaire"][2]
+    assert not _warmup._probably_cached(*target)  # the front door starts its helper ahead
     summary = _study(cache)
+    assert _warmup._probably_cached(*target)  # and not on the next run
     scores = [row[0] for row in alone["rows"]]
     assert summary["complete"] and summary["deals"] == DEALS
     assert {int(k): v for k, v in summary["histogram"].items() if v} == Counter(scores)
