@@ -63,7 +63,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-
 PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan",
          "mastermind.optimal": "jitgames.mastermind.warm_up:optimal_plan"}
 """Plan name -> ``module:function`` returning ``(target, callees)``, each an entry
