@@ -18,7 +18,9 @@ being measured and records:
   order, so its code differs from seed to seed, in every checkout):
   its instructions (comments and assembler directives dropped) and their SHA-1, so a
   change that is only meant to compile faster can be shown to leave the code that runs
-  unchanged (same digest: same speed, same results);
+  unchanged (same digest: same speed, same results), and each function of its library
+  (``functions``; ``solve_decks_functions_changed`` names those that differ from the
+  other checkout's);
 - per-kernel costs of the solitaire study in this checkout: each compiled
   specialisation's own compile seconds as Numba records them (inclusive of the kernels
   it calls, so the top ones sum more than the whole), and the count of specialisations;
@@ -102,7 +104,8 @@ from jitgames.solitaire.search import make_scratch, solve_decks, solve_rows
 solve_rows(deals(0, 0, 1), False, make_scratch(1))
 # the callees' ABI tags masked: their compile flags changed when they lost their
 # Python entry points, and the digest compares the instructions alone
-print(json.dumps(probes.machine_code_digest(solve_decks, mask_flags=True)))
+print(json.dumps(dict(probes.machine_code_digest(solve_decks, mask_flags=True),
+                      functions=probes.machine_code_by_function(solve_decks, mask_flags=True))))
 """
 
 STAGES = r"""
@@ -522,7 +525,16 @@ def main(argv=None) -> int:
                                               for name, checkout in code_checkouts.items()}
         result["solve_decks_machine_code"]["this, callees from the helper"] = _snippet(
             ROOT, MACHINE_CODE, helper_first=["solitaire.study"])
-        print("solve_decks machine code:", json.dumps(result["solve_decks_machine_code"]))
+        print("solve_decks machine code:", json.dumps(
+            {k: {"instructions": v["instructions"], "sha1": v["sha1"]}
+             for k, v in result["solve_decks_machine_code"].items()}))
+        if "before" in code_checkouts:
+            ours, theirs = (result["solve_decks_machine_code"][k]["functions"]
+                            for k in ("this", "before"))
+            result["solve_decks_functions_changed"] = sorted(
+                name for name in set(ours) | set(theirs) if ours.get(name) != theirs.get(name))
+            print("functions of solve_decks' library that differ from before:",
+                  result["solve_decks_functions_changed"])
     if args.by_function:
         result["by_function_solitaire"] = _snippet(ROOT, BY_FUNCTION % FIRST_CALL)
         print(stage_table(result["by_function_solitaire"]["by_group"]))

@@ -12,6 +12,7 @@ import sys
 
 from . import __version__
 from ._cli import ArgumentParser, as_program, command_name, exit_process
+from ._warmup import start_ahead_of
 
 __all__ = ["GAMES", "main"]
 
@@ -60,6 +61,8 @@ def main(argv=None) -> int:
             return 0 if exc.code is None else int(exc.code)
         return 2  # not reached: a lone valid game name is handled below
     package = PACKAGES.get(argv[0], argv[0])
+    # A first run's compiling helper imports beside the game's modules (about a second each).
+    start_ahead_of(argv[0], argv[1:])
     game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}.{package}"
                                    f".__main__")
     with command_name("jitgames"), as_program(program):

@@ -54,6 +54,27 @@ def machine_code_digest(kernel, signature=None, mask_flags: bool = False) -> dic
             "sha1": hashlib.sha1("\n".join(lines).encode()).hexdigest()}
 
 
+def machine_code_by_function(kernel, signature=None, mask_flags: bool = False) -> dict:
+    """``{symbol: {"instructions": count, "sha1": hex digest}}`` of each function in
+    ``kernel``'s compiled library (:func:`machine_code`, split at the functions' labels):
+    which of the functions linked into a kernel changed between two compilations."""
+    functions: dict[str, list[str]] = {}
+    lines = None
+    for line in machine_code(kernel, signature, mask_flags):
+        label = _FUNCTION_LABEL.match(line)
+        if label:
+            lines = functions.setdefault(label.group(1), [])
+        elif lines is not None:
+            lines.append(line)
+    return {name: {"instructions": len(body),
+                   "sha1": hashlib.sha1("\n".join(body).encode()).hexdigest()}
+            for name, body in functions.items()}
+
+
+_FUNCTION_LABEL = re.compile(r"^([A-Za-z_$][\w$.@]*):$")
+"""A function's label in :func:`machine_code`'s lines (local labels start with ``.L``)."""
+
+
 def _listener(on_start, on_end):
     from numba.core import event
 

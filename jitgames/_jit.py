@@ -248,6 +248,7 @@ if not numba.config.DISABLE_JIT:
     _abi_sizes_computed_once()
 
 from .errors import InputError  # noqa: E402
+from ._warmup import CLAIMS_VARIABLE  # noqa: E402  (the helper's module imports no kernels)
 
 __all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "fetch_add_acq_rel", "atomic_load",
            "atomic_load_with", "atomic_store", "spin_pause", "yield_thread", "address_of", "array_at",
@@ -421,16 +422,11 @@ def compile_for_kernels(kernel, args, inherited=None) -> None:
             kernel.internal_dispatcher().compile(args)
 
 
-CLAIMS_VARIABLE = "JITGAMES_COMPILE_CLAIMS"
-"""Environment variable naming the folder where processes that compile into one cache
-(a command and its helper, :mod:`jitgames._warmup`) claim the internal copies they are
-compiling (:func:`share_compiles`); a helper inherits it from the command."""
-
 CLAIM_WAIT_SECONDS = 120.0
 """The longest a process waits for the other to finish an internal copy it claimed
 (then it compiles the copy itself)."""
 
-_claims = {"folder": os.environ.get(CLAIMS_VARIABLE)}
+_claims = {"folder": os.environ.get(CLAIMS_VARIABLE)}  # a helper's, from its command
 
 
 def share_compiles(folder: str | None) -> None:

@@ -19,7 +19,9 @@ internal copy it is compiling in a folder both see (:func:`jitgames._jit.share_c
 so that none is compiled twice: the main process waits for one the helper is compiling
 and loads it, and the helper skips one the main process is compiling. A plan entry may
 also name a kernel the command calls from Python after the target (:data:`FOR_PYTHON`);
-the command then compiles the target first (:func:`compile_target`). A callee must be
+the command then compiles the target first (:func:`compile_target`), or a callee that the
+command compiles itself before its target (:data:`COMMAND`: one it would otherwise meet
+only after waiting for the helper), so that both processes stay busy. A callee must be
 compiled under the flags its first caller in the main process passes down (a plain
 kernel under a leaf kernel: no reference counting), and before any kernel of the plan
 that calls it, since the cache keys entries on argument types only. A plan may take parameters (the game's size
@@ -29,7 +31,13 @@ for ``mastermind.optimal``: the argument types depend on it). Plans:
 first search).
 
 The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]`` (it imports the plan's
-modules without their game package's ``__init__``, which it does not need): its output
+modules without their game package's ``__init__``, which it does not need). The front
+door (``jitgames GAME ...``) starts it *ahead* (:func:`start_ahead_of`), before the game's
+modules are imported, when the command's words say that it runs a plan: its imports (about
+a second) then run beside the command's own, and it waits for :func:`start` to tell it to
+compile (:data:`GO` on its standard input) or to end it (no helper wanted after all: the
+plan's target cached, no CPU idle; the CPU time of a helper still importing counts as
+idle); one that nobody tells ends with the command. Its output
 goes nowhere, an error only ends it, Ctrl-C ends it at once (the default action of SIGINT),
 and the main process ends it when its own first call is done (or cut short, also when
 Ctrl-C ends it at once while compiling); on Linux the helper also ends with the process
@@ -43,6 +51,7 @@ share the same cores and the main one only finishes later), or when
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import importlib
@@ -54,8 +63,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ._interrupt import also_at_end, no_longer_at_end
-
 PLANS = {"solitaire.study": "jitgames.solitaire.warm_up:study_plan",
          "mastermind.optimal": "jitgames.mastermind.warm_up:optimal_plan"}
 """Plan name -> ``module:function`` returning ``(target, callees)``, each an entry
@@ -64,6 +71,11 @@ compile flags it inherits from its first caller (``{"nrt": False}`` under a leaf
 kernel: :func:`jitgames._jit.compile_for_kernels`). The function takes the plan's
 parameters, strings (a game's size: ``mastermind.optimal``), as the helper's command
 line passes them."""
+
+CLAIMS_VARIABLE = "JITGAMES_COMPILE_CLAIMS"
+"""Environment variable naming the folder where processes that compile into one cache
+(a command and its helper) claim the internal copies they are compiling
+(:func:`jitgames._jit.share_compiles`); a helper inherits it from the command."""
 
 STOP_SECONDS = 2.0
 """How long the main process waits for the helper to end once asked (then kills it)."""
@@ -100,34 +112,45 @@ def _cpu_ticks(text: str) -> tuple[int, int]:
     return fields[3] + fields[4], sum(fields)
 
 
-def _idle_cpus(window: float = IDLE_WINDOW_SECONDS) -> float | None:
+def _process_ticks(pid: int) -> int:
+    """CPU ticks (user and system) process ``pid`` has used, from ``/proc/PID/stat``."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def _idle_cpus(window: float = IDLE_WINDOW_SECONDS, ours=()) -> float | None:
     """CPUs idle over the next ``window`` seconds (this process sleeps meanwhile), from
-    ``/proc/stat``; None where it cannot be read."""
+    ``/proc/stat``, the CPU time of the processes ``ours`` (process ids: a helper started
+    ahead, still importing) counted as idle; None where it cannot be read."""
     import time
 
     try:
         with open("/proc/stat") as f:
             idle, total = _cpu_ticks(f.read())
+        used = sum(_process_ticks(pid) for pid in ours)
         time.sleep(window)
         with open("/proc/stat") as f:
             idle_after, total_after = _cpu_ticks(f.read())
+        used = sum(_process_ticks(pid) for pid in ours) - used
     except (OSError, ValueError, IndexError):  # not Linux, or another format
         return None
     if total_after <= total:  # no tick elapsed: nothing measured
         return None
-    return (os.cpu_count() or 1) * (idle_after - idle) / (total_after - total)
+    return (os.cpu_count() or 1) * min(1.0, (idle_after - idle + used) / (total_after - total))
 
 
-def _core_to_spare() -> bool:
+def _core_to_spare(ours=()) -> bool:
     """Whether a CPU is idle for the helper: more than one usable, and over a short
-    window (:func:`_idle_cpus`) at least :data:`IDLE_NEEDED` CPUs idle; where the CPU
+    window (:func:`_idle_cpus`, the processes ``ours`` counted as idle) at least
+    :data:`IDLE_NEEDED` CPUs idle; where the CPU
     counters cannot be read, the one-minute load average leaving one free beside this
     process. (The load average lags: a minute after a busy spell it still reads about 1
     on an idle machine, which kept the helper off.)"""
     cpus = _cpus()
     if cpus < 2:
         return False
-    idle = _idle_cpus()
+    idle = _idle_cpus(ours=ours)
     if idle is not None:
         return idle >= IDLE_NEEDED
     try:
@@ -137,10 +160,11 @@ def _core_to_spare() -> bool:
     return load <= cpus - 1
 
 
-def wanted(name: str, *params: str) -> bool:
+def wanted(name: str, *params: str, ours=()) -> bool:
     """Whether a helper for plan ``name`` (with ``params``) would do any good now:
     kernels compiled, the plan's target not cached yet, and a CPU to spare
-    (:func:`_core_to_spare`), unless ``JITGAMES_WARM_UP`` says ``0`` (never) or ``1``
+    (:func:`_core_to_spare`; ``ours``: ids of processes whose CPU time counts as idle,
+    a helper started ahead), unless ``JITGAMES_WARM_UP`` says ``0`` (never) or ``1``
     (whatever the load)."""
     import numba
 
@@ -152,16 +176,21 @@ def wanted(name: str, *params: str) -> bool:
     (kernel, args), _ = _plan(name, params)
     if is_cached(kernel, args):  # first: a warm cache never waits for the idle window
         return False
-    return setting == "1" or _core_to_spare()
+    return setting == "1" or _core_to_spare(ours)
 
 
-def start(name: str, *params: str) -> subprocess.Popen | None:
-    """Start the helper process of plan ``name`` with ``params`` if :func:`wanted`
-    (else None)."""
-    if not wanted(name, *params):
-        return None
-    from ._jit import CLAIMS_VARIABLE, share_compiles
+_AHEAD: dict = {}
+"""Helpers started ahead (:func:`start_ahead`), by ``(plan, parameters)``, waiting to be
+told to compile or to end."""
 
+GO = b"go\n"
+"""What a helper started ahead reads on its standard input before it compiles."""
+
+
+def _spawn(name: str, params, ahead: bool) -> subprocess.Popen | None:
+    """The helper process of plan ``name`` with ``params`` (None where none can be
+    started), with a folder of its own for the claims it shares with this process; one
+    started ``ahead`` waits, its imports done, for :data:`GO` on its standard input."""
     root = str(Path(__file__).resolve().parent.parent)  # this package, wherever it is
     path = os.environ.get("PYTHONPATH")
     env = dict(os.environ, PYTHONPATH=root if not path else root + os.pathsep + path)
@@ -171,21 +200,166 @@ def start(name: str, *params: str) -> subprocess.Popen | None:
     except OSError:  # no temporary folder: no helper, the main process compiles alone
         return None
     env[CLAIMS_VARIABLE] = claims
+    command = [sys.executable, "-m", "jitgames._warmup", *([AHEAD_FLAG] if ahead else []),
+               name, *params]
     try:
-        helper = subprocess.Popen([sys.executable, "-m", "jitgames._warmup", name, *params],
-                                  env=env,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, close_fds=True)
+        helper = subprocess.Popen(command, env=env,
+                                  stdin=subprocess.PIPE if ahead else subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  close_fds=True)
     except OSError:  # no process to spare: the main process compiles everything
         shutil.rmtree(claims, ignore_errors=True)
         return None
-    share_compiles(claims)
     helper.claims = claims
-    # Ctrl-C while compiling ends this process at once (jitgames._interrupt), with no
-    # ``finally`` block run: the helper is killed there too, and its claims removed.
     helper.end_now = functools.partial(_end_now, helper)
-    also_at_end(helper.end_now)
+    if not ahead:  # (one started ahead: once told to compile, :func:`start`)
+        _end_with_this_process(helper)
     return helper
+
+
+def _end_with_this_process(helper: subprocess.Popen) -> None:
+    """Ctrl-C while compiling ends this process at once (:mod:`jitgames._interrupt`),
+    with no ``finally`` block run: have ``helper`` killed there too, and its claims
+    removed."""
+    from ._interrupt import also_at_end
+
+    also_at_end(helper.end_now)
+
+
+AHEAD_FLAG = "--when-told"
+"""The helper's first argument when started ahead (:func:`start_ahead`)."""
+
+
+def start_ahead(name: str, *params: str) -> subprocess.Popen | None:
+    """Start plan ``name``'s helper now, before this process imports the kernels, so
+    that its own imports (about a second) run beside this process's; it compiles
+    nothing until :func:`start` tells it to (or ends it, when no helper is wanted after
+    all; it also ends, unused, with this process). Not started where it could never be
+    used: ``JITGAMES_WARM_UP=0``, kernels run as plain Python, one usable CPU."""
+    if (os.environ.get("JITGAMES_WARM_UP") == "0" or _cpus() < 2
+            or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")):
+        return None
+    helper = _spawn(name, params, ahead=True)
+    if helper is not None:
+        if not _AHEAD:
+            atexit.register(_discard_unused)
+        _AHEAD[(name, tuple(params))] = helper
+    return helper
+
+
+def _discard_unused() -> None:
+    """End the helpers started ahead that no :func:`start` took (at exit: the command
+    took another path), and remove their claims' folders."""
+    while _AHEAD:
+        _discard(_AHEAD.popitem()[1])
+
+
+_NOT_A_STUDY = ("--help", "--show", "--deal-file", "--deals", "--bias", "--compare-shuffles",
+                "--rules")
+"""Options of ``jitgames solitaire`` that make it something else than a study of N
+deals with the study's rules (``--rules etude`` excepted), for :func:`_solitaire_study`."""
+
+
+def _solitaire_study(argv) -> bool:
+    """Whether ``jitgames solitaire ARGV`` looks like a study of N deals, the command
+    that runs plan ``solitaire.study``, from its words alone (its parser is not imported
+    yet): no sub-command first, no option, or abbreviation of one, that asks for another
+    mode. A wrong guess costs little: the helper started ahead only imports."""
+    if not argv or argv[0] in ("play", "stats", "check"):
+        return False
+    words = list(argv)
+    for i, word in enumerate(words):
+        if word == "-h":
+            return False
+        option, _, value = word.partition("=")
+        if len(option) < 3 or not option.startswith("--"):
+            continue
+        if option == "--rules" or (len(option) > 3 and "--rules".startswith(option)):
+            value = value or (words[i + 1] if i + 1 < len(words) else "")
+            if value != "etude":
+                return False
+        elif any(mode.startswith(option) for mode in _NOT_A_STUDY):
+            return False
+    return True
+
+
+AHEAD_OF = {"solitaire": ("solitaire.study", _solitaire_study,
+                          ("solitaire/search.py", "search.solve_decks"))}
+"""Front-door command (``jitgames GAME ...``) -> the plan its helper compiles, the test
+of the command's words that says it runs that plan, and where the plan's target is
+defined: its module (a path within the package) and the name Numba gives its cache
+files (:func:`start_ahead_of`)."""
+
+
+def _probably_cached(module: str, name: str) -> bool:
+    """Whether Numba's on-disk cache seems to hold function ``name`` of ``module`` (a
+    path within this package): an index file of it in the folder Numba 0.68 caches that
+    module's functions in (under ``NUMBA_CACHE_DIR`` when set, else the module's
+    ``__pycache__`` or the user's cache folder). A hint read without importing Numba:
+    an index may hold other entries (other argument types, older source), and another
+    Numba may keep its files elsewhere; either way the command still checks the cache
+    itself (:func:`wanted`)."""
+    import glob
+    import hashlib
+
+    folder = os.path.dirname(os.path.join(os.path.dirname(os.path.abspath(__file__)), module))
+    mirror = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        folders = [os.path.join(os.environ["NUMBA_CACHE_DIR"], mirror)]
+    else:
+        user = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        folders = [os.path.join(folder, "__pycache__"), os.path.join(user, "numba", mirror)]
+    return any(glob.glob(os.path.join(glob.escape(f), glob.escape(name) + "-*.nbi"))
+               for f in folders)
+
+
+def start_ahead_of(game: str, argv) -> None:
+    """From ``jitgames GAME ARGV``'s front door, before the game's modules are imported:
+    start the helper of the plan the command will run ahead (:func:`start_ahead`), if it
+    has one (:data:`AHEAD_OF`) and its target is not cached already, as far as the cache's
+    files tell (:func:`_probably_cached`: on a warm cache the helper's imports would
+    only take CPU from the command's)."""
+    plan = AHEAD_OF.get(game)
+    if plan is not None and plan[1](argv) and not _probably_cached(*plan[2]):
+        start_ahead(plan[0])
+
+
+def start(name: str, *params: str) -> subprocess.Popen | None:
+    """Start the helper process of plan ``name`` with ``params`` if :func:`wanted`
+    (else None): the one started ahead for it (:func:`start_ahead`) is told to compile,
+    or ended when not wanted."""
+    ahead = _AHEAD.pop((name, tuple(params)), None)
+    if ahead is not None and ahead.poll() is not None:  # it failed: start another
+        _discard(ahead)
+        ahead = None
+    if not wanted(name, *params, ours=() if ahead is None else (ahead.pid,)):
+        _discard(ahead)
+        return None
+    if ahead is None:
+        helper = _spawn(name, params, ahead=False)
+    else:
+        helper = ahead
+        try:
+            helper.stdin.write(GO)
+            helper.stdin.close()
+        except OSError:  # it has ended meanwhile: the main process compiles alone
+            _discard(helper)
+            return None
+        _end_with_this_process(helper)
+    if helper is not None:
+        from ._jit import share_compiles
+
+        share_compiles(helper.claims)
+    return helper
+
+
+def _discard(helper: subprocess.Popen | None) -> None:
+    """End a helper started ahead that will not compile, and reap it."""
+    if helper is None:
+        return
+    helper.end_now()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        helper.wait(STOP_SECONDS)
 
 
 def _end_now(helper: subprocess.Popen) -> None:
@@ -198,6 +372,8 @@ def stop(helper: subprocess.Popen | None) -> None:
     """End ``helper`` (if still running) and reap it, waiting at most a few seconds."""
     if helper is None:
         return
+    from ._interrupt import no_longer_at_end
+
     no_longer_at_end(helper.end_now)
     if helper.poll() is None:
         helper.terminate()
@@ -229,6 +405,13 @@ FOR_PYTHON = "python"
 """In place of a plan entry's inherited flags: compile the kernel for calls from Python
 (a kernel the command calls from Python after the plan's target)."""
 
+COMMAND = "command"
+"""In place of a plan entry's inherited flags: the command compiles this callee itself,
+for calls from kernels, before the plan's target (:func:`compile_target`), while the
+helper compiles the entries before it; the helper, when it gets there, finds it cached
+(or claimed) and moves on. For a callee the command would otherwise meet late, after
+waiting for the helper."""
+
 
 def compile_plan(name: str, *params: str) -> None:
     """Compile the callees of plan ``name`` (with ``params``) for calls from kernels,
@@ -240,6 +423,8 @@ def compile_plan(name: str, *params: str) -> None:
     for kernel, args, *inherited in callees:
         if inherited == [FOR_PYTHON]:
             kernel.compile(tuple(args))
+        elif inherited == [COMMAND]:
+            compile_for_kernels(kernel, args)
         else:
             compile_for_kernels(kernel, args, *inherited)
 
@@ -247,12 +432,19 @@ def compile_plan(name: str, *params: str) -> None:
 def compile_target(name: str, *params: str) -> None:
     """Compile plan ``name``'s target (with ``params``) for calls from Python, or load it
     from the cache, here: a command that compiles its target before the kernels it calls
-    first (the study's deal generation) leaves those to its helper."""
+    first (the study's deal generation) leaves those to its helper. On an empty cache the
+    plan's :data:`COMMAND` entries are compiled first, for calls from kernels."""
     import numba
+
+    from ._jit import compile_for_kernels, is_cached
 
     if numba.config.DISABLE_JIT:
         return
-    (kernel, args), _ = _plan(name, params)
+    (kernel, args), callees = _plan(name, params)
+    if not is_cached(kernel, args):
+        for callee, callee_args, *how in callees:
+            if how == [COMMAND]:
+                compile_for_kernels(callee, callee_args)
     kernel.compile(tuple(args))
 
 
@@ -291,7 +483,14 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent()
     name, *params = sys.argv[1:] if argv is None else argv
+    told = name == AHEAD_FLAG
+    if told:
+        name, *params = params
     _skip_package_init(name)
+    if told:
+        _plan(name, params)  # the imports, while the command does its own
+        if sys.stdin.buffer.readline() != GO:  # ended unused (or no helper wanted)
+            return 0
     compile_plan(name, *params)
     return 0
 

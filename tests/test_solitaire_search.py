@@ -254,6 +254,15 @@ def test_solve_decks_matches_its_twin(decks):
 
 
 @pytest.mark.kernel
+@given(st.integers(1, 1 << 12), st.integers(1, 1 << 14))
+def test_larger_table_matches_twin(capacity, max_capacity):
+    slots, meta, grown = S._larger_table(capacity, max_capacity)
+    theirs = ref.larger_table(capacity, max_capacity)
+    assert (slots.tolist(), meta.tolist(), grown) == theirs
+    assert slots.dtype == meta.dtype == np.int64
+
+
+@pytest.mark.kernel
 @given(st.integers(0, 52), st.integers(0, 56), st.integers(0, 56))
 def test_value_packing_matches_twin(score, moves, decisions):
     value = (score << 12) | ((63 - moves) << 6) | (63 - decisions)

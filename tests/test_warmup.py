@@ -88,9 +88,16 @@ def _study(cache: Path) -> dict:
     return json.loads(done.stdout)
 
 
-def test_the_study_on_an_empty_cache_with_its_helper_gives_the_same_figures(alone, tmp_path):
+def test_the_study_on_an_empty_cache_with_its_helper_gives_the_same_figures(alone, tmp_path,
+                                                                           monkeypatch):
+    from jitgames import _warmup
+
     cache = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    target = _warmup.AHEAD_OF["solitaire"][2]
+    assert not _warmup._probably_cached(*target)  # the front door starts its helper ahead
     summary = _study(cache)
+    assert _warmup._probably_cached(*target)  # and not on the next run
     scores = [row[0] for row in alone["rows"]]
     assert summary["complete"] and summary["deals"] == DEALS
     assert {int(k): v for k, v in summary["histogram"].items() if v} == Counter(scores)
@@ -126,6 +133,12 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
             assert child.poll() is None, child.communicate(timeout=30)
             time.sleep(0.05)
         assert helpers_of(cache), "no helper process started on an empty cache"
+        # started ahead, the helper appears before the command has imported its kernels:
+        # wait for the first kernel either process has compiled
+        while not list(cache.rglob("*.nbi")) and time.monotonic() < deadline:
+            assert child.poll() is None, child.communicate(timeout=30)
+            time.sleep(0.05)
+        assert list(cache.rglob("*.nbi")), "nothing compiled within a minute"
         time.sleep(1.0)  # both compiling
         assert child.poll() is None
         sent = time.monotonic()
@@ -144,18 +157,45 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
             os.kill(pid, signal.SIGKILL)
 
 
+def test_ctrl_c_while_the_command_imports_ends_the_helper_started_ahead(tmp_path):
+    cache = tmp_path / "cache"
+    child = subprocess.Popen([sys.executable, "-c", WRAPPER, "jitgames", "solitaire", "2000",
+                              "--json", "--threads", "1"], env=child_env(cache, **WARM_UP),
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not helpers_of(cache) and time.monotonic() < deadline:
+            assert child.poll() is None, child.communicate(timeout=30)
+            time.sleep(0.01)
+        assert helpers_of(cache), "no helper started ahead"
+        os.kill(child.pid, signal.SIGINT)  # the command is still importing, or just compiling
+        child.communicate(timeout=60)
+        assert child.returncode != 0
+        deadline = time.monotonic() + 10
+        while helpers_of(cache) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert helpers_of(cache) == []  # it ended with the command, however that ended
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate(timeout=30)
+        for pid in helpers_of(cache):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_no_helper_when_switched_off_or_no_core_is_idle(monkeypatch):
     from jitgames import _jit, _warmup
 
     monkeypatch.delenv("JITGAMES_WARM_UP", raising=False)
     monkeypatch.setattr(_jit, "is_cached", lambda kernel, args: False)  # a first run
     monkeypatch.setattr(_warmup, "_cpus", lambda: 2)
-    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 2.0)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda ours=(): 2.0)
     assert _warmup.wanted("solitaire.study")  # both CPUs idle: the gate lets it start
-    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 1.0)  # one CPU busy besides
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda ours=(): 1.0)  # one CPU busy besides
     assert not _warmup.wanted("solitaire.study")
     # where the CPU counters cannot be read: the load average decides
-    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: None)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda ours=(): None)
     monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
     assert _warmup.wanted("solitaire.study")
     monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 0.0, 0.0))
@@ -200,13 +240,91 @@ def test_idle_cpus_count_idle_and_io_wait_but_not_niced_work(monkeypatch):
     assert _warmup._idle_cpus(0.0) == 2 * 5 / 10  # 5 of 10 ticks idle: one CPU
     monkeypatch.undo()
     monkeypatch.setattr(_warmup, "_cpus", lambda: 2)
-    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 2.0)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda ours=(): 2.0)
     assert _warmup._core_to_spare()  # both idle: this process's core and the helper's
-    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 1.2)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda ours=(): 1.2)
     assert not _warmup._core_to_spare()
     monkeypatch.setattr(_warmup, "_cpus", lambda: 1)
-    monkeypatch.setattr(_warmup, "_idle_cpus", lambda: 2.0)
+    monkeypatch.setattr(_warmup, "_idle_cpus", lambda ours=(): 2.0)
     assert not _warmup._core_to_spare()  # one usable CPU: never
+
+
+def test_idle_cpus_count_the_time_of_our_own_processes_as_idle(monkeypatch):
+    """A helper started ahead, still importing, uses a CPU of its own while the gate
+    reads the counters: its ticks count as idle, not as another job's."""
+    from jitgames import _warmup
+
+    samples = iter([STAT.format(user=100, nice=50, idle=1000, iowait=20),
+                    STAT.format(user=106, nice=50, idle=1004, iowait=20)])
+
+    class Stat:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return next(samples)
+
+    ticks = {4242: iter([300, 306])}  # the helper: 6 of the 10 ticks
+    monkeypatch.setattr(_warmup, "open", lambda *a, **k: Stat(), raising=False)
+    monkeypatch.setattr(_warmup, "_process_ticks", lambda pid: next(ticks[pid]))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert _warmup._idle_cpus(0.0, ours=(4242,)) == 2.0  # 4 idle + 6 ours of 10
+    monkeypatch.undo()
+    if sys.platform.startswith("linux"):  # the counters of a real process
+        assert _warmup._process_ticks(os.getpid()) >= 0
+
+
+@pytest.mark.parametrize("argv, study", [
+    (["200"], True), (["--seed", "3", "200"], True), (["200", "--shuffle", "naive"], True),
+    (["200", "--rules", "etude"], True), (["--rules=etude", "200"], True),
+    (["200", "--score-only", "--scheduler", "local:2"], True),
+    ([], False), (["play"], False), (["stats"], False), (["check", "f"], False),
+    (["-h"], False), (["--help"], False), (["--show", "0", "0"], False), (["--sh", "0", "0"], False),
+    (["--deal-file", "f"], False), (["--deals", "f"], False), (["200", "--bias"], False),
+    (["200", "--compare-shuffles"], False), (["200", "--rules", "yukon"], False),
+    (["200", "--rules=alaska"], False), (["200", "--r", "etude"], False)])
+def test_the_front_door_tells_a_study_from_its_words(argv, study):
+    from jitgames import _warmup
+
+    assert _warmup._solitaire_study(argv) is study
+
+
+def test_a_helper_started_ahead_compiles_nothing_until_told_and_ends_unused(
+        tmp_path, monkeypatch):
+    from jitgames import _warmup
+
+    cache = tmp_path / "cache"
+    for name, value in child_env(cache).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("JITGAMES_WARM_UP", raising=False)
+    helper = _warmup.start_ahead("solitaire.study")
+    try:
+        assert helper is not None and helpers_of(cache) == [helper.pid]
+        time.sleep(3.0)  # its imports done (about a second), waiting to be told
+        assert helper.poll() is None
+        assert not list(cache.rglob("*.nbi"))  # nothing compiled
+        claims = Path(helper.claims)
+        assert claims.is_dir()
+        _warmup._discard_unused()  # what the command's exit does when no study ran
+        assert helper.poll() is not None and not claims.exists()
+        assert helpers_of(cache) == []
+    finally:
+        if helper is not None and helper.poll() is None:
+            helper.kill()
+            helper.wait(30)
+
+
+def test_a_helper_started_ahead_ends_with_a_command_that_fails(tmp_path):
+    cache = tmp_path / "cache"
+    # words of a study (a helper is started ahead), then an option the parser refuses
+    done = run_child(["-m", "jitgames", "solitaire", "100", "--no-such-option"], cache,
+                     **WARM_UP)
+    assert done.returncode == 2 and "--no-such-option" in done.stderr
+    assert helpers_of(cache) == []
+    assert not list(cache.rglob("*.nbi"))
 
 
 def test_idle_cpus_on_this_machine_is_bounded_and_quick():

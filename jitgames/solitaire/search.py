@@ -410,6 +410,20 @@ def solve_figures(pos, slots, meta, stack, moves, score_only, eviction_limit):
 
 
 @jit
+def _larger_table(capacity, max_capacity):
+    """``(slots, meta, capacity)`` of a new empty table ``GROWTH`` times larger than
+    ``capacity`` slots, at most ``max_capacity``, for a deal that thrashed its table.
+
+    A kernel of its own, not written out in :func:`solve_decks`: on a first run the
+    helper process compiles it (with Numba's ``min`` and ``np.zeros``, which are compiled
+    in each process that types them: :mod:`.warm_up`), and the command does not.
+    """
+    capacity = min(capacity * GROWTH, max_capacity)
+    return (np.zeros(capacity * SLOT_WORDS, dtype=np.int64), np.zeros(META_SIZE, dtype=np.int64),
+            capacity)
+
+
+@jit
 def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity, out):
     """Solve every deck (rows of ``decks``) into the rows of ``out`` (n x N_FIELDS).
 
@@ -450,9 +464,7 @@ def solve_decks(decks, score_only, slots, meta, pos, stack, moves, max_capacity,
                 row[7] = table_meta[OCCUPANCY]
                 row[8] = capacity
                 break
-            capacity = min(capacity * GROWTH, max_capacity)
-            table = np.zeros(capacity * SLOT_WORDS, dtype=np.int64)
-            table_meta = np.zeros(META_SIZE, dtype=np.int64)
+            table, table_meta, capacity = _larger_table(capacity, max_capacity)
 
 
 _PAD = 16

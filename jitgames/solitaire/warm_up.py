@@ -2,13 +2,16 @@
 
 The study's first call compiles :func:`.search.solve_decks` (the command compiles it
 first, :func:`jitgames._warmup.compile_target`) and, while typing it, its callees; then
-the deal generation (:func:`.deal.fisher_yates_range`, called from Python). The helper
-compiles the line search (:func:`.search.solve_line`, with the callees it needs) first:
-the command meets it last, after the deal's set-up and the score search
-(:func:`.search.solve_position`) that it compiles itself meanwhile. Then the other
-callees from the last ones ``solve_decks`` meets back (those the command has compiled
-or is compiling are loaded or skipped: :func:`jitgames._jit.share_compiles`), and the
-deal generation for the call from Python that follows. The argument types are those of
+the deal generation (:func:`.deal.fisher_yates_range`, called from Python). The work is
+split so that neither process waits for the other: the command first compiles the score
+search (:func:`.search.solve_position`, with the callees that both searches call) and
+the table growth (:func:`.search._larger_table`), marked :data:`jitgames._warmup.COMMAND`;
+meanwhile the helper compiles the deal's set-up (:func:`.rules.deal_position`, which
+``solve_decks`` meets first) and then the line search (:func:`.search.solve_line`),
+the callees only it calls first. Then the helper goes through the other callees from
+the last ones ``solve_decks`` meets back (those the command has compiled or is
+compiling are loaded or skipped: :func:`jitgames._jit.share_compiles`), and the deal
+generation for the call from Python that follows. The argument types are those of
 ``solve_decks``' calls: its scratch is C-contiguous int64 arrays, its integers int64
 (a test checks that after the helper's work the main process compiles none of these
 kernels).
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from numba.core import types
 
-from .._warmup import FOR_PYTHON
+from .._warmup import COMMAND, FOR_PYTHON
 from . import bound, deal, reach, rules, search, table
 
 STUDY_PLAN = "solitaire.study"
@@ -25,15 +28,21 @@ STUDY_PLAN = "solitaire.study"
 
 _A, _I, _B = types.int64[::1], types.int64, types.boolean
 
-_CALLEES = (  # solve_line first, then the reverse of the order solve_decks meets them
+_CALLEES = (
+    # the helper's first: what the command meets first (after the searches it compiles
+    # itself, below), then the line search with the callees only it calls
+    (rules.deal_position, (_A, _A)),
+    (bound._scan, (_A, _I, _I, _I, _I, _I)),
+    (bound._rescan, (_A, _A, _I, _I, _I)),
+    (search._foundation_moves_first, (_A, _A, _I, _I)),
+    (rules.last_move_entry, (_A,)),
     (search.solve_line, (_A, _A, _A, _A, _A, _I, _I, _I)),
-    (search.solve_position, (_A, _A, _A, _A, _A, _B, _I, _I)),
+    # the command's own, first: the score search, with the callees both searches call
+    (search.solve_position, (_A, _A, _A, _A, _A, _B, _I, _I), COMMAND),
+    (search._larger_table, (_I, _I), COMMAND),
+    # the rest, from the last one solve_decks meets back (cached by then, as a rule)
     (bound._lower, (_I, _I)),
     (bound._must_leave, (_I, _I, _I)),
-    (bound._rescan, (_A, _A, _I, _I, _I)),
-    (rules.last_move_entry, (_A,)),
-    (search._foundation_moves_first, (_A, _A, _I, _I)),
-    (bound._scan, (_A, _I, _I, _I, _I, _I)),
     (search.unpack_value, (_I,)),
     (search._fold, (_A, _I, _I, _B)),
     (search._unwind, (_A, _I)),
@@ -58,7 +67,6 @@ _CALLEES = (  # solve_line first, then the reverse of the order solve_decks meet
     (table.table_new_deal, (_A, _A)),
     (rules.legal_moves, (_A, _A, _I)),
     (rules.position_key, (_A,)),
-    (rules.deal_position, (_A, _A)),
     # called from Python after solve_decks is compiled (jitgames.solitaire.__main__)
     (deal.fisher_yates_range, (types.uint64, types.uint64, types.int64[:, ::1]), FOR_PYTHON),
 )

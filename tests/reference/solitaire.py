@@ -318,6 +318,13 @@ def solve_decks(decks, score_only, slots, meta, positions, stacks, moves, max_ca
         out[d, 9] = len(game_moves(deal_game(deck)[0]))
 
 
+def larger_table(capacity, max_capacity):
+    """``(slots, meta, capacity)``: an empty table 4 times larger (at most ``max_capacity``
+    slots), two words a slot, 8 words of statistics."""
+    capacity = capacity * 4 if capacity * 4 < max_capacity else max_capacity
+    return [0] * (2 * capacity), [0] * 8, capacity
+
+
 # ----------------------------------------------------------------------------- position table
 # A slot is two words: tag = key | epoch << 56, info = value | last_use << 18 | hits << 42.
 
