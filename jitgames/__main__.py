@@ -63,8 +63,12 @@ def main(argv=None) -> int:
     package = PACKAGES.get(argv[0], argv[0])
     # A first run's compiling helper imports beside the game's modules (about a second each).
     start_ahead_of(argv[0], argv[1:])
-    game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}.{package}"
-                                   f".__main__")
+    try:
+        game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}."
+                                       f"{package}.__main__")
+    except KeyboardInterrupt:  # Ctrl-C before the game's own handling is in place
+        print(f"jitgames {argv[0]}: interrupted", file=sys.stderr)
+        return 130
     with command_name("jitgames"), as_program(program):
         return game.main(argv[1:])
 

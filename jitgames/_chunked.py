@@ -528,10 +528,13 @@ def _secure_local_cluster(workers: int, local_cluster):
             except TimeoutError:
                 # Dask asks each worker to stop, kills it after 4 s, then gives up
                 # waiting 5 s more to reap it: on a loaded machine the reaping can be
-                # late. The workers are dead and the results in; calling close again
-                # would wait forever on the "closing" state, so the rest is left to
-                # this process's exit.
-                pass
+                # late. The workers are dead and the results in. The cluster is left
+                # "closing", which another close (Dask's own at exit) would wait on
+                # for its full timeout, so it is taken off Dask's list of clusters and
+                # its event loop stopped (best effort: private parts of Dask).
+                with contextlib.suppress(Exception):
+                    type(cluster)._instances.discard(cluster)
+                    cluster._loop_runner.stop()
 
 
 def _start_deaf_to_ctrl_c(start):

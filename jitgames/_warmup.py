@@ -243,6 +243,7 @@ def start_ahead(name: str, *params: str) -> subprocess.Popen | None:
     if helper is not None:
         if not _AHEAD:
             atexit.register(_discard_unused)
+        _discard(_AHEAD.pop((name, tuple(params)), None))  # a second start (tests call main)
         _AHEAD[(name, tuple(params))] = helper
     return helper
 

@@ -608,3 +608,30 @@ def test_committed_optimal_trees():
         assert checked.total == doc["total"] == row["total"], path
         assert doc["strategy"] == "optimal" and path.name in row["source"]
         assert doc["optimal"]["lower_bound"] == doc["optimal"]["upper_bound"] == row["total"]
+
+
+def test_optimal_out_of_a_one_code_game(tmp_path, capsys):
+    out = tmp_path / "one.json"
+    assert mastermind_main(["optimal", "-p", "1", "-k", "1", "--out", str(out), "-q"]) == 0
+    capsys.readouterr()
+    assert check_tree(json.loads(out.read_text())).total == 1
+
+
+def test_a_tree_that_cannot_be_written_keeps_the_printed_result(tmp_path, capsys,
+                                                                monkeypatch):
+    """A full disk after a long run: the total is printed all the same, then one error
+    line and status 2."""
+    from jitgames.mastermind import tree as tree_module
+
+    def full_disk(path, doc):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tree_module, "write_document", full_disk)
+    status = mastermind_main(["optimal", "-p", "3", "-k", "4", "--out",
+                              str(tmp_path / "t.json"), "--json", "-q"])
+    captured = capsys.readouterr()
+    assert status == 2
+    printed = json.loads(captured.out)
+    assert printed["total"] == mr.optimal_run(3, 4).total and "out" not in printed
+    assert "No space left" in printed["out_error"]
+    assert len(captured.err.strip().splitlines()) == 1 and "could not be written" in captured.err

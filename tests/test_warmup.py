@@ -170,8 +170,9 @@ def test_ctrl_c_while_the_command_imports_ends_the_helper_started_ahead(tmp_path
             time.sleep(0.01)
         assert helpers_of(cache), "no helper started ahead"
         os.kill(child.pid, signal.SIGINT)  # the command is still importing, or just compiling
-        child.communicate(timeout=60)
-        assert child.returncode != 0
+        _, err = child.communicate(timeout=60)
+        assert child.returncode == 130, err
+        assert "Traceback" not in err.decode() and "interrupted" in err.decode(), err
         deadline = time.monotonic() + 10
         while helpers_of(cache) and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -463,12 +463,17 @@ def _cmd_optimal(args):
                           tree=args.out is not None)
     out = run.to_dict()
     out["scheduler"] = args.scheduler
+    unwritten = None
     if run.tree is not None:
         doc = run.tree.to_document("optimal", args.max_guesses)
         doc["optimal"] = {"first_guess": run.guess, "lower_bound": run.lower,
                           "upper_bound": run.upper, "jobs": run.jobs}
-        write_document(args.out, doc)
-        out["out"] = args.out
+        try:
+            write_document(args.out, doc)
+            out["out"] = args.out
+        except (OSError, _store.StoreError) as exc:  # the result is still printed
+            unwritten = f"the tree could not be written to {args.out}: {exc}"
+            out["out_error"] = unwritten
     rep = "" if repeats else ", no repeats"
     limit = "" if args.max_guesses is None else f", at most {args.max_guesses} guesses"
     head = f"optimal on {args.pegs} pegs x {args.colours} colours{rep}{limit}: {run.codes} codes"
@@ -480,12 +485,16 @@ def _cmd_optimal(args):
         text = [head, f"not finished: the total lies in [{run.lower}, {upper}]"]
     text.append(f"jobs: {run.jobs_exact} exact, {run.jobs_cut} cut at their budget, "
                 f"{run.jobs_resumed} from the checkpoint, of {run.jobs}; {run.seconds:.1f} s")
-    if run.tree is not None:
+    if run.tree is not None and unwritten is None:
         text.append(f"tree of {run.tree.nodes} nodes written to {args.out}")
     note = None if run.complete else (
         f"{_cli.display_name(PROG)}: interrupted; finished jobs are kept"
         + ("" if args.checkpoint is None else f" in {args.checkpoint}; the same command resumes"))
-    return _cli.emit(args, out, text, run.complete, note=note)
+    status = _cli.emit(args, out, text, run.complete, note=note)
+    if unwritten is not None:
+        print(f"{_cli.display_name(PROG)}: error: {unwritten}", file=sys.stderr)
+        return 2
+    return status
 
 
 def _cmd_best(args):

@@ -943,6 +943,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         complete, strategy = True, None
         if space.size == 1:
             guess = space.format(0)
+            if tree:  # one code: the tree is its one guess
+                strategy = search_and_build(space, matrix, max_guesses)[1]
         else:
             try:
                 if client is not None:
@@ -981,8 +983,11 @@ def run_tree(plan: RunPlan, matrix: np.ndarray, max_guesses: int | None,
     with the class's proved cost as the bound (:func:`.optimal.search_and_build`),
     so only the first guess attaining it is sought at every node.
 
-    Raises InputError when the tree's total is not the run's: a stored job value
-    was wrong (the checkpoint's values are checked for form, not recomputed).
+    Raises InputError when a stored cost of a class is below what any guess attains,
+    or the tree's total is not the run's. A cost stored too high (only a forged
+    checkpoint, its checksum made anew, holds one) can pass: the class may then get
+    a guess attaining that cost, and the run's total is that high too. The
+    checkpoint's values are checked for form, not recomputed.
     """
     split = plan.split
     g = plan.best_guess

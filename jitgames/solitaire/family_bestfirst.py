@@ -190,9 +190,10 @@ def best_first(pos, slots, meta, moves, line, node_limit, goal, best, weights):
     ``goal``. ``best`` is the best score already known (``line`` holds a line to it);
     a position that beats it replaces it and its line. ``status`` is ``EXACT`` when the
     search reached ``goal`` or saw every position the goal search sees (then the
-    optimum is below ``goal``: module docstring), ``UNDECIDED`` when it passed
-    ``node_limit`` new positions, filled the set, or needed a line of ``MAX_DEPTH``
-    moves. ``pos`` is left as it was (the search works on a copy). Scratch: ``moves``
+    optimum is below ``goal``: module docstring), ``UNDECIDED`` when a position it
+    keeps is past ``node_limit`` new positions (those the bound drops count too, but
+    only the set's capacity stops them), it filled the set, or it needed a line of
+    ``MAX_DEPTH`` moves. ``pos`` is left as it was (the search works on a copy). Scratch: ``moves``
     (at least ``MAX_MOVES`` words).
     """
     work = pos.copy()
