@@ -132,9 +132,18 @@ def main(argv=None) -> int:
     parser.add_argument("--rules", default="1,2")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "solitaire_family_bestfirst.json"))
     args = parser.parse_args(argv)
-    weights = np.array([int(x) for x in args.weights.split(",")], dtype=np.int64)
+    try:
+        weights = np.array([int(x) for x in args.weights.split(",")], dtype=np.int64)
+        rule_sets = [int(r) for r in args.rules.split(",")]
+    except ValueError:
+        print(f"--weights and --rules take integers, got {args.weights!r}, {args.rules!r}",
+              file=sys.stderr)
+        return 2
     if weights.shape[0] != N_FEATURES:
         print(f"--weights needs {N_FEATURES} numbers", file=sys.stderr)
+        return 2
+    if not all(r in (1, 2) for r in rule_sets):
+        print(f"--rules: 1 (Yukon) or 2 (Alaska), got {args.rules!r}", file=sys.stderr)
         return 2
     try:
         for plan in args.plans.split(","):
@@ -148,7 +157,7 @@ def main(argv=None) -> int:
     table = {}
     failed = False
     with threads(1):
-        for rules in [int(r) for r in args.rules.split(",")]:
+        for rules in rule_sets:
             name = ("etude", "yukon", "alaska")[rules]
             rows, cpu = {}, {p: [] for p in plans}
             for plan in plans:       # compile, one deal
