@@ -35,6 +35,7 @@ import time
 
 import numba
 import numpy as np
+from ._at_end import run_callbacks
 from ._jit import atomic_load_with, jit
 
 __all__ = ["run_interruptible", "stop_flag", "stop_requested", "GRACE",
@@ -254,23 +255,6 @@ def _compiling_elsewhere() -> bool:
 _stopping = threading.Lock()
 
 
-_at_end: list = []
-"""Callables :func:`_end_process` runs first (errors ignored): child processes that must
-not outlive this one are ended there (the compiling helper, :mod:`jitgames._warmup`),
-since no ``finally`` block runs after it."""
-
-
-def also_at_end(callback) -> None:
-    """Run ``callback()`` if :func:`_end_process` ends the process."""
-    _at_end.append(callback)
-
-
-def no_longer_at_end(callback) -> None:
-    """Undo :func:`also_at_end` (nothing if ``callback`` is not there)."""
-    with contextlib.suppress(ValueError):
-        _at_end.remove(callback)
-
-
 def _end_process(line: str | None, status: int, output: str | None = None) -> None:
     """End the process now with ``status``: standard output flushed and ``output``
     (if any) written to it, ``line`` (if any) written to stderr. No interpreter shutdown: a thread inside LLVM when Python
@@ -279,9 +263,7 @@ def _end_process(line: str | None, status: int, output: str | None = None) -> No
     if not _stopping.acquire(blocking=False):
         while True:
             time.sleep(60)
-    for callback in list(_at_end):
-        with contextlib.suppress(Exception):
-            callback()
+    run_callbacks()  # child processes that must not outlive this one
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

@@ -35,7 +35,7 @@ modules without their game package's ``__init__``, which it does not need). The 
 door (``jitgames GAME ...``) starts it *ahead* (:func:`start_ahead_of`), before the game's
 modules are imported, when the command's words say that it runs a plan: its imports (about
 a second) then run beside the command's own, and it waits for :func:`start` to tell it to
-compile (:data:`GO` on its standard input) or to end it (no helper wanted after all: the
+compile (:data:`GO` and its claims' folder on its standard input) or to end it (no helper wanted after all: the
 plan's target cached, no CPU idle; the CPU time of a helper still importing counts as
 idle); one that nobody tells ends with the command. Its output
 goes nowhere, an error only ends it, Ctrl-C ends it at once (the default action of SIGINT),
@@ -183,23 +183,25 @@ _AHEAD: dict = {}
 """Helpers started ahead (:func:`start_ahead`), by ``(plan, parameters)``, waiting to be
 told to compile or to end."""
 
-GO = b"go\n"
-"""What a helper started ahead reads on its standard input before it compiles."""
+GO = b"go "
+"""What a helper started ahead reads on its standard input before it compiles, followed
+by its claims' folder and a newline."""
 
 
 def _spawn(name: str, params, ahead: bool) -> subprocess.Popen | None:
     """The helper process of plan ``name`` with ``params`` (None where none can be
     started), with a folder of its own for the claims it shares with this process; one
-    started ``ahead`` waits, its imports done, for :data:`GO` on its standard input."""
+    started ``ahead`` waits, its imports done, for :data:`GO` on its standard input, and
+    gets its folder only then (:func:`start`: a command killed before it leaves none)."""
     root = str(Path(__file__).resolve().parent.parent)  # this package, wherever it is
     path = os.environ.get("PYTHONPATH")
     env = dict(os.environ, PYTHONPATH=root if not path else root + os.pathsep + path)
     env["JITGAMES_WARM_UP_PARENT"] = str(os.getpid())
-    try:
-        claims = tempfile.mkdtemp(prefix="jitgames-compiling-")
-    except OSError:  # no temporary folder: no helper, the main process compiles alone
-        return None
-    env[CLAIMS_VARIABLE] = claims
+    claims = None if ahead else _claims_folder()
+    if not ahead:
+        if claims is None:  # no temporary folder: no helper, the main process compiles alone
+            return None
+        env[CLAIMS_VARIABLE] = claims
     command = [sys.executable, "-m", "jitgames._warmup", *([AHEAD_FLAG] if ahead else []),
                name, *params]
     try:
@@ -208,20 +210,20 @@ def _spawn(name: str, params, ahead: bool) -> subprocess.Popen | None:
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   close_fds=True)
     except OSError:  # no process to spare: the main process compiles everything
-        shutil.rmtree(claims, ignore_errors=True)
+        if claims is not None:
+            shutil.rmtree(claims, ignore_errors=True)
         return None
     helper.claims = claims
     helper.end_now = functools.partial(_end_now, helper)
-    if not ahead:  # (one started ahead: once told to compile, :func:`start`)
-        _end_with_this_process(helper)
+    _end_with_this_process(helper)
     return helper
 
 
 def _end_with_this_process(helper: subprocess.Popen) -> None:
-    """Ctrl-C while compiling ends this process at once (:mod:`jitgames._interrupt`),
-    with no ``finally`` block run: have ``helper`` killed there too, and its claims
-    removed."""
-    from ._interrupt import also_at_end
+    """Ctrl-C or SIGTERM while importing or compiling ends this process at once
+    (:mod:`jitgames._interrupt`), with no ``finally`` block or ``atexit`` handler run:
+    have ``helper`` killed there too, and its claims removed (:mod:`jitgames._at_end`)."""
+    from ._at_end import also_at_end
 
     also_at_end(helper.end_now)
 
@@ -340,13 +342,15 @@ def start(name: str, *params: str) -> subprocess.Popen | None:
         helper = _spawn(name, params, ahead=False)
     else:
         helper = ahead
+        helper.claims = _claims_folder()
         try:
-            helper.stdin.write(GO)
+            if helper.claims is None:
+                raise OSError("no temporary folder")
+            helper.stdin.write(GO + helper.claims.encode() + b"\n")
             helper.stdin.close()
         except OSError:  # it has ended meanwhile: the main process compiles alone
             _discard(helper)
             return None
-        _end_with_this_process(helper)
     if helper is not None:
         from ._jit import share_compiles
 
@@ -358,6 +362,9 @@ def _discard(helper: subprocess.Popen | None) -> None:
     """End a helper started ahead that will not compile, and reap it."""
     if helper is None:
         return
+    from ._at_end import no_longer_at_end
+
+    no_longer_at_end(helper.end_now)
     helper.end_now()
     with contextlib.suppress(subprocess.TimeoutExpired):
         helper.wait(STOP_SECONDS)
@@ -366,14 +373,23 @@ def _discard(helper: subprocess.Popen | None) -> None:
 def _end_now(helper: subprocess.Popen) -> None:
     """Kill ``helper`` and remove the folder of claims it shared with this process."""
     helper.kill()
-    shutil.rmtree(helper.claims, ignore_errors=True)
+    if helper.claims is not None:
+        shutil.rmtree(helper.claims, ignore_errors=True)
+
+
+def _claims_folder() -> str | None:
+    """A new folder for a helper's claims (None where none can be made)."""
+    try:
+        return tempfile.mkdtemp(prefix="jitgames-compiling-")
+    except OSError:
+        return None
 
 
 def stop(helper: subprocess.Popen | None) -> None:
     """End ``helper`` (if still running) and reap it, waiting at most a few seconds."""
     if helper is None:
         return
-    from ._interrupt import no_longer_at_end
+    from ._at_end import no_longer_at_end
 
     no_longer_at_end(helper.end_now)
     if helper.poll() is None:
@@ -387,7 +403,8 @@ def stop(helper: subprocess.Popen | None) -> None:
     from ._jit import share_compiles
 
     share_compiles(None)
-    shutil.rmtree(helper.claims, ignore_errors=True)
+    if helper.claims is not None:
+        shutil.rmtree(helper.claims, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -490,8 +507,12 @@ def main(argv=None) -> int:
     _skip_package_init(name)
     if told:
         _plan(name, params)  # the imports, while the command does its own
-        if sys.stdin.buffer.readline() != GO:  # ended unused (or no helper wanted)
+        line = sys.stdin.buffer.readline()
+        if not line.startswith(GO) or not line.endswith(b"\n"):  # ended unused
             return 0
+        from ._jit import share_compiles
+
+        share_compiles(line[len(GO):-1].decode())
     compile_plan(name, *params)
     return 0
 

@@ -307,15 +307,43 @@ def test_a_helper_started_ahead_compiles_nothing_until_told_and_ends_unused(
         time.sleep(3.0)  # its imports done (about a second), waiting to be told
         assert helper.poll() is None
         assert not list(cache.rglob("*.nbi"))  # nothing compiled
-        claims = Path(helper.claims)
-        assert claims.is_dir()
+        assert helper.claims is None  # its claims' folder comes with the word to compile
         _warmup._discard_unused()  # what the command's exit does when no study ran
-        assert helper.poll() is not None and not claims.exists()
+        assert helper.poll() is not None
         assert helpers_of(cache) == []
     finally:
         if helper is not None and helper.poll() is None:
             helper.kill()
             helper.wait(30)
+
+
+def test_a_command_killed_while_importing_leaves_no_folder_behind(tmp_path):
+    """SIGTERM before the command's own handling is in place ends it by the signal's
+    default action: nothing of it runs, so the helper started ahead must not have made
+    a folder yet (it ends with its parent)."""
+    cache = tmp_path / "cache"
+    env = child_env(cache, **WARM_UP, TMPDIR=str(tmp_path))
+    child = subprocess.Popen([sys.executable, "-m", "jitgames", "solitaire", "2000"],
+                             env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not helpers_of(cache) and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.01)
+        assert helpers_of(cache), "no helper started ahead"
+        child.terminate()
+        child.wait(30)
+        deadline = time.monotonic() + 10
+        while helpers_of(cache) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert helpers_of(cache) == []
+        assert not list(tmp_path.glob("jitgames-compiling-*"))
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(30)
+        for pid in helpers_of(cache):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_a_helper_started_ahead_ends_with_a_command_that_fails(tmp_path):
