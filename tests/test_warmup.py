@@ -215,6 +215,24 @@ intr 12345
 """
 
 
+def _fake_proc_stat(monkeypatch, warmup, samples):
+    """Make ``warmup`` read /proc/stat as :data:`STAT` filled with each of ``samples``
+    in turn, one per read."""
+    texts = iter([STAT.format(**sample) for sample in samples])
+
+    class Stat:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return next(texts)
+
+    monkeypatch.setattr(warmup, "open", lambda *a, **k: Stat(), raising=False)
+
+
 def test_idle_cpus_count_idle_and_io_wait_but_not_niced_work(monkeypatch):
     """The gate reads the machine's CPU counters over a short window: idle and I/O wait
     ticks count as idle, ticks of niced processes as busy (another session's niced job
@@ -223,20 +241,8 @@ def test_idle_cpus_count_idle_and_io_wait_but_not_niced_work(monkeypatch):
 
     assert _warmup._cpu_ticks(STAT.format(user=100, nice=50, idle=1000, iowait=20)) == (
         1020, 100 + 50 + 300 + 1000 + 20 + 7)
-    samples = iter([STAT.format(user=100, nice=50, idle=1000, iowait=20),
-                    STAT.format(user=100, nice=55, idle=1004, iowait=21)])
-
-    class Stat:  # /proc/stat, read twice
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def read(self):
-            return next(samples)
-
-    monkeypatch.setattr(_warmup, "open", lambda *a, **k: Stat(), raising=False)
+    _fake_proc_stat(monkeypatch, _warmup, [dict(user=100, nice=50, idle=1000, iowait=20),
+                                           dict(user=100, nice=55, idle=1004, iowait=21)])
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert _warmup._idle_cpus(0.0) == 2 * 5 / 10  # 5 of 10 ticks idle: one CPU
     monkeypatch.undo()
@@ -255,21 +261,9 @@ def test_idle_cpus_count_the_time_of_our_own_processes_as_idle(monkeypatch):
     reads the counters: its ticks count as idle, not as another job's."""
     from jitgames import _warmup
 
-    samples = iter([STAT.format(user=100, nice=50, idle=1000, iowait=20),
-                    STAT.format(user=106, nice=50, idle=1004, iowait=20)])
-
-    class Stat:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def read(self):
-            return next(samples)
-
+    _fake_proc_stat(monkeypatch, _warmup, [dict(user=100, nice=50, idle=1000, iowait=20),
+                                           dict(user=106, nice=50, idle=1004, iowait=20)])
     ticks = {4242: iter([300, 306])}  # the helper: 6 of the 10 ticks
-    monkeypatch.setattr(_warmup, "open", lambda *a, **k: Stat(), raising=False)
     monkeypatch.setattr(_warmup, "_process_ticks", lambda pid: next(ticks[pid]))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert _warmup._idle_cpus(0.0, ours=(4242,)) == 2.0  # 4 idle + 6 ours of 10
