@@ -132,6 +132,20 @@ del _r, _c, _k, _e
 
 
 @jit(leaf=True)
+def progress_counts(pos):
+    """``(score, face-down cards, empty piles)`` of ``pos``: the measures of progress
+    that the searches' probes (a move *makes progress* when it raises the first or the
+    third or lowers the second) and the best-first priority are built on."""
+    down = 0
+    empty = 0
+    for p in range(N_PILES):
+        down += pos[DOWN + p]
+        if pos[LENGTH + p] == 0:
+            empty += 1
+    return pos[SCORE], down, empty
+
+
+@jit(leaf=True)
 def _code_shift(card):
     """``(key word, bit)`` of ``card``'s code."""
     w = card // 26

@@ -32,7 +32,7 @@ import numpy as np
 from .._jit import jit
 from .family import (CODE, DOWN, FOUNDATION, HEIGHT, KEY, LENGTH, LOG_LENGTH, MAX_DEPTH,
                      PILES, PILE_STRIDE, SCORE, TO_FOUNDATION, WHERE, apply_move,
-                     build_key, legal_moves, undo_move)
+                     build_key, legal_moves, progress_counts, undo_move)
 from .family_bound import bound_at_least
 from .family_set import SLOT_WORDS, _prefetch_children, contains_key, insert_key, new_deal
 from .rules import N_CARDS, N_PILES
@@ -52,19 +52,14 @@ def features(pos, out):
     """Write ``(score, face-down cards, empty piles, blocking)`` of ``pos`` into ``out``:
     *blocking* counts the cards lying on the next card of each suit's foundation
     (every one must leave before that card goes home)."""
-    down = 0
-    empty = 0
-    for p in range(N_PILES):
-        down += pos[DOWN + p]
-        if pos[LENGTH + p] == 0:
-            empty += 1
+    score, down, empty = progress_counts(pos)
     blocking = 0
     for s in range(4):
         h = pos[FOUNDATION + s]
         if h < 13:
             c = 13 * s + h
             blocking += pos[LENGTH + pos[WHERE + c]] - 1 - pos[HEIGHT + c]
-    out[0] = pos[SCORE]
+    out[0] = score
     out[1] = down
     out[2] = empty
     out[3] = blocking

@@ -17,7 +17,7 @@ reachable graph before it tries the second, and a won deal's win may
 come after millions of positions of shuffling runs back and forth. Before the full
 search, :func:`best_score` therefore runs *probes*: depth-first searches that
 allow at most a few moves in a row that make no progress (no foundation card, no card
-turned up, no pile emptied; :func:`_progress`), each with a quarter of the node limit
+turned up, no pile emptied; :func:`.family.progress_counts`), each with a quarter of the node limit
 (:data:`PROBES`: slack 1, then 3, in the étude; slack 1 in Yukon; none in Alaska), and a
 *best-first probe* (:data:`BEST_FIRST`, :mod:`.family_bestfirst`: the position of best
 heuristic value first, with an eighth of the limit in Yukon after the probe of slack 1,
@@ -91,10 +91,9 @@ from ..errors import InputError
 from .._jit import jit
 from .family_bestfirst import best_first
 from .family_bound import bound_at_least, bound_of, score_bound
-from .rules import N_PILES
 from .family_set import META_SIZE, SLOT_WORDS, _prefetch_children, contains_key, insert_key, new_deal
-from .family import (DOWN, HEIGHT, KEY, LENGTH, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
-                     build_key, deal_position, legal_moves, undo_move)
+from .family import (DOWN, HEIGHT, KEY, RULES, TO_FOUNDATION, WHERE, MAX_DEPTH, MAX_MOVES, POSITION_SIZE, SCORE, apply_move,
+                     build_key, deal_position, legal_moves, progress_counts, undo_move)
 
 EXACT = 0
 UNDECIDED = 1
@@ -158,19 +157,6 @@ def _unwind(pos, depth):
 
 
 @jit(leaf=True)
-def _progress(pos):
-    """``(score, face-down cards, empty piles)`` of ``pos``: a move *makes progress*
-    when it raises the first or the third or lowers the second."""
-    down = 0
-    empty = 0
-    for p in range(N_PILES):
-        down += pos[DOWN + p]
-        if pos[LENGTH + p] == 0:
-            empty += 1
-    return pos[SCORE], down, empty
-
-
-@jit(leaf=True)
 def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best, target):
     """``(best, status, positions)`` of one depth-first search from ``pos``.
 
@@ -182,7 +168,7 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
     that beats it replaces it. With ``slack`` < 0 every reachable position is expanded
     once and ``status`` is ``EXACT`` when the search ends without passing a limit. With
     ``slack`` >= 0 a path may hold at most ``slack`` moves in a row that make no
-    progress (:func:`_progress`); that search sees only part of the positions, so its
+    progress (:func:`.family.progress_counts`); that search sees only part of the positions, so its
     best is a lower bound and its status means nothing unless ``best >= goal``.
     """
     new_deal(meta)
@@ -209,10 +195,10 @@ def _search(pos, slots, meta, stack, moves, line, node_limit, goal, slack, best,
             streak = 0
             score0 = down0 = empty0 = 0
             if slack >= 0:
-                score0, down0, empty0 = _progress(pos)
+                score0, down0, empty0 = progress_counts(pos)
             apply_move(pos, move)
             if slack >= 0:
-                score1, down1, empty1 = _progress(pos)
+                score1, down1, empty1 = progress_counts(pos)
                 if score1 <= score0 and down1 >= down0 and empty1 <= empty0:
                     streak = stack[f + 2] + 1
                     if streak > slack:
