@@ -946,6 +946,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
             if tree:  # one code: the tree is its one guess
                 strategy = search_and_build(space, matrix, max_guesses)[1]
         else:
+            search = None  # the threads' search, kept for the tree (none on a cluster)
             try:
                 if client is not None:
                     _run_on_dask(plan, client, params)
@@ -963,7 +964,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 if progress is not None:
                     progress(plan)
                 try:
-                    strategy = run_tree(plan, matrix, max_guesses, workers)
+                    strategy = run_tree(plan, search or OptimalSearch(
+                        space, matrix, max_guesses, workers=workers), max_guesses)
                 except KeyboardInterrupt:
                     complete = False
             guess = (space.format(int(split.guesses[plan.best_guess]))
@@ -977,11 +979,12 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                           time.perf_counter() - begin, plan.tasks_run, strategy)
 
 
-def run_tree(plan: RunPlan, matrix: np.ndarray, max_guesses: int | None,
-             workers: int) -> DecisionTree:
+def run_tree(plan: RunPlan, search: OptimalSearch, max_guesses: int | None) -> DecisionTree:
     """The optimal tree of a finished run: its root guess, each class searched again
     with the class's proved cost as the bound (:func:`.optimal.search_and_build`),
-    so only the first guess attaining it is sought at every node.
+    so only the first guess attaining it is sought at every node. ``search`` is the
+    run's own (its tables of solved sets then serve the tree too) or a new one of the
+    same game; the tree does not depend on what its tables hold.
 
     Raises InputError when a stored cost of a class is below what any guess attains,
     or the tree's total is not the run's. A cost stored too high (only a forged
@@ -997,8 +1000,7 @@ def run_tree(plan: RunPlan, matrix: np.ndarray, max_guesses: int | None,
         if not exact:
             raise InputError(f"job {j} of the optimal guess is not exact ({value})")
         costs[int(split.job_answer[j])] = int(value)
-    search = OptimalSearch(split.space, matrix, max_guesses, workers=workers)
-    total, tree = search_and_build(split.space, matrix, max_guesses, search,
+    total, tree = search_and_build(search.space, search.matrix, max_guesses, search,
                                    (int(split.guesses[g]), costs))
     if total != plan.best:
         raise InputError(f"the optimal tree totals {total}, the run {plan.best}: a stored "
