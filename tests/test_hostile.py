@@ -720,7 +720,8 @@ def test_a_real_scheduler_passes_the_probe():
     from distributed import LocalCluster
 
     with LocalCluster(n_workers=0, processes=False, protocol="tcp://",
-                      dashboard_address=None) as cluster:
+                      dashboard_address="127.0.0.1:0",
+                      scheduler_kwargs={"dashboard": False}) as cluster:
         def connect():
             with _chunked.open_client(cluster.scheduler_address) as client:
                 return client.scheduler_info()["address"]

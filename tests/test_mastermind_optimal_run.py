@@ -401,7 +401,8 @@ def dask_client():
     with dask.config.set({"distributed.scheduler.http.routes": [],
                           "distributed.worker.http.routes": []}):
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                               dashboard_address=None, timeout="30s")
+                               dashboard_address="127.0.0.1:0",
+                               scheduler_kwargs={"dashboard": False}, timeout="30s")
     with cluster, Client(cluster, timeout="30s") as client:
         yield client
 
@@ -433,7 +434,8 @@ def test_coarse_dask_tasks_give_the_threads_result(workers):
     with dask.config.set({"distributed.scheduler.http.routes": [],
                           "distributed.worker.http.routes": []}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
-                               dashboard_address=None, timeout="30s")
+                               dashboard_address="127.0.0.1:0",
+                               scheduler_kwargs={"dashboard": False}, timeout="30s")
     with cluster, Client(cluster, timeout="30s") as client:
         whole = mr.optimal_run(*size, client=client)
         first = split.job_size[split.starts[0]:split.starts[1]]  # largest first
