@@ -251,3 +251,32 @@ def test_local_cluster_is_private_and_serves_no_pages(local_cluster):
             with pytest.raises(urllib.error.HTTPError) as info:
                 urllib.request.urlopen(f"http://127.0.0.1:{laddr.port}{page}", timeout=5)
             assert info.value.code == 404
+
+
+def test_a_cluster_whose_close_times_out_is_dropped_not_waited_on(local_cluster):
+    """A local cluster whose close times out (workers reaped late on a loaded machine)
+    ends the ``with`` block quietly and is taken off Dask's list of clusters with its
+    event loop stopped, so that Dask's own close at exit does not wait for it again."""
+    from jitgames import _chunked
+
+    # the private parts of Dask this relies on are there in the installed release
+    real = local_cluster.cluster
+    assert real in type(real)._instances and hasattr(type(real)._instances, "discard")
+    assert callable(real._loop_runner.stop)
+
+    stopped = []
+
+    class LateReaping:
+        _instances = set()
+
+        def __init__(self, **kwargs):
+            self._loop_runner = type("Loop", (), {"stop": lambda _: stopped.append(True)})()
+            LateReaping._instances.add(self)
+
+        def close(self):
+            raise TimeoutError("workers not reaped")
+
+    with _chunked._secure_local_cluster(1, LateReaping) as cluster:
+        assert cluster in LateReaping._instances
+    assert cluster not in LateReaping._instances
+    assert stopped == [True]
