@@ -56,9 +56,10 @@ sys.path.insert(0, str(ROOT))
 import jitgames.mastermind.optimal_run as optimal_run_module  # noqa: E402
 from jitgames.mastermind.codes import load_game  # noqa: E402
 from jitgames.mastermind.optimal import OptimalSearch  # noqa: E402
+from jitgames.mastermind.optimal_jobs import job_bounds, job_value, root_split  # noqa: E402
 from jitgames.mastermind.optimal_run import (  # noqa: E402
     CHILD_WINDOW, CLASS_ABOVE, EARLY_START, SPARE, WINDOW, RunPlan, child_node,
-    default_split_above, job_bounds, job_value, optimal_run, root_split)
+    default_split_above, optimal_run)
 
 NO_SPLIT = 1 << 40  # a class size no game reaches: root jobs only
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from jitgames._chunked import run_chunks
 from jitgames._store import read_checked, write_checked
+from jitgames.mastermind import optimal_jobs as mj
 from jitgames.mastermind import optimal_run as mr
 from jitgames.mastermind.__main__ import main as mastermind_main
 from jitgames.mastermind.codes import load_game
@@ -53,8 +54,8 @@ def test_total_equals_the_brute_force_twin(pegs, colours, repeats):
 def test_every_job_in_full_gives_the_same_optimum(size):
     """No budgets, no cuts: every job searched exactly (the chunked job's plain worker
     through run_chunks), the optimum n + min over guesses of the class sums."""
-    split = mr.root_split(*size)
-    run = run_chunks(mr.root_job(split), quiet=True)
+    split = mj.root_split(*size)
+    run = run_chunks(mj.root_job(split), quiet=True)
     # exact, or no strategy fits the guesses left (a class under a depth limit)
     assert run.complete and all(p["exact"] or p["value"] >= INFEASIBLE for p in run.partials)
     values = [p["value"] for p in run.partials]
@@ -68,21 +69,21 @@ def test_every_job_in_full_gives_the_same_optimum(size):
 def test_root_guesses_are_one_per_orbit():
     """The partitions of the pegs: every code's orbit under colour and position
     permutations holds exactly one of them."""
-    assert mr.root_guesses(4, 6, True) == [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1),
+    assert mj.root_guesses(4, 6, True) == [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1),
                                            (0, 0, 1, 2), (0, 1, 2, 3)]
-    assert mr.root_guesses(4, 2, True) == [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1)]
-    assert mr.root_guesses(3, 5, False) == [(0, 1, 2)]
-    assert mr.root_guesses(5, 4, False) == []
+    assert mj.root_guesses(4, 2, True) == [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1)]
+    assert mj.root_guesses(3, 5, False) == [(0, 1, 2)]
+    assert mj.root_guesses(5, 4, False) == []
     space, _ = load_game(4, 3)
     seen = set()
     for digits in space.digits:
         counts = sorted((list(digits).count(c) for c in set(digits)), reverse=True)
         seen.add(tuple(c for c, size in enumerate(counts) for _ in range(size)))
-    assert sorted(seen) == sorted(mr.root_guesses(4, 3, True))
+    assert sorted(seen) == sorted(mj.root_guesses(4, 3, True))
 
 
 def test_split_covers_every_code_once_per_guess():
-    split = mr.root_split(4, 4)
+    split = mj.root_split(4, 4)
     n = split.space.size
     for c in range(split.guesses.size):
         jobs = range(split.starts[c], split.starts[c + 1])
@@ -132,27 +133,27 @@ def test_twin_jobs_are_the_jobs_of_equal_classes():
     exactly those (4 x 4: the class "no peg" of 1122 and of 1112, the codes of colours
     3 and 4), and the twins' exact costs are equal."""
     for game in ((4, 4), (4, 5), (3, 6), (5, 4)):
-        split = mr.root_split(*game)
+        split = mj.root_split(*game)
         classes = [frozenset(split.class_codes(j).tolist()) for j in range(split.jobs)]
         expected = {j: tuple(t for t in range(split.jobs) if t != j and classes[t] == classes[j])
                     for j in range(split.jobs)}
         assert mr.twin_jobs(split) == {j: t for j, t in expected.items() if t}
-    split = mr.root_split(4, 4)
+    split = mj.root_split(4, 4)
     space = split.space
     (a, b), = {tuple(sorted((j,) + t)) for j, t in mr.twin_jobs(split).items()}
     assert {space.format(int(split.guesses[split.job_guess[j]])) for j in (a, b)} == {
         "1122", "1112"}
     assert set(split.class_codes(a).tolist()) == {
         c for c in range(space.size) if set(space.format(c)) <= {"3", "4"}}
-    params = mr.root_job(split).params
-    assert mr.exact_job_worker(params, a, a + 1) == mr.exact_job_worker(params, b, b + 1)
+    params = mj.root_job(split).params
+    assert mj.exact_job_worker(params, a, a + 1) == mj.exact_job_worker(params, b, b + 1)
 
 
 def test_a_twin_waits_for_the_other_and_takes_its_value():
     """4 x 5, every open candidate at once: the later twin is held (never handed out)
     while the earlier one runs, then takes its exact value, kept in the checkpoint as
     its own."""
-    split = mr.root_split(4, 5)
+    split = mj.root_split(4, 5)
     values = _job_values((4, 5))
     (first, later), = {tuple(sorted((j,) + t)) for j, t in mr.twin_jobs(split).items()}
     kept = {}
@@ -181,9 +182,9 @@ _JOB_VALUES: dict = {}
 def _job_values(game):
     """Every root job's exact cost (searched without a budget), once per process."""
     if game not in _JOB_VALUES:
-        split = mr.root_split(*game)
-        params = mr.root_job(split).params
-        _JOB_VALUES[game] = [mr.exact_job_worker(params, j, j + 1)["value"]
+        split = mj.root_split(*game)
+        params = mj.root_job(split).params
+        _JOB_VALUES[game] = [mj.exact_job_worker(params, j, j + 1)["value"]
                              for j in range(split.jobs)]
     return _JOB_VALUES[game]
 
@@ -199,7 +200,7 @@ def test_any_interleaving_of_the_run_gives_the_optimum(game, seed, parallel, win
     widened windows, the optimum and the first root guess attaining it; and no two
     twins are ever in flight at once."""
     rng = random.Random(seed)
-    split = mr.root_split(*game)
+    split = mj.root_split(*game)
     values = _job_values(game)
     plan = mr.RunPlan(split, window=window, spare=spare, twins=twins)
     twin_of = mr.twin_jobs(split)
@@ -231,7 +232,7 @@ def test_a_task_of_classes_is_their_summed_cost(data):
     """job_value of (job, guess, answers): exact and equal to the classes' costs summed
     (each searched in full, without a budget) when that is below the budget, else a
     lower bound at least the budget and at most the sum."""
-    split = mr.root_split(4, 4)
+    split = mj.root_split(4, 4)
     space, matrix = load_game(4, 4)
     search = mr.OptimalSearch(space, matrix, None, workers=1)
     job = data.draw(st.sampled_from([j for j in range(split.jobs) if split.job_size[j] > 3]))
@@ -239,12 +240,12 @@ def test_a_task_of_classes_is_their_summed_cost(data):
     guess = data.draw(st.integers(0, space.size - 1))
     present = sorted(set(int(f) for f in matrix[guess, codes]) - {space.solved})
     answers = tuple(data.draw(st.lists(st.sampled_from(present), min_size=1, unique=True)))
-    costs = [mr.job_value(search, 0, split, (job, guess, (f,)), INFEASIBLE + 1)
+    costs = [mj.job_value(search, 0, split, (job, guess, (f,)), INFEASIBLE + 1)
              for f in answers]
     assert all(exact for _, exact in costs)
     true = sum(value for value, _ in costs)
     budget = data.draw(st.integers(1, true + 5))
-    value, exact = mr.job_value(search, 0, split, (job, guess, answers), budget)
+    value, exact = mj.job_value(search, 0, split, (job, guess, answers), budget)
     if true < budget:
         assert (value, exact) == (true, True)
     else:
@@ -254,15 +255,15 @@ def test_a_task_of_classes_is_their_summed_cost(data):
 def test_a_candidate_by_its_classes_costs_its_total():
     """The codes of a job (m) plus its classes under a guess, summed: the total of that
     guess first (the task (job, guess, None))."""
-    split = mr.root_split(4, 4)
+    split = mj.root_split(4, 4)
     space, matrix = load_game(4, 4)
     search = mr.OptimalSearch(space, matrix, None, workers=1)
     job = int(np.argmax(split.job_size))
     codes = split.class_codes(job)
     for guess in (0, 5, int(codes[0])):
         answers = tuple(sorted(set(int(f) for f in matrix[guess, codes]) - {space.solved}))
-        parts, _ = mr.job_value(search, 0, split, (job, guess, answers), INFEASIBLE + 1)
-        total, _ = mr.job_value(search, 0, split, (job, guess, None), INFEASIBLE + 1)
+        parts, _ = mj.job_value(search, 0, split, (job, guess, answers), INFEASIBLE + 1)
+        total, _ = mj.job_value(search, 0, split, (job, guess, None), INFEASIBLE + 1)
         assert codes.size + parts == total
 
 
@@ -271,7 +272,7 @@ def test_the_child_node_stages_a_candidates_classes():
     classes above class_above (60 codes) as its small classes together (stage 0), its large
     ones (stage 1) and its largest (stage 2), or one whole task; every class of a
     candidate's codes exactly once."""
-    split = mr.root_split(4, 5)
+    split = mj.root_split(4, 5)
     space, matrix = load_game(4, 5)
     search = mr.OptimalSearch(space, matrix, None, workers=1)
     job = int(np.argmax(split.job_size))
@@ -306,7 +307,7 @@ def test_interrupted_run_resumes_to_the_same_total(tmp_path, monkeypatch, capsys
     path = tmp_path / "4x5.ckpt"
     argv = ["optimal", "-p", "4", "-k", "5", "--checkpoint", str(path), "--json", "-q",
             "--threads", "1"]
-    real = mr.job_value
+    real = mj.job_value
     calls = []
 
     def stop_after_five(*args):
@@ -384,12 +385,12 @@ def test_checkpoint_of_another_game_is_refused(tmp_path, capsys):
     ({"value": 5.0, "exact": True, "budget": 9}, "not an integer"),
 ])
 def test_validate_refuses_impossible_partials(partial, reason):
-    params = mr.job_params(3, 4, True, None, mr.root_split(3, 4))
-    split = mr.root_split(3, 4)
+    params = mj.job_params(3, 4, True, None, mj.root_split(3, 4))
+    split = mj.root_split(3, 4)
     job = int(np.flatnonzero(split.job_size == 3)[0])  # lb(3) = 5, at most 6 exactly
     with pytest.raises(ValueError, match=reason):
-        mr.validate_partial(params, job, job + 1, partial)
-    mr.validate_partial(params, job, job + 1, {"value": 5, "exact": True, "budget": 9})
+        mj.validate_partial(params, job, job + 1, partial)
+    mj.validate_partial(params, job, job + 1, {"value": 5, "exact": True, "budget": 9})
 
 
 @pytest.fixture(scope="module")
@@ -430,7 +431,7 @@ def test_coarse_dask_tasks_give_the_threads_result(workers):
 
     size = (4, 4, True, None)
     here = mr.optimal_run(*size, workers=2)
-    split = mr.root_split(4, 4)
+    split = mj.root_split(4, 4)
     with dask.config.set({"distributed.scheduler.http.routes": [],
                           "distributed.worker.http.routes": []}):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
@@ -579,7 +580,7 @@ def test_a_forged_job_value_is_caught_when_the_tree_is_built(tmp_path, capsys):
     guess less than its true cost (still above its class's bound): the total alone
     would take it, the tree search finds no guess attaining it: one line, status 2."""
     path = _checkpoint(tmp_path, capsys)
-    split = mr.root_split(3, 5)
+    split = mj.root_split(3, 5)
     best = next(i for i in range(split.guesses.size)
                 if split.space.format(int(split.guesses[i])) == "123")
     data = json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))

@@ -64,7 +64,7 @@ class Node:
         Classes of candidate ``c`` are ``starts[c]:starts[c + 1]``.
     class_lb : sequence of int
         A lower bound of each class's cost (``lb`` of its size, or the deeper one of
-        :func:`.optimal_run.job_bounds`).
+        :func:`.optimal_jobs.job_bounds`).
     floor : int
         A lower bound of the node's cost known beforehand (0: none).
     window : int, optional

@@ -1,17 +1,9 @@
 """The optimal Mastermind total as a long, resumable run split at the root.
 
-The optimum of a game of ``n`` codes is
-
-    cost(all codes) = n + min over root guesses g of  sum over answers f  cost(C_f(g))
-
-(:mod:`.branch_and_bound`). Nothing has been guessed at the root, so the colour and position
-permutations are all symmetries there: one guess per orbit is enough, and the orbits
-are the partitions of the pegs into at most ``colours`` parts (``1111, 1112, 1122,
-1123, 1234`` for 4 pegs; without repeats ``1234`` alone). Each pair (root guess,
-answer class) is one *job*: the least total guesses for the codes of that class
-within the guesses left, searched by :func:`.branch_and_bound.solve` with history ``[g]``.
-Jobs are independent, so they run on several threads or on the workers of a Dask
-cluster, and a finished job is kept in a checkpoint.
+The jobs (:mod:`.optimal_jobs`): one per pair (root guess, answer class), the least
+total guesses for the codes of that class within the guesses left. They are
+independent, so they run on several threads or on the workers of a Dask cluster, and
+a finished job is kept in a checkpoint (its format: :mod:`.optimal_jobs`).
 
 Branch and bound across jobs, every cut exact:
 
@@ -19,8 +11,8 @@ Branch and bound across jobs, every cut exact:
   at least the budget (the search stops as soon as it knows that much);
 - a root guess's total is bounded below by ``n`` plus, per class, its exact cost, a
   lower bound found by a cut-off job, or the bound one level deeper than ``lb(size)``
-  (:func:`job_bounds`; checkpoints are still checked against ``lb(size)``,
-  :func:`.candidates.lower_bounds`);
+  (:func:`.optimal_jobs.job_bounds`; checkpoints are still checked against
+  ``lb(size)``, :func:`.candidates.lower_bounds`);
 - the best total found so far, ``U``, gives the budget of a job of guess ``c``:
   ``U`` minus what the other classes of ``c`` are known to cost at least (``U + 1``
   for a guess before the best one in the order, so that the *first* guess attaining
@@ -33,47 +25,33 @@ The total and the reported guess depend on nothing but the game (not on the numb
 of threads or workers, nor on what a checkpoint holds); which jobs were cut, and
 the lower bounds they gave, depend on the order in which jobs finished.
 
-Checkpoints (``--checkpoint``) are :class:`jitgames._chunked.Checkpoint` files of
-the job ``mastermind.optimal``: item ``i`` is job ``i`` of the fixed list of the
-game, its partial ``{"value": v, "exact": e, "budget": b}``. They hold exact values
-and proven lower bounds only, which no change of the search code alters, so the
-parameters name the game and the job list (a digest of the guesses and class
-sizes), not the package version. A file is checked before use (checksum, game, job
-list, every partial by :func:`validate_partial`) and refused with one line otherwise.
 See ``docs/mastermind_optimal.md`` (section "Larger games and resumable runs").
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import deque
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from .._chunked import ChunkedJob, Checkpoint, check_count
+from .._chunked import Checkpoint
 from .._interrupt import run_interruptible
 from .._jit import thread_count
 from .._warmup import helper_compiling, stop as stop_helper
 from ..errors import InputError
-from .branch_and_bound import solve
-from .candidates import (INFEASIBLE, UNLIMITED, branches, capacities, fast_case, lower_bounds,
-                         root_candidates, search_order, set_bound)
-from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
+from .candidates import INFEASIBLE, fast_case, root_candidates, search_order
+from .codes import DEFAULT_MATRIX_BYTES, load_game
 from .optimal import OptimalSearch, search_and_build
+from .optimal_jobs import RootSplit, dask_job, job_bounds, job_value, root_job, root_split
 from .optimal_plan import Node
 from .tree import DecisionTree
 from .warm_up import OPTIMAL_PLAN, plan_parameters
 
-__all__ = ["RootSplit", "root_split", "root_job", "job_bounds", "RunPlan", "OptimalRun",
-           "optimal_run", "job_params", "validate_partial", "job_value", "child_node",
-           "exact_job_worker", "default_split_above", "twin_jobs", "JOB_NAME"]
+__all__ = ["RunPlan", "OptimalRun", "optimal_run", "child_node", "default_split_above",
+           "twin_jobs", "run_tree"]
 
-JOB_NAME = "mastermind.optimal"
-SPLIT_SCHEME = 1
-"""Version of the job list (root guesses and class order); stored in checkpoints."""
 SPLIT_MIN = 200  # see default_split_above
 SPLIT_FRACTION = 32
 WINDOW = 3  # see RunPlan (measured: docs/mastermind_optimal.md)
@@ -83,282 +61,6 @@ SPARE = 2  # see RunPlan (measured: docs/mastermind_optimal.md)
 EARLY_START = False  # see RunPlan (measured: docs/mastermind_optimal.md)
 DASK_IN_FLIGHT = 4  # see _run_on_dask
 
-
-# ----------------------------------------------------------------------------- the jobs
-
-def root_guesses(pegs: int, colours: int, repeats: bool) -> list[tuple[int, ...]]:
-    """One root guess per orbit of the colour and position permutations, as 0-based
-    digits: the partitions of ``pegs`` into at most ``colours`` parts, written with
-    colour 0 taking the largest part (``(0, 0, 1, 2)`` for 2 + 1 + 1)."""
-    if not repeats:
-        return [tuple(range(pegs))] if pegs <= colours else []
-
-    def partitions(left, largest):
-        if left == 0:
-            yield ()
-            return
-        for part in range(min(left, largest), 0, -1):
-            for rest in partitions(left - part, part):
-                yield (part,) + rest
-
-    guesses = []
-    for parts in partitions(pegs, pegs):
-        if len(parts) <= colours:
-            guesses.append(tuple(c for c, size in enumerate(parts) for _ in range(size)))
-    return guesses
-
-
-@dataclass(frozen=True, eq=False)
-class RootSplit:
-    """The fixed job list of one game: its root guesses and their answer classes.
-
-    Attributes
-    ----------
-    space : CodeSpace
-    depth_limit : int or None
-        Most guesses per secret (None: no limit).
-    guesses : ndarray of int64
-        Code index of each root guess, in the order they are tried.
-    starts : ndarray of int64
-        Jobs of guess ``c`` are ``starts[c]:starts[c + 1]``.
-    job_guess, job_answer, job_size, job_lb : ndarray of int64
-        Per job: its guess (index into ``guesses``), the answer of its class, the
-        class size and the lower bound ``lb(size)`` of its cost.
-    members : ndarray of int32
-        Class codes of job ``j`` at ``members[member_starts[j]:member_starts[j + 1]]``
-        (increasing).
-    member_starts : ndarray of int64
-    """
-
-    space: CodeSpace
-    depth_limit: int | None
-    guesses: np.ndarray
-    starts: np.ndarray
-    job_guess: np.ndarray
-    job_answer: np.ndarray
-    job_size: np.ndarray
-    job_lb: np.ndarray
-    members: np.ndarray
-    member_starts: np.ndarray
-
-    @property
-    def jobs(self) -> int:
-        return int(self.job_size.shape[0])
-
-    def class_codes(self, job: int) -> np.ndarray:
-        """The codes of job ``job``'s class (int32, increasing)."""
-        return self.members[self.member_starts[job]:self.member_starts[job + 1]]
-
-    def digest(self) -> str:
-        """SHA-256 (hex, 16 digits) of the job list: guesses, answers and class sizes."""
-        h = hashlib.sha256()
-        for array in (self.guesses, self.starts, self.job_answer, self.job_size):
-            h.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
-        return h.hexdigest()[:16]
-
-
-@lru_cache(maxsize=4)
-def root_split(pegs: int, colours: int, repeats: bool = True, depth_limit: int | None = None,
-               max_matrix_bytes: int = DEFAULT_MATRIX_BYTES) -> RootSplit:
-    """The :class:`RootSplit` of a game (cached per process).
-
-    A root guess is left out when it answers every code alike (it divides nothing)
-    or leaves a class too large for the guesses left; the others are ordered by
-    ``n + sum lb(class sizes)``, then code.
-    """
-    space, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
-    n = space.size
-    lb = lower_bounds(n, branches(pegs))
-    cap = capacities(branches(pegs), n)
-    remaining = UNLIMITED if depth_limit is None else depth_limit
-    every = np.arange(n, dtype=np.int64)
-    rows = []
-    for digits in root_guesses(pegs, colours, repeats):
-        value = 0
-        for d in digits:
-            value = value * colours + d
-        g = int(np.searchsorted(space.values, value))
-        answers = (matrix[g].astype(np.int64) if matrix.shape[0] else
-                   np.array([space.feedback(g, s) for s in range(n)], dtype=np.int64))
-        slots, sizes = np.unique(answers, return_counts=True)
-        if slots.size <= 1 or remaining < 2:  # it divides nothing, or no guess is left
-            continue
-        keep = slots != space.solved
-        slots, sizes = slots[keep], sizes[keep]
-        if sizes.max(initial=0) > cap[remaining - 1]:
-            continue
-        estimate = n + int(lb[sizes].sum())
-        order = np.lexsort((slots, -sizes))  # largest class first, then answer
-        classes = [every[answers == slots[i]].astype(np.int32) for i in order]
-        rows.append((estimate, g, slots[order], sizes[order], classes))
-    rows.sort(key=lambda row: (row[0], row[1]))
-    starts = np.cumsum([0] + [len(r[2]) for r in rows]).astype(np.int64)
-    classes = [c for r in rows for c in r[4]]
-    sizes = np.array([s for r in rows for s in r[3]], dtype=np.int64)
-    return RootSplit(
-        space=space, depth_limit=depth_limit,
-        guesses=np.array([r[1] for r in rows], dtype=np.int64), starts=starts,
-        job_guess=np.repeat(np.arange(len(rows), dtype=np.int64), np.diff(starts)),
-        job_answer=np.array([a for r in rows for a in r[2]], dtype=np.int64),
-        job_size=sizes, job_lb=lb[sizes].astype(np.int64) if sizes.size else sizes,
-        members=np.concatenate(classes) if classes else np.zeros(0, dtype=np.int32),
-        member_starts=np.cumsum([0] + [c.size for c in classes]).astype(np.int64))
-
-
-def job_params(pegs: int, colours: int, repeats: bool, depth_limit: int | None,
-               split: RootSplit) -> dict:
-    """The checkpoint parameters: what determines every job's exact value."""
-    return {"pegs": pegs, "colours": colours, "repeats": repeats, "max_guesses": depth_limit,
-            "scheme": SPLIT_SCHEME, "jobs": split.jobs, "split": split.digest()}
-
-
-def job_value(search: OptimalSearch, worker: int, split: RootSplit, task,
-              budget: int) -> tuple[int, bool]:
-    """``(value, exact)`` of a task ``(job, guess, answers)``: the least total of job
-    ``job``'s class within the guesses left (``guess`` -1); or (``guess >= 0``,
-    ``answers`` None) that of the class when ``guess`` is its first guess; or
-    (``answers`` a tuple of answers) the least totals, summed, of the codes of the
-    class answering each of ``answers`` to ``guess``, searched in that order, each
-    with the budget the others leave (the tasks of a job split below the root, see
-    :func:`child_node`). Exact when below ``budget``, else a lower bound ``>= budget``.
-
-    Runs on ``search.states[worker]`` (one thread at a time per state). Raises
-    KeyboardInterrupt when ``search.stop`` was set during the search (the value is
-    then meaningless, and so are the search's caches).
-    """
-    job, guess, answers = task
-    job, guess = int(job), int(guess)
-    space = split.space
-    first = int(split.guesses[split.job_guess[job]])
-    state = search.states[worker]
-    state.history[0] = first
-    used = np.zeros(space.colours, dtype=np.bool_)
-    used[space.digits[first]] = True
-    codes = split.class_codes(job)
-    if answers is None:  # the whole class, or ``guess`` first
-        value = _search(search, state, codes, budget, 1, used, guess)
-        return value, value < budget
-    feedback = (search.matrix[guess, codes] if search.matrix.shape[0] else
-                np.array([space.feedback(guess, s) for s in codes]))
-    state.history[1] = guess
-    used[space.digits[guess]] = True
-    parts = [np.ascontiguousarray(codes[feedback == int(f)]) for f in answers]
-    # what the classes not yet searched cost at least
-    rest = int(sum(int(search.lb[part.size]) for part in parts))
-    total = 0
-    for part in parts:
-        low = int(search.lb[part.size])
-        rest -= low
-        left = budget - total - rest  # the budget of this class
-        # (a budget at or below the class's lb(size): the sum reaches the budget)
-        value = _search(search, state, part, left, 2, used, -1) if left > low else low
-        total += value
-        if value >= left:  # cut: the sum is at least the budget
-            return total + rest, False
-    return total, True
-
-
-def _search(search: OptimalSearch, state, codes: np.ndarray, budget: int, level: int,
-            used: np.ndarray, only: int) -> int:
-    """:func:`.branch_and_bound.solve` of ``codes`` below ``level`` guesses (raises
-    KeyboardInterrupt when ``search.stop`` was set)."""
-    # np.int64: the argument type solve() is compiled for (see branch_and_bound.solve)
-    value = int(solve(search.tables, codes, 0, codes.size, search.remaining - level,
-                      int(budget), level, used, state, np.int64(only)))
-    if search.stop[0] != 0:
-        raise KeyboardInterrupt
-    return value
-
-
-def job_bounds(split: RootSplit, search: OptimalSearch) -> np.ndarray:
-    """Per job, a lower bound of its class's cost one level deeper than ``lb(size)``:
-    ``max(lb(size), set_bound(class))`` (:func:`.candidates.set_bound`, the least
-    ``s + sum lb(class sizes)`` of any next guess; valid under any depth limit).
-
-    The plan bounds a root guess's total by the sum of its classes' bounds, so these
-    give every job a tighter budget (what the guess's other classes leave) and close
-    root guesses that cannot win before any of their jobs runs (on 5 x 6, 11111:
-    38,323 > 36,721). The bounds change only the work done, never the total or the
-    guess. One pass over each class's rows of the response matrix per root guess
-    (``search.states[0]``'s scratch).
-    """
-    state = search.states[0]
-    bounds = split.job_lb.copy()
-    for job in range(split.jobs):
-        codes = split.class_codes(job)
-        if codes.size >= 2:
-            bounds[job] = max(int(bounds[job]),
-                              int(set_bound(search.tables, codes, 0, codes.size,
-                                            INFEASIBLE, state)))
-    return bounds
-
-
-def validate_partial(params: dict, start: int, stop: int, partial) -> None:
-    """Raise ValueError unless ``partial`` is a possible result of job ``start``.
-
-    A job's partial is ``{"value": v, "exact": e, "budget": b}``: ``b`` an integer
-    above the class's ``lb(size)``; exact (``e`` true) means ``lb <= v < b`` and, with
-    no depth limit, ``v <= s (s + 1) / 2`` (guessing the ``s`` codes one by one);
-    else ``v >= b`` (a lower bound the search proved).
-    """
-    if stop != start + 1:
-        raise ValueError("a job is one item")
-    split = root_split(params["pegs"], params["colours"], params["repeats"],
-                       params["max_guesses"])
-    if not isinstance(partial, dict) or set(partial) != {"value", "exact", "budget"}:
-        raise ValueError("not a job result {value, exact, budget}")
-    if type(partial["exact"]) is not bool:
-        raise ValueError("exact is not true or false")
-    size, lb = int(split.job_size[start]), int(split.job_lb[start])
-    budget = check_count(partial["budget"], "budget", lb + 1, INFEASIBLE + 1)
-    if partial["exact"]:
-        high = size * (size + 1) // 2 if params["max_guesses"] is None else INFEASIBLE
-        check_count(partial["value"], "value", lb, min(high, budget - 1))
-    else:
-        check_count(partial["value"], "value", budget)
-
-
-def exact_job_worker(params: dict, start: int, stop: int) -> dict:
-    """The partial of job ``start`` searched without a budget (always exact).
-
-    The worker of :func:`root_job` for :func:`jitgames._chunked.run_chunks`, which
-    runs every job in full: the plain, slower way to the same optimum (the tests
-    compare the two). :func:`optimal_run` gives each job a budget instead.
-    """
-    return _dask_job(params, (start, -1, None), INFEASIBLE + 1)
-
-
-def root_job(split: RootSplit) -> ChunkedJob:
-    """The :class:`jitgames._chunked.ChunkedJob` of a game's jobs: one item per job,
-    the parameters of its checkpoints, :func:`validate_partial` as the check."""
-    space = split.space
-    params = job_params(space.pegs, space.colours, space.repeats, split.depth_limit, split)
-    return ChunkedJob(JOB_NAME, params, tuple((j, j + 1) for j in range(split.jobs)),
-                      exact_job_worker, validate_partial)
-
-
-# Searches of this process for Dask jobs, free ones per game (each used by one thread
-# at a time): a worker process keeps its sub-results between jobs.
-_FREE_SEARCHES: dict = {}
-_FREE_LOCK = threading.Lock()
-
-
-def _dask_job(params: dict, task, budget: int) -> dict:
-    """One task ``(job, guess, answers)`` (:func:`job_value`) on a Dask worker: the partial
-    ``{value, exact, budget}``."""
-    split = root_split(params["pegs"], params["colours"], params["repeats"],
-                       params["max_guesses"])
-    key = (params["pegs"], params["colours"], params["repeats"], params["max_guesses"])
-    with _FREE_LOCK:
-        free = _FREE_SEARCHES.setdefault(key, [])
-        search = free.pop() if free else None
-    if search is None:
-        _, matrix = load_game(params["pegs"], params["colours"], params["repeats"])
-        search = OptimalSearch(split.space, matrix, params["max_guesses"], workers=1)
-    value, exact = job_value(search, 0, split, task, budget)
-    with _FREE_LOCK:
-        _FREE_SEARCHES[key].append(search)
-    return {"value": value, "exact": exact, "budget": int(budget)}
 
 
 # ----------------------------------------------------------------------------- the bound
@@ -819,7 +521,7 @@ def _run_on_dask(plan: RunPlan, client, params: dict) -> None:
                 if found is None:
                     break
                 key, task, budget = found
-                flying[client.submit(_dask_job, params, task, budget, pure=False,
+                flying[client.submit(dask_job, params, task, budget, pure=False,
                                      retries=3)] = (key, budget)
             if not flying:
                 break

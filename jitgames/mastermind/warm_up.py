@@ -61,7 +61,7 @@ def _zeros(dtype, ndim: int = 1) -> np.ndarray:
 def optimal_plan(pegs: str, colours: str, repeats: str):
     """``(target, callees)`` of ``mastermind optimal``'s first search of the game
     (``pegs``, ``colours``, ``repeats`` as :func:`plan_parameters` writes them):
-    ``solve`` with the types of :func:`.optimal_run.job_value`'s call, and the callees
+    ``solve`` with the types of :func:`.optimal_jobs.job_value`'s call, and the callees
     of ``set_bound`` and ``solve`` in the helper's order."""
     p, k, rep = int(pegs), int(colours), repeats == "1"
     n = k ** p if rep else perm(k, p)
