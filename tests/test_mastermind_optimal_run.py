@@ -638,3 +638,127 @@ def test_a_tree_that_cannot_be_written_keeps_the_printed_result(tmp_path, capsys
     assert printed["total"] == mr.optimal_run(3, 4).total and "out" not in printed
     assert "No space left" in printed["out_error"]
     assert len(captured.err.strip().splitlines()) == 1 and "could not be written" in captured.err
+
+
+# ----------------------------------------------------------------------------- task files
+
+def _cut_after(tasks: int, size, path, split_above=0):
+    """``optimal_run`` on one thread with every job split, stopped (as by Ctrl-C) when
+    its ``tasks + 1``-th search starts."""
+    real = mr.job_value
+    calls = []
+
+    def cut(*args):
+        calls.append(1)
+        if len(calls) > tasks:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    mr.job_value = cut
+    try:
+        return mr.optimal_run(*size, workers=1, split_above=split_above, checkpoint=path)
+    finally:
+        mr.job_value = real
+
+
+_FRESH_SPLIT = {}
+
+
+@settings(max_examples=12, deadline=None)
+@given(size=st.sampled_from([(4, 4, True, None), (3, 5, True, None)]), fraction=st.floats(0, 1))
+def test_finished_tasks_of_split_jobs_are_not_searched_again(size, fraction, tmp_path_factory):
+    """A run stopped inside split jobs keeps their finished tasks (``CHECKPOINT.tasks``);
+    the restarted run reads each back instead of searching it: on one thread (a fixed
+    order) it searches exactly the tasks the stopped run had not, and proves the same
+    total, guess and bounds."""
+    if size not in _FRESH_SPLIT:
+        _FRESH_SPLIT[size] = mr.optimal_run(*size, workers=1, split_above=0)
+    fresh = _FRESH_SPLIT[size]
+    done = min(int(fraction * fresh.tasks), fresh.tasks - 1)
+    path = tmp_path_factory.mktemp("tasks") / "run.ckpt"
+    cut = _cut_after(done, size, path)
+    assert not cut.complete and cut.tasks == done
+    split = mj.root_split(*size)
+    params = mj.job_params(*size, split)
+    kept = mj.TaskStore.open(mj.tasks_path(path), split, params, load_game(*size[:3])[1]).results
+    # only tasks of jobs not settled are kept
+    settled = (json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))["chunks"]
+               if path.exists() else [])  # (none when no job was settled)
+    assert not {key[0] for key in kept} & {row[0] for row in settled}
+    again = mr.optimal_run(*size, workers=1, split_above=0, checkpoint=path)
+    assert again.complete and again.tasks_resumed == len(kept)
+    assert again.tasks == fresh.tasks - done
+    assert (again.total, again.guess, again.lower, again.upper) == (
+        fresh.total, fresh.guess, fresh.lower, fresh.upper)
+    # every job settled: no task is left in the file
+    assert mj.TaskStore.open(mj.tasks_path(path), split, params,
+                             load_game(*size[:3])[1]).results == {}
+
+
+def _task_file(tmp_path):
+    """A stopped 4 x 4 run's checkpoint whose task file holds an exact and a cut task."""
+    path = tmp_path / "run.ckpt"
+    for done in range(20, 200):
+        for f in (path, mj.tasks_path(path)):
+            f.unlink(missing_ok=True)
+        _cut_after(done, (4, 4, True, None), path)
+        rows = json.loads(read_checked(mj.tasks_path(path), "jitgames-checkpoint", 2,
+                                       "task file"))["tasks"]
+        if len(rows) >= 2 and any(r[4] for r in rows):
+            return path
+    raise AssertionError("no stop left an exact task in the task file")
+
+
+def _files(path):
+    return [f.read_bytes() if f.exists() else None for f in (path, mj.tasks_path(path))]
+
+
+def _refused_run(path, capsys):
+    before = _files(path)
+    status = mastermind_main(["optimal", "-p", "4", "-k", "4", "--checkpoint", str(path),
+                              "--json", "-q"])
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1
+    assert str(mj.tasks_path(path)) in captured.err
+    assert _files(path) == before
+    return captured.err
+
+
+def _forge(path, change):
+    tasks = mj.tasks_path(path)
+    data = json.loads(read_checked(tasks, "jitgames-checkpoint", 2, "task file"))
+    change(data)
+    write_checked(tasks, "jitgames-checkpoint", 2, json.dumps(data).encode())
+
+
+def test_a_tampered_task_file_is_refused_and_kept(tmp_path, capsys):
+    path = _task_file(tmp_path)
+    tasks = mj.tasks_path(path)
+    data = tasks.read_bytes()
+    tasks.write_bytes(data[:-3] + bytes([data[-3] ^ 1]) + data[-2:])
+    assert "checksum mismatch" in _refused_run(path, capsys)
+
+
+def test_a_task_file_with_an_impossible_value_is_refused(tmp_path, capsys):
+    """Right checksum, but an exact task worth less than its classes' lower bounds."""
+    path = _task_file(tmp_path)
+
+    def zero(data):
+        next(r for r in data["tasks"] if r[4])[3] = 0
+
+    _forge(path, zero)
+    assert "value is 0" in _refused_run(path, capsys)
+
+
+@pytest.mark.parametrize("change, reason", [
+    (lambda d: d["tasks"].append(list(d["tasks"][0])), "appears twice"),
+    (lambda d: d["tasks"][0].__setitem__(0, 10**6), "job is"),
+    (lambda d: d["tasks"][0].__setitem__(2, [20, 20]), "answers"),
+    (lambda d: d["params"].__setitem__("colours", 5), "belongs to another run"),
+    (lambda d: d.__setitem__("tasks", {}), "no list of tasks"),
+])
+def test_a_forged_task_file_is_refused(change, reason, tmp_path, capsys):
+    path = _task_file(tmp_path)
+    _forge(path, change)
+    assert reason in _refused_run(path, capsys)

@@ -484,11 +484,13 @@ def _cmd_optimal(args):
         upper = "?" if run.upper is None else run.upper
         text = [head, f"not finished: the total lies in [{run.lower}, {upper}]"]
     text.append(f"jobs: {run.jobs_exact} exact, {run.jobs_cut} cut at their budget, "
-                f"{run.jobs_resumed} from the checkpoint, of {run.jobs}; {run.seconds:.1f} s")
+                f"{run.jobs_resumed} from the checkpoint, of {run.jobs}; {run.seconds:.1f} s"
+                + (f"; {run.tasks_resumed} tasks of split jobs read back" if run.tasks_resumed
+                   else ""))
     if run.tree is not None and unwritten is None:
         text.append(f"tree of {run.tree.nodes} nodes written to {args.out}")
     note = None if run.complete else (
-        f"{_cli.display_name(PROG)}: interrupted; finished jobs are kept"
+        f"{_cli.display_name(PROG)}: interrupted; finished jobs and tasks are kept"
         + ("" if args.checkpoint is None else f" in {args.checkpoint}; the same command resumes"))
     status = _cli.emit(args, out, text, run.complete, note=note)
     if unwritten is not None:

@@ -26,13 +26,18 @@ See ``docs/mastermind_optimal.md`` (section "Larger games and resumable runs").
 from __future__ import annotations
 
 import hashlib
+import json
+import sys
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
-from .._chunked import ChunkedJob, check_count
+from .._chunked import CHECKPOINT_KIND, CHECKPOINT_SCHEMA, ChunkedJob, check_count, check_counts
+from .._store import StoreError, check_writable, load_json, read_checked, shorten, write_checked
 from .branch_and_bound import solve
 from .candidates import INFEASIBLE, UNLIMITED, branches, capacities, lower_bounds, set_bound
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
@@ -40,7 +45,7 @@ from .optimal import OptimalSearch
 
 __all__ = ["JOB_NAME", "SPLIT_SCHEME", "root_guesses", "RootSplit", "root_split", "job_params",
            "job_value", "job_bounds", "validate_partial", "exact_job_worker", "root_job",
-           "dask_job"]
+           "dask_job", "TASKS_JOB_NAME", "tasks_path", "validate_task", "TaskStore"]
 
 JOB_NAME = "mastermind.optimal"
 SPLIT_SCHEME = 1
@@ -320,3 +325,165 @@ def dask_job(params: dict, task, budget: int) -> dict:
     with _FREE_LOCK:
         _FREE_SEARCHES[key].append(search)
     return {"value": value, "exact": exact, "budget": int(budget)}
+
+
+# ----------------------------------------------------------------------------- task results
+
+TASKS_JOB_NAME = "mastermind.optimal.tasks"
+
+
+def tasks_path(checkpoint) -> Path:
+    """Where the task results of ``checkpoint``'s run are kept: beside it, ``.tasks`` added."""
+    return Path(str(checkpoint) + ".tasks")
+
+
+def validate_task(split: RootSplit, lb: np.ndarray, matrix: np.ndarray, row) -> tuple:
+    """``((job, guess, answers), (value, exact, budget))`` of a stored task result
+    ``[job, guess, answers, value, exact, budget]``, or ValueError saying what is wrong.
+
+    ``answers`` is None (the whole class with ``guess`` first: the value counts the
+    class's codes too) or a list of distinct answers other than "solved" (the summed
+    least totals of the codes of the class answering each). As for a job
+    (:func:`validate_partial`): exact means ``low <= value < budget`` and, with no
+    depth limit, ``value`` at most guessing the codes one by one; else ``value >=
+    budget``. ``low`` is ``lb`` of the sizes of the classes ``guess`` makes.
+    ``matrix``: the game's response matrix (empty: answers computed one by one).
+    """
+    if not (isinstance(row, list) and len(row) == 6):
+        raise ValueError(f"malformed task {shorten(row)}")
+    job, guess, answers, value, exact, budget = row
+    check_count(job, "job", 0, split.jobs - 1)
+    space = split.space
+    check_count(guess, "guess", 0, space.size - 1)
+    if type(exact) is not bool:
+        raise ValueError("exact is not true or false")
+    codes = split.class_codes(job)
+    feedback = (matrix[guess, codes] if matrix.shape[0] else
+                np.array([space.feedback(guess, int(s)) for s in codes], dtype=np.int64))
+    slots, counts = np.unique(feedback, return_counts=True)
+    sizes = dict(zip(slots.tolist(), counts.tolist()))
+    if answers is None:
+        parts = [s for f, s in sizes.items() if f != space.solved]
+        low, high = codes.size, codes.size
+    else:
+        check_counts(answers, "answers", None, 0, (space.pegs + 1) ** 2 - 1)
+        if not answers or len(set(answers)) != len(answers) or space.solved in answers:
+            raise ValueError(f"answers {shorten(answers)} are not distinct answers other "
+                             "than solved")
+        parts = [sizes.get(f, 0) for f in answers]
+        low = high = 0
+    low += sum(int(lb[s]) for s in parts)
+    high += sum(s * (s + 1) // 2 for s in parts)
+    check_count(budget, "budget", 0, 2 * INFEASIBLE + space.size)
+    if exact:
+        top = high if split.depth_limit is None else 2 * INFEASIBLE + space.size
+        check_count(value, "value", low, min(top, budget - 1))
+    else:
+        check_count(value, "value", budget)
+    return (job, guess, None if answers is None else tuple(answers)), (value, exact, budget)
+
+
+@dataclass
+class TaskStore:
+    """Results of the tasks of split jobs (:func:`job_value`'s ``(job, guess, answers)``)
+    not yet settled, kept beside a run's checkpoint (:func:`tasks_path`) so that a
+    restarted run does not search them again: a large job of a long run (6 x 5) is
+    hundreds of tasks and can take longer than one sitting.
+
+    The file is a checked file of the checkpoints' kind (``docs/storage.md``) holding
+    ``{"job": TASKS_JOB_NAME, "params": the run's parameters, "tasks": [[job, guess,
+    answers, value, exact, budget], ...]}``; every row is checked
+    (:func:`validate_task`) before use. A task's result is a fact about the game (its
+    value, or a lower bound), whatever run found it. The tasks of a job are dropped
+    once the job itself is kept in the checkpoint. Rewritten atomically at most every
+    ``interval`` seconds, and after a rewrite that took ``t`` seconds not before
+    ``WAIT_FACTOR * t``; :meth:`flush` writes what is not on disk yet.
+    """
+
+    WAIT_FACTOR = 10
+
+    path: Path
+    params: dict
+    results: dict = field(default_factory=dict)
+    interval: float = 2.0
+    _due: float = field(default=float("-inf"), repr=False)
+    _dirty: bool = field(default=False, repr=False)
+    _failed: bool = field(default=False, repr=False)
+
+    @classmethod
+    def open(cls, path, split: RootSplit, params: dict, matrix: np.ndarray) -> "TaskStore":
+        """Load ``path`` if it exists, else start empty; refuse (StoreError, one line)
+        a file that fails its checks or cannot be written, without touching it.
+        ``matrix``: the game's response matrix (see :func:`validate_task`)."""
+        path = Path(path)
+        check_writable(path)
+        store = cls(path, params)
+        if not path.exists():
+            return store
+        payload = read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA, "task file")
+
+        def refuse(reason):
+            return StoreError(f"task file {path}: {reason}; move it away to start afresh")
+
+        try:
+            data = load_json(payload, "content")
+            if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
+                raise ValueError("no list of tasks")
+        except ValueError as exc:
+            raise refuse(f"unreadable content ({exc})") from None
+        if data.get("job") != TASKS_JOB_NAME or data.get("params") != params:
+            raise StoreError(f"task file {path} belongs to another run; move it away or use "
+                             "another --checkpoint file")
+        lb = lower_bounds(split.space.size, branches(split.space.pegs))
+        for i, row in enumerate(data["tasks"]):
+            try:
+                key, result = validate_task(split, lb, matrix, row)
+            except (ValueError, TypeError) as exc:
+                raise refuse(f"task {i}: {exc}") from None
+            if key in store.results:
+                raise refuse(f"task {i} appears twice")
+            store.results[key] = result
+        return store
+
+    def record(self, key: tuple, value: int, exact: bool, budget: int) -> None:
+        """Keep a task's result; rewrite the file if the wait is over."""
+        self.results[key] = (int(value), bool(exact), int(budget))
+        self._changed()
+
+    def forget(self, job: int) -> None:
+        """Drop the tasks of job ``job`` (its own result is kept in the checkpoint)."""
+        stale = [key for key in self.results if key[0] == job]
+        for key in stale:
+            del self.results[key]
+        if stale:
+            self._changed()
+
+    def _changed(self) -> None:
+        self._dirty = True
+        if time.monotonic() >= self._due:
+            self.flush()
+
+    def flush(self) -> None:
+        """Rewrite the file atomically if anything changed since the last write."""
+        if not self._dirty:
+            return
+        rows = [[job, guess, None if answers is None else list(answers), *result]
+                for (job, guess, answers), result in sorted(
+                    self.results.items(), key=lambda item: (item[0][0], item[0][1],
+                                                            item[0][2] or ()))]
+        data = {"job": TASKS_JOB_NAME, "params": self.params, "tasks": rows}
+        begin = time.monotonic()
+        try:
+            write_checked(self.path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
+                          json.dumps(data).encode("utf-8"))
+        except StoreError as exc:
+            # as for the checkpoint: a full disk must not cost the run
+            if not self._failed:
+                print(f"jitgames: task file not saved: {exc}; the run goes on",
+                      file=sys.stderr)
+            self._failed = True
+            self._due = time.monotonic() + max(self.interval, 1.0)
+            return
+        end = time.monotonic()
+        self._due = end + max(self.interval, self.WAIT_FACTOR * (end - begin))
+        self._dirty = False

@@ -44,7 +44,8 @@ from ..errors import InputError
 from .candidates import INFEASIBLE, fast_case, root_candidates, search_order
 from .codes import DEFAULT_MATRIX_BYTES, load_game
 from .optimal import OptimalSearch, search_and_build
-from .optimal_jobs import RootSplit, dask_job, job_bounds, job_value, root_job, root_split
+from .optimal_jobs import (RootSplit, TaskStore, dask_job, job_bounds, job_value, root_job,
+                           root_split, tasks_path)
 from .optimal_plan import Node
 from .tree import DecisionTree
 from .warm_up import OPTIMAL_PLAN, plan_parameters
@@ -91,8 +92,13 @@ class RunPlan:
     there, symmetry filters included, in the same order) becomes a task
     ``(job, guess)``, so that one large class no longer keeps one thread busy while
     the others wait, and the candidates share the child's best total as their bound.
-    A split job is recorded (and checkpointed) once its child is settled; the tasks
-    of a child are not kept across a restart.
+    A split job is recorded (and checkpointed) once its child is settled; each result
+    of a task of a child is handed to ``keep_task(task, value, exact, budget)`` until
+    then (``task`` is ``(job, guess, answers)``, :class:`.optimal_jobs.TaskStore`
+    keeps them across a restart), and a task whose result is in ``stored`` (a dict
+    like ``TaskStore.results``) is not searched again when it is exact or a lower
+    bound at least its budget now: it is recorded as if it had run
+    (``tasks_replayed`` counts them).
 
     The root lets only its first ``window`` open candidates run, and each child its
     first ``child_window`` (:class:`.optimal_plan.Node`): a candidate further on in the order
@@ -131,7 +137,8 @@ class RunPlan:
     def __init__(self, split: RootSplit, expand=None, split_above: int | None = None,
                  keep=None, progress=None, window: int | None = WINDOW,
                  child_window: int | None = CHILD_WINDOW, bounds: np.ndarray | None = None,
-                 spare: int = SPARE, twins: bool = True, early_start: bool = EARLY_START):
+                 spare: int = SPARE, twins: bool = True, early_start: bool = EARLY_START,
+                 keep_task=None, stored: dict | None = None):
         self.split = split
         self.window = window
         self.child_window = child_window
@@ -144,8 +151,11 @@ class RunPlan:
         self.split_above = split_above
         self.keep = keep  # keep(job, partial) of every job settled here
         self.progress = progress  # progress(self) after every task
+        self.keep_task = keep_task
+        self.stored = {} if stored is None else stored
         self.known: dict[int, tuple[int, bool]] = {}  # settled jobs (value, exact)
         self.tasks_run = 0
+        self.tasks_replayed = 0
         # tasks in flight, and their wall seconds summed (busy_seconds / wall = how
         # many threads had work on average: the parallelism the plan let out)
         self.in_flight = 0
@@ -227,11 +237,21 @@ class RunPlan:
             self._flight(1)
             guess, answers = child.labels[path[1]]
             # a whole candidate's task counts the child's codes too (see child_node)
-            return path, (job, guess, answers), budget + (child.size if answers is None else 0)
+            budget += child.size if answers is None else 0
+            task = (job, int(guess), None if answers is None else tuple(map(int, answers)))
+            stored = self.stored.get(task)
+            if stored is not None and (stored[1] or stored[0] >= budget):
+                self.done(path, stored[0], stored[1], budget, replayed=True)
+                continue
+            return path, (job, guess, answers), budget
 
-    def done(self, key, value: int, exact: bool, budget: int) -> None:
-        """Add the result of the task ``key`` (a path from :meth:`next_job`)."""
-        self.tasks_run += 1
+    def done(self, key, value: int, exact: bool, budget: int, replayed: bool = False) -> None:
+        """Add the result of the task ``key`` (a path from :meth:`next_job`; ``replayed``:
+        read from ``stored``, not searched)."""
+        if replayed:
+            self.tasks_replayed += 1
+        else:
+            self.tasks_run += 1
         self._flight(-1)
         job = key[0]
         if len(key) == 1:
@@ -243,10 +263,14 @@ class RunPlan:
         else:
             child = self.root.children[job]
             child.running.discard(key[1])
-            whole = child.labels[key[1]][1] is None  # its value counts the child's codes
+            guess, answers = child.labels[key[1]]
+            whole = answers is None  # its value counts the child's codes
             child.record(key[1], value - (child.size if whole else 0), exact)
+            if self.keep_task is not None and not replayed:
+                self.keep_task((job, int(guess), None if whole else tuple(map(int, answers))),
+                               value, exact, budget)
         self._settle()
-        if self.progress is not None:
+        if self.progress is not None and not replayed:
             self.progress(self)
 
     def dropped(self, key) -> None:
@@ -373,7 +397,9 @@ class OptimalRun:
     ``jobs_exact`` and ``jobs_cut`` count the jobs finished with an exact value or a
     lower bound at their budget (``jobs_resumed`` of them read from the checkpoint);
     ``seconds`` is the wall time of this call; ``tasks`` counts the kernel searches it
-    ran (whole jobs, and the tasks of jobs split below the root); ``tree`` is the
+    ran (whole jobs, and the tasks of jobs split below the root), ``tasks_resumed``
+    the tasks of split jobs whose results were read from the task file instead
+    (:class:`.optimal_jobs.TaskStore`); ``tree`` is the
     optimal strategy when it was asked for and the run completed (:func:`run_tree`).
     """
 
@@ -394,6 +420,7 @@ class OptimalRun:
     seconds: float
     tasks: int = 0
     tree: DecisionTree | None = None
+    tasks_resumed: int = 0
 
     def to_dict(self) -> dict:
         """The JSON object of ``optimal --json`` (without ``complete``)."""
@@ -403,7 +430,8 @@ class OptimalRun:
                 "first_guess": self.guess, "lower_bound": self.lower,
                 "upper_bound": self.upper, "jobs": self.jobs, "jobs_exact": self.jobs_exact,
                 "jobs_cut": self.jobs_cut, "jobs_resumed": self.jobs_resumed,
-                "tasks": self.tasks, "seconds": round(self.seconds, 3)}
+                "tasks": self.tasks, "tasks_resumed": self.tasks_resumed,
+                "seconds": round(self.seconds, 3)}
 
 
 class _Mailbox:
@@ -552,8 +580,10 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
     Parameters
     ----------
     checkpoint : path, optional
-        Resume from and record finished jobs in this file (refused with
-        :class:`jitgames._store.StoreError` if it fails its checks).
+        Resume from and record finished jobs in this file, and the finished tasks
+        of jobs split below the root not yet settled in ``FILE.tasks``
+        (:class:`.optimal_jobs.TaskStore`); either is refused with
+        :class:`jitgames._store.StoreError` if it fails its checks.
     client : distributed.Client, optional
         Run the jobs on this Dask cluster instead of threads of this process.
     workers : int, optional
@@ -614,12 +644,15 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         job = root_job(split)
         params = job.params
         store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
+        _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
+        tasks = (TaskStore.open(tasks_path(checkpoint), split, params, matrix)
+                 if checkpoint is not None else None)
 
         def keep(j, partial):
             if store is not None:
                 store.record((j, j + 1), partial)
+                tasks.forget(j)
 
-        _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
         workers = workers or thread_count()
         if split_above is None and client is None and workers > 1:
             split_above = default_split_above(space.size)
@@ -635,11 +668,14 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 progress(plan)
 
         plan = RunPlan(split, expand, split_above, keep, on_result, window, child_window,
-                       job_bounds(split, bounder), spare, twins, early_start)
+                       job_bounds(split, bounder), spare, twins, early_start,
+                       keep_task=None if tasks is None else tasks.record,
+                       stored=None if tasks is None else dict(tasks.results))
         resumed = 0
         if store is not None:
             for (j, _), partial in sorted(store.done.items()):
                 plan.record(j, partial["value"], partial["exact"])
+                tasks.forget(j)  # (a run stopped between the two files' rewrites)
                 resumed += 1
 
         complete, strategy = True, None
@@ -660,6 +696,7 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
             finally:
                 if store is not None:
                     store.flush()
+                    tasks.flush()
             if complete and plan.best >= INFEASIBLE:
                 raise InputError(f"no strategy solves every code within {max_guesses} guesses")
             if complete and tree:
@@ -678,7 +715,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                           upper if complete else (upper if lower == upper else None),
                           guess if complete or lower == upper else None, lower, upper,
                           complete, split.jobs, exact, len(plan.known) - exact, resumed,
-                          time.perf_counter() - begin, plan.tasks_run, strategy)
+                          time.perf_counter() - begin, plan.tasks_run, strategy,
+                          plan.tasks_replayed)
 
 
 def run_tree(plan: RunPlan, search: OptimalSearch, max_guesses: int | None) -> DecisionTree:
