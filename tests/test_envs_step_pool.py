@@ -25,7 +25,7 @@ pytest.importorskip("gymnasium", reason="needs the envs extra (gymnasium)")
 from jitgames._jit import threads  # noqa: E402
 from jitgames.envs import kalah_batch as kb  # noqa: E402
 from jitgames.envs.step_pool import (CLAIMED, DONE, NEXT, SHAPE, STOP, TALLY, WANTED,  # noqa: E402
-                                     WORKER)
+                                     WORKER, new_control)
 
 
 def region_starts(control):
@@ -226,6 +226,23 @@ def test_workers_start_lazily_spin_a_bounded_window_and_stop():
         gc.collect()
         worker.join(2)
         assert not worker.is_alive() and control[SHAPE, STOP] == 1
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2, 7])
+def test_the_control_array_s_rows_are_cache_lines(workers):
+    """Each row of a control array starts on a 64-byte boundary (rows written by
+    different threads never share a line), in arrays made one after another (NumPy's
+    own alignment, 16 bytes, varies with the allocation); a fresh array publishes
+    nothing: every region's counter is at its region's end."""
+    for games in range(1, 300, 37):
+        blocks = (games + 31) // 32
+        control = new_control(games, 14, blocks, workers)
+        assert control.ctypes.data % 64 == 0
+        assert control.shape == (WORKER + workers, 8) and control.dtype == np.int64
+        assert control.flags.c_contiguous and control.flags.writeable
+        starts = region_starts(control)
+        assert next_blocks(control) == starts[1:]
+        assert control[SHAPE, 2] == blocks and control[TALLY].tolist() == [0] * 8
 
 
 def test_a_worker_asleep_is_woken_after_the_step():

@@ -24,10 +24,10 @@ the environment then calls :meth:`StepPool.wake` (the wake-up is paid after the 
 off its critical path). A worker that sleeps or never starts only costs speed: blocks
 nobody claimed are stepped by the calling thread.
 
-Control array layout (int64, rows of 8: fields written by different threads sit on
-different 64-byte cache lines): see the row and column constants below. The
-environment's kernels define what the claimed blocks are and what the ``PARAMS`` and
-``ADDRESSES`` rows hold.
+Control array layout (int64, rows of 8, each row one 64-byte cache line,
+:func:`cache_line_rows`: fields written by different threads sit on different lines): see
+the row and column constants below. The environment's kernels define what the claimed
+blocks are and what the ``PARAMS`` and ``ADDRESSES`` rows hold.
 """
 from __future__ import annotations
 
@@ -40,9 +40,9 @@ import numpy as np
 
 from .._jit import jit
 
-__all__ = ["StepPool", "new_control", "region_start", "CLAIMED", "TALLY", "SHAPE", "PARAMS",
-           "ADDRESSES", "WORKER", "DONE", "NEXT", "GAMES", "WIDTH", "BLOCKS", "WANTED", "STOP", "SPIN_ROUNDS",
-           "WAIT_STEP"]
+__all__ = ["StepPool", "new_control", "cache_line_rows", "region_start", "CLAIMED", "TALLY",
+           "SHAPE", "PARAMS", "ADDRESSES", "WORKER", "DONE", "NEXT", "GAMES", "WIDTH", "BLOCKS",
+           "WANTED", "STOP", "SPIN_ROUNDS", "WAIT_STEP"]
 
 # rows
 CLAIMED = 0  # [0]: the next block of region 0 to claim (>= the region's end: none left)
@@ -69,14 +69,27 @@ _open_pools: "weakref.WeakSet[StepPool]" = weakref.WeakSet()
 
 def new_control(games: int, width: int, blocks: int, workers: int) -> np.ndarray:
     """A control array for batches of ``games`` rows of ``width`` (split into ``blocks``)
-    and up to ``workers`` worker threads; nothing published."""
-    control = np.zeros((WORKER + max(workers, 0), 8), dtype=np.int64)
+    and up to ``workers`` worker threads; nothing published. Its rows start on 64-byte
+    boundaries (:func:`cache_line_rows`)."""
+    control = cache_line_rows(WORKER + max(workers, 0))
     regions = max(workers, 0) + 1
     control[CLAIMED, 0] = region_start(1, regions, blocks)  # nothing to claim before a step
     for worker in range(max(workers, 0)):
         control[WORKER + worker, NEXT] = region_start(worker + 2, regions, blocks)
     control[SHAPE, GAMES], control[SHAPE, WIDTH], control[SHAPE, BLOCKS] = games, width, blocks
     return control
+
+
+def cache_line_rows(rows: int) -> np.ndarray:
+    """int64 zeros of shape ``(rows, 8)``, C-contiguous, each row one 64-byte cache line:
+    a view into a slightly larger array, started on a 64-byte boundary. NumPy aligns its
+    arrays to 16 bytes only, so a plain ``np.zeros((rows, 8))`` starts 0, 16, 32 or 48
+    bytes into a line, as it falls in each process, and its rows then straddle two lines:
+    a counter that one thread adds to shares a line with fields of the next row that the
+    other thread reads at every block."""
+    raw = np.zeros(rows * 8 + 7, dtype=np.int64)
+    first = (-raw.ctypes.data % 64) // 8
+    return raw[first:first + rows * 8].reshape(rows, 8)
 
 
 @jit(inline=True)

@@ -277,10 +277,12 @@ class KalahVectorEnv(VectorEnv):
               or actions.shape != self._batch or not actions.flags.carray):
             raise InputError(f"actions must be a writeable C-contiguous int64 array of shape "
                              f"({self.num_envs},)")
-        key = np.uint64(rng.bit_generator.random_raw())
+        key = rng.bit_generator.random_raw()  # a Python int below 2**64
         if self.rules.opponent != RANDOM:
-            uniform_legal(self._mask, key, actions)
+            uniform_legal(self._mask, np.uint64(key), actions)
             return self._step(actions, False, _NO_KEY)
+        # the kernel's compiled entry converts the int to its uint64 argument itself
+        # (np.uint64() first would cost 0.6 µs of a step)
         return self._random_step_call(actions, True, key)
 
     def _step(self, actions, sample, key):
