@@ -327,6 +327,21 @@ def start_ahead_of(game: str, argv) -> None:
         start_ahead(plan[0])
 
 
+def start_ahead_of_program(package: str) -> None:
+    """From the ``__init__`` of game package ``package`` (``jitgames.solitaire``): when
+    this process is ``python -m PACKAGE ARGS``, :func:`start_ahead_of` its game with ARGS
+    before the package's own imports (most of the command's start-up), as the front door
+    does for ``jitgames GAME ARGS``. Python runs the package's ``__init__`` while it
+    locates the package's ``__main__``, with ``sys.argv`` then ``["-m", *ARGS]``; any
+    other import of the package (the front door's, a program's) starts nothing here."""
+    command = getattr(sys, "orig_argv", ())
+    if sys.argv[:1] != ["-m"] or "-m" not in command:
+        return
+    at = command.index("-m")
+    if command[at + 1:at + 2] in ([package], [package + ".__main__"]):
+        start_ahead_of(package.rpartition(".")[2], sys.argv[1:])
+
+
 def start(name: str, *params: str) -> subprocess.Popen | None:
     """Start the helper process of plan ``name`` with ``params`` if :func:`wanted`
     (else None): the one started ahead for it (:func:`start_ahead`) is told to compile,
