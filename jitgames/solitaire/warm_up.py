@@ -5,7 +5,8 @@ first, :func:`jitgames._warmup.compile_target`) and, while typing it, its callee
 the deal generation (:func:`.deal.fisher_yates_range`, called from Python). The work is
 split so that neither process waits for the other: the command first compiles the
 foundation plays (:func:`.rules._play_foundations`, which the deal's set-up and the moves
-call) and the score search (:func:`.search.solve_position`, with the callees that both
+call), the line search's move order (:func:`.search._foundation_moves_first`) and the
+score search (:func:`.search.solve_position`, with the callees that both
 searches call), marked :data:`jitgames._warmup.COMMAND`; meanwhile the helper compiles
 the line search's first callee (:func:`.bound._scan`), the deal's set-up
 (:func:`.rules.deal_position`, which ``solve_decks`` meets first), the line search's
@@ -40,13 +41,14 @@ _CALLEES = (
     (bound._scan, (_A, _I, _I, _I, _I, _I)),
     (rules.deal_position, (_A, _A)),
     (bound._rescan, (_A, _A, _I, _I, _I)),
-    (search._foundation_moves_first, (_A, _A, _I, _I)),
     (rules.last_move_entry, (_A,)),
     (search._larger_table, (_I, _I)),
     (search.solve_line, (_A, _A, _A, _A, _A, _I, _I, _I)),
-    # the command's own, first: the foundation plays, then the score search with the
-    # callees both searches call
+    # the command's own, first: the foundation plays and the line search's move order
+    # (before the helper needs them), then the score search with the callees both
+    # searches call
     (rules._play_foundations, (_A, _B), COMMAND),
+    (search._foundation_moves_first, (_A, _A, _I, _I), COMMAND),
     (search.solve_position, (_A, _A, _A, _A, _A, _B, _I, _I), COMMAND),
     # the rest, from the last one solve_decks meets back (cached by then, as a rule)
     (bound._lower, (_I, _I)),
