@@ -32,12 +32,14 @@ first search).
 
 The helper is ``python -m jitgames._warmup PLAN [PARAMETER ...]`` (it imports the plan's
 modules without their game package's ``__init__``, which it does not need). The front
-door (``jitgames GAME ...``) starts it *ahead* (:func:`start_ahead_of`), before the game's
-modules are imported, when the command's words say that it runs a plan: its imports (about
-a second) then run beside the command's own, and it waits for :func:`start` to tell it to
-compile (:data:`GO` and its claims' folder on its standard input) or to end it (no helper wanted after all: the
-plan's target cached, no CPU idle; the CPU time of a helper still importing counts as
-idle); one that nobody tells ends with the command. Its output
+door (``jitgames GAME ...``; ``python -m jitgames.solitaire`` from the package's
+``__init__``, :func:`start_ahead_of_program`) starts it *ahead* (:func:`start_ahead_of`),
+before the game's modules are imported, when the command's words say that it runs a plan:
+its imports (about a second) and Numba's set-up then run beside the command's own, and it
+waits for :func:`start` to tell it to compile (:data:`GO` and its claims' folder on its
+standard input) or to end it (no helper wanted after all: the plan's target cached, no
+CPU idle; the CPU time of a helper still importing counts as idle); one that nobody tells
+ends with the command. Its output
 goes nowhere, an error only ends it, Ctrl-C ends it at once (the default action of SIGINT),
 and the main process ends it when its own first call is done (or cut short, also when
 Ctrl-C ends it at once while compiling); on Linux the helper also ends with the process
@@ -327,6 +329,21 @@ def start_ahead_of(game: str, argv) -> None:
         start_ahead(plan[0])
 
 
+def start_ahead_of_program(package: str) -> None:
+    """From the ``__init__`` of game package ``package`` (``jitgames.solitaire``): when
+    this process is ``python -m PACKAGE ARGS``, :func:`start_ahead_of` its game with ARGS
+    before the package's own imports (most of the command's start-up), as the front door
+    does for ``jitgames GAME ARGS``. Python runs the package's ``__init__`` while it
+    locates the package's ``__main__``, with ``sys.argv`` then ``["-m", *ARGS]``; any
+    other import of the package (the front door's, a program's) starts nothing here."""
+    command = getattr(sys, "orig_argv", ())
+    if sys.argv[:1] != ["-m"] or "-m" not in command:
+        return
+    at = command.index("-m")
+    if command[at + 1:at + 2] in ([package], [package + ".__main__"]):
+        start_ahead_of(package.rpartition(".")[2], sys.argv[1:])
+
+
 def start(name: str, *params: str) -> subprocess.Popen | None:
     """Start the helper process of plan ``name`` with ``params`` if :func:`wanted`
     (else None): the one started ahead for it (:func:`start_ahead`) is told to compile,
@@ -495,6 +512,15 @@ def _skip_package_init(name: str) -> None:
         sys.modules[package] = importlib.util.module_from_spec(spec)
 
 
+def _set_up_numba() -> None:
+    """Load Numba's typing and lowering registries now, as its first compile or cache
+    look-up in a process would (about 0.2 s): a helper started ahead does it while the
+    command still imports, when its own imports are done first."""
+    from numba.core.registry import cpu_target
+
+    cpu_target.target_context.refresh()
+
+
 def main(argv=None) -> int:
     """The helper process: ``python -m jitgames._warmup PLAN [PARAMETER ...]``."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
@@ -507,6 +533,7 @@ def main(argv=None) -> int:
     _skip_package_init(name)
     if told:
         _plan(name, params)  # the imports, while the command does its own
+        _set_up_numba()
         line = sys.stdin.buffer.readline()
         if not line.startswith(GO) or not line.endswith(b"\n"):  # ended unused
             return 0

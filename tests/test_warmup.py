@@ -287,6 +287,49 @@ def test_the_front_door_tells_a_study_from_its_words(argv, study):
     assert _warmup._solitaire_study(argv) is study
 
 
+@pytest.mark.parametrize("argv, command, started", [
+    (["-m", "200", "--json"], ["python", "-m", "jitgames.solitaire", "200", "--json"],
+     ("solitaire", ["200", "--json"])),
+    (["-m", "200"], ["python", "-X", "importtime", "-m", "jitgames.solitaire.__main__", "200"],
+     ("solitaire", ["200"])),
+    (["-m", "solitaire", "200"], ["python", "-m", "jitgames", "solitaire", "200"], None),
+    (["-c"], ["python", "-c", "import jitgames.solitaire"], None),
+    (["/bin/jitgames", "solitaire", "200"], ["python", "/bin/jitgames", "solitaire", "200"], None)])
+def test_python_m_of_the_game_package_starts_its_helper_ahead(argv, command, started,
+                                                              monkeypatch):
+    from jitgames import _warmup
+
+    calls = []
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.setattr(sys, "orig_argv", command, raising=False)
+    monkeypatch.setattr(_warmup, "start_ahead_of", lambda game, args: calls.append((game, args)))
+    _warmup.start_ahead_of_program("jitgames.solitaire")
+    assert calls == ([] if started is None else [started])
+
+
+def test_python_m_jitgames_solitaire_starts_its_helper_while_importing(tmp_path):
+    from jitgames._warmup import AHEAD_FLAG
+
+    cache = tmp_path / "cache"
+    child = subprocess.Popen([sys.executable, "-m", "jitgames.solitaire", "2000", "--json",
+                              "--threads", "1"], env=child_env(cache, **WARM_UP), cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not helpers_of(cache) and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.01)
+        helpers = helpers_of(cache)
+        assert helpers, "no helper started"
+        command = Path(f"/proc/{helpers[0]}/cmdline").read_bytes().split(b"\0")
+        assert AHEAD_FLAG.encode() in command  # started ahead, before the package's imports
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait(30)
+        for pid in helpers_of(cache):
+            os.kill(pid, signal.SIGKILL)
+
 def test_a_helper_started_ahead_compiles_nothing_until_told_and_ends_unused(
         tmp_path, monkeypatch):
     from jitgames import _warmup

@@ -21,6 +21,13 @@ definitions of ``moves`` and ``decisions`` are in :mod:`.search`.
 """
 from __future__ import annotations
 
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"]:  # ``python -m jitgames.solitaire N``: its helper imports beside ours
+    from .._warmup import start_ahead_of_program
+
+    start_ahead_of_program(__name__)
+
 from dataclasses import dataclass
 
 import numpy as np

@@ -3,15 +3,20 @@
 The study's first call compiles :func:`.search.solve_decks` (the command compiles it
 first, :func:`jitgames._warmup.compile_target`) and, while typing it, its callees; then
 the deal generation (:func:`.deal.fisher_yates_range`, called from Python). The work is
-split so that neither process waits for the other: the command first compiles the score
-search (:func:`.search.solve_position`, with the callees that both searches call) and
-the table growth (:func:`.search._larger_table`), marked :data:`jitgames._warmup.COMMAND`;
-meanwhile the helper compiles the deal's set-up (:func:`.rules.deal_position`, which
-``solve_decks`` meets first) and then the line search (:func:`.search.solve_line`),
-the callees only it calls first. Then the helper goes through the other callees from
-the last ones ``solve_decks`` meets back (those the command has compiled or is
-compiling are loaded or skipped: :func:`jitgames._jit.share_compiles`), and the deal
-generation for the call from Python that follows. The argument types are those of
+split so that neither process waits for the other: the command first compiles the
+foundation plays (:func:`.rules._play_foundations`, which the deal's set-up and the moves
+call), the line search's move order (:func:`.search._foundation_moves_first`) and the
+score search (:func:`.search.solve_position`, with the callees that both
+searches call), marked :data:`jitgames._warmup.COMMAND`; meanwhile the helper compiles
+the line search's first callee (:func:`.bound._scan`), the deal's set-up
+(:func:`.rules.deal_position`, which ``solve_decks`` meets first), the line search's
+other callees, the table growth (:func:`.search._larger_table`: Numba's ``np.zeros``,
+which each process compiles for itself, costs the helper less, since the line search
+needs ``np.empty`` anyway) and the line search (:func:`.search.solve_line`). Then the
+helper goes through the other callees from the last ones ``solve_decks`` meets back
+(those the command has compiled or is compiling are loaded or skipped:
+:func:`jitgames._jit.share_compiles`), and the deal generation for the call from Python
+that follows. The argument types are those of
 ``solve_decks``' calls: its scratch is C-contiguous int64 arrays, its integers int64
 (a test checks that after the helper's work the main process compiles none of these
 kernels).
@@ -29,17 +34,22 @@ STUDY_PLAN = "solitaire.study"
 _A, _I, _B = types.int64[::1], types.int64, types.boolean
 
 _CALLEES = (
-    # the helper's first: what the command meets first (after the searches it compiles
-    # itself, below), then the line search with the callees only it calls
-    (rules.deal_position, (_A, _A)),
+    # the helper's first: the line search's first callee (while the command compiles the
+    # foundation plays that the deal's set-up calls), the deal's set-up (which the
+    # command meets first, after the searches it compiles itself, below), the line
+    # search's other callees, the table growth and the line search
     (bound._scan, (_A, _I, _I, _I, _I, _I)),
+    (rules.deal_position, (_A, _A)),
     (bound._rescan, (_A, _A, _I, _I, _I)),
-    (search._foundation_moves_first, (_A, _A, _I, _I)),
     (rules.last_move_entry, (_A,)),
+    (search._larger_table, (_I, _I)),
     (search.solve_line, (_A, _A, _A, _A, _A, _I, _I, _I)),
-    # the command's own, first: the score search, with the callees both searches call
+    # the command's own, first: the foundation plays and the line search's move order
+    # (before the helper needs them), then the score search with the callees both
+    # searches call
+    (rules._play_foundations, (_A, _B), COMMAND),
+    (search._foundation_moves_first, (_A, _A, _I, _I), COMMAND),
     (search.solve_position, (_A, _A, _A, _A, _A, _B, _I, _I), COMMAND),
-    (search._larger_table, (_I, _I), COMMAND),
     # the rest, from the last one solve_decks meets back (cached by then, as a rule)
     (bound._lower, (_I, _I)),
     (bound._must_leave, (_I, _I, _I)),
@@ -53,7 +63,6 @@ _CALLEES = (
     (rules._key_bit, (_I, _I)),
     (rules._turn_up_if_freed, (_A, _I)),
     (rules._log, (_A, _I)),
-    (rules._play_foundations, (_A, _B)),
     (rules.apply_move, (_A, _I)),
     (search._plays_foundation, (_A, _I)),
     (rules.moved_key_bit, (_I,)),
