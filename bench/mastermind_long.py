@@ -2,13 +2,15 @@
 
 Runs ``python -m jitgames.mastermind optimal`` as a whole process with a checkpoint,
 stops it with SIGTERM when ``--budget`` seconds are over (the command treats it as
-Ctrl-C: the finished jobs stay in the checkpoint; run the same command again to go on;
+Ctrl-C: the finished jobs stay in the checkpoint, and the finished tasks of jobs split
+below the root in ``CHECKPOINT.tasks`` beside it; run the same command again to go on;
 not SIGINT: a job started in the background by a shell inherits SIGINT ignored, and
 its Python then never hears it), and records each
 session -- wall and CPU seconds, the total or the bounds reached, the published
 value when ``tests/data/mastermind_optimal_larger.json`` has one -- in
 ``bench/results/mastermind_long.json`` (one entry per game; a *run* is the sessions
-sharing one checkpoint, with their summed seconds; the machine recorded with each).
+sharing one checkpoint and its task file, with their summed seconds; the machine
+recorded with each).
 
     python bench/mastermind_long.py 6x4 --budget 3600
     python bench/mastermind_long.py 4x10 --no-repeats --budget 900     # Bulls and Cows

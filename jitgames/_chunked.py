@@ -310,9 +310,15 @@ class Checkpoint:
         if time.monotonic() >= self._due:
             self.flush()
 
-    def flush(self) -> None:
-        """Rewrite the file atomically if chunks were added since the last write."""
-        if not self._dirty:
+    @property
+    def saved(self) -> bool:
+        """Whether every chunk recorded is on disk."""
+        return not self._dirty
+
+    def flush(self, force: bool = False) -> None:
+        """Rewrite the file atomically if chunks were added since the last write (with
+        ``force``, also when none was: a checkpoint of no chunk yet)."""
+        if not self._dirty and not force:
             return
         data = {
             "job": self.job.name,

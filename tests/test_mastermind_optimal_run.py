@@ -516,11 +516,16 @@ def test_ctrl_c_keeps_the_finished_jobs(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "jitgames.mastermind", "optimal", "-p",
                              "4", "-k", "7", "--checkpoint", str(path), "--json", "-q"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    def jobs_kept():  # (the checkpoint is written, empty, before the first task file)
+        if not path.exists():
+            return 0
+        return len(json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))["chunks"])
+
     try:
         deadline = time.monotonic() + 120
-        while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
+        while not jobs_kept() and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.2)
-        assert path.exists(), "no job finished within two minutes"
+        assert jobs_kept(), "no job finished within two minutes"
         proc.send_signal(signal.SIGINT)
         stopped = time.monotonic()
         out, err = proc.communicate(timeout=30)
@@ -690,9 +695,54 @@ def test_finished_tasks_of_split_jobs_are_not_searched_again(size, fraction, tmp
     assert again.tasks == fresh.tasks - done
     assert (again.total, again.guess, again.lower, again.upper) == (
         fresh.total, fresh.guess, fresh.lower, fresh.upper)
-    # every job settled: no task is left in the file
-    assert mj.TaskStore.open(mj.tasks_path(path), split, params,
-                             load_game(*size[:3])[1]).results == {}
+    assert not mj.tasks_path(path).exists()  # every job settled: nothing left for a restart
+
+
+def test_a_jobs_tasks_stay_until_the_checkpoint_on_disk_holds_the_job(tmp_path, monkeypatch):
+    """A run whose checkpoint can no longer be written (a full disk) after its first
+    write keeps the tasks of the jobs it settles: the restart then searches exactly the
+    tasks the stopped run had not, though the checkpoint holds none of its jobs."""
+    from jitgames import _chunked
+
+    size = (4, 4, True, None)
+    fresh = mr.optimal_run(*size, workers=1, split_above=0)
+    real, writes = _chunked.write_checked, []
+
+    def full_after_one(*args):
+        writes.append(1)
+        if len(writes) > 1:
+            raise _chunked.StoreError("cannot write run.ckpt: No space left on device")
+        return real(*args)
+
+    path = tmp_path / "run.ckpt"
+    searched = []
+    real_value = mr.job_value
+
+    def counted(search, worker, split, task, budget):
+        searched.append(task)
+        return real_value(search, worker, split, task, budget)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_chunked, "write_checked", full_after_one)
+        patch.setattr(mr, "job_value", counted)
+        cut = _cut_after(120, size, path)
+    assert cut.jobs_exact + cut.jobs_cut > 0  # jobs settled, none of them on disk
+    assert json.loads(read_checked(path, "jitgames-checkpoint", 2, "checkpoint"))["chunks"] == []
+    # a job that a fast case settles runs whole (not split): its result was in the
+    # checkpoint alone, and is searched again
+    whole = sum(1 for task in searched[:120] if task[1] == -1)
+    again = mr.optimal_run(*size, workers=1, split_above=0, checkpoint=path)
+    assert again.complete and again.tasks_resumed == 120 - whole
+    assert again.tasks == fresh.tasks - 120 + whole
+    assert (again.total, again.guess) == (fresh.total, fresh.guess)
+
+
+def test_a_task_file_without_its_checkpoint_is_refused(tmp_path, capsys):
+    """The checkpoint is written before its task file, so a task file alone means the
+    checkpoint was removed to start afresh: one line, status 2, the file untouched."""
+    path = _task_file(tmp_path)
+    path.unlink()
+    assert "without its checkpoint" in _refused_run(path, capsys)
 
 
 def _task_file(tmp_path):

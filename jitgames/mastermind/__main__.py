@@ -490,8 +490,10 @@ def _cmd_optimal(args):
     if run.tree is not None and unwritten is None:
         text.append(f"tree of {run.tree.nodes} nodes written to {args.out}")
     note = None if run.complete else (
-        f"{_cli.display_name(PROG)}: interrupted; finished jobs and tasks are kept"
-        + ("" if args.checkpoint is None else f" in {args.checkpoint}; the same command resumes"))
+        f"{_cli.display_name(PROG)}: interrupted; "
+        + ("nothing is kept (--checkpoint FILE keeps finished work)" if args.checkpoint is None
+           else f"finished jobs and tasks are kept in {args.checkpoint} (and "
+                f"{args.checkpoint}.tasks); the same command resumes"))
     status = _cli.emit(args, out, text, run.complete, note=note)
     if unwritten is not None:
         print(f"{_cli.display_name(PROG)}: error: {unwritten}", file=sys.stderr)

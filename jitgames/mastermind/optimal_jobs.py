@@ -450,6 +450,10 @@ class TaskStore:
         self.results[key] = (int(value), bool(exact), int(budget))
         self._changed()
 
+    def holds(self, job: int) -> bool:
+        """Whether a task of job ``job`` is kept."""
+        return any(key[0] == job for key in self.results)
+
     def forget(self, job: int) -> None:
         """Drop the tasks of job ``job`` (its own result is kept in the checkpoint)."""
         stale = [key for key in self.results if key[0] == job]

@@ -40,6 +40,7 @@ from .._chunked import Checkpoint
 from .._interrupt import run_interruptible
 from .._jit import thread_count
 from .._warmup import helper_compiling, stop as stop_helper
+from .._store import StoreError
 from ..errors import InputError
 from .candidates import INFEASIBLE, fast_case, root_candidates, search_order
 from .codes import DEFAULT_MATRIX_BYTES, load_game
@@ -645,13 +646,30 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
         params = job.params
         store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
         _, matrix = load_game(pegs, colours, repeats, max_matrix_bytes)
-        tasks = (TaskStore.open(tasks_path(checkpoint), split, params, matrix)
-                 if checkpoint is not None else None)
+        tasks = None
+        if checkpoint is not None:
+            if tasks_path(checkpoint).exists() and not store.path.exists():
+                # (the checkpoint is always written before its task file: it was removed)
+                raise StoreError(f"task file {tasks_path(checkpoint)} without its checkpoint "
+                                 f"{checkpoint}; move it away too to start afresh")
+            tasks = TaskStore.open(tasks_path(checkpoint), split, params, matrix)
 
         def keep(j, partial):
             if store is not None:
                 store.record((j, j + 1), partial)
-                tasks.forget(j)
+                if tasks.holds(j):
+                    # a job's tasks leave the task file only once the checkpoint on disk
+                    # holds the job (a run killed between the two writes loses nothing)
+                    store.flush()
+                    if store.saved:
+                        tasks.forget(j)
+
+        def keep_task(task, value, exact, budget):
+            if not store.path.exists():  # the checkpoint first, so that a task file
+                store.flush(force=True)  # never stands alone (see above)
+                if not store.path.exists():
+                    return
+            tasks.record(task, value, exact, budget)
 
         workers = workers or thread_count()
         if split_above is None and client is None and workers > 1:
@@ -669,14 +687,15 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
 
         plan = RunPlan(split, expand, split_above, keep, on_result, window, child_window,
                        job_bounds(split, bounder), spare, twins, early_start,
-                       keep_task=None if tasks is None else tasks.record,
+                       keep_task=None if tasks is None else keep_task,
                        stored=None if tasks is None else dict(tasks.results))
         resumed = 0
         if store is not None:
             for (j, _), partial in sorted(store.done.items()):
                 plan.record(j, partial["value"], partial["exact"])
-                tasks.forget(j)  # (a run stopped between the two files' rewrites)
                 resumed += 1
+            for j in plan.known:  # the jobs read back and their twins: their tasks are done
+                tasks.forget(j)
 
         complete, strategy = True, None
         if space.size == 1:
@@ -697,6 +716,8 @@ def optimal_run(pegs: int, colours: int, repeats: bool = True, max_guesses: int 
                 if store is not None:
                     store.flush()
                     tasks.flush()
+            if complete and tasks is not None and not tasks.results:
+                tasks.path.unlink(missing_ok=True)  # nothing left for a restart
             if complete and plan.best >= INFEASIBLE:
                 raise InputError(f"no strategy solves every code within {max_guesses} guesses")
             if complete and tree:
