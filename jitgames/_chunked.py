@@ -47,7 +47,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, ClassVar
 
 from ._cli import parse_int, progress
 from ._interrupt import abandon, run_interruptible
@@ -55,7 +55,7 @@ from ._store import (StoreError, check_writable, load_json, read_checked, shorte
                      write_checked)
 from .errors import InputError
 
-__all__ = ["ChunkedJob", "ChunkRun", "Checkpoint", "PartialChunk", "split_range", "run_chunks",
+__all__ = ["ChunkedJob", "ChunkRun", "CheckedFile", "Checkpoint", "PartialChunk", "split_range", "run_chunks",
            "open_client", "add_chunk_arguments", "check_count", "check_counts"]
 
 CHECKPOINT_KIND = "jitgames-checkpoint"
@@ -244,24 +244,115 @@ class ChunkRun:
 
 
 @dataclass
-class Checkpoint:
-    """Finished chunks of one job, kept in a JSON file rewritten atomically.
+class CheckedFile:
+    """A job's JSON document kept on disk: checked when read, rewritten atomically and
+    not too often.
+
+    The file is a checked file (:func:`jitgames._store.write_checked`, kind
+    ``CHECKPOINT_KIND``) holding ``{"job": name, "params": the run's parameters, ROWS:
+    [...]}``. A subclass names its rows (``ROWS``), says what the file is to a user
+    (``WHAT``) and builds the document (:meth:`_document`); it checks its own rows.
 
     ``interval`` is the least number of seconds between two rewrites (0: after every
-    chunk); after a rewrite that took ``t`` seconds the next waits at least
+    change); after a rewrite that took ``t`` seconds the next waits at least
     ``WAIT_FACTOR * t`` (a file of 10**8 solitaire rows takes seconds to rewrite).
-    :meth:`flush` writes whatever is not on disk yet.
+    :meth:`flush` writes whatever is not on disk yet. A rewrite that fails (a full
+    disk) is reported once and tried again later: it must not cost the run.
     """
 
-    WAIT_FACTOR = 10
+    WAIT_FACTOR: ClassVar[int] = 10
+    WHAT: ClassVar[str] = "file"
+    ROWS: ClassVar[str] = "rows"
 
     path: Path
+    interval: float = field(default=2.0, kw_only=True)
+    _due: float = field(default=float("-inf"), repr=False, kw_only=True)
+    _dirty: bool = field(default=False, repr=False, kw_only=True)
+    _failed: bool = field(default=False, repr=False, kw_only=True)
+
+    @classmethod
+    def _read_rows(cls, path: Path, name: str, params: dict) -> list | None:
+        """The rows of ``path``, a file of job ``name`` with ``params``, or None when there
+        is none; refuse a path that cannot be written (before the run, not when it is
+        saved).
+
+        Raises
+        ------
+        StoreError
+            One line naming the file and what is wrong (checksum, schema, content,
+            another job or parameters); the file is not touched.
+        """
+        check_writable(path)
+        if not path.exists():
+            return None
+        payload = read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA, cls.WHAT)
+        try:
+            data = load_json(payload, "content")
+            if not isinstance(data, dict) or not isinstance(data.get(cls.ROWS), list):
+                raise ValueError(f"no list of {cls.ROWS}")
+        except ValueError as exc:
+            raise cls._refusal(path, f"unreadable content ({exc})") from None
+        if data.get("job") != name:
+            raise StoreError(f"{cls.WHAT} {path} is for {data.get('job')!r}, not {name!r}; "
+                             "use another --checkpoint file")
+        if data.get("params") != params:
+            diff = _describe_difference(data.get("params"), params)
+            raise StoreError(f"{cls.WHAT} {path} belongs to a different run ({diff}); "
+                             "use another --checkpoint file")
+        return data[cls.ROWS]
+
+    @classmethod
+    def _refusal(cls, path: Path, reason: str) -> StoreError:
+        return StoreError(f"{cls.WHAT} {path}: {reason}; move it away to start afresh")
+
+    def _document(self) -> dict:
+        """The whole document to write: ``job``, ``params`` and the rows."""
+        raise NotImplementedError
+
+    def _changed(self) -> None:
+        """Note a change; rewrite the file if the wait after the last rewrite is over."""
+        self._dirty = True
+        if time.monotonic() >= self._due:
+            self.flush()
+
+    @property
+    def saved(self) -> bool:
+        """Whether every change is on disk."""
+        return not self._dirty
+
+    def flush(self, force: bool = False) -> None:
+        """Rewrite the file atomically if anything changed since the last write (with
+        ``force``, also when nothing did: a file of no rows yet)."""
+        if not self._dirty and not force:
+            return
+        begin = time.monotonic()
+        try:
+            write_checked(self.path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
+                          json.dumps(self._document()).encode("utf-8"))
+        except StoreError as exc:
+            # A full disk must not cost the run: say so once, keep computing (the
+            # result is printed at the end) and try again at the next rewrite.
+            if not self._failed:
+                print(f"jitgames: {self.WHAT} not saved: {exc}; the run goes on and its "
+                      "result will be printed", file=sys.stderr)
+            self._failed = True
+            self._due = time.monotonic() + max(self.interval, 1.0)
+            return
+        end = time.monotonic()
+        self._due = end + max(self.interval, self.WAIT_FACTOR * (end - begin))
+        self._dirty = False
+
+
+@dataclass
+class Checkpoint(CheckedFile):
+    """Finished chunks of one job (rows ``[start, stop, partial]``), kept in a
+    :class:`CheckedFile`."""
+
+    WHAT: ClassVar[str] = "checkpoint"
+    ROWS: ClassVar[str] = "chunks"
+
     job: ChunkedJob
     done: dict = field(default_factory=dict)
-    interval: float = 2.0
-    _due: float = field(default=float("-inf"), repr=False)
-    _dirty: bool = field(default=False, repr=False)
-    _failed: bool = field(default=False, repr=False)
 
     @classmethod
     def open(cls, path, job: ChunkedJob) -> "Checkpoint":
@@ -275,72 +366,26 @@ class Checkpoint:
             or parameters, item ranges, an invalid partial); the file is not touched.
         """
         path = Path(path)
-        check_writable(path)
         checkpoint = cls(path, job)
-        if not path.exists():
-            return checkpoint
-        payload = read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA, "checkpoint")
-
-        def refuse(reason):
-            return StoreError(f"checkpoint {path}: {reason}; move it away to start afresh")
-
-        try:
-            data = load_json(payload, "content")
-            if not isinstance(data, dict) or not isinstance(data.get("chunks"), list):
-                raise ValueError("no list of chunks")
-        except ValueError as exc:
-            raise refuse(f"unreadable content ({exc})") from None
-        if data.get("job") != job.name:
-            raise StoreError(f"checkpoint {path} is for {data.get('job')!r}, not {job.name!r}; "
-                             "use another --checkpoint file")
-        if data.get("params") != job.params:
-            diff = _describe_difference(data.get("params"), job.params)
-            raise StoreError(f"checkpoint {path} belongs to a different run ({diff}); "
-                             "use another --checkpoint file")
-        try:
-            checkpoint.done = _checked_ranges(job, data["chunks"])
-        except ValueError as exc:
-            raise refuse(str(exc)) from None
+        rows = cls._read_rows(path, job.name, job.params)
+        if rows is not None:
+            try:
+                checkpoint.done = _checked_ranges(job, rows)
+            except ValueError as exc:
+                raise cls._refusal(path, str(exc)) from None
         return checkpoint
 
     def record(self, chunk: tuple, partial) -> None:
         """Add a finished chunk; rewrite the file if the wait after the last rewrite is over."""
         self.done[tuple(chunk)] = partial
-        self._dirty = True
-        if time.monotonic() >= self._due:
-            self.flush()
+        self._changed()
 
-    @property
-    def saved(self) -> bool:
-        """Whether every chunk recorded is on disk."""
-        return not self._dirty
-
-    def flush(self, force: bool = False) -> None:
-        """Rewrite the file atomically if chunks were added since the last write (with
-        ``force``, also when none was: a checkpoint of no chunk yet)."""
-        if not self._dirty and not force:
-            return
-        data = {
+    def _document(self) -> dict:
+        return {
             "job": self.job.name,
             "params": self.job.params,
             "chunks": [[a, b, self.done[(a, b)]] for a, b in sorted(self.done)],
         }
-        begin = time.monotonic()
-        try:
-            write_checked(self.path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
-                          json.dumps(data).encode("utf-8"))
-        except StoreError as exc:
-            # A full disk must not cost the run: say so once, keep computing (the
-            # result is printed at the end) and try again at the next rewrite.
-            if not self._failed:
-                print(f"jitgames: checkpoint not saved: {exc}; the run goes on and its "
-                      "result will be printed", file=sys.stderr)
-            self._failed = True
-            self._due = time.monotonic() + max(self.interval, 1.0)
-            return
-        end = time.monotonic()
-        self._due = end + max(self.interval, self.WAIT_FACTOR * (end - begin))
-        self._dirty = False
 
 
 def _checked_ranges(job: ChunkedJob, rows) -> dict:

@@ -707,14 +707,16 @@ def test_a_jobs_tasks_stay_until_the_checkpoint_on_disk_holds_the_job(tmp_path, 
     size = (4, 4, True, None)
     fresh = mr.optimal_run(*size, workers=1, split_above=0)
     real, writes = _chunked.write_checked, []
-
-    def full_after_one(*args):
-        writes.append(1)
-        if len(writes) > 1:
-            raise _chunked.StoreError("cannot write run.ckpt: No space left on device")
-        return real(*args)
-
     path = tmp_path / "run.ckpt"
+
+    def full_after_one(target, *args):
+        # the task file shares the writer; only the checkpoint's rewrites fail
+        if Path(target) == path:
+            writes.append(1)
+            if len(writes) > 1:
+                raise _chunked.StoreError("cannot write run.ckpt: No space left on device")
+        return real(target, *args)
+
     searched = []
     real_value = mr.job_value
 
@@ -805,7 +807,7 @@ def test_a_task_file_with_an_impossible_value_is_refused(tmp_path, capsys):
     (lambda d: d["tasks"].append(list(d["tasks"][0])), "appears twice"),
     (lambda d: d["tasks"][0].__setitem__(0, 10**6), "job is"),
     (lambda d: d["tasks"][0].__setitem__(2, [20, 20]), "answers"),
-    (lambda d: d["params"].__setitem__("colours", 5), "belongs to another run"),
+    (lambda d: d["params"].__setitem__("colours", 5), "belongs to a different run"),
     (lambda d: d.__setitem__("tasks", {}), "no list of tasks"),
 ])
 def test_a_forged_task_file_is_refused(change, reason, tmp_path, capsys):

@@ -26,18 +26,16 @@ See ``docs/mastermind_optimal.md`` (section "Larger games and resumable runs").
 from __future__ import annotations
 
 import hashlib
-import json
-import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
-from .._chunked import CHECKPOINT_KIND, CHECKPOINT_SCHEMA, ChunkedJob, check_count, check_counts
-from .._store import StoreError, check_writable, load_json, read_checked, shorten, write_checked
+from .._chunked import CheckedFile, ChunkedJob, check_count, check_counts
+from .._store import shorten
 from .branch_and_bound import solve
 from .candidates import INFEASIBLE, UNLIMITED, branches, capacities, lower_bounds, set_bound
 from .codes import DEFAULT_MATRIX_BYTES, CodeSpace, load_game
@@ -384,31 +382,24 @@ def validate_task(split: RootSplit, lb: np.ndarray, matrix: np.ndarray, row) -> 
 
 
 @dataclass
-class TaskStore:
+class TaskStore(CheckedFile):
     """Results of the tasks of split jobs (:func:`job_value`'s ``(job, guess, answers)``)
     not yet settled, kept beside a run's checkpoint (:func:`tasks_path`) so that a
     restarted run does not search them again: a large job of a long run (6 x 5) is
     hundreds of tasks and can take longer than one sitting.
 
-    The file is a checked file of the checkpoints' kind (``docs/storage.md``) holding
-    ``{"job": TASKS_JOB_NAME, "params": the run's parameters, "tasks": [[job, guess,
-    answers, value, exact, budget], ...]}``; every row is checked
-    (:func:`validate_task`) before use. A task's result is a fact about the game (its
-    value, or a lower bound), whatever run found it. The tasks of a job are dropped
-    once the job itself is kept in the checkpoint. Rewritten atomically at most every
-    ``interval`` seconds, and after a rewrite that took ``t`` seconds not before
-    ``WAIT_FACTOR * t``; :meth:`flush` writes what is not on disk yet.
+    A :class:`jitgames._chunked.CheckedFile` (``docs/storage.md``) of job
+    ``TASKS_JOB_NAME`` with the run's parameters and rows ``[job, guess, answers, value,
+    exact, budget]``; every row is checked (:func:`validate_task`) before use. A task's
+    result is a fact about the game (its value, or a lower bound), whatever run found
+    it. The tasks of a job are dropped once the job itself is kept in the checkpoint.
     """
 
-    WAIT_FACTOR = 10
+    WHAT: ClassVar[str] = "task file"
+    ROWS: ClassVar[str] = "tasks"
 
-    path: Path
     params: dict
     results: dict = field(default_factory=dict)
-    interval: float = 2.0
-    _due: float = field(default=float("-inf"), repr=False)
-    _dirty: bool = field(default=False, repr=False)
-    _failed: bool = field(default=False, repr=False)
 
     @classmethod
     def open(cls, path, split: RootSplit, params: dict, matrix: np.ndarray) -> "TaskStore":
@@ -416,32 +407,18 @@ class TaskStore:
         a file that fails its checks or cannot be written, without touching it.
         ``matrix``: the game's response matrix (see :func:`validate_task`)."""
         path = Path(path)
-        check_writable(path)
         store = cls(path, params)
-        if not path.exists():
+        rows = cls._read_rows(path, TASKS_JOB_NAME, params)
+        if rows is None:
             return store
-        payload = read_checked(path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA, "task file")
-
-        def refuse(reason):
-            return StoreError(f"task file {path}: {reason}; move it away to start afresh")
-
-        try:
-            data = load_json(payload, "content")
-            if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
-                raise ValueError("no list of tasks")
-        except ValueError as exc:
-            raise refuse(f"unreadable content ({exc})") from None
-        if data.get("job") != TASKS_JOB_NAME or data.get("params") != params:
-            raise StoreError(f"task file {path} belongs to another run; move it away or use "
-                             "another --checkpoint file")
         lb = lower_bounds(split.space.size, branches(split.space.pegs))
-        for i, row in enumerate(data["tasks"]):
+        for i, row in enumerate(rows):
             try:
                 key, result = validate_task(split, lb, matrix, row)
             except (ValueError, TypeError) as exc:
-                raise refuse(f"task {i}: {exc}") from None
+                raise cls._refusal(path, f"task {i}: {exc}") from None
             if key in store.results:
-                raise refuse(f"task {i} appears twice")
+                raise cls._refusal(path, f"task {i} appears twice")
             store.results[key] = result
         return store
 
@@ -462,32 +439,9 @@ class TaskStore:
         if stale:
             self._changed()
 
-    def _changed(self) -> None:
-        self._dirty = True
-        if time.monotonic() >= self._due:
-            self.flush()
-
-    def flush(self) -> None:
-        """Rewrite the file atomically if anything changed since the last write."""
-        if not self._dirty:
-            return
+    def _document(self) -> dict:
         rows = [[job, guess, None if answers is None else list(answers), *result]
                 for (job, guess, answers), result in sorted(
                     self.results.items(), key=lambda item: (item[0][0], item[0][1],
                                                             item[0][2] or ()))]
-        data = {"job": TASKS_JOB_NAME, "params": self.params, "tasks": rows}
-        begin = time.monotonic()
-        try:
-            write_checked(self.path, CHECKPOINT_KIND, CHECKPOINT_SCHEMA,
-                          json.dumps(data).encode("utf-8"))
-        except StoreError as exc:
-            # as for the checkpoint: a full disk must not cost the run
-            if not self._failed:
-                print(f"jitgames: task file not saved: {exc}; the run goes on",
-                      file=sys.stderr)
-            self._failed = True
-            self._due = time.monotonic() + max(self.interval, 1.0)
-            return
-        end = time.monotonic()
-        self._due = end + max(self.interval, self.WAIT_FACTOR * (end - begin))
-        self._dirty = False
+        return {"job": TASKS_JOB_NAME, "params": self.params, "tasks": rows}
