@@ -231,6 +231,8 @@ class ChunkRun:
     interrupted: bool = False
     resumed_chunks: int = 0
     total_chunks: int = 0
+    resumed_items: int = 0
+    """Items read back from the checkpoint (not computed by this run)."""
 
     total_items: int = 0
 
@@ -467,6 +469,7 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
     store = Checkpoint.open(checkpoint, job) if checkpoint is not None else None
     done = dict(store.done) if store is not None else {}
     resumed = len(done)
+    resumed_items = sum(b - a for a, b in done)
     todo = _missing(job, done)
     interrupted = False
 
@@ -500,7 +503,7 @@ def run_chunks(job: ChunkedJob, *, client=None, checkpoint: str | Path | None = 
     order = sorted(done)
     return ChunkRun(partials=[done[c] for c in order], chunks_done=order,
                     interrupted=interrupted, resumed_chunks=resumed,
-                    total_chunks=len(job.chunks),
+                    total_chunks=len(job.chunks), resumed_items=resumed_items,
                     total_items=sum(b - a for a, b in job.chunks))
 
 

@@ -24,7 +24,7 @@ from jitgames.solitaire.__main__ import main as solitaire_main
 mastermind_evaluate = importlib.import_module("jitgames.mastermind.evaluate")
 ROOT = Path(__file__).resolve().parents[1]
 TIMING = {"seconds", "deals_per_second", "compile_seconds", "scheduler", "threads",
-          "resumed_chunks", "complete"}
+          "resumed_chunks", "resumed_deals", "complete"}
 
 
 SERVER_START = 120.0
@@ -263,6 +263,9 @@ def test_solitaire_interrupted_checkpoint_resumes_to_the_same_answer(tmp_path, m
     monkeypatch.setattr(study, "solve_chunk_rows", real)
     status, resumed = run_json(solitaire_main, argv, capsys)
     assert status == 0 and resumed["resumed_chunks"] == 3 and resumed["deals"] == 500
+    # the rate is of the 200 deals this run solved, not of the 300 read back
+    assert resumed["resumed_deals"] == 300
+    assert resumed["deals_per_second"] == pytest.approx(200 / resumed["seconds"])
     status, whole = run_json(solitaire_main, ["500", "--seed", "3", "--out", str(whole_file)],
                              capsys)
     assert exact_figures(resumed) == exact_figures(whole)

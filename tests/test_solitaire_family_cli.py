@@ -154,6 +154,24 @@ def test_library_solve_rules_and_game():
         solve_rules(decks, "klondike")
 
 
+def test_a_resumed_study_reports_the_speed_of_what_it_solved(capsys, tmp_path):
+    """Deals read back from a checkpoint took none of the run's time: the rate counts
+    only the deals the run solved (a run that solved none gives none)."""
+    checkpoint = tmp_path / "study.ckpt"
+    argv = ("20", "--rules", "yukon", "--node-limit", "2000", "--chunk-size", "10",
+            "--checkpoint", str(checkpoint))
+    status, out, _ = run(capsys, *argv, "--json")
+    first = json.loads(out)
+    assert status == 0 and first["resumed_deals"] == 0
+    assert first["deals_per_second"] == pytest.approx(20 / first["seconds"])
+    status, out, _ = run(capsys, *argv, "--json")
+    again = json.loads(out)
+    assert status == 0 and (again["deals"], again["resumed_deals"]) == (20, 20)
+    assert again["deals_per_second"] is None
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and "20 deals read back" in out and "deals/s" not in out
+
+
 def test_checkpoint_of_another_search_is_refused(capsys, tmp_path, monkeypatch):
     """A study's checkpoint records the search version: a search that can answer
     differently (another SEARCH_VERSION) refuses it with one line, exit status 2."""

@@ -224,7 +224,10 @@ def _study(args) -> int:
     summary.update(seed=args.seed, shuffle=args.shuffle, requested=n,
                    threads=args.threads or thread_count(),
                    scheduler=args.scheduler, resumed_chunks=run.resumed_chunks,
-                   seconds=wall, deals_per_second=partial.deals / wall if wall > 0 else None,
+                   resumed_deals=run.resumed_items, seconds=wall,
+                   # the deals read back from a checkpoint took none of this run's time
+                   deals_per_second=((partial.deals - run.resumed_items) / wall
+                                     if partial.deals > run.resumed_items and wall > 0 else None),
                    compile_seconds=compile_seconds)
     status = emit(args, summary, format_summary(summary), not run.interrupted,
                   note=f"{display_name(PROG)}: interrupted after {partial.deals} of {n} deals")
@@ -294,9 +297,11 @@ def format_summary(s: dict) -> str:
         lines.append(f"  {t['grown_deals']:,} deal(s) thrashed that table and were solved "
                      f"again on a larger one (largest {t['largest_capacity']:,} slots, "
                      f"{t['largest_bytes'] / 2**20:.0f} MiB)")
-    rate = s["deals_per_second"]
+    rate, resumed = s["deals_per_second"], s.get("resumed_deals", 0)
     lines.append(f"  {s['seconds']:.2f} s wall on {s['threads']} thread(s), "
                  f"{rate:,.0f} deals/s" if rate else f"  {s['seconds']:.2f} s wall")
+    if resumed:  # the rate is of the deals this run solved
+        lines[-1] += f" ({resumed:,} deals read back from the checkpoint)"
     lines[-1] += f"; compile/load {s['compile_seconds']:.2f} s (separate)"
     c = s["casino"]
     cl, ch = c["expected_net_ci95"]

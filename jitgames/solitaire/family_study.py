@@ -213,7 +213,10 @@ def format_family(s: dict) -> str:
             more = f"  (+{low:,} undecided)" if low else ""
             lines.append(f"    {score:2d} {count:9,d} {100 * count / n:7.3f}% {bar}{more}")
     if s.get("seconds"):
-        lines.append(f"  {s['seconds']:.2f} s wall on {s['threads']} thread(s), "
-                     f"{s['deals_per_second']:,.0f} deals/s, "
+        rate, resumed = s.get("deals_per_second"), s.get("resumed_deals", 0)
+        speed = f"{rate:,.0f} deals/s, " if rate else ""
+        if resumed:  # the rate is of the deals this run solved
+            speed = f"{resumed:,} deals read back, {speed}"
+        lines.append(f"  {s['seconds']:.2f} s wall on {s['threads']} thread(s), {speed}"
                      f"{s['positions'] / n:,.0f} positions a deal")
     return "\n".join(lines)
