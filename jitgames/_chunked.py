@@ -55,8 +55,8 @@ from ._store import (StoreError, check_writable, load_json, read_checked, shorte
                      write_checked)
 from .errors import InputError
 
-__all__ = ["ChunkedJob", "ChunkRun", "CheckedFile", "Checkpoint", "PartialChunk", "split_range", "run_chunks",
-           "open_client", "add_chunk_arguments", "check_count", "check_counts"]
+__all__ = ["ChunkedJob", "ChunkRun", "CheckedFile", "Checkpoint", "PartialChunk", "split_range",
+           "run_chunks", "open_client", "add_chunk_arguments", "check_count", "check_counts"]
 
 CHECKPOINT_KIND = "jitgames-checkpoint"
 CHECKPOINT_SCHEMA = 2
@@ -243,6 +243,12 @@ class ChunkRun:
     @property
     def complete(self) -> bool:
         return self.items_done == self.total_items
+
+    def items_per_second(self, seconds: float) -> float | None:
+        """Items a second over the items this run computed in ``seconds`` (those read
+        back from the checkpoint took none of its time); None when it computed none."""
+        computed = self.items_done - self.resumed_items
+        return computed / seconds if computed > 0 and seconds > 0 else None
 
 
 @dataclass

@@ -72,6 +72,9 @@ def test_interrupted_run_resumes_to_the_same_answer(tmp_path):
     second = run_chunks(resumed_job, checkpoint=path, quiet=True)
     assert second.resumed_chunks == 4 and second.complete
     assert total(second) == total(run_chunks(job(100, 10), quiet=True))
+    # its rate is of the 60 items it computed, not of the 40 read back
+    assert second.resumed_items == 40 and second.items_per_second(2.0) == 30.0
+    assert run_chunks(resumed_job, checkpoint=path, quiet=True).items_per_second(2.0) is None
 
 
 def test_mismatched_checkpoint_is_refused_and_kept(tmp_path):

@@ -225,9 +225,7 @@ def _study(args) -> int:
                    threads=args.threads or thread_count(),
                    scheduler=args.scheduler, resumed_chunks=run.resumed_chunks,
                    resumed_deals=run.resumed_items, seconds=wall,
-                   # the deals read back from a checkpoint took none of this run's time
-                   deals_per_second=((partial.deals - run.resumed_items) / wall
-                                     if partial.deals > run.resumed_items and wall > 0 else None),
+                   deals_per_second=run.items_per_second(wall),
                    compile_seconds=compile_seconds)
     status = emit(args, summary, format_summary(summary), not run.interrupted,
                   note=f"{display_name(PROG)}: interrupted after {partial.deals} of {n} deals")

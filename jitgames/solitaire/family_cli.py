@@ -58,18 +58,11 @@ def study(args) -> int:
     summary.update(seed=args.seed, shuffle=args.shuffle, requested=args.deals,
                    node_limit=args.node_limit, threads=args.threads or thread_count(),
                    resumed_chunks=run.resumed_chunks, resumed_deals=run.resumed_items,
-                   seconds=wall, deals_per_second=_rate(summary["deals"] - run.resumed_items,
-                                                        wall),
+                   seconds=wall, deals_per_second=run.items_per_second(wall),
                    compile_seconds=compile_seconds)
     return emit(args, summary, format_family(summary), not run.interrupted,
                 note=f"{display_name(PROG)}: interrupted after {summary['deals']} of "
                      f"{args.deals} deals")
-
-
-def _rate(deals: int, wall: float) -> float | None:
-    """Deals a second of the deals this run solved (those read back from a checkpoint
-    took none of its time)."""
-    return deals / wall if deals > 0 and wall > 0 else None
 
 
 def solve_file(args) -> int:
