@@ -408,6 +408,11 @@ def apply_move(pos, move):
         _set_code(pos, card, code)
         flipped = _turn_up_if_freed(pos, src)
         _log(pos, _BUILD, card, src, flipped, start, old)
+        # a build exposes one card, the one it leaves on top of src, and changes no
+        # foundation (build_key's docstring): the safe plays can only start there
+        n = pos[LENGTH + src]
+        if n == 0 or not safe_to_play(pos, pos[PILES + src * PILE_STRIDE + n - 1]):
+            return
     _play_safe(pos)
 
 

@@ -31,29 +31,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._bits import popcount
 from .._jit import jit
-from .family import (ALASKA, DOWN, ETUDE, FOUNDATION, HEIGHT, LENGTH, PILES, PILE_STRIDE, RULES, WHERE)
-from .rules import N_CARDS, N_PILES, RANK_OF, SUIT_OF
+from .family import ALASKA, DOWN, ETUDE, HEIGHT, LENGTH, PILES, PILE_STRIDE, RULES, WHERE
+from .rules import N_CARDS, N_PILES
 
 
 # Card sets as 52-bit masks (bit c: card c; suit s holds bits 13s .. 13s + 12).
 _RANKS = (1 << 12) - 1     # the ranks below the king of one suit, moved down to bit 0
+_SUIT = (1 << 13) - 1      # the ranks of one suit, moved down to bit 0
 _ALL = (1 << N_CARDS) - 1
 _KINGS = sum(1 << (13 * s + 12) for s in range(4))
 _ACES = sum(1 << (13 * s) for s in range(4))
 _NOT_ACES = _ALL ^ _ACES
 _NOT_KINGS = _ALL ^ _KINGS
-
-
-@jit(leaf=True)
-def _count(x):
-    """The number of cards in the 52-bit mask ``x`` (a SWAR population count)."""
-    x = x - ((x >> 1) & 0x0005555555555555)
-    x = (x & 0x0003333333333333) + ((x >> 2) & 0x0003333333333333)
-    x = (x + (x >> 4)) & 0x000F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    return (x + (x >> 32)) & 0x7F
 
 
 @jit(leaf=True)
@@ -76,41 +67,44 @@ def bound_at_least(pos, need):
     itself when it is below ``need``, else some number >= ``need`` (at most the bound).
 
     The sets are 52-bit masks grown in rounds: each round adds every card that a rule
-    admits from the sets of the round before (may go home; may lead; the card under a
-    card that may lead may be exposed; a pile may be empty), until a round adds nothing:
-    the least fixed point. The sets only grow, so stopping early never claims more than
-    it: the answer is ``>= need`` exactly when the bound is.
+    admits from the sets of the round before (may go home, as far along each suit as
+    the cards that may be exposed run; may lead; the card under a card that may lead
+    may be exposed; a pile may be empty), until a round adds nothing: the least fixed
+    point. The sets only grow, so stopping early never claims more than it: the answer
+    is ``>= need`` exactly when the bound is.
     """
     rules = pos[RULES]
     in_pile = 0
     face_up = 0
-    fits = 0
     bottom = 0
     shows = 0
-    for c in range(N_CARDS):
-        p = pos[WHERE + c]
-        bit = np.int64(1) << c
-        if p < 0:
-            shows |= bit
-            continue
-        h = pos[HEIGHT + c]
-        in_pile |= bit
-        if h >= pos[DOWN + p]:
-            face_up |= bit
-        if h == pos[LENGTH + p] - 1:
-            shows |= bit
-        if h == 0:
-            bottom |= bit
-        if RANK_OF[c] == pos[FOUNDATION + SUIT_OF[c]]:
-            fits |= bit
-    home = _ALL ^ in_pile
     empty = 0
+    # one pass over the piles, bottom to top (the cards in piles only, read in order)
     for p in range(N_PILES):
-        if pos[LENGTH + p] == 0:
+        n = pos[LENGTH + p]
+        if n == 0:
             empty = 1
+            continue
+        first = PILES + p * PILE_STRIDE
+        down = pos[DOWN + p]
+        for h in range(n):
+            bit = np.int64(1) << pos[first + h]
+            in_pile |= bit
+            if h >= down:
+                face_up |= bit
+        shows |= np.int64(1) << pos[first + n - 1]
+        bottom |= np.int64(1) << pos[first]
+    home = _ALL ^ in_pile
+    shows |= home
     leads = 0
-    while _count(home) < need:
-        new_home = home | (shows & in_pile & (fits | ((home << 1) & _NOT_ACES)))
+    while popcount(home) < need:
+        # a suit's cards that may go home are a prefix of its ranks (those home, then
+        # each whose predecessor may go home and that may be exposed): each suit's
+        # prefix runs on through the cards that may be exposed, at once
+        new_home = 0
+        for s in range(4):
+            ranks = (shows >> (13 * s)) & _SUIT
+            new_home |= (ranks & ~(ranks + 1)) << (13 * s)
         kings = _KINGS if empty else 0
         new_leads = leads | ((face_up | shows) & in_pile
                              & (new_home | _places_shown(rules, shows & in_pile) | kings))
@@ -118,8 +112,8 @@ def bound_at_least(pos, need):
         new_shows = shows
         while fresh:
             low = fresh & -fresh
-            c = _count(low - 1)
             fresh ^= low
+            c = popcount(low - 1)
             h = pos[HEIGHT + c]
             if h > 0:
                 new_shows |= np.int64(1) << pos[PILES + pos[WHERE + c] * PILE_STRIDE + h - 1]
@@ -128,7 +122,7 @@ def bound_at_least(pos, need):
         elif new_home == home and new_leads == leads and new_shows == shows:
             break
         home, leads, shows = new_home, new_leads, new_shows
-    return _count(home)
+    return popcount(home)
 
 
 @jit(leaf=True)
