@@ -445,8 +445,8 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
     tally, sums = state.tally.astype(np.int64), np.zeros(space.size, np.int64)
     guesses = np.unique(np.array(picks[::2]) % space.size)   # some guesses, in order
     ref.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size, tally, sums)
-    candidates.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size,
-                          state.tally, state.sums)
+    candidates.tally_classes(matrix, src, 0, src.size, state.steps, state.lb, guesses,
+                             guesses.size, state.tally, state.sums)
     assert (state.tally == tally).all() and (state.sums[guesses] == sums[guesses]).all()
     candidates.clear_tally(matrix, guesses.size, state.tally)
     assert not state.tally.any()
@@ -455,6 +455,24 @@ def test_tallies_and_answer_masks_equal_the_twin(size, picks):
     candidates.answer_masks(matrix, src, 0, src.size, state.masks)
     assert [int(x) for x in state.masks] == masks
     assert [popcount(x) for x in state.masks] == [ref_bits.popcount(x) for x in masks]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("members", [1, 15, 16, 17, 64])
+def test_tally_sums_by_either_pass_equal_the_twin(members):
+    """Sets below and at or above the slots per guess (16 for 3 pegs): the class sums
+    come from the per-member steps below, from ``lb`` of the finished tally above."""
+    space, matrix = load_game(3, 4, True)
+    state = optimal.OptimalSearch(space, matrix, None).states[0]
+    assert state.tally.size // space.size == 16
+    src = np.arange(0, 3 * members, 3, dtype=np.int32) % space.size
+    guesses = np.arange(space.size)
+    tally, sums = state.tally.astype(np.int64), np.zeros(space.size, np.int64)
+    ref.tally_classes(matrix, src, 0, src.size, state.steps, guesses, guesses.size, tally, sums)
+    candidates.tally_classes(matrix, src, 0, src.size, state.steps, state.lb, guesses,
+                             guesses.size, state.tally, state.sums)
+    assert (state.tally == tally).all() and (state.sums == sums).all()
+    candidates.clear_tally(matrix, guesses.size, state.tally)
 
 
 @pytest.mark.kernel

@@ -171,11 +171,10 @@ def node_filters(tables, src, start, end, level, used, history, perms):
 
 
 @jit(leaf=True)
-def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sums):
+def tally_classes(matrix, src, start, end, steps, lb, guesses, n_guesses, tally, sums):
     """Class sizes of the guesses ``guesses[:n_guesses]`` at once: ``tally[j * slots + f]``
     += the members of ``src[start:end]`` answering ``f`` to ``g = guesses[j]``, and ``sums[g]``
-    (zeroed first) += ``steps[size]`` per member as its class grows (so ``sums``
-    collects ``sum_f lb(size_f)`` and, above PARTS_SHIFT, the number of classes).
+    = ``sum_f lb(size_f)`` plus, above PARTS_SHIFT, the number of classes.
 
     The response matrix is symmetric (feedback is), so row ``s`` holds the answers of
     secret ``s`` to every guess: the members' rows are read in order, and the tally
@@ -184,19 +183,40 @@ def tally_classes(matrix, src, start, end, steps, guesses, n_guesses, tally, sum
     not its code, so it fills ``n_guesses * slots`` consecutive entries (in cache)
     and is zeroed again by one sweep over them (:func:`clear_tally`; it must be zero
     on entry).
+
+    ``sums`` comes from whichever pass is shorter: for a set of fewer members than
+    ``slots``, ``steps[size]`` (``lb[size + 1] - lb[size]``, plus ``1 << PARTS_SHIFT``
+    for size 0) added per member as its class grows; for a larger one, ``lb`` of every
+    class once the tally is done (the same sum: the steps of a class telescope to its
+    ``lb``, ``lb[0]`` being 0).
     """
     n = matrix.shape[0]
     slots = tally.shape[0] // n
-    for j in range(n_guesses):
-        sums[guesses[j]] = 0
+    if end - start < slots:
+        for j in range(n_guesses):
+            sums[guesses[j]] = 0
+        for t in range(start, end):
+            row = matrix[src[t]]
+            for j in range(n_guesses):
+                g = guesses[j]
+                i = j * slots + np.int64(row[g])
+                size = tally[i]
+                tally[i] = size + 1
+                sums[g] += steps[size]
+        return
     for t in range(start, end):
         row = matrix[src[t]]
         for j in range(n_guesses):
-            g = guesses[j]
-            i = j * slots + np.int64(row[g])
-            size = tally[i]
-            tally[i] = size + 1
-            sums[g] += steps[size]
+            i = j * slots + np.int64(row[guesses[j]])
+            tally[i] += 1
+    one_class = np.int64(1) << PARTS_SHIFT
+    for j in range(n_guesses):
+        total = 0
+        for f in range(j * slots, (j + 1) * slots):
+            size = np.int64(tally[f])
+            if size > 0:
+                total += lb[size] + one_class
+        sums[guesses[j]] = total
 
 
 @jit(leaf=True)
@@ -412,7 +432,8 @@ def list_candidates(tables, src, start, end, remaining, bound, level, used, sear
         if canonical(tables, g, filters, used, scratch):
             guesses[n_guesses] = g
             n_guesses += 1
-    tally_classes(tables.matrix, src, start, end, search.steps, guesses, n_guesses, tally, sums)
+    tally_classes(tables.matrix, src, start, end, search.steps, lb, guesses, n_guesses, tally,
+                  sums)
     low = (np.int64(1) << PARTS_SHIFT) - 1
     answers = search.answers
     for j in range(n_guesses):
@@ -552,7 +573,7 @@ def set_bound(tables, src, start, end, cap, search):
             guesses[first] = g
             first += 1
     low = (np.int64(1) << PARTS_SHIFT) - 1
-    tally_classes(matrix, src, start, end, search.steps, guesses, first, tally, sums)
+    tally_classes(matrix, src, start, end, search.steps, lb, guesses, first, tally, sums)
     best = cap
     for j in range(first):
         g = guesses[j]
@@ -566,7 +587,7 @@ def set_bound(tables, src, start, end, cap, search):
         if least < sums[g] < best:
             guesses[second] = g
             second += 1
-    tally_classes(matrix, src, start, end, search.steps, guesses, second, tally, sums)
+    tally_classes(matrix, src, start, end, search.steps, lb, guesses, second, tally, sums)
     for j in range(second):
         g = guesses[j]
         best = min(best, m + (sums[g] & low) - np.int64(tally[j * slots + solved]))

@@ -57,7 +57,7 @@ class Multisets(NamedTuple):
     common: np.ndarray  # int8 (k, k)
     weight: np.ndarray  # int64 (k,): scratch, zero between calls
     present: np.ndarray  # int64 (k,): scratch
-    by_sum: np.ndarray  # int64 (k,): scratch
+    by_sum: np.ndarray  # int32 (k,): scratch (32 bits: twice the lanes of a vector)
     limits: np.ndarray  # int64 (k,): scratch
 
 
@@ -85,7 +85,7 @@ def fresh_scratch(multisets: Multisets, pegs: int) -> Multisets:
     k = multisets.common.shape[0]
     return multisets._replace(weight=np.zeros(k, dtype=np.int64),
                               present=np.zeros(k, dtype=np.int64),
-                              by_sum=np.zeros(k, dtype=np.int64),
+                              by_sum=np.zeros(k, dtype=np.int32),
                               limits=np.zeros(k, dtype=np.int64))
 
 
@@ -120,9 +120,10 @@ def answer_limits(tables, multisets, src, start, end):
             by_sum[k] = 0
         for p in range(n_present):
             j = present[p]
-            w = weight[j]
+            w = np.int32(weight[j])
+            zero = np.int32(0)
             for k in range(k_all):  # (common is symmetric: row j, read in order)
-                by_sum[k] += w if common[j, k] == t else 0
+                by_sum[k] += w if common[j, k] == t else zero
         for k in range(k_all):
             limits[k] += min(by_sum[k], values)
     return n_present

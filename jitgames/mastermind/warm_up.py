@@ -67,8 +67,8 @@ def optimal_plan(pegs: str, colours: str, repeats: str):
     n = k ** p if rep else perm(k, p)
     tally, masks = scratch_dtypes(n, p)
     i64, i8 = np.int64, np.int8
-    multisets = Multisets(*(_zeros(i64) for _ in range(3)), _zeros(i8, 2),
-                          *(_zeros(i64) for _ in range(4)))
+    multisets = Multisets(*(_zeros(i64) for _ in range(3)), _zeros(i8, 2), _zeros(i64),
+                          _zeros(i64), _zeros(np.int32), _zeros(i64))
     search = Search(_zeros(i64), _zeros(i64, 2), _zeros(i64), _zeros(i64), _zeros(i64),
                     _zeros(np.int32, 2), _zeros(i64, 3), _zeros(i64, 2), _zeros(i64),
                     _zeros(i64), _zeros(tally), _zeros(i64), _zeros(masks), _zeros(i64),
@@ -113,7 +113,7 @@ def optimal_plan(pegs: str, colours: str, repeats: str):
         (solved_sets.set_hash, (a32, I, I, I)),
         # then set_bound's, from its last call back
         (candidates.clear_tally, (matrix, I, atally)),
-        (candidates.tally_classes, (matrix, a32, I, I, a64, a64, I, atally, a64)),
+        (candidates.tally_classes, (matrix, a32, I, I, a64, a64, a64, I, atally, a64)),
         (popcount, (amasks.dtype,)),
         (candidates.gather_answer_masks, (matrix, a32, I, I, a64, I, amasks)),
         (candidates.or_answer_rows, (matrix, a32, I, I, amasks)),
