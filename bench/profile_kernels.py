@@ -2,6 +2,7 @@
 
     python bench/profile_kernels.py family --rules alaska --deals 400
     python bench/profile_kernels.py mastermind --size 4x8
+    python bench/profile_kernels.py etude --deals 20000
 
 ``perf`` cannot name the functions Numba compiles (they live in anonymous memory), so
 the workload runs in a child process on an empty Numba cache (every kernel compiled in
@@ -33,7 +34,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from _harness import machine, save_result  # noqa: E402
 
-PACKAGES = {"family": "jitgames.solitaire", "mastermind": "jitgames.mastermind"}
+PACKAGES = {"family": "jitgames.solitaire", "etude": "jitgames.solitaire",
+            "mastermind": "jitgames.mastermind"}
 
 
 def _dispatchers(package: str):
@@ -95,6 +97,10 @@ def _child(args) -> None:
             from jitgames.solitaire.family_study import solve_many
             rows = solve_many(deals(2026, 0, args.deals), rules_code(args.rules), 100_000, 1)
             what = {"deals": args.deals, "rules": args.rules, "positions": int(rows[:, 2].sum())}
+        elif args.workload == "etude":
+            from jitgames.solitaire import deals, solve_deals
+            results = solve_deals(deals(0, 0, args.deals))  # the main job's full mode
+            what = {"deals": args.deals, "mean": float(results.score.mean())}
         else:
             from jitgames.mastermind.optimal_run import optimal_run
             pegs, colours = (int(x) for x in args.size.split("x"))
@@ -109,7 +115,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("workload", choices=sorted(PACKAGES))
     parser.add_argument("--rules", default="alaska", choices=["etude", "yukon", "alaska"])
-    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--deals", type=int, default=400, help="deals 0..N-1 (seed 2026; etude: 0)")
     parser.add_argument("--size", default="4x8", help="PxK, for mastermind")
     parser.add_argument("--top", type=int, default=15, help="kernels printed")
     parser.add_argument("--out", help="file name in bench/results (default profile_WORKLOAD.json)")
