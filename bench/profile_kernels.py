@@ -39,15 +39,10 @@ PACKAGES = {"family": "jitgames.solitaire", "etude": "jitgames.solitaire",
 
 
 def _dispatchers(package: str):
-    """The Numba dispatchers of every loaded module of ``package`` (each once)."""
-    seen = {}
-    for name, module in list(sys.modules.items()):
-        if not name.startswith(package) or module is None:
-            continue
-        for value in vars(module).values():
-            if hasattr(value, "overloads") and hasattr(value, "py_func"):
-                seen[id(value)] = value
-    return list(seen.values())
+    """The kernels of ``package`` (``jitgames._jit.KERNELS``, every kernel made by its
+    ``jit``, by qualified name)."""
+    from jitgames._jit import KERNELS
+    return [kernel for name, kernel in KERNELS.items() if name.startswith(package + ".")]
 
 
 def write_perf_map(dispatchers) -> int:
