@@ -2,6 +2,7 @@
 
     python bench/profile_kernels.py family --rules alaska --deals 400
     python bench/profile_kernels.py mastermind --size 4x8
+    python bench/profile_kernels.py mastermind --size 6x5 --job 111223:3,1   # one root job
     python bench/profile_kernels.py etude --deals 20000
 
 ``perf`` cannot name the functions Numba compiles (they live in anonymous memory), so
@@ -96,14 +97,45 @@ def _child(args) -> None:
             from jitgames.solitaire import deals, solve_deals
             results = solve_deals(deals(0, 0, args.deals))  # the main job's full mode
             what = {"deals": args.deals, "mean": float(results.score.mean())}
-        else:
+        elif args.job is None:
             from jitgames.mastermind.optimal_run import optimal_run
             pegs, colours = (int(x) for x in args.size.split("x"))
             run = optimal_run(pegs, colours, workers=1)
             what = {"size": args.size, "total": int(run.total)}
+        else:
+            what = _mastermind_job(args.size, args.job)
     what["cpu_seconds_with_compiling"] = time.process_time() - start
     what["functions_mapped"] = write_perf_map(_dispatchers(PACKAGES[args.workload]))
     print(json.dumps(what))
+
+
+def _job_fits(size: str, job: str) -> bool:
+    """Whether ``job`` names a class of a first guess of ``size`` (see :func:`_mastermind_job`)."""
+    pegs, colours = (int(x) for x in size.split("x"))
+    found = re.fullmatch(r"(\d+):(\d+),(\d+)", job)
+    return bool(found and len(found[1]) == pegs and all(1 <= int(c) <= colours for c in found[1])
+                and int(found[2]) + int(found[3]) <= pegs)
+
+
+def _mastermind_job(size: str, job: str) -> dict:
+    """The optimal search of one root job of ``size``: the codes answering ``B`` blacks
+    and ``W`` whites to the first guess ``CODE`` (``job`` ``CODE:B,W``, digits 1..9), as
+    ``bench/mastermind_prune.py --job`` searches it (the search of a long run's tasks)."""
+    import numpy as np
+    from jitgames.mastermind.codes import load_game
+    from jitgames.mastermind.optimal import OptimalSearch
+
+    pegs, colours = (int(x) for x in size.split("x"))
+    code, answer = job.split(":")
+    blacks, whites = (int(x) for x in answer.split(","))
+    space, matrix = load_game(pegs, colours)
+    first = int(np.searchsorted(space.values, int("".join(str(int(c) - 1) for c in code), colours)))
+    members = np.flatnonzero(matrix[first] == blacks * (pegs + 1) + whites).astype(np.int32)
+    used = np.zeros(colours, np.bool_)
+    used[space.digits[first]] = True
+    search = OptimalSearch(space, matrix, None, workers=1)
+    cost, guess = search.best(members, search.remaining - 1, used, [first])
+    return {"size": size, "job": job, "codes": int(members.size), "total": int(cost)}
 
 
 def main(argv=None) -> int:
@@ -112,6 +144,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rules", default="alaska", choices=["etude", "yukon", "alaska"])
     parser.add_argument("--deals", type=int, default=400, help="deals 0..N-1 (seed 2026; etude: 0)")
     parser.add_argument("--size", default="4x8", help="PxK, for mastermind")
+    parser.add_argument("--job", help="CODE:B,W, for mastermind: one root job of --size "
+                        "(the class answering B blacks, W whites to CODE) instead of all codes")
     parser.add_argument("--top", type=int, default=15, help="kernels printed")
     parser.add_argument("--out", help="file name in bench/results (default profile_WORKLOAD.json)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -121,6 +155,10 @@ def main(argv=None) -> int:
         return 0
     if not re.fullmatch(r"\d+x\d+", args.size) or not 1 <= args.deals <= 10**6:
         print("profile_kernels.py: --size is PxK and --deals 1..10^6", file=sys.stderr)
+        return 2
+    if args.job is not None and not _job_fits(args.size, args.job):
+        print(f"profile_kernels.py: --job is CODE:B,W with CODE of {args.size.split('x')[0]} digits "
+              f"1..{args.size.split('x')[1]} and B + W at most the pegs", file=sys.stderr)
         return 2
     if shutil.which("perf") is None:
         print("profile_kernels.py: needs Linux perf (the linux-perf package)", file=sys.stderr)

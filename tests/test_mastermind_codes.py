@@ -35,6 +35,36 @@ def test_feedback_kernel_matches_reference_and_is_symmetric(case):
 
 
 @pytest.mark.kernel
+@given(two_codes(max_pegs=codes.PACKED_LIMIT, max_colours=codes.PACKED_LIMIT))
+def test_packed_feedback_matches_reference(case):
+    """The word form of feedback (pegs and colours up to 8, so every byte is used at
+    the limit) against the reference twins, exactly, both ways round."""
+    pegs, colours, a, b = case
+    ca, cb = _counts(a, colours), _counts(b, colours)
+    # as uint64, the words' type inside the search (Python gets them back as ints)
+    pa, pb = (tuple(np.uint64(w) for w in codes.pack_code(a, ca)),
+              tuple(np.uint64(w) for w in codes.pack_code(b, cb)))
+    assert tuple(int(w) for w in pa) == ref.pack_code(a, ca)
+    assert tuple(int(w) for w in pb) == ref.pack_code(b, cb)
+    expected = ref.feedback_digits(a, ca, b, cb, pegs)
+    assert codes.feedback_packed(pa[0], pa[1], pb[0], pb[1], pegs) == expected
+    assert codes.feedback_packed(pb[0], pb[1], pa[0], pa[1], pegs) == expected
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("pegs,colours", [(4, 3), (8, 2), (2, 8), (3, 5)])
+def test_packed_feedback_equals_the_response_matrix(pegs, colours):
+    """Every pair of codes of small games, against the response matrix."""
+    space = code_space(pegs, colours)
+    matrix = response_matrix(space)
+    words = [tuple(np.uint64(w) for w in codes.pack_code(space.digits[g], space.counts[g]))
+             for g in range(space.size)]
+    for g, (pg, cg) in enumerate(words):
+        row = [codes.feedback_packed(pg, cg, ps, cs, pegs) for ps, cs in words]
+        assert row == matrix[g].tolist()
+
+
+@pytest.mark.kernel
 @given(two_codes(), st.randoms(use_true_random=False))
 def test_feedback_is_invariant_under_colour_and_position_permutations(case, rnd):
     pegs, colours, a, b = case

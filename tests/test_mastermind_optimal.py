@@ -137,18 +137,56 @@ def _orbit_min_brute(space, history, code):
 
 
 @pytest.mark.kernel
-@given(st.lists(st.integers(0, 80), max_size=2), st.integers(0, 80))
-def test_orbit_representatives_are_orbit_minima(history, code):
-    space, _ = load_game(4, 3)
-    used = np.zeros(3, np.bool_)
+@given(st.sampled_from([3, 5]), st.lists(st.integers(0, 624), max_size=2), st.integers(0, 624),
+       st.integers(-1, 4))
+def test_orbit_representatives_are_orbit_minima(colours, history, code, garbage):
+    """Five colours leave some never used, which the test relabels smallest first; the
+    scratch comes in holding anything (``garbage``)."""
+    space, _ = load_game(4, colours)
+    history, code = [h % space.size for h in history], code % space.size
+    used = np.zeros(colours, np.bool_)
     for h in history:
         used[space.digits[h]] = True
     perms = np.array(list(permutations(range(4))), np.int64)
-    group, maps = symmetry.history_group(space.digits, used, 3, np.array(history + [0], np.int64),
-                                        len(history), perms)
-    ours = symmetry.orbit_minimal(space.digits, used, 3, group, maps, code,
-                                  np.empty(4, np.int64), np.empty(3, np.int64))
+    group, maps = symmetry.history_group(space.digits, used, colours,
+                                        np.array(history + [0], np.int64), len(history), perms)
+    ours = symmetry.orbit_minimal(space.digits, used, colours, group, maps, code,
+                                  np.full(4, garbage, np.int64), np.full(colours, garbage, np.int64))
     assert ours == (_orbit_min_brute(space, history, code) == tuple(space.digits[code]))
+
+
+def _fixing_symmetries(space, history):
+    """Every (position permutation, colour permutation) fixing each guess of ``history``."""
+    kept = []
+    for sigma in permutations(range(space.pegs)):
+        for tau in permutations(range(space.colours)):
+            if all(tuple(tau[space.digits[h, sigma.index(i)]] for i in range(space.pegs))
+                   == tuple(space.digits[h]) for h in history):
+                kept.append((sigma, tau))
+    return kept
+
+
+@pytest.mark.kernel
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 624), min_size=1, max_size=2))
+def test_orbit_minimal_on_every_code_after_a_history(history):
+    """Every code of 4 x 5 after one or two guesses (so some colours are never used):
+    ``orbit_minimal`` says whether the code is the least of its orbit, with the
+    scratch reused from code to code as the search reuses it."""
+    space, _ = load_game(4, 5)
+    used = np.zeros(5, np.bool_)
+    for h in history:
+        used[space.digits[h]] = True
+    syms = _fixing_symmetries(space, history)
+    perms = np.array(list(permutations(range(4))), np.int64)
+    group, maps = symmetry.history_group(space.digits, used, 5, np.array(history + [0], np.int64),
+                                        len(history), perms)
+    image, relabel = np.zeros(4, np.int64), np.zeros(5, np.int64)
+    for code in range(space.size):
+        least = min(tuple(tau[space.digits[code, sigma.index(i)]] for i in range(4))
+                    for sigma, tau in syms)
+        ours = symmetry.orbit_minimal(space.digits, used, 5, group, maps, code, image, relabel)
+        assert ours == (least == tuple(space.digits[code])), (history, code)
 
 
 def test_koyama_lai_totals():

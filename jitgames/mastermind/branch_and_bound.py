@@ -43,6 +43,7 @@ import numpy as np
 from .._jit import jit
 from .candidates import (INFEASIBLE, canonical, colour_bound, fast_case, list_candidates,
                          new_node_scratch, node_filters, set_bound, splits_apart_any)
+from .codes import PACKED_LIMIT, feedback_packed, pack_code
 from .engine import response
 from .screen import Multisets
 from .solved_sets import cache_put, lookup, pack_entry, set_hash
@@ -169,6 +170,17 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
     out = search.buffers[level]
     row, class_end, class_lb, done = scratch.row, scratch.class_end, scratch.class_lb, scratch.done
     new_used = used.copy()
+    # The candidates' answers come from the members packed in words (a few word
+    # operations each) rather than from the response matrix: g's row is read at
+    # scattered columns, a cache miss per member, and this loop took most of the
+    # search's time on 6 x 5 (bench/profile_kernels.py; docs/mastermind_optimal.md).
+    answers = np.empty(m, dtype=np.int64)  # the answer of each member to the candidate
+    packed = pegs <= PACKED_LIMIT and tables.colours <= PACKED_LIMIT
+    positions = np.empty(m if packed else 0, dtype=np.uint64)
+    colours = np.empty(m if packed else 0, dtype=np.uint64)
+    for t in range(positions.shape[0]):
+        positions[t], colours[t] = pack_code(tables.digits[src[start + t]],
+                                             tables.counts[src[start + t]])
     best = bound
     best_guess = -1
     estimate = -1  # candidates are taken by (estimate, code): those of this estimate
@@ -197,13 +209,22 @@ def solve(tables, src, start, end, remaining, bound, level, used, search, only):
         # f at out[class_end[f]:class_end[f] + row[f]]) and bound each class by lb of
         # its size, or 2s for a class of s >= 3 codes that no member splits apart.
         row[:] = 0
-        for t in range(start, end):
-            row[response(tables, g, src[t])] += 1
+        if packed:
+            g_positions, g_colours = pack_code(tables.digits[g], tables.counts[g])
+            for t in range(m):
+                f = feedback_packed(g_positions, g_colours, positions[t], colours[t], pegs)
+                answers[t] = f
+                row[f] += 1
+        else:
+            for t in range(m):
+                f = response(tables, g, src[start + t])
+                answers[t] = f
+                row[f] += 1
         class_end[0] = row[0]
         for f in range(1, n_slots):
             class_end[f] = class_end[f - 1] + row[f]
         for t in range(end - 1, start - 1, -1):
-            f = response(tables, g, src[t])
+            f = answers[t - start]
             class_end[f] -= 1
             out[class_end[f]] = src[t]
         sharper = m

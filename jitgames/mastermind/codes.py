@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._bits import popcount
 from .._jit import jit, thread_count
 from ..errors import InputError
 
@@ -83,6 +84,51 @@ def feedback_digits(digits_a, counts_a, digits_b, counts_b, pegs):
     common = 0
     for c in range(counts_a.shape[0]):
         common += min(counts_a[c], counts_b[c])
+    return black * (pegs + 1) + (common - black)
+
+
+PACKED_LIMIT = 8
+"""Most pegs and most colours of a game whose codes :func:`pack_code` packs (a byte
+each in one 64-bit word)."""
+_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_HIGH = np.uint64(0x8080808080808080)
+_ONES = np.uint64(0x0101010101010101)
+
+
+@jit(leaf=True)
+def pack_code(digits_row, counts_row):
+    """``(position word, colour word)`` of one code for :func:`feedback_packed`
+    (uint64 each): byte ``i`` of the first holds the colour at position ``i``, byte
+    ``c`` of the second how often colour ``c`` occurs, other bytes 0. At most
+    :data:`PACKED_LIMIT` pegs and colours."""
+    positions = np.uint64(0)
+    for i in range(digits_row.shape[0]):
+        positions |= np.uint64(digits_row[i]) << np.uint64(8 * i)
+    colours = np.uint64(0)
+    for c in range(counts_row.shape[0]):
+        colours |= np.uint64(counts_row[c]) << np.uint64(8 * c)
+    return positions, colours
+
+
+@jit(leaf=True)
+def feedback_packed(positions_a, colours_a, positions_b, colours_b, pegs):
+    """:func:`feedback_digits` of two codes packed by :func:`pack_code`, in a fixed
+    number of word operations and no memory read.
+
+    Blacks are the zero bytes of ``positions_a ^ positions_b`` among the ``pegs`` low
+    bytes; common colours the sum of the byte-wise minimum of the colour words. Every
+    byte is below 128, so no carry or borrow crosses from one byte to the next.
+    """
+    x = np.uint64(positions_a) ^ np.uint64(positions_b)  # (Python passes its ints as int64)
+    colours_a, colours_b = np.uint64(colours_a), np.uint64(colours_b)
+    zero = ~(((x & _LOW7) + _LOW7) | x | _LOW7)  # 0x80 in each zero byte of x, else 0
+    if pegs < 8:
+        zero &= (np.uint64(1) << np.uint64(8 * pegs)) - np.uint64(1)
+    black = popcount(zero)
+    # 0x80 in each byte where a's count >= b's, moved down to 1, spread to 0xFF
+    a_not_less = ((((colours_a | _HIGH) - colours_b) & _HIGH) >> np.uint64(7)) * np.uint64(0xFF)
+    least = (colours_b & a_not_less) | (colours_a & ~a_not_less)
+    common = np.int64((least * _ONES) >> np.uint64(56))
     return black * (pegs + 1) + (common - black)
 
 

@@ -66,31 +66,42 @@ def orbit_minimal(digits, used, colours, group, colour_maps, code, image, relabe
     ``group[e]`` is a position permutation and ``colour_maps[e]`` its colour map on
     the used colours (-1 elsewhere); never-used colours are relabelled smallest first.
     ``image`` (pegs) and ``relabel`` (colours) are int64 scratch.
+
+    Each element's image is mapped and compared position by position and left at the
+    first position where it differs from ``code`` (most elements differ early), so
+    ``relabel`` is reset only where that element set it.
     """
     pegs = digits.shape[1]
+    first_free = 0
+    while first_free < colours and used[first_free]:
+        first_free += 1
+    relabel[:] = -1
     for e in range(group.shape[0]):
         for i in range(pegs):
             image[group[e, i]] = digits[code, i]
-        relabel[:] = -1
-        nxt = 0
-        while nxt < colours and used[nxt]:
-            nxt += 1
-        for i in range(pegs):
-            c = image[i]
+        nxt = first_free
+        smaller = False
+        j = 0
+        while j < pegs:
+            c = image[j]
             if used[c]:
-                image[i] = colour_maps[e, c]
+                d = colour_maps[e, c]
             else:
-                if relabel[c] < 0:
+                d = relabel[c]
+                if d < 0:
+                    d = nxt
                     relabel[c] = nxt
                     nxt += 1
                     while nxt < colours and used[nxt]:
                         nxt += 1
-                image[i] = relabel[c]
-        for i in range(pegs):
-            if image[i] != digits[code, i]:
-                if image[i] < digits[code, i]:
-                    return False
+            if d != digits[code, j]:
+                smaller = d < digits[code, j]
                 break
+            j += 1
+        for i in range(min(j + 1, pegs)):  # the positions mapped: their colours' labels
+            relabel[image[i]] = -1
+        if smaller:
+            return False
     return True
 
 

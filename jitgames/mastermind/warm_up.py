@@ -94,6 +94,8 @@ def optimal_plan(pegs: str, colours: str, repeats: str):
         (solved_sets.pack_entry, (I, B, I)),
         (screen.screen_bound, (tables, ms, a32, I, I, a64_2)),
         (candidates.colour_bound, (tables, a32, I, I, I, s)),
+        (codes.feedback_packed, (types.uint64,) * 4 + (I,)),
+        (codes.pack_code, (a8, a8)),
         (symmetry.orbit_minimal, (a8_2, abool, I, a64_2, a64_2, I, a64, a64), _IN_LEAF),
         (symmetry.free_colours_canonical, (a8, abool, I), _IN_LEAF),
         (candidates.canonical, (tables, I, filters, abool, scratch)),

@@ -19,6 +19,14 @@ def feedback_digits(digits_a, counts_a, digits_b, counts_b, pegs):
     return black * (pegs + 1) + common - black
 
 
+def pack_code(digits_row, counts_row):
+    """Byte i of the first word: the colour at position i; byte c of the second: the
+    count of colour c."""
+    positions = sum(int(d) << (8 * i) for i, d in enumerate(digits_row))
+    colours = sum(int(n) << (8 * c) for c, n in enumerate(counts_row))
+    return positions, colours
+
+
 def response_matrix_kernel(digits, counts, pegs, out, first):
     n = len(digits)
     for r in range(len(out)):
