@@ -11,7 +11,8 @@ import importlib
 import sys
 
 from . import __version__
-from ._cli import ArgumentParser, as_program, command_name, exit_process
+from ._cli import EXIT_CUT_SHORT, ArgumentParser, as_program, command_name, exit_process
+from ._kept_interrupts import interrupts_kept
 from ._warmup import start_ahead_of
 
 __all__ = ["GAMES", "main"]
@@ -61,16 +62,24 @@ def main(argv=None) -> int:
             return 0 if exc.code is None else int(exc.code)
         return 2  # not reached: a lone valid game name is handled below
     package = PACKAGES.get(argv[0], argv[0])
-    # A first run's compiling helper imports beside the game's modules (about a second each).
-    start_ahead_of(argv[0], argv[1:])
-    try:
-        game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}."
-                                       f"{package}.__main__")
-    except KeyboardInterrupt:  # Ctrl-C before the game's own handling is in place
-        print(f"jitgames {argv[0]}: interrupted", file=sys.stderr)
-        return 130
-    with command_name("jitgames"), as_program(program):
-        return game.main(argv[1:])
+    # Ctrl-C can come at any bytecode, even in the import system's callbacks or in an
+    # extension module's import, and still ends the command with 130 (_kept_interrupts).
+    with interrupts_kept() as kept:
+        try:
+            # A first run's compiling helper imports beside the game's modules (about a
+            # second each).
+            start_ahead_of(argv[0], argv[1:])
+            game = importlib.import_module(f"{__name__.rpartition('.')[0] or 'jitgames'}."
+                                           f"{package}.__main__")
+            with command_name("jitgames"), as_program(program):
+                return game.main(argv[1:])
+        except KeyboardInterrupt:  # before or after the game's own handling
+            pass
+        except Exception:
+            if not kept.arrived:  # a failure of its own, not a Ctrl-C turned into one
+                raise
+    print(f"jitgames {argv[0]}: interrupted", file=sys.stderr)
+    return EXIT_CUT_SHORT
 
 
 if __name__ == "__main__":

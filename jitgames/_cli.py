@@ -37,6 +37,7 @@ import sys
 import threading
 from fractions import Fraction
 
+from ._kept_interrupts import Arrivals, interrupts_kept
 from .errors import InputError  # the one error type for bad input, offered here too
 
 __all__ = [
@@ -235,9 +236,10 @@ def _run(body, argv, prog, program: bool) -> int:
     _tolerant_output()
     chosen = [name]  # becomes the sub-command's name once its parser runs
     token = _PARSING.set(chosen)
+    kept = Arrivals()
     try:
-        with compile_notice(name, estimate, quiet=quiet), _sigterm_as_interrupt(), \
-                _first_use_stops(name, program, "--json" in words):
+        with interrupts_kept() as kept, compile_notice(name, estimate, quiet=quiet), \
+                _sigterm_as_interrupt(), _first_use_stops(name, program, "--json" in words):
             status = body(argv)
         if status == EXIT_CUT_SHORT and _TERMINATED.is_set():
             return EXIT_TERMINATED
@@ -248,14 +250,7 @@ def _run(body, argv, prog, program: bool) -> int:
         print(f"{chosen[0]}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        if "--json" in words:  # stopped before it had anything to print: still one object
-            with contextlib.suppress(OSError):
-                print('{"complete": false}', flush=True)
-        if _TERMINATED.is_set():
-            print(f"{chosen[0]}: terminated (SIGTERM)", file=sys.stderr)
-            return EXIT_TERMINATED
-        print(f"{chosen[0]}: interrupted", file=sys.stderr)
-        return EXIT_CUT_SHORT
+        return _interrupted(chosen[0], "--json" in words)
     except MemoryError:  # a last resort: sizes are checked before the work where known
         print(f"{chosen[0]}: error: not enough memory for this size; try a smaller one",
               file=sys.stderr)
@@ -265,9 +260,26 @@ def _run(body, argv, prog, program: bool) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    except Exception:
+        if not (kept.arrived or _TERMINATED.is_set()):
+            raise
+        # Ctrl-C (SIGTERM) turned into another exception on its way (_kept_interrupts)
+        return _interrupted(chosen[0], "--json" in words)
     finally:
         _PARSING.reset(token)
     return EXIT_OK if status is None else int(status)
+
+
+def _interrupted(name: str, json_output: bool) -> int:
+    """Say that command ``name`` was stopped by Ctrl-C or SIGTERM; its exit status."""
+    if json_output:  # stopped before it had anything to print: still one object
+        with contextlib.suppress(OSError):
+            print('{"complete": false}', flush=True)
+    if _TERMINATED.is_set():
+        print(f"{name}: terminated (SIGTERM)", file=sys.stderr)
+        return EXIT_TERMINATED
+    print(f"{name}: interrupted", file=sys.stderr)
+    return EXIT_CUT_SHORT
 
 
 def _first_use_stops(name: str, program: bool, json_output: bool):
