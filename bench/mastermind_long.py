@@ -5,7 +5,8 @@ stops it with SIGTERM when ``--budget`` seconds are over (the command treats it 
 Ctrl-C: the finished jobs stay in the checkpoint, and the finished tasks of jobs split
 below the root in ``CHECKPOINT.tasks`` beside it; run the same command again to go on;
 not SIGINT: a job started in the background by a shell inherits SIGINT ignored, and
-its Python then never hears it), and records each
+its Python then never hears it). SIGTERM or Ctrl-C to this script ends the session the
+same way, so its record is kept. It records each
 session -- wall and CPU seconds, the total or the bounds reached, the published
 value when ``tests/data/mastermind_optimal_larger.json`` has one -- in
 ``bench/results/mastermind_long.json`` (one entry per game; a *run* is the sessions
@@ -49,21 +50,54 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+GRACE = 60.0
+"""Seconds the command is given to save and report after SIGTERM before it is killed."""
+
+
+class _Stop(Exception):
+    """SIGTERM or Ctrl-C reached this script: the session ends early, as at its budget."""
+
+
 def session(argv: list[str], budget: float) -> tuple[dict | None, float, float, int]:
-    """Run one session; ``(json result, wall s, cpu s, exit status)``."""
+    """Run one session; ``(json result, wall s, cpu s, exit status)``.
+
+    The command gets SIGTERM when the budget is over, and also when this script gets
+    SIGTERM or Ctrl-C (handled here whatever was inherited): either way it saves and
+    prints its partial result, which is recorded; it is killed if it has not ended
+    :data:`GRACE` seconds later."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cpu, wall = children_cpu(), time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "jitgames.mastermind", "optimal", *argv,
-                             "--json", "-q"], stdout=subprocess.PIPE, text=True, env=env)
+    state = {"proc": None, "stop": False}
+
+    def on_signal(signum, frame):
+        state["stop"] = True
+        if state["proc"] is not None:  # before, the stop is acted on once it exists
+            raise _Stop
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
-        out, _ = proc.communicate(timeout=budget)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGTERM)  # as Ctrl-C: the finished jobs are kept
         try:
-            out, _ = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, _ = proc.communicate()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "jitgames.mastermind", "optimal", *argv, "--json", "-q"],
+                stdout=subprocess.PIPE, text=True, env=env,
+                start_new_session=True)  # Ctrl-C reaches it from this script only
+            state["proc"] = proc
+            if state["stop"]:
+                raise _Stop
+            out, _ = proc.communicate(timeout=budget)
+        except (subprocess.TimeoutExpired, _Stop):
+            proc.send_signal(signal.SIGTERM)  # as Ctrl-C: the finished jobs are kept
+            out = None
+            while out is None:
+                try:
+                    out, _ = proc.communicate(timeout=GRACE)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                except _Stop:  # asked again: the grace period goes on
+                    pass
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     wall = time.perf_counter() - wall
     try:
         result = json.loads(out)
@@ -87,6 +121,8 @@ def main() -> int:
                         help="do not build the optimal tree when the run completes")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--scheduler", default=None)
+    parser.add_argument("--results", default=str(RESULTS),
+                        help="the JSON file of sessions (default bench/results/mastermind_long.json)")
     parser.add_argument("--note", default=None,
                         help="recorded with the session, e.g. which version of the search ran")
     args = parser.parse_args()
@@ -106,7 +142,8 @@ def main() -> int:
     record = {"command": "python -m jitgames.mastermind optimal " + " ".join(argv),
               "status": status, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
               "result": result, "machine": machine(), "note": args.note}
-    data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results = Path(args.results)
+    data = json.loads(results.read_text()) if results.exists() else {}
     entry = data.setdefault(name, {"known": known, "runs": []})
     entry["known"] = known
     run = next((r for r in entry["runs"] if r["checkpoint"] == checkpoint), None)
@@ -116,7 +153,7 @@ def main() -> int:
     run["sessions"].append(record)
     run["wall_seconds_total"] = round(sum(s["wall_seconds"] for s in run["sessions"]), 1)
     run["cpu_seconds_total"] = round(sum(s["cpu_seconds"] for s in run["sessions"]), 1)
-    save_result(RESULTS, data)
+    save_result(results, data)
     if result is None:
         print(f"{name}: no result (exit status {status})")
         return 1
@@ -127,6 +164,9 @@ def main() -> int:
         tree = "" if result.get("out") is None else f"; tree in {result['out']}"
         print(f"{name}: total {result['total']} (first guess {result['first_guess']}) in "
               f"{wall:.0f} s wall, {cpu:.0f} s CPU this session{match}{tree}")
+    elif "jobs" not in result:  # stopped before its search had started
+        print(f"{name}: stopped after {wall:.0f} s, before any job (exit status {status}); "
+              "run again to resume")
     else:
         print(f"{name}: not finished after {wall:.0f} s: total in [{result['lower_bound']}, "
               f"{result['upper_bound']}], {result['jobs_exact'] + result['jobs_cut']} of "

@@ -4,6 +4,7 @@
     python bench/profile_kernels.py mastermind --size 4x8
     python bench/profile_kernels.py mastermind --size 6x5 --job 111223:3,1   # one root job
     python bench/profile_kernels.py etude --deals 20000
+    python bench/profile_kernels.py worst --size 5x7          # the worst-case search
 
 ``perf`` cannot name the functions Numba compiles (they live in anonymous memory), so
 the workload runs in a child process on an empty Numba cache (every kernel compiled in
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from _harness import machine, save_result  # noqa: E402
 
 PACKAGES = {"family": "jitgames.solitaire", "etude": "jitgames.solitaire",
-            "mastermind": "jitgames.mastermind"}
+            "mastermind": "jitgames.mastermind", "worst": "jitgames.mastermind"}
 
 
 def _dispatchers(package: str):
@@ -70,17 +71,28 @@ def write_perf_map(dispatchers) -> int:
 
 def kernel_name(symbol: str) -> str | None:
     """``package.module.function`` of a Numba symbol (``_ZN8jitgames9solitaire...``), or
-    None for anything else."""
-    match = re.search(r"_ZN((?:\d+[A-Za-z_][A-Za-z0-9_]*?)+)B\d", symbol)
-    if not match or "jitgames" not in symbol:
+    None for anything else.
+
+    The names after ``_ZN`` are read one by one, each its length in digits then its
+    characters, up to the first that is not (Numba's ``B...`` tags, the argument types):
+    linear in the symbol's length (a regular expression with nested repeats took
+    minutes on the long symbols of the worst-case kernels)."""
+    start = symbol.find("_ZN")
+    if start < 0 or "jitgames" not in symbol:
         return None
-    text, parts = match.group(1), []
-    while text and text[0].isdigit():
-        digits = re.match(r"\d+", text).group(0)
-        length = int(digits)
-        parts.append(text[len(digits):len(digits) + length])
-        text = text[len(digits) + length:]
-    return ".".join(parts) if parts else None
+    text, at, parts = symbol, start + 3, []
+    while at < len(text) and text[at].isdigit():
+        end = at
+        while end < len(text) and text[end].isdigit():
+            end += 1
+        length = int(text[at:end])
+        if length == 0 or end + length > len(text):
+            break
+        parts.append(text[end:end + length])
+        at = end + length
+    if not parts or parts[0] != "jitgames":
+        return None
+    return ".".join(parts)
 
 
 def _child(args) -> None:
@@ -97,6 +109,13 @@ def _child(args) -> None:
             from jitgames.solitaire import deals, solve_deals
             results = solve_deals(deals(0, 0, args.deals))  # the main job's full mode
             what = {"deals": args.deals, "mean": float(results.score.mean())}
+        elif args.workload == "worst":
+            from jitgames.mastermind.codes import load_game
+            from jitgames.mastermind.worst_case import decide_worst_case
+            pegs, colours = (int(x) for x in args.size.split("x"))
+            result = decide_worst_case(*load_game(pegs, colours), at_most=args.at_most)
+            what = {"size": args.size, "at_most": args.at_most, "lower": result.lower,
+                    "upper": result.upper}
         elif args.job is None:
             from jitgames.mastermind.optimal_run import optimal_run
             pegs, colours = (int(x) for x in args.size.split("x"))
@@ -146,6 +165,8 @@ def main(argv=None) -> int:
     parser.add_argument("--size", default="4x8", help="PxK, for mastermind")
     parser.add_argument("--job", help="CODE:B,W, for mastermind: one root job of --size "
                         "(the class answering B blacks, W whites to CODE) instead of all codes")
+    parser.add_argument("--at-most", type=int, help="worst: stop after deciding whether "
+                        "this many guesses suffice (bounds only)")
     parser.add_argument("--top", type=int, default=15, help="kernels printed")
     parser.add_argument("--out", help="file name in bench/results (default profile_WORKLOAD.json)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
