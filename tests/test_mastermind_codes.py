@@ -124,3 +124,15 @@ def test_memory_refusals_give_bytes_needed():
         code_space(12, 9)
     with pytest.raises(ValueError, match="no code"):
         code_space(4, 3, repeats=False)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("pegs, colours", [(4, 6), (3, 8), (8, 2), (2, 3)])
+def test_every_code_packed_equals_the_twin(pegs, colours):
+    from jitgames.mastermind.codes import packed_codes
+    space = code_space(pegs, colours)
+    words = packed_codes(space)
+    assert words.dtype == np.uint64 and words.shape == (space.size, 2)
+    for i in range(space.size):
+        counts = [list(space.digits[i]).count(c) for c in range(colours)]
+        assert tuple(int(w) for w in words[i]) == ref.pack_code(list(space.digits[i]), counts)

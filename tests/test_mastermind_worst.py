@@ -10,7 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jitgames.mastermind import worst_case, worst_kernels
-from jitgames.mastermind.codes import feedback_slots, load_game
+from jitgames.mastermind.codes import feedback_slots, load_game, packed_codes
 from jitgames.mastermind.minimax import answers_besides_solved
 from jitgames.mastermind.tree import check_tree
 from jitgames.mastermind.worst_case import WorstCaseSearch, decide_worst_case, most_told
@@ -44,6 +44,16 @@ def _draw_node(drawn):
     return space, matrix, history, _node(space, matrix, history, secret % space.size)
 
 
+NO_WORDS = np.zeros((0, 2), np.uint64)
+"""Packed codes of no rows: the kernels read every answer from the matrix."""
+
+
+def _answer_sources(space):
+    """Both ways the kernels get answers, each to be equal to the twin's: packed codes
+    (sets of fewer than ``worst_kernels.PACKED_BELOW`` codes), and the matrix."""
+    return [(packed_codes(space), space.pegs), (NO_WORDS, space.pegs)]
+
+
 def _scratch(space):
     slots = feedback_slots(space.pegs)
     return (np.zeros(slots + 1, np.int64), np.zeros(slots, np.int64),
@@ -57,12 +67,15 @@ def test_screen_and_split_match_reference(drawn, limit):
     marks = (np.arange(space.size) % 3 != 1).astype(np.uint8)
     outs = [[np.full(space.size, -1, np.int64) for _ in range(3)] for _ in range(2)]
     sizes = np.zeros(feedback_slots(space.pegs), np.int64)
-    kept = worst_kernels.screen_guesses(matrix, members, len(members), marks, space.solved,
-                                        limit, *outs[0], sizes)
-    assert kept == ref.screen_guesses(matrix, members, len(members), marks, space.solved,
-                                      limit, *outs[1], sizes)
-    for a, b in zip(*outs):
-        assert a[:kept].tolist() == b[:kept].tolist()
+    expected = ref.screen_guesses(matrix, members, len(members), marks, space.solved,
+                                  limit, *outs[1], sizes)
+    for words, pegs in _answer_sources(space):
+        outs[0] = [np.full(space.size, -1, np.int64) for _ in range(3)]
+        kept = worst_kernels.screen_guesses(matrix, words, pegs, members, len(members),
+                                            marks, space.solved, limit, *outs[0], sizes)
+        assert kept == expected
+        for a, b in zip(*outs):
+            assert a[:kept].tolist() == b[:kept].tolist()
     for guess in (0, space.size - 1, space.size // 2):
         got = [np.zeros(feedback_slots(space.pegs) + 1, np.int64),
                np.full(len(members) + 2, -1, np.int64)]
@@ -89,15 +102,18 @@ def test_last_guess_kernels_match_reference(size, picks, seed):
     starts, fill, order, seen = _scratch(space)
     most = answers_besides_solved(space.pegs) + 1
     n = len(members)
-    assert worst_kernels.two_guess_witness(matrix, members, 0, n, space.solved, most,
-                                           seen) == ref.two_guess_witness(
-        matrix, members, 0, n, space.solved, most, seen)
+    two = ref.two_guess_witness(matrix, members, 0, n, space.solved, most, seen)
     marks = ((np.arange(space.size) * 7 + seed) % 5 != 0).astype(np.uint8)
-    if n <= 12:  # the twin is exhaustive
-        assert worst_kernels.three_guess_witness(
-            matrix, members, 0, n, marks, space.solved, most, starts, fill, order,
-            seen) == ref.three_guess_witness(matrix, members, 0, n, marks, space.solved,
-                                             most, starts, fill, order, seen)
+    three = (ref.three_guess_witness(matrix, members, 0, n, marks, space.solved, most,
+                                     starts, fill, order, seen)
+             if n <= 12 else None)  # the twin is exhaustive
+    for words, pegs in _answer_sources(space):
+        assert worst_kernels.two_guess_witness(matrix, words, pegs, members, 0, n,
+                                               space.solved, most, seen) == two
+        if three is not None:
+            assert worst_kernels.three_guess_witness(
+                matrix, words, pegs, members, 0, n, marks, space.solved, most, starts,
+                fill, order, seen) == three
 
 
 @pytest.mark.kernel
@@ -106,11 +122,13 @@ def test_answer_table_kernels_match_reference(drawn, start):
     space, matrix, _, members = _draw_node(drawn)
     start = start % (len(members) + 1)
     n = len(members) - start
-    got = [np.zeros((space.size, max(n, 1)), np.uint8), np.zeros(space.size, np.int64)]
-    want = [x.copy() for x in got]
-    widest = worst_kernels.answer_rows(matrix, members, start, len(members), *got)
-    assert widest == ref.answer_rows(matrix, members, start, len(members), *want)
-    assert [x.tolist() for x in got] == [x.tolist() for x in want]
+    want = [np.zeros((space.size, max(n, 1)), np.uint8), np.zeros(space.size, np.int64)]
+    widest = ref.answer_rows(matrix, members, start, len(members), *want)
+    for words, pegs in _answer_sources(space):
+        got = [np.zeros_like(x) for x in want]
+        assert worst_kernels.answer_rows(matrix, words, pegs, members, start, len(members),
+                                         *got) == widest
+        assert [x.tolist() for x in got] == [x.tolist() for x in want]
     outs = [np.full(space.size, -1, np.int64) for _ in range(2)]
     worst_kernels.rows_by_width(got[1], widest, outs[0])
     ref.rows_by_width(want[1], widest, outs[1])
@@ -358,3 +376,47 @@ def test_position_symmetry_of_seven_pegs(monkeypatch):
     assert with_them.complete and without.complete
     assert (with_them.lower, with_them.upper) == (without.lower, without.upper) == (5, 5)
     assert with_them.roots[4] == 8 < without.roots[4]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("picked", [1296, worst_kernels.PACKED_BELOW,
+                                    worst_kernels.PACKED_BELOW - 1, 300])
+def test_screen_takes_the_matrix_for_large_sets_and_the_same_answers(picked):
+    """4 x 6 against sets on both sides of ``PACKED_BELOW``: packed answers below it,
+    matrix rows from it on; equal to the twin either way."""
+    space, matrix = load_game(4, 6)
+    members = np.sort(np.random.default_rng(picked).choice(space.size, picked,
+                                                           replace=False)).astype(np.int64)
+    marks = np.ones(space.size, np.uint8)
+    sizes = np.zeros(feedback_slots(space.pegs), np.int64)
+    want = [np.full(space.size, -1, np.int64) for _ in range(3)]
+    kept = ref.screen_guesses(matrix, members, picked, marks, space.solved, picked, *want,
+                              sizes)
+    got = [np.full(space.size, -1, np.int64) for _ in range(3)]
+    assert worst_kernels.screen_guesses(matrix, packed_codes(space), space.pegs, members,
+                                        picked, marks, space.solved, picked, *got,
+                                        sizes) == kept == space.size
+    assert [x.tolist() for x in got] == [x.tolist() for x in want]
+
+
+def test_games_beyond_the_packed_limit_read_the_matrix():
+    space, _ = load_game(3, 10)
+    assert packed_codes(space).shape == (0, 2)
+
+
+@pytest.mark.parametrize("pegs, colours", [(4, 4), (3, 5), (5, 3)])
+def test_the_search_with_packed_answers_decides_as_with_the_matrix(pegs, colours,
+                                                                   monkeypatch):
+    """Small games keep the matrix (it fits the caches); with every answer to a small
+    set computed from packed codes instead, the decision, the proof, the sets searched
+    and the strategy are the same."""
+    space, matrix = load_game(pegs, colours)
+    monkeypatch.setattr(worst_case, "PACKED_FROM_BYTES", 1 << 40)
+    with_matrix = decide_worst_case(space, matrix)
+    monkeypatch.setattr(worst_case, "PACKED_FROM_BYTES", 0)
+    assert WorstCaseSearch(space, matrix).words.shape == (space.size, 2)
+    packed = decide_worst_case(space, matrix)
+    keys = ("worst_case", "lower", "upper", "first_guess", "upper_from", "refuted",
+            "root_guesses", "nodes", "tree")
+    assert ({k: packed.to_dict().get(k) for k in keys}
+            == {k: with_matrix.to_dict().get(k) for k in keys})

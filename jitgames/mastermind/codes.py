@@ -36,6 +36,8 @@ __all__ = [
     "MemoryLimitError",
     "code_space",
     "feedback",
+    "pack_codes",
+    "packed_codes",
     "encode_feedback",
     "decode_feedback",
     "feedback_slots",
@@ -130,6 +132,25 @@ def feedback_packed(positions_a, colours_a, positions_b, colours_b, pegs):
     least = (colours_b & a_not_less) | (colours_a & ~a_not_less)
     common = np.int64((least * _ONES) >> np.uint64(56))
     return black * (pegs + 1) + (common - black)
+
+
+@jit
+def pack_codes(digits, counts, out):
+    """``out[i] = pack_code(digits[i], counts[i])`` for every code (``out`` uint64, shape
+    ``(codes, 2)``)."""
+    for i in range(digits.shape[0]):
+        out[i, 0], out[i, 1] = pack_code(digits[i], counts[i])
+
+
+def packed_codes(space) -> np.ndarray:
+    """Every code of ``space`` packed (:func:`pack_codes`), or an array of no rows when
+    the game has more than :data:`PACKED_LIMIT` pegs or colours (then answers come from
+    the response matrix)."""
+    if space.pegs > PACKED_LIMIT or space.colours > PACKED_LIMIT:
+        return np.zeros((0, 2), dtype=np.uint64)
+    out = np.empty((space.size, 2), dtype=np.uint64)
+    pack_codes(space.digits, space.counts, out)
+    return out
 
 
 @jit

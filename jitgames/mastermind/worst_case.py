@@ -50,7 +50,7 @@ import numpy as np
 
 from .. import _store
 from ..errors import InputError
-from .codes import CodeSpace, decode_feedback, feedback_slots
+from .codes import CodeSpace, decode_feedback, feedback_slots, packed_codes
 from .minimax import answers_besides_solved, counting_bound, most_told
 from .symmetry import (history_group, mark_representatives, position_permutations,
                        present_colours)
@@ -100,6 +100,14 @@ def space_identity(space: CodeSpace, matrix: np.ndarray) -> str:
     return digest.hexdigest()
 
 
+PACKED_FROM_BYTES = 128 << 20
+"""Response matrices larger than this (128 MiB, well past a server's last-level cache)
+leave the answers to small sets to the packed codes
+(:data:`.worst_kernels.PACKED_BELOW`); a smaller one stays in the caches enough that
+reading it is as fast or faster (whole searches, ``bench/mastermind_worst.py
+--baseline``: 5 x 6, 60 MB, x0.95 with packed answers; 5 x 7, 282 MB, x1.09-1.28)."""
+
+
 class WorstCaseSearch:
     """The feasibility search on one code space (see the module docstring).
 
@@ -131,6 +139,9 @@ class WorstCaseSearch:
             raise InputError("the worst-case search needs the response matrix; raise "
                              "--max-matrix-bytes")
         self.space, self.matrix = space, matrix
+        # answers to small sets computed, not read, once the matrix outgrows the caches
+        self.words = (packed_codes(space) if matrix.nbytes > PACKED_FROM_BYTES
+                      else np.zeros((0, 2), dtype=np.uint64))
         self.solved = space.solved
         self.most = answers_besides_solved(space.pegs) + 1  # N(2)
         slots = feedback_slots(space.pegs)
@@ -173,8 +184,8 @@ class WorstCaseSearch:
         out_guess = np.empty(n, dtype=np.int64)
         out_largest = np.empty(n, dtype=np.int64)
         out_parts = np.empty(n, dtype=np.int64)
-        kept = screen_guesses(self.matrix, members, len(members),
-                              self.marks(members, history), self.solved,
+        kept = screen_guesses(self.matrix, self.words, self.space.pegs, members,
+                              len(members), self.marks(members, history), self.solved,
                               most_told(guesses - 1, self.space.pegs), out_guess,
                               out_largest, out_parts, self._sizes)
         order = np.lexsort((out_guess[:kept], -out_parts[:kept], out_largest[:kept]))
@@ -204,16 +215,16 @@ class WorstCaseSearch:
         if n > most_told(guesses, self.space.pegs):
             return -1
         if guesses == 2:
-            return int(two_guess_witness(self.matrix, members, 0, n, self.solved,
-                                         self.most, self._seen))
+            return int(two_guess_witness(self.matrix, self.words, self.space.pegs, members,
+                                         0, n, self.solved, self.most, self._seen))
         key = set_key(members)
         if guesses == 3:
             found = self.within_three.get(key)
             if found is None:
-                found = int(three_guess_witness(self.matrix, members, 0, n,
-                                                self.marks(members, history), self.solved,
-                                                self.most, self._starts, self._fill,
-                                                self._order, self._seen))
+                found = int(three_guess_witness(self.matrix, self.words, self.space.pegs,
+                                                members, 0, n, self.marks(members, history),
+                                                self.solved, self.most, self._starts,
+                                                self._fill, self._order, self._seen))
                 if found >= 0 and len(self.within_three) < WITHIN_THREE_KEPT:
                     self.within_three[key] = found
             return found

@@ -16,20 +16,81 @@ Sets are slices ``members[start:end]`` of code indices; ``matrix[g, s]`` is the
 encoded answer of guess ``g`` to secret ``s`` (:mod:`.codes`); ``solved`` is the
 encoded answer "all black". Candidate order (which witness is returned) is part of
 each kernel's contract, so the reference twins return the same guess.
+
+Where every guess is tried against a set, its answers come from the packed codes
+``words`` (:func:`.codes.packed_codes`; ``pegs`` for :func:`.codes.feedback_packed`)
+when the set has fewer than :data:`PACKED_BELOW` codes, and from the matrix otherwise
+or when ``words`` has no rows (games beyond :data:`.codes.PACKED_LIMIT`): the same
+answers either way.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .._jit import jit
+from .codes import feedback_packed
 
 __all__ = ["screen_guesses", "split_classes", "two_guess_witness", "answer_rows",
            "rows_by_width", "three_guess_witness"]
 
 
+PACKED_BELOW = 640
+"""Sets of fewer codes get each guess's answers from the packed codes, larger ones from
+the guess's matrix row. For a few codes every guess's row is a cache miss per code
+(5 x 8's matrix is 1 GiB), a dozen word operations are cheaper; for many codes the row
+is read in order, which beats computing the answers. Measured on 5 x 8, every guess
+against one set, CPU time: x2.8 faster for 32 codes, x1.2 for 512, x0.7 for 1,024 (the
+two cross near 700); the three-guess sets of the 5 x 8 search (286 codes) x2.8
+(``bench/mastermind_worst_packed.py``, ``bench/results/mastermind_worst_packed.json``)."""
+
+
+@jit(leaf=True)
+def _packed(words, start, end):
+    """Whether the answers to ``members[start:end]`` come from the packed codes: there
+    are packed codes, and the set has fewer than :data:`PACKED_BELOW` codes."""
+    return words.shape[0] > 0 and end - start < PACKED_BELOW
+
+
+@jit(leaf=True)
+def _answer(matrix, words, pegs, packed, guess, code):
+    """The encoded answer of ``guess`` to ``code``: from their packed words when
+    ``packed`` (for the small sets of :func:`two_guess_witness`, read in place: 5 x 8's
+    words are 512 KiB), else from the matrix."""
+    if packed:
+        return feedback_packed(words[guess, 0], words[guess, 1], words[code, 0],
+                               words[code, 1], pegs)
+    return np.int64(matrix[guess, code])
+
+
 @jit
-def screen_guesses(matrix, members, n, marks, solved, limit, out_guess, out_largest,
-                   out_parts, sizes):
+def _member_words(words, members, start, end, packed):
+    """The packed codes of ``members[start:end]`` in a row each, contiguous for the
+    loops over every guess (no rows when not ``packed``)."""
+    out = np.empty((end - start if packed else 0, 2), dtype=np.uint64)
+    for t in range(out.shape[0]):
+        out[t, 0] = words[members[start + t], 0]
+        out[t, 1] = words[members[start + t], 1]
+    return out
+
+
+@jit(leaf=True)
+def _tally(matrix, words, pegs, guess, members, start, end, member_words, sizes):
+    """``sizes[f] +=`` how many codes of ``members[start:end]`` answer ``f`` to
+    ``guess``: from ``member_words`` (:func:`_member_words`) when it has rows, else
+    from the matrix (the two loops kept apart so that each is a plain loop)."""
+    if member_words.shape[0] > 0:
+        g_positions, g_colours = words[guess, 0], words[guess, 1]
+        for t in range(end - start):
+            sizes[feedback_packed(g_positions, g_colours, member_words[t, 0],
+                                  member_words[t, 1], pegs)] += 1
+    else:
+        for t in range(start, end):
+            sizes[matrix[guess, members[t]]] += 1
+
+
+@jit
+def screen_guesses(matrix, words, pegs, members, n, marks, solved, limit, out_guess,
+                   out_largest, out_parts, sizes):
     """Guesses ``g`` (``marks[g] != 0``, increasing) whose largest class of
     ``members[:n]`` other than "solved" has at most ``limit`` codes.
 
@@ -39,12 +100,12 @@ def screen_guesses(matrix, members, n, marks, solved, limit, out_guess, out_larg
     with one slot per encoded answer.
     """
     kept = 0
+    member_words = _member_words(words, members, 0, n, _packed(words, 0, n))
     for g in range(marks.shape[0]):
         if marks[g] == 0:
             continue
         sizes[:] = 0
-        for t in range(n):
-            sizes[matrix[g, members[t]]] += 1
+        _tally(matrix, words, pegs, g, members, 0, n, member_words, sizes)
         largest = 0
         parts = 0
         for f in range(sizes.shape[0]):
@@ -114,12 +175,13 @@ def _largest_unchecked(starts, fill, solved):
 
 
 @jit(leaf=True)
-def _separates(matrix, members, start, end, guess, solved, seen):
+def _separates(matrix, words, pegs, packed, members, start, end, guess, solved, seen):
     """Whether the codes of ``members[start:end]`` other than ``guess`` all give
-    ``guess`` different answers (``seen``: one int64 slot per answer, scratch)."""
+    ``guess`` different answers (``seen``: one int64 slot per answer, scratch;
+    answers as :func:`_answer`)."""
     seen[:] = 0
     for t in range(start, end):
-        f = matrix[guess, members[t]]
+        f = _answer(matrix, words, pegs, packed, guess, members[t])
         if f == solved:
             continue
         if seen[f] != 0:
@@ -129,7 +191,7 @@ def _separates(matrix, members, start, end, guess, solved, seen):
 
 
 @jit(leaf=True)
-def two_guess_witness(matrix, members, start, end, solved, most, seen):
+def two_guess_witness(matrix, words, pegs, members, start, end, solved, most, seen):
     """First guess after which every code of ``members[start:end]`` is known, so that
     the set is solved within two guesses; ``-1`` if none.
 
@@ -142,18 +204,20 @@ def two_guess_witness(matrix, members, start, end, solved, most, seen):
     m = end - start
     if m > most:
         return -1
+    packed = _packed(words, start, end)
     for t in range(start, end):
-        if _separates(matrix, members, start, end, members[t], solved, seen):
+        if _separates(matrix, words, pegs, packed, members, start, end, members[t], solved,
+                      seen):
             return members[t]
     for g in range(matrix.shape[0]):
-        if _separates(matrix, members, start, end, g, solved, seen):
+        if _separates(matrix, words, pegs, packed, members, start, end, g, solved, seen):
             return g
     return -1
 
 
 @jit(leaf=True)
-def _within_two_after(matrix, members, start, end, guess, solved, most, starts, fill,
-                      order, seen):
+def _within_two_after(matrix, words, pegs, members, start, end, guess, solved, most,
+                      starts, fill, order, seen):
     """Whether after ``guess`` every class of ``members[start:end]`` is solved within
     two more guesses (classes of one or two codes always are). The classes are tried
     largest first, the likeliest to fail."""
@@ -166,25 +230,31 @@ def _within_two_after(matrix, members, start, end, guess, solved, most, starts, 
         best = _largest_unchecked(starts, fill, solved)
         if best < 0:
             return True
-        if two_guess_witness(matrix, order, starts[best], starts[best + 1], solved, most,
-                             seen) < 0:
+        if two_guess_witness(matrix, words, pegs, order, starts[best], starts[best + 1],
+                             solved, most, seen) < 0:
             return False
 
 
 @jit
-def answer_rows(matrix, members, start, end, rows, parts):
+def answer_rows(matrix, words, pegs, members, start, end, rows, parts):
     """The answers of every code to ``members[start:end]``: ``rows[h, t] =
     matrix[h, members[start + t]]``, with ``parts[h]`` the number of different answers
     in row ``h`` ("solved" counted). Returns the most different answers any row
     holds."""
     n = end - start
     seen = np.zeros(256, dtype=np.int64)  # answers are one byte
+    member_words = _member_words(words, members, start, end, _packed(words, start, end))
+    packed = member_words.shape[0] > 0
     widest = 0
     for h in range(matrix.shape[0]):
         stamp = h + 1  # a fresh mark per row instead of clearing ``seen``
         count = 0
         for t in range(n):
-            f = matrix[h, members[start + t]]
+            if packed:
+                f = feedback_packed(words[h, 0], words[h, 1], member_words[t, 0],
+                                    member_words[t, 1], pegs)
+            else:
+                f = np.int64(matrix[h, members[start + t]])
             rows[h, t] = f
             if seen[f] != stamp:
                 seen[f] = stamp
@@ -237,8 +307,8 @@ def _told_apart_by_one(rows, positions, a, b, ranked, parts, kept, marks, stamp)
 
 
 @jit
-def three_guess_witness(matrix, members, start, end, marks, solved, most, starts, fill,
-                        order, seen):
+def three_guess_witness(matrix, words, pegs, members, start, end, marks, solved, most,
+                        starts, fill, order, seen):
     """First guess after which every class of ``members[start:end]`` is solved within
     two more guesses (:func:`two_guess_witness`), so the set within three; ``-1`` if
     none.
@@ -267,12 +337,12 @@ def three_guess_witness(matrix, members, start, end, marks, solved, most, starts
     guesses = np.empty(size, dtype=np.int64)
     slots = seen.shape[0]
     kept = 0
+    member_words = _member_words(words, members, start, end, _packed(words, start, end))
     for g in range(size):
         if marks[g] == 0:
             continue
         seen[:] = 0
-        for t in range(start, end):
-            seen[matrix[g, members[t]]] += 1
+        _tally(matrix, words, pegs, g, members, start, end, member_words, seen)
         largest, parts = 0, 0
         for f in range(slots):
             if seen[f] > 0:
@@ -289,12 +359,12 @@ def three_guess_witness(matrix, members, start, end, marks, solved, most, starts
     # The first candidate usually works when the set is solvable, and its classes are
     # then told apart by one of their own codes, tried first: no table for that.
     g = guesses[ranked[0]]
-    if _within_two_after(matrix, members, start, end, g, solved, most, starts, fill,
-                         order, seen):
+    if _within_two_after(matrix, words, pegs, members, start, end, g, solved, most, starts,
+                         fill, order, seen):
         return g
     rows = np.empty((size, max(n, 1)), dtype=matrix.dtype)
     widths = np.empty(size, dtype=np.int64)
-    widest = answer_rows(matrix, members, start, end, rows, widths)
+    widest = answer_rows(matrix, words, pegs, members, start, end, rows, widths)
     if n > widest * widest:
         return -1
     limit = min(most, widest)
