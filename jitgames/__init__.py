@@ -11,6 +11,15 @@ Sub-packages, each with a command line ``python -m jitgames.<name>``:
 Sub-packages are imported lazily so that ``import jitgames`` stays cheap.
 """
 import importlib
+import sys
+
+if sys.argv[:1] == ["-m"]:
+    # ``python -m jitgames.<name>`` being located (Python's placeholder for argv[0]):
+    # this process is one of the commands, not a program importing the library, so a
+    # Ctrl-C during its imports ends it with status 130 and one line
+    from ._kept_interrupts import keep_for_this_program
+
+    keep_for_this_program()
 
 __version__ = "0.1.0"
 __all__ = ["solitaire", "mastermind", "kalah", "puzzles", "primes", "__version__"]

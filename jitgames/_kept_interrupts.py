@@ -12,6 +12,11 @@ signal's own Python handler raises it at the main thread's next bytecode) until 
 landed somewhere it can propagate. It must not land in the hook itself (an exception
 there is dropped too), so the hook notes one that does and the thread asks again.
 Standard library only: the front door uses it while numba is being imported.
+
+``python -m jitgames.<game>`` imports its game's modules before any of its code runs,
+so :func:`keep_for_this_program` (called by the package's ``__init__`` for such a
+process only) does the same for the whole process, and ends a run whose Ctrl-C reached
+the top level with one line and status 130 instead of a traceback.
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ import sys
 import threading
 import time
 
-__all__ = ["interrupts_kept", "Arrivals"]
+__all__ = ["interrupts_kept", "Arrivals", "keep_for_this_program"]
 
 STEP = 0.005
 """Seconds between the hook's return and the interrupt asked for again."""
@@ -126,3 +131,33 @@ def interrupts_kept():
         sys.unraisablehook = previous_hook
         with redelivery.lock:
             redelivery.closed = True
+
+
+def keep_for_this_program() -> None:
+    """For the process of ``python -m jitgames.<name> ...`` only, for its whole life:
+    an interrupt Python drops is raised again (:func:`interrupts_kept`, never
+    restored), and a KeyboardInterrupt -- or a failure after SIGINT came -- that
+    reaches the top level (Ctrl-C while the command's modules are imported, before
+    its own handling is in place) prints ``python -m jitgames.<name>: interrupted``,
+    with ``--json`` the object ``{"complete": false}`` on stdout, and ends the process
+    with status 130. Other exceptions are reported as Python would."""
+    block = interrupts_kept()
+    arrivals = block.__enter__()  # kept for the process's life: never exited
+    words = getattr(sys, "orig_argv", sys.argv)
+    name = next((words[i + 1] for i, word in enumerate(words[:-1]) if word == "-m"),
+                "jitgames")
+    previous = sys.excepthook
+
+    def report(kind, value, traceback):
+        if not (issubclass(kind, KeyboardInterrupt) or arrivals.arrived):
+            previous(kind, value, traceback)
+            return
+        import os
+
+        with contextlib.suppress(OSError, ValueError):
+            if "--json" in words:  # stopped before it had anything to print
+                print('{"complete": false}', flush=True)
+            print(f"python -m {name}: interrupted", file=sys.stderr, flush=True)
+        os._exit(130)
+
+    sys.excepthook = report

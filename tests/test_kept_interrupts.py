@@ -214,3 +214,38 @@ def test_the_front_door_reports_an_import_failed_by_ctrl_c_as_the_interrupt():
                           env={**os.environ, "JITGAMES_WARM_UP": "0"})
     assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
     assert done.stderr.strip() == "jitgames solitaire: interrupted", done.stderr
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.7])
+def test_ctrl_c_while_python_m_imports_the_game_ends_with_130(delay):
+    """``python -m jitgames.solitaire N`` (the README's first command) imports its
+    modules before any of its code runs; Ctrl-C then used to end in a traceback and a
+    death by SIGINT. Now: one line, status 130, and with --json one object."""
+    child = subprocess.Popen([sys.executable, "-m", "jitgames.solitaire", "2000", "--json"],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True,
+                             env={**os.environ, "JITGAMES_WARM_UP": "0"})
+    try:
+        time.sleep(delay)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate(timeout=30)
+    assert child.returncode == 130, (child.returncode, err)
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("python -m jitgames.solitaire: interrupted")
+    assert out == '{"complete": false}\n'
+
+
+def test_importing_the_library_changes_no_hook():
+    """Only a ``python -m jitgames...`` process gets the top-level handling; a program
+    that imports the library keeps Python's hooks and handlers."""
+    code = ("import signal, sys, jitgames, jitgames.mastermind; "
+            "print(sys.excepthook is sys.__excepthook__, "
+            "sys.unraisablehook is sys.__unraisablehook__, "
+            "signal.getsignal(signal.SIGINT) is signal.default_int_handler)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.split() == ["True", "True", "True"], done.stderr
