@@ -106,6 +106,13 @@ def test_other_unraisable_exceptions_reach_the_previous_hook(monkeypatch):
     assert [u.exc_type for u in seen] == [ValueError]
 
 
+def _run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    """``python -c code`` in a child of its own session, from the repository's root."""
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, start_new_session=True,
+                          env={**os.environ, **env})
+
+
 CHILD = r"""
 import sys, time, weakref
 from jitgames._cli import run_cli, exit_process
@@ -130,8 +137,7 @@ exit_process(run_cli(body, [], prog="jitgames demo", program=True))
 
 def test_a_command_whose_interrupt_was_dropped_still_stops_with_130():
     """What the front door's test met on CI: exit 0 after an ignored KeyboardInterrupt."""
-    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, start_new_session=True)
+    done = _run_python(CHILD)
     assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
     assert done.stdout == ""
     assert done.stderr.strip() == "jitgames demo: interrupted", done.stderr
@@ -156,8 +162,7 @@ exit_process(run_cli(body, ["--json"], prog="jitgames demo", program=True))
 
 
 def test_a_failure_after_ctrl_c_is_reported_as_the_interrupt():
-    done = subprocess.run([sys.executable, "-c", CONVERTED], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, start_new_session=True)
+    done = _run_python(CONVERTED)
     assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
     assert done.stdout == '{"complete": false}\n'
     assert done.stderr.strip() == "jitgames demo: interrupted", done.stderr
@@ -209,9 +214,7 @@ sys.exit(main(["solitaire", "10"]))
 
 
 def test_the_front_door_reports_an_import_failed_by_ctrl_c_as_the_interrupt():
-    done = subprocess.run([sys.executable, "-c", FRONT_DOOR], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, start_new_session=True,
-                          env={**os.environ, "JITGAMES_WARM_UP": "0"})
+    done = _run_python(FRONT_DOOR, JITGAMES_WARM_UP="0")
     assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
     assert done.stderr.strip() == "jitgames solitaire: interrupted", done.stderr
 
@@ -246,6 +249,5 @@ def test_importing_the_library_changes_no_hook():
             "print(sys.excepthook is sys.__excepthook__, "
             "sys.unraisablehook is sys.__unraisablehook__, "
             "signal.getsignal(signal.SIGINT) is signal.default_int_handler)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    done = _run_python(code)
     assert done.stdout.split() == ["True", "True", "True"], done.stderr

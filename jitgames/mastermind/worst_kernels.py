@@ -63,10 +63,11 @@ def _answer(matrix, words, pegs, packed, guess, code):
 
 
 @jit
-def _member_words(words, members, start, end, packed):
+def _member_words(words, members, start, end):
     """The packed codes of ``members[start:end]`` in a row each, contiguous for the
-    loops over every guess (no rows when not ``packed``)."""
-    out = np.empty((end - start if packed else 0, 2), dtype=np.uint64)
+    loops over every guess (no rows when the answers come from the matrix:
+    :func:`_packed`)."""
+    out = np.empty((end - start if _packed(words, start, end) else 0, 2), dtype=np.uint64)
     for t in range(out.shape[0]):
         out[t, 0] = words[members[start + t], 0]
         out[t, 1] = words[members[start + t], 1]
@@ -100,7 +101,7 @@ def screen_guesses(matrix, words, pegs, members, n, marks, solved, limit, out_gu
     with one slot per encoded answer.
     """
     kept = 0
-    member_words = _member_words(words, members, 0, n, _packed(words, 0, n))
+    member_words = _member_words(words, members, 0, n)
     for g in range(marks.shape[0]):
         if marks[g] == 0:
             continue
@@ -243,7 +244,7 @@ def answer_rows(matrix, words, pegs, members, start, end, rows, parts):
     holds."""
     n = end - start
     seen = np.zeros(256, dtype=np.int64)  # answers are one byte
-    member_words = _member_words(words, members, start, end, _packed(words, start, end))
+    member_words = _member_words(words, members, start, end)
     packed = member_words.shape[0] > 0
     widest = 0
     for h in range(matrix.shape[0]):
@@ -337,7 +338,7 @@ def three_guess_witness(matrix, words, pegs, members, start, end, marks, solved,
     guesses = np.empty(size, dtype=np.int64)
     slots = seen.shape[0]
     kept = 0
-    member_words = _member_words(words, members, start, end, _packed(words, start, end))
+    member_words = _member_words(words, members, start, end)
     for g in range(size):
         if marks[g] == 0:
             continue
