@@ -315,7 +315,7 @@ if not numba.config.DISABLE_JIT:
 from .errors import InputError  # noqa: E402
 from ._warmup import CLAIMS_VARIABLE  # noqa: E402  (the helper's module imports no kernels)
 
-__all__ = ["jit", "jit_callback", "prefetch", "fetch_add", "fetch_add_acq_rel", "atomic_load",
+__all__ = ["jit", "jit_callback", "prefetch", "mul_high", "fetch_add", "fetch_add_acq_rel", "atomic_load",
            "atomic_load_with", "atomic_store", "spin_pause", "yield_thread", "address_of", "array_at",
            "threads_now",
            "compiled_entry", "prange", "thread_count", "threads", "KERNELS", "executed_kernels",
@@ -710,6 +710,43 @@ prefetch = _no_prefetch if numba.config.DISABLE_JIT else _prefetch_intrinsic()
 """``prefetch(array, index)``: ask for the cache line of ``array[index]`` ahead of a
 write to it, so that kernels walking scattered addresses overlap their cache misses.
 Callable from kernels only (plain Python under ``NUMBA_DISABLE_JIT=1``)."""
+
+
+def _mul_high_intrinsic():
+    """``mul_high(a, b)`` for compiled kernels: the high 64 bits of the 128-bit product of
+    two unsigned 64-bit integers (one multiply instruction on x86-64 and ARM64; Numba
+    has no 128-bit integer type to write it with)."""
+    from llvmlite import ir
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def mul_high(typingctx, a, b):
+        if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            wide = ir.IntType(128)
+            x, y = (builder.zext(context.cast(builder, value, kind, types.uint64), wide)
+                    for value, kind in zip(args, signature.args))
+            high = builder.lshr(builder.mul(x, y), wide(64))
+            return builder.trunc(high, ir.IntType(64))
+
+        return types.uint64(a, b), codegen
+
+    return mul_high
+
+
+def _plain_mul_high(a, b):
+    """Plain-Python stand-in for :func:`mul_high`."""
+    import numpy as np
+
+    return np.uint64((int(a) * int(b)) >> 64)
+
+
+mul_high = _plain_mul_high if numba.config.DISABLE_JIT else _mul_high_intrinsic()
+"""``mul_high(a, b)``: ``(a * b) >> 64`` of two uint64 values, exactly (a uint64).
+Callable from kernels (plain Python under ``NUMBA_DISABLE_JIT=1``)."""
 
 
 def thread_count() -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, mul_high
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -25,6 +25,8 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
+_RECIPROCALS = np.array([(2**64 - 1) // n for n in range(1, 257)], np.uint64)
+"""``(2**64 - 1) // n`` at index ``n - 1``, for :func:`remainder_inline`'s divisors up to 256."""
 
 
 @jit(inline=True)
@@ -61,6 +63,28 @@ def next_u64(key, counter):
 
 
 @jit(inline=True)
+def remainder_inline(r, n):
+    """``r % n`` of uint64 values (``n >= 1``), exactly, without a division instruction
+    when ``n <= 256``: a 64-bit division takes as long as the rest of a random Kalah
+    move's draw (the vector environments' step, ``docs/environments.md``).
+
+    With ``M = (2**64 - 1) // n = (2**64 - e) / n``, ``1 <= e <= n``, the high half of
+    ``r * M`` is ``floor(r / n - r * e / (n * 2**64))``, and ``0 <= r * e / (n * 2**64) < 1``:
+    so it is ``r // n`` or one less, and ``r`` minus ``n`` times it is the remainder
+    or the remainder plus ``n``."""
+    if n > 256:
+        return r % n
+    rest = r - mul_high(r, _RECIPROCALS[n - np.uint64(1)]) * n
+    return rest - n if rest >= n else rest
+
+
+@jit
+def remainder(r, n):
+    """``r % n`` of uint64 values (``n >= 1``), as the kernels compute it (:func:`remainder_inline`)."""
+    return remainder_inline(np.uint64(r), np.uint64(n))
+
+
+@jit(inline=True)
 def below_inline(key, counter, n):
     """:func:`below`, copied into the kernel that calls it: for a hot loop that draws
     once an item (the batched environments' random moves), where a call a draw costs
@@ -73,7 +97,7 @@ def below_inline(key, counter, n):
         # output of at least n is kept without it, so the division that computes it runs
         # only for the rare outputs below n (same outputs, one division less a draw).
         if r >= un or r >= (np.uint64(0) - un) % un:
-            return np.int64(r % un), counter
+            return np.int64(remainder_inline(r, un)), counter
 
 
 @jit

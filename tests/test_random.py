@@ -37,6 +37,25 @@ def test_below_matches_reference(seed, index, n):
     assert 0 <= value < n
 
 
+@pytest.mark.kernel
+@given(u64, st.integers(1, 300))
+def test_remainder_equals_python_remainder(r, n):
+    """The division-free remainder (divisors up to 256) and the plain one above it."""
+    assert int(_random.remainder(np.uint64(r), np.uint64(n))) == r % n
+
+
+@pytest.mark.kernel
+def test_remainder_at_the_edges():
+    """Each divisor 1..257 against the numbers where an estimate one short shows: 0,
+    multiples of n and their neighbours, and the top of the range."""
+    top = 2**64 - 1
+    for n in range(1, 258):
+        for r in (0, 1, n - 1, n, n + 1, top, top - 1, top - n, top // n * n,
+                  top // n * n - 1, 2**63, 2**63 - 1, 2**32 * n - 1):
+            r %= 2**64
+            assert int(_random.remainder(np.uint64(r), np.uint64(n))) == r % n, (r, n)
+
+
 def test_below_is_roughly_uniform():
     key = np.uint64(_random.stream_key(7, 3))
     counts = np.zeros(6, dtype=np.int64)
