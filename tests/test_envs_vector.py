@@ -33,7 +33,7 @@ U64 = st.integers(0, 2**64 - 1)
 @st.composite
 def batches(draw):
     """A batch state of 1..5 games of Kalah(m, n) in any position, and the step's inputs
-    (``m = 6`` too: the random step has a copy of its own for Kalah(6, n) from South)."""
+    (``m = 6`` too: the random step makes Kalah(6, n)'s moves on two words, either side)."""
     m = draw(st.sampled_from([1, 2, 3, 4, 6]))
     stones = draw(st.integers(1, 3))
     count = draw(st.integers(1, 5))

@@ -42,6 +42,7 @@ from .._jit import (address_of, array_at, atomic_load, atomic_store, fetch_add,
 from .._random import GOLDEN, below_inline, mix64_inline, stream_key
 from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
+from . import kalah_words as words
 from .step_pool import (ADDRESSES, BLOCKS, CLAIMED, DONE, GAMES, NEXT, PARAMS, SHAPE, STOP,
                         TALLY, WANTED, WIDTH, WORKER, new_control, region_start)
 
@@ -296,14 +297,7 @@ def _finish(games, i, rules, out):
         out.terminated[i] = True
         out.ended[i] = True
         games.done[i] = True
-    shift = 0 if rules.agent == SOUTH else m + 1
-    for j in range(size - shift):  # the board rotated by shift (no modulo: a division)
-        out.seen[i, j] = board[j + shift]
-    for j in range(size - shift, size):
-        out.seen[i, j] = board[j + shift - size]
-    for j in range(m):
-        # the mask is empty once the game is over (it is then nobody's turn)
-        out.mask[i, j] = 1 if board[shift + j] > 0 and not over else 0
+    _observe(board, i, 0 if rules.agent == SOUTH else m + 1, m, over, out.seen, out.mask)
 
 
 ACT = 1
@@ -315,11 +309,7 @@ BLOCK = 64  # games a call in the prange loop of advance
 @jit(inline=True)
 def _idle(i, out):
     """Outputs of a game a reset leaves alone (its observation is still written)."""
-    out.reward[i] = 0.0
-    out.terminated[i] = False
-    out.margin[i] = 0
-    out.ended[i] = False
-    out.illegal[i] = False
+    _clear_outputs(i, out.reward, out.terminated, out.margin, out.ended, out.illegal)
     out.settled[i] = True
 
 
@@ -381,22 +371,61 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
     drawn in the step (:func:`random_step`). Returns the number of games ended by play
     and the number of illegal actions.
 
-    Kalah(6, n) played from South (``jitgames/Kalah-v0``'s default board and side) has
-    a copy of its own, compiled with ``m = 6`` and the agent's side as constants: the
-    compiler then knows the board's size, unrolls the loops over the pits and folds the
-    sowing's wrap-around, about a sixth less time a step (``docs/environments.md``; the
-    moves are the same, the code only knows more). Other boards and sides take the
-    general copy.
+    Kalah(6, n) (``jitgames/Kalah-v0``'s default board, and OpenSpiel's) is stepped by
+    :func:`_random_step_words`, its moves made on two 64-bit words without branches on
+    the board (:mod:`jitgames.envs.kalah_words`: 1.5 times as fast a step,
+    ``docs/environments.md``); other boards by :func:`_random_step_rows`. Both give the
+    same moves and outputs.
     """
     m = boards.shape[1] // 2 - 1
-    if m == 6 and agent == SOUTH:
-        return _random_step_rows(start, stop, boards, to_move, done, base, episode, key,
-                                 counter, actions, stones, variant, SOUTH, outcome, seen, mask,
-                                 reward, terminated, margin, ended, illegal, settled, sample,
-                                 sample_key, 6)
+    if m == words.PITS:
+        return _random_step_words(start, stop, boards, to_move, done, base, episode, key,
+                                  counter, actions, stones, variant, agent, outcome, seen,
+                                  mask, reward, terminated, margin, ended, illegal, settled,
+                                  sample, sample_key)
     return _random_step_rows(start, stop, boards, to_move, done, base, episode, key, counter,
                              actions, stones, variant, agent, outcome, seen, mask, reward,
                              terminated, margin, ended, illegal, settled, sample, sample_key, m)
+
+
+@jit(inline=True)
+def _clear_outputs(i, reward, terminated, margin, ended, illegal):
+    """Game ``i``'s outputs before its step: nothing ended, nothing illegal."""
+    reward[i] = 0.0
+    terminated[i] = False
+    margin[i] = 0
+    ended[i] = False
+    illegal[i] = False
+
+
+@jit(inline=True)
+def _observe(board, i, shift, m, over, seen, mask):
+    """Game ``i``'s observation: the board rotated by ``shift`` (the agent's side
+    first) and the agent's legal pits (none once the game is ``over``)."""
+    size = 2 * m + 2
+    for j in range(size - shift):  # the board rotated by shift (no modulo: a division)
+        seen[i, j] = board[j + shift]
+    for j in range(size - shift, size):
+        seen[i, j] = board[j + shift - size]
+    for j in range(m):
+        mask[i, j] = 1 if board[shift + j] > 0 and not over else 0
+
+
+@jit(inline=True)
+def _next_episode(i, base, episode, done):
+    """Game ``i`` starts its next episode; returns the episode's stream key (drawn from 0)."""
+    episode[i] += 1
+    done[i] = False
+    return stream_key(base[i], episode[i])
+
+
+@jit(inline=True)
+def _illegal_action(i, penalty, reward, terminated, illegal, done):
+    """Game ``i``'s action was illegal: the penalty, and the episode ends."""
+    reward[i] = penalty
+    terminated[i] = True
+    illegal[i] = True
+    done[i] = True
 
 
 @jit(inline=True)
@@ -428,25 +457,19 @@ def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, co
                                        south if agent == SOUTH else north)
                 action = _filled_pit(board, shift, m, pick) - shift
             actions[i] = action
-        reward[i] = 0.0
-        terminated[i] = False
-        margin[i] = 0
-        ended[i] = False
-        illegal[i] = False
+        _clear_outputs(i, reward, terminated, margin, ended, illegal)
         settled = True  # the step's outcome is decided before any move
         player = to_move[i]
         stream = key[i]
         drawn = counter[i]
         if done[i]:  # a new episode, the action ignored
-            episode[i] += 1
-            stream = stream_key(base[i], episode[i])
+            stream = _next_episode(i, base, episode, done)
             drawn = 0
             for j in range(size):
                 board[j] = stones
             board[m] = 0
             board[size - 1] = 0
             player = SOUTH
-            done[i] = False
         else:
             action = actions[i]
             if south == 0 or north == 0:
@@ -454,10 +477,7 @@ def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, co
                 _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done)
                 ends += 1
             elif action < 0 or action >= m or board[action + shift] == 0:
-                reward[i] = penalty
-                terminated[i] = True
-                illegal[i] = True
-                done[i] = True
+                _illegal_action(i, penalty, reward, terminated, illegal, done)
                 illegals += 1
             else:
                 player, _ = apply_move_inline(board, player, action + shift, variant, m)
@@ -479,12 +499,88 @@ def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, co
             _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done)
             ends += 1
         settled_out[i] = settled
-        for j in range(size - shift):  # the board rotated by shift
-            seen[i, j] = board[j + shift]
-        for j in range(size - shift, size):
-            seen[i, j] = board[j + shift - size]
-        for j in range(m):
-            mask[i, j] = 1 if board[shift + j] > 0 and not over else 0
+        _observe(board, i, shift, m, over, seen, mask)
+    return ends, illegals
+
+
+@jit(inline=True)
+def _random_step_words(start, stop, boards, to_move, done, base, episode, key, counter,
+                       actions, stones, variant, agent, outcome, seen, mask, reward,
+                       terminated, margin, ended, illegal, settled_out, sample, sample_key):
+    """:func:`_random_step_rows` for Kalah(6, n): each game's board loaded into two words
+    once a step, its moves made on them (:mod:`jitgames.envs.kalah_words`), the words
+    stored back before the outputs are written; the same draws, moves and outputs."""
+    m = words.PITS
+    shift = 0 if agent == SOUTH else m + 1
+    penalty = -1.0 if outcome else -2.0 * m * stones
+    # stream_key(sample_key, i) is mix64(mix64(sample_key + GOLDEN) ^ i): its first half once
+    mixed = mix64_inline(np.uint64(sample_key) + GOLDEN)
+    start_word = words.start_word(stones)
+    ends = 0
+    illegals = 0
+    for i in range(start, stop):
+        board = boards[i]
+        south, north = words.load_words(board)
+        south_full = words.filled_mask(south)
+        north_full = words.filled_mask(north)
+        own_full = south_full if agent == SOUTH else north_full
+        if sample:
+            # the agent's uniform legal pit, as in _random_step_rows
+            action = 0
+            if south_full != 0 and north_full != 0:
+                pick, _ = below_inline(mix64_inline(mixed ^ np.uint64(i)), 0,
+                                       words.COUNT[own_full])
+                action = words.PICK[own_full, pick]
+            actions[i] = action
+        _clear_outputs(i, reward, terminated, margin, ended, illegal)
+        settled = True  # the step's outcome is decided before any move
+        player = to_move[i]
+        stream = key[i]
+        drawn = counter[i]
+        if done[i]:  # a new episode, the action ignored
+            stream = _next_episode(i, base, episode, done)
+            drawn = 0
+            south = start_word
+            north = start_word
+            player = SOUTH
+        else:
+            action = actions[i]
+            if south_full == 0 or north_full == 0:
+                # only on tiny boards: the opponent ended the game before the agent moved
+                _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done)
+                ends += 1
+            elif action < 0 or action >= m or (own_full >> action) & 1 == 0:
+                _illegal_action(i, penalty, reward, terminated, illegal, done)
+                illegals += 1
+            elif player == agent:
+                south, north, player = words.words_move(south, north, player, action, variant)
+                settled = False
+            else:
+                # a state no step leaves (the other side to move, the game not over):
+                # the agent's pit sown as the board kernels sow it, so as the twin does
+                player, _ = apply_move_inline(board, player, action + shift, variant, m)
+                south, north = words.load_words(board)
+                settled = False
+        south_full = words.filled_mask(south)
+        north_full = words.filled_mask(north)
+        while player != agent and south_full != 0 and north_full != 0:
+            # the opponent's replies (as _random_move draws them)
+            mover = south_full if player == SOUTH else north_full
+            pick, drawn = below_inline(stream, drawn, words.COUNT[mover])
+            south, north, player = words.words_move(south, north, player,
+                                                    words.PICK[mover, pick], variant)
+            south_full = words.filled_mask(south)
+            north_full = words.filled_mask(north)
+        words.store_words(board, south, north)
+        to_move[i] = player
+        key[i] = stream
+        counter[i] = drawn
+        over = south_full == 0 or north_full == 0
+        if over and not settled:
+            _end_game(board, i, agent, outcome, reward, terminated, margin, ended, done)
+            ends += 1
+        settled_out[i] = settled
+        _observe(board, i, shift, m, over, seen, mask)
     return ends, illegals
 
 
