@@ -515,7 +515,7 @@ def _random_step_words(start, stop, boards, to_move, done, base, episode, key, c
     penalty = -1.0 if outcome else -2.0 * m * stones
     # stream_key(sample_key, i) is mix64(mix64(sample_key + GOLDEN) ^ i): its first half once
     mixed = mix64_inline(np.uint64(sample_key) + GOLDEN)
-    start_word = words.start_word(stones)
+    opening = words.start_word(stones)  # a side's word when an episode starts
     ends = 0
     illegals = 0
     for i in range(start, stop):
@@ -540,8 +540,8 @@ def _random_step_words(start, stop, boards, to_move, done, base, episode, key, c
         if done[i]:  # a new episode, the action ignored
             stream = _next_episode(i, base, episode, done)
             drawn = 0
-            south = start_word
-            north = start_word
+            south = opening
+            north = opening
             player = SOUTH
         else:
             action = actions[i]
