@@ -219,17 +219,46 @@ def test_the_front_door_reports_an_import_failed_by_ctrl_c_as_the_interrupt():
     assert done.stderr.strip() == "jitgames solitaire: interrupted", done.stderr
 
 
-@pytest.mark.parametrize("delay", [0.3, 0.7])
-def test_ctrl_c_while_python_m_imports_the_game_ends_with_130(delay):
+PAUSE_IN_IMPORT = r"""
+import os, sys, time
+
+
+class PauseInImport:
+    # Holds the import of one module (the test's Ctrl-C lands in it): writes the
+    # mark, then sleeps inside the import system.
+    def find_spec(self, name, path=None, target=None):
+        if name == os.environ["JITGAMES_TEST_PAUSE_AT"]:
+            open(os.environ["JITGAMES_TEST_PAUSE_MARK"], "w").close()
+            time.sleep(60)
+        return None
+
+
+sys.meta_path.insert(0, PauseInImport())
+"""
+
+
+@pytest.mark.parametrize("module", ["numba", "jitgames.solitaire.__main__"])
+def test_ctrl_c_while_python_m_imports_the_game_ends_with_130(module, tmp_path):
     """``python -m jitgames.solitaire N`` (the README's first command) imports its
     modules before any of its code runs; Ctrl-C then used to end in a traceback and a
-    death by SIGINT. Now: one line, status 130, and with --json one object."""
+    death by SIGINT. Now: one line, status 130, and with --json one object. The Ctrl-C
+    is sent while the child is inside the import of ``module`` (held there by a
+    ``sitecustomize`` of the test's, which marks the moment), not after a delay: on a
+    fast machine a fixed delay lands after the imports, in the run itself."""
+    (tmp_path / "sitecustomize.py").write_text(PAUSE_IN_IMPORT)
+    mark = tmp_path / "paused"
     child = subprocess.Popen([sys.executable, "-m", "jitgames.solitaire", "2000", "--json"],
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, start_new_session=True,
-                             env={**os.environ, "JITGAMES_WARM_UP": "0"})
+                             env={**os.environ, "JITGAMES_WARM_UP": "0",
+                                  "PYTHONPATH": str(tmp_path),
+                                  "JITGAMES_TEST_PAUSE_AT": module,
+                                  "JITGAMES_TEST_PAUSE_MARK": str(mark)})
     try:
-        time.sleep(delay)
+        waited = time.monotonic()
+        while not mark.exists() and child.poll() is None and time.monotonic() - waited < 60:
+            time.sleep(0.01)
+        assert mark.exists(), f"the child never imported {module}"
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=120)
     finally:
