@@ -712,16 +712,27 @@ write to it, so that kernels walking scattered addresses overlap their cache mis
 Callable from kernels only (plain Python under ``NUMBA_DISABLE_JIT=1``)."""
 
 
-def _mul_high_intrinsic():
-    """``mul_high(a, b)`` for compiled kernels: the high 64 bits of the 128-bit product of
-    two unsigned 64-bit integers (one multiply instruction on x86-64 and ARM64; Numba
-    has no 128-bit integer type to write it with)."""
+def mul_high(a, b):
+    """High 64 bits of the 128-bit product of two ``uint64`` values, exactly (a uint64).
+
+    Plain Python here and under ``NUMBA_DISABLE_JIT=1``; inside kernels the overload
+    registered below replaces it by one native 64 x 64 -> 128-bit multiplication (LLVM's
+    ``i128``: one instruction on x86-64 and ARM64), which Numba's Python dialect cannot
+    write. Used by the primality kernels' modular products and by the random draws'
+    remainder (:func:`jitgames._random.remainder_inline`)."""
+    import numpy as np
+
+    return np.uint64((int(a) * int(b)) >> 64)
+
+
+def _register_mul_high() -> None:
+    """The kernels' version of :func:`mul_high` (an intrinsic, through an overload)."""
     from llvmlite import ir
     from numba.core import types
-    from numba.extending import intrinsic
+    from numba.extending import intrinsic, overload
 
     @intrinsic
-    def mul_high(typingctx, a, b):
+    def native(typingctx, a, b):
         if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
             return None
 
@@ -729,24 +740,16 @@ def _mul_high_intrinsic():
             wide = ir.IntType(128)
             x, y = (builder.zext(context.cast(builder, value, kind, types.uint64), wide)
                     for value, kind in zip(args, signature.args))
-            high = builder.lshr(builder.mul(x, y), wide(64))
-            return builder.trunc(high, ir.IntType(64))
+            return builder.trunc(builder.lshr(builder.mul(x, y), wide(64)), ir.IntType(64))
 
         return types.uint64(a, b), codegen
 
-    return mul_high
+    @overload(mul_high)
+    def _in_kernels(a, b):
+        return lambda a, b: native(a, b)
 
 
-def _plain_mul_high(a, b):
-    """Plain-Python stand-in for :func:`mul_high`."""
-    import numpy as np
-
-    return np.uint64((int(a) * int(b)) >> 64)
-
-
-mul_high = _plain_mul_high if numba.config.DISABLE_JIT else _mul_high_intrinsic()
-"""``mul_high(a, b)``: ``(a * b) >> 64`` of two uint64 values, exactly (a uint64).
-Callable from kernels (plain Python under ``NUMBA_DISABLE_JIT=1``)."""
+_register_mul_high()
 
 
 def thread_count() -> int:

@@ -1,8 +1,9 @@
 """Deterministic primality for every 64-bit integer, and integer square roots.
 
 Modular multiplication of two 64-bit numbers needs a 128-bit product, which Numba's
-Python dialect does not have: :func:`mul_high` gives its high word through one native
-multiplication (an LLVM intrinsic; a plain-integer version runs without the JIT), and
+Python dialect does not have: :func:`mul_high` (shared, :mod:`jitgames._jit`) gives its
+high word through one native multiplication (an LLVM intrinsic; a plain-integer version
+runs without the JIT), and
 Montgomery's method (:func:`montgomery_reduce`) reduces it, so every step is exact
 ``uint64`` arithmetic (wrapping on purpose) and no floating point is involved.
 
@@ -19,11 +20,8 @@ bases), used to check sampled values of the polynomial sieve beyond 2^64.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic, overload
 
-from jitgames._jit import jit
+from jitgames._jit import jit, mul_high
 from jitgames.errors import InputError
 
 __all__ = [
@@ -45,39 +43,6 @@ PSEUDOPRIME_BOUNDS = np.array([
     2047, 1373653, 25326001, 3215031751, 2152302898747, 3474749660383,
     341550071728321, 341550071728321, 3825123056546413051,
 ], dtype=np.uint64)
-
-
-def mul_high(a, b):
-    """High 64 bits of the 128-bit product of two ``uint64`` (plain Python version).
-
-    Inside kernels the overload below replaces it by one native 64 x 64 -> 128-bit
-    multiplication (LLVM's ``i128``), which Numba cannot write in Python; with
-    ``NUMBA_DISABLE_JIT=1`` this exact-integer version runs instead.
-    """
-    return np.uint64((int(a) * int(b)) >> 64)
-
-
-@intrinsic
-def _mul_high_native(typingctx, a, b):
-    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
-        return None
-
-    def codegen(context, builder, signature, args):
-        wide = ir.IntType(128)
-        x = builder.zext(args[0], wide)
-        y = builder.zext(args[1], wide)
-        return builder.trunc(builder.lshr(builder.mul(x, y), ir.Constant(wide, 64)),
-                             ir.IntType(64))
-
-    return types.uint64(types.uint64, types.uint64), codegen
-
-
-@overload(mul_high)
-def _mul_high_overload(a, b):
-    def native(a, b):
-        return _mul_high_native(np.uint64(a), np.uint64(b))
-
-    return native
 
 
 @jit
