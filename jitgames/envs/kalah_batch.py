@@ -39,6 +39,7 @@ import numpy as np
 from .._jit import (address_of, array_at, atomic_load, atomic_store, fetch_add,
                     fetch_add_acq_rel, jit, prange, spin_pause, threads_now,
                     yield_thread)
+from .._bits import popcount
 from .._random import GOLDEN, below_inline, mix64_inline, stream_key
 from ..kalah.rules import SOUTH, apply_move, apply_move_inline, final_margin, is_over
 from ..kalah.search import ALPHABETA, choose_move
@@ -385,7 +386,7 @@ def _random_step_block(start, stop, boards, to_move, done, base, episode, key, c
                                   sample, sample_key)
     return _random_step_rows(start, stop, boards, to_move, done, base, episode, key, counter,
                              actions, stones, variant, agent, outcome, seen, mask, reward,
-                             terminated, margin, ended, illegal, settled, sample, sample_key, m)
+                             terminated, margin, ended, illegal, settled, sample, sample_key)
 
 
 @jit(inline=True)
@@ -431,13 +432,14 @@ def _illegal_action(i, penalty, reward, terminated, illegal, done):
 @jit(inline=True)
 def _random_step_rows(start, stop, boards, to_move, done, base, episode, key, counter,
                       actions, stones, variant, agent, outcome, seen, mask, reward,
-                      terminated, margin, ended, illegal, settled_out, sample, sample_key, m):
-    """:func:`_random_step_block`'s work, ``m`` (pits a side) given: one pass a game
+                      terminated, margin, ended, illegal, settled_out, sample, sample_key):
+    """:func:`_random_step_block`'s work for boards other than Kalah(6, n): one pass a game
     that keeps the game's state in local variables, counts each side's filled pits
     once a move (the game is over when a side has none, and the random opponent draws
     among its own: a tenth less time than summing the sides and counting again in
     :func:`_random_move`) and writes every output once (1.5 times as fast as
     :func:`_advance_block`, ``bench/envs.py``)."""
+    m = boards.shape[1] // 2 - 1
     size = 2 * m + 2
     shift = 0 if agent == SOUTH else m + 1
     penalty = -1.0 if outcome else -2.0 * m * stones
@@ -529,7 +531,7 @@ def _random_step_words(start, stop, boards, to_move, done, base, episode, key, c
             action = 0
             if south_full != 0 and north_full != 0:
                 pick, _ = below_inline(mix64_inline(mixed ^ np.uint64(i)), 0,
-                                       words.COUNT[own_full])
+                                       popcount(own_full))
                 action = words.PICK[own_full, pick]
             actions[i] = action
         _clear_outputs(i, reward, terminated, margin, ended, illegal)
@@ -566,7 +568,7 @@ def _random_step_words(start, stop, boards, to_move, done, base, episode, key, c
         while player != agent and south_full != 0 and north_full != 0:
             # the opponent's replies (as _random_move draws them)
             mover = south_full if player == SOUTH else north_full
-            pick, drawn = below_inline(stream, drawn, words.COUNT[mover])
+            pick, drawn = below_inline(stream, drawn, popcount(mover))
             south, north, player = words.words_move(south, north, player,
                                                     words.PICK[mover, pick], variant)
             south_full = words.filled_mask(south)

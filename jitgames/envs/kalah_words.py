@@ -34,7 +34,7 @@ import numpy as np
 from .._jit import jit
 from ..kalah.rules import EMPTY_CAPTURE, SOUTH
 
-__all__ = ["PITS", "filled_mask", "words_move", "load_words", "store_words", "COUNT", "PICK",
+__all__ = ["PITS", "filled_mask", "words_move", "load_words", "store_words", "PICK",
            "start_word"]
 
 PITS = 6
@@ -54,7 +54,7 @@ _STORE_SHIFT = np.uint64(8 * PITS)
 
 def _tables():
     """The sowing tables (module docstring), from a plain walk of the 13 places, and
-    for each 6-bit mask its count of pits and the ``k``-th pit (ascending)."""
+    for each 6-bit mask its ``k``-th pit (ascending)."""
     places = [(0, b) for b in range(PITS + 1)] + [(1, b) for b in range(PITS)]
     mine = np.zeros((PITS, _PLACES), np.uint64)
     theirs = np.zeros((PITS, _PLACES), np.uint64)
@@ -70,17 +70,16 @@ def _tables():
                 else:
                     theirs[q, rest] += np.uint64(1 << (8 * lands[1]))
             last[q, rest] = 8 * lands[0] + lands[1]
-    count = np.zeros(1 << PITS, np.int64)
     pick = np.zeros((1 << PITS, PITS), np.int64)
     for mask in range(1 << PITS):
         full = [b for b in range(PITS) if mask >> b & 1]
-        count[mask] = len(full)
         pick[mask, :len(full)] = full
-    return mine, theirs, last, count, pick
+    return mine, theirs, last, pick
 
 
-_SOW_MINE, _SOW_THEIRS, _SOW_LAST, COUNT, PICK = _tables()
-"""``COUNT[mask]``: pits in a side's mask; ``PICK[mask, k]``: its ``k``-th pit (from 0)."""
+_SOW_MINE, _SOW_THEIRS, _SOW_LAST, PICK = _tables()
+"""``PICK[mask, k]``: the ``k``-th pit (from 0) of a side's mask of filled pits (its
+count is :func:`jitgames._bits.popcount` of the mask)."""
 
 
 @jit(inline=True)
