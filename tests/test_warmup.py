@@ -340,7 +340,13 @@ def test_a_helper_started_ahead_compiles_nothing_until_told_and_ends_unused(
     monkeypatch.delenv("JITGAMES_WARM_UP", raising=False)
     helper = _warmup.start_ahead("solitaire.study")
     try:
-        assert helper is not None and helpers_of(cache) == [helper.pid]
+        assert helper is not None
+        # Popen returns once the exec has begun; /proc shows the new command line only
+        # after the kernel has set the new program's arguments up, a moment later.
+        deadline = time.monotonic() + 10
+        while helpers_of(cache) != [helper.pid] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert helpers_of(cache) == [helper.pid]
         time.sleep(3.0)  # its imports done (about a second), waiting to be told
         assert helper.poll() is None
         assert not list(cache.rglob("*.nbi"))  # nothing compiled
