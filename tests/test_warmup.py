@@ -120,27 +120,80 @@ codes, and a call into LLVM (the largest, optimising ``solve_decks``, takes seco
 busy machine) finishes first."""
 
 
+PAUSE_IN_COMPILE = r"""
+import os, sys, time
+
+
+def _pause(event_module):
+    # At this process's first Numba compilation: write this process's mark, then stay
+    # inside the compilation (the test's Ctrl-C lands there), in short sleeps so that
+    # signal handlers run.
+    class Pause(event_module.Listener):
+        paused = False
+
+        def on_start(self, event):
+            if Pause.paused:
+                return
+            Pause.paused = True
+            role = "helper" if "_warmup" in sys.argv[0] else "command"
+            open(os.path.join(os.environ["JITGAMES_TEST_PAUSE_DIR"], role), "w").close()
+            for _ in range(6000):
+                time.sleep(0.01)
+
+        def on_end(self, event):
+            pass
+
+    event_module.register("numba:compile", Pause())
+
+
+class HookNumbaEvents:
+    def find_spec(self, name, path=None, target=None):
+        if name != "numba.core.event":
+            return None
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(name, path)
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            _pause(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, HookNumbaEvents())
+"""
+
+
 def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
+    """Ctrl-C while the command and its helper both compile: status 130, one object,
+    the helper ended. Both are held inside their first compilation by a
+    ``sitecustomize`` of the test's, which marks the moment in each, so the Ctrl-C
+    lands there on any machine (a fixed delay after the first cached kernel lands
+    after the compilation on a fast one: the whole command takes 3 s)."""
     cache = tmp_path / "cache"
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(PAUSE_IN_COMPILE)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    env = child_env(cache, **WARM_UP, JITGAMES_TEST_PAUSE_DIR=str(marks))
+    env["PYTHONPATH"] = os.pathsep.join([str(hook), env["PYTHONPATH"]])
     child = subprocess.Popen([sys.executable, "-c", WRAPPER, "jitgames", "solitaire", "2000",
-                              "--json", "--threads", "1"], env=child_env(cache, **WARM_UP),
-                             cwd=ROOT,
+                              "--json", "--threads", "1"], env=env, cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while not helpers_of(cache) and time.monotonic() < deadline:
+        while (sorted(p.name for p in marks.iterdir()) != ["command", "helper"]
+               and time.monotonic() < deadline):
             assert child.poll() is None, child.communicate(timeout=30)
             time.sleep(0.05)
-        assert helpers_of(cache), "no helper process started on an empty cache"
-        # started ahead, the helper appears before the command has imported its kernels:
-        # wait for the first kernel either process has compiled
-        while not list(cache.rglob("*.nbi")) and time.monotonic() < deadline:
-            assert child.poll() is None, child.communicate(timeout=30)
-            time.sleep(0.05)
-        assert list(cache.rglob("*.nbi")), "nothing compiled within a minute"
-        time.sleep(1.0)  # both compiling
-        assert child.poll() is None
+        assert sorted(p.name for p in marks.iterdir()) == ["command", "helper"], \
+            "the command and its helper were not both compiling within a minute"
+        assert helpers_of(cache), "no helper process compiling"
         sent = time.monotonic()
         os.kill(child.pid, signal.SIGINT)
         out, err = child.communicate(timeout=60)
