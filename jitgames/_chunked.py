@@ -565,9 +565,11 @@ def _secure_local_cluster(workers: int, local_cluster):
     health, metrics or proxy pages). The workers never hear Ctrl-C
     (:func:`_start_deaf_to_ctrl_c`), and Dask's own log lines are silenced below
     CRITICAL: a stopped run's cancelled tasks, heartbeats to a closed scheduler and
-    workers killed after 4 s in a kernel are the expected end of a cut run, not news;
-    an error in a chunk reaches this process as its exception and is reported here. The configuration holds while the cluster lives,
-    so that a worker restarted after a crash starts the same way.
+    killed workers are the expected end of a cut run, not news; an error in a chunk
+    reaches this process as its exception and is reported here. The configuration
+    holds while the cluster lives, so that a worker restarted after a crash starts the
+    same way. After Ctrl-C the workers are killed at once (:func:`_end_workers`) and
+    the close never takes more than seconds (:func:`_close_promptly`).
     """
     import logging
 
@@ -582,19 +584,53 @@ def _secure_local_cluster(workers: int, local_cluster):
             env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))}))
         try:
             yield cluster
+        except KeyboardInterrupt:
+            # The run was cut short: its workers are ended rather than asked to stop
+            # (a worker inside a kernel would answer only when Dask kills it, 4 s on).
+            _end_workers(cluster)
+            raise
         finally:
-            try:
-                cluster.close()
-            except TimeoutError:
-                # Dask asks each worker to stop, kills it after 4 s, then gives up
-                # waiting 5 s more to reap it: on a loaded machine the reaping can be
-                # late. The workers are dead and the results in. The cluster is left
-                # "closing", which another close (Dask's own at exit) would wait on
-                # for its full timeout, so it is taken off Dask's list of clusters and
-                # its event loop stopped (best effort: private parts of Dask).
-                with contextlib.suppress(Exception):
-                    type(cluster)._instances.discard(cluster)
-                    cluster._loop_runner.stop()
+            _close_promptly(cluster)
+
+
+def _close_promptly(cluster) -> None:
+    """Close a local ``cluster``, within seconds whatever happens meanwhile.
+
+    Dask asks each worker to stop, kills it after 4 s in a kernel, then waits 5 s more
+    to reap it; on a loaded machine the reaping can be late (TimeoutError). Ctrl-C
+    during the close (the run had ended, or was ending) ends the workers at once
+    instead of waiting for them, and is not raised again: the close was all that was
+    left, and what the run computed is kept (a cluster left "closing" would make Dask's
+    own close at exit wait out its 10 s timeout). Either way the workers are dead and
+    the results in.
+    """
+    try:
+        cluster.close()
+    except TimeoutError:
+        _forget(cluster)
+    except KeyboardInterrupt:
+        _end_workers(cluster)
+        _forget(cluster)
+
+
+def _end_workers(cluster) -> None:
+    """Kill the worker processes of a local ``cluster`` (SIGKILL): they hold nothing
+    this process still needs. Best effort (a worker may be gone already)."""
+    import signal
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        with contextlib.suppress(Exception):  # Nanny.pid: a public property of Dask
+            if nanny.pid:
+                os.kill(nanny.pid, signal.SIGKILL)
+
+
+def _forget(cluster) -> None:
+    """Take a ``cluster`` left "closing" off Dask's list of clusters and stop its event
+    loop, so that Dask's own close at exit does not wait its full timeout on it (best
+    effort: private parts of Dask)."""
+    with contextlib.suppress(Exception):
+        type(cluster)._instances.discard(cluster)
+        cluster._loop_runner.stop()
 
 
 def _start_deaf_to_ctrl_c(start):
@@ -767,8 +803,12 @@ def open_client(spec: str | None):
         except ImportError:
             raise InputError("--scheduler local:W needs the dask extra (its TLS certificates "
                              "need cryptography): pip install 'jitgames[dask]'") from None
-        with _secure_local_cluster(workers, LocalCluster) as cluster, Client(cluster) as client:
-            yield client
+        with _secure_local_cluster(workers, LocalCluster) as cluster:
+            client = Client(cluster)
+            try:
+                yield client
+            finally:
+                _close_client(client)
         return
     try:
         client = Client(spec, timeout=f"{CONNECT_TIMEOUT:g}s")
@@ -781,7 +821,14 @@ def open_client(spec: str | None):
         try:
             yield client
         finally:
-            client.close()
+            _close_client(client)
+
+
+def _close_client(client) -> None:
+    """Close a Dask ``client``; Ctrl-C during the close cuts it short and is not raised
+    again: what the run computed is kept (the caller prints it, complete or not)."""
+    with contextlib.suppress(KeyboardInterrupt):
+        client.close()
 
 
 @contextlib.contextmanager

@@ -523,24 +523,138 @@ def test_first_run_ctrl_c_stops_within_seconds(tmp_path, argv, signum, status, a
         assert json.loads(out)["complete"] is False
 
 
+def _local_workers(child):
+    """The local Dask cluster's worker processes below ``child`` (psutil processes)."""
+    import psutil  # distributed's own dependency
+
+    found = []
+    for process in psutil.Process(child.pid).children(recursive=True):
+        try:
+            if "spawn_main" in " ".join(process.cmdline()):
+                found.append(process)
+        except psutil.Error:  # ended meanwhile (a zombie has no command line)
+            pass
+    return found
+
+
+def _all_ended(processes, seconds=5.0):
+    """True once none of ``processes`` runs (zombies count as ended), within ``seconds``."""
+    import psutil
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+                   for p in processes if _exists(p)):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _exists(process):
+    import psutil
+
+    try:
+        process.status()
+    except psutil.NoSuchProcess:
+        return False
+    return True
+
+
 @pytest.mark.slow
 def test_ctrl_c_on_a_local_dask_run_prints_no_worker_tracebacks(tmp_path):
     """Ctrl-C at a terminal reaches the whole process group, the local cluster's worker
     processes included: none of them prints a traceback (they printed one each), and
-    the run ends with its partial result and status 130."""
-    import psutil  # distributed's own dependency
+    the run ends within seconds (its workers are ended, not waited for) with its partial
+    result and status 130. The board is big enough (about 30 s of work on two cores)
+    for the Ctrl-C to land in the run, not after it."""
+    workers = []
 
     def workers_started(child):
-        family = psutil.Process(child.pid).children(recursive=True)
-        return sum("spawn_main" in " ".join(p.cmdline()) for p in family) >= 2
+        workers[:] = _local_workers(child)
+        return len(workers) >= 2
 
-    argv = ["jitgames.puzzles", "queens", "15", "--scheduler", "local:2"]
+    argv = ["jitgames.puzzles", "queens", "18", "--scheduler", "local:2"]
     code, out, err, seconds, _ = _stopped(argv, signal.SIGINT, dict(os.environ), after=1.0,
                                           session=True, wait_for=workers_started)
     assert code == 130, (code, out, err)
+    assert out.startswith("18 queens: at least "), out
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.count("\n") == 1, err
     assert seconds < 10
+    assert _all_ended(workers), "a worker process outlived the command"
+
+
+PAUSE_IN_CLUSTER_CLOSE = r"""
+import asyncio, os, sys
+
+
+def _pause(spec_module):
+    # When the command closes its local cluster: write the mark, then hold the close
+    # in the cluster's event loop (the command's main thread waits in Dask's close,
+    # where the test's Ctrl-C lands), before closing as Dask does.
+    original = spec_module.SpecCluster._close
+
+    async def _close(self):
+        open(os.environ["JITGAMES_TEST_CLOSE_MARK"], "w").close()
+        await asyncio.sleep(30)
+        return await original(self)
+
+    spec_module.SpecCluster._close = _close
+
+
+class HookClusterClose:
+    def find_spec(self, name, path=None, target=None):
+        if name != "distributed.deploy.spec":
+            return None
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(name, path)
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            _pause(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, HookClusterClose())
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_local_cluster_closes_keeps_the_finished_result(tmp_path):
+    """Ctrl-C after the run has finished, while its local cluster closes: the complete
+    result is printed (it was lost: the interrupt left the close before the result was
+    printed) and the command ends within seconds (it waited out Dask's 10 s timeout at
+    exit on the half-closed cluster), its workers ended. The close is held open by a
+    ``sitecustomize`` of the test's, which marks the moment, so the Ctrl-C lands there
+    whatever the machine's speed."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(PAUSE_IN_CLUSTER_CLOSE)
+    mark = tmp_path / "closing"
+    env = dict(os.environ, JITGAMES_TEST_CLOSE_MARK=str(mark))
+    env["PYTHONPATH"] = os.pathsep.join([str(hook), str(ROOT), env.get("PYTHONPATH", "")])
+    workers = []
+
+    def closing(child):
+        # The close is held with the workers alive: they are all found once the mark is.
+        done = mark.exists()
+        workers[:] = _local_workers(child)
+        return done
+
+    argv = ["jitgames.puzzles", "queens", "12", "--scheduler", "local:2"]
+    code, out, err, seconds, _ = _stopped(argv, signal.SIGINT, env, after=0.2,
+                                          session=True, wait_for=closing)
+    assert len(workers) == 2, workers
+    assert code == 0, (code, out, err)
+    assert out.startswith("12 queens: 14200 solutions, 1787 up to symmetry ("), out
+    assert "64 of 64 chunks" in out
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert seconds < 5, seconds
+    assert _all_ended(workers), "a worker process outlived the command"
 
 
 # ----------------------------------------------------------------------------- planted links
