@@ -2,10 +2,13 @@
 on a new machine compiles (``tests/test_warmup*.py``). Every wait is bounded."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,3 +54,28 @@ def helpers_of(cache: Path) -> list[int]:
         if b"jitgames._warmup" in command and f"NUMBA_CACHE_DIR={cache}".encode() in environment:
             found.append(int(entry.name))
     return found
+
+
+def wait_for_helpers(cache: Path, wanted, seconds: float, child=None) -> list[int]:
+    """``helpers_of(cache)`` as soon as ``wanted`` (a test of that list) holds, or when
+    ``seconds`` have passed or ``child`` (a ``Popen``, if given) has ended, whichever
+    comes first: a bounded poll, every 10 ms."""
+    deadline = time.monotonic() + seconds
+    while True:
+        helpers = helpers_of(cache)
+        if (wanted(helpers) or time.monotonic() >= deadline
+                or (child is not None and child.poll() is not None)):
+            return helpers
+        time.sleep(0.01)
+
+
+def no_helpers(helpers: list[int]) -> bool:
+    """A ``wanted`` for :func:`wait_for_helpers`: every helper has ended."""
+    return not helpers
+
+
+def kill_helpers(cache: Path) -> None:
+    """SIGKILL every helper still working on ``cache`` (a test's clean-up)."""
+    for pid in helpers_of(cache):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)

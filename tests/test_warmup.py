@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fresh_child import ROOT, child_env, child_json, helpers_of, run_child
+from tests.fresh_child import (ROOT, child_env, child_json, helpers_of, kill_helpers, no_helpers,
+                               run_child, wait_for_helpers)
 
 DEALS = 100
 
@@ -206,8 +207,7 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.communicate(timeout=30)
-        for pid in helpers_of(cache):
-            os.kill(pid, signal.SIGKILL)
+        kill_helpers(cache)
 
 
 def test_ctrl_c_while_the_command_imports_ends_the_helper_started_ahead(tmp_path):
@@ -217,25 +217,19 @@ def test_ctrl_c_while_the_command_imports_ends_the_helper_started_ahead(tmp_path
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while not helpers_of(cache) and time.monotonic() < deadline:
-            assert child.poll() is None, child.communicate(timeout=30)
-            time.sleep(0.01)
-        assert helpers_of(cache), "no helper started ahead"
+        assert wait_for_helpers(cache, bool, 60, child), ("no helper started ahead",
+                                                         child.poll())
         os.kill(child.pid, signal.SIGINT)  # the command is still importing, or just compiling
         _, err = child.communicate(timeout=60)
         assert child.returncode == 130, err
         assert "Traceback" not in err.decode() and "interrupted" in err.decode(), err
-        deadline = time.monotonic() + 10
-        while helpers_of(cache) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert helpers_of(cache) == []  # it ended with the command, however that ended
+        # it ended with the command, however that ended
+        assert wait_for_helpers(cache, no_helpers, 10) == []
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.communicate(timeout=30)
-        for pid in helpers_of(cache):
-            os.kill(pid, signal.SIGKILL)
+        kill_helpers(cache)
 
 
 def test_no_helper_when_switched_off_or_no_core_is_idle(monkeypatch):
@@ -369,10 +363,7 @@ def test_python_m_jitgames_solitaire_starts_its_helper_while_importing(tmp_path)
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while not helpers_of(cache) and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.01)
-        helpers = helpers_of(cache)
+        helpers = wait_for_helpers(cache, bool, 60, child)
         assert helpers, "no helper started"
         command = Path(f"/proc/{helpers[0]}/cmdline").read_bytes().split(b"\0")
         assert AHEAD_FLAG.encode() in command  # started ahead, before the package's imports
@@ -380,8 +371,7 @@ def test_python_m_jitgames_solitaire_starts_its_helper_while_importing(tmp_path)
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.wait(30)
-        for pid in helpers_of(cache):
-            os.kill(pid, signal.SIGKILL)
+        kill_helpers(cache)
 
 def test_a_helper_started_ahead_compiles_nothing_until_told_and_ends_unused(
         tmp_path, monkeypatch):
@@ -396,10 +386,7 @@ def test_a_helper_started_ahead_compiles_nothing_until_told_and_ends_unused(
         assert helper is not None
         # Popen returns once the exec has begun; /proc shows the new command line only
         # after the kernel has set the new program's arguments up, a moment later.
-        deadline = time.monotonic() + 10
-        while helpers_of(cache) != [helper.pid] and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert helpers_of(cache) == [helper.pid]
+        assert wait_for_helpers(cache, lambda found: found == [helper.pid], 10) == [helper.pid]
         time.sleep(3.0)  # its imports done (about a second), waiting to be told
         assert helper.poll() is None
         assert not list(cache.rglob("*.nbi"))  # nothing compiled
@@ -423,23 +410,16 @@ def test_a_command_killed_while_importing_leaves_no_folder_behind(tmp_path):
                              env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while not helpers_of(cache) and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.01)
-        assert helpers_of(cache), "no helper started ahead"
+        assert wait_for_helpers(cache, bool, 60, child), "no helper started ahead"
         child.terminate()
         child.wait(30)
-        deadline = time.monotonic() + 10
-        while helpers_of(cache) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert helpers_of(cache) == []
+        assert wait_for_helpers(cache, no_helpers, 10) == []
         assert not list(tmp_path.glob("jitgames-compiling-*"))
     finally:
         if child.poll() is None:
             child.kill()
             child.wait(30)
-        for pid in helpers_of(cache):
-            os.kill(pid, signal.SIGKILL)
+        kill_helpers(cache)
 
 
 def test_a_helper_started_ahead_ends_with_a_command_that_fails(tmp_path):
