@@ -91,11 +91,13 @@ def test_solitaire_study_on_one_thread_keeps_finished_blocks(tmp_path):
     assert warm.returncode == 0, warm.stderr.decode()[-2000:]
     checkpoint = tmp_path / "study.ckpt"
     status, out, err, seconds = interrupt(
-        "jitgames.solitaire", ["200000", "--threads", "1", "--chunk-size", "100000",
+        "jitgames.solitaire", ["2000000", "--threads", "1", "--chunk-size", "1000000",
                                "--checkpoint", str(checkpoint), "--json"], 10)
     assert status == 130 and seconds < LIMIT, (status, seconds, err)
     result = json.loads(out)
-    assert result["complete"] is False and 0 < result["deals"] < 100000
+    # About 60,000 deals in the ten seconds here: the first chunk is far from done on
+    # a machine many times faster.
+    assert result["complete"] is False and 0 < result["deals"] < 1000000
     assert result["deals"] % study.STOP_BLOCK == 0   # whole blocks of the first chunk
     stored = json.loads(_store_payload(checkpoint))
     assert [c[:2] for c in stored["chunks"]] == [[0, result["deals"]]]
