@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from .._cli import (ArgumentParser, InputError, add_db, add_json, add_quiet, add_threads, emit,
-                    int_in_range, progress, run_cli)
+                    exit_process, int_in_range, progress, run_cli)
 from .._jit import threads
 from .._store import check_writable, data_dir
 from .rules import VARIANTS
@@ -161,4 +161,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())

@@ -594,4 +594,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _cli.exit_process(main())

@@ -7,7 +7,6 @@ progress bar on a terminal; Ctrl-C prints what was computed so far and exits 130
 """
 from __future__ import annotations
 
-import sys
 import time
 
 from jitgames import _chunked, _cli, _store
@@ -532,4 +531,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _cli.exit_process(main())

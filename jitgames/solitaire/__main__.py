@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from .._cli import (ArgumentParser, add_json, add_quiet, add_seed, add_threads,
-                    display_name, emit, float_in_range, int_in_range, positive_int, run_cli)
+                    display_name, emit, exit_process, float_in_range, int_in_range,
+                    positive_int, run_cli)
 from ..errors import InputError
 from .._chunked import ChunkedJob, add_chunk_arguments, open_client, run_chunks, split_range
 from .._jit import thread_count, threads
@@ -537,4 +538,4 @@ def _bias(args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())
