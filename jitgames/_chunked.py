@@ -689,16 +689,17 @@ def _start_deaf_to_ctrl_c(start):
         done.set()
 
     thread = threading.Thread(target=run, name="jitgames-cluster-start", daemon=True)
-    thread.start()
     try:
+        thread.start()  # inside: the start may be under way before this returns
         while not done.wait(0.05):
             pass
     except KeyboardInterrupt:
         with lock:
             abandoned.set()
             started = [value for ok, value in outcome if ok]
-        for cluster in started:  # finished just before Ctrl-C was heard
-            cluster.close()
+        for cluster in started:  # finished just before Ctrl-C was heard: unused
+            _end_workers(cluster)
+            _close_promptly(cluster)
         if not started:
             abandon(thread)
         raise

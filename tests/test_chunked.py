@@ -283,3 +283,47 @@ def test_a_cluster_whose_close_times_out_is_dropped_not_waited_on(local_cluster)
         assert cluster in LateReaping._instances
     assert cluster not in LateReaping._instances
     assert stopped == [True]
+
+
+def test_ctrl_c_while_a_local_cluster_starts_is_heard_at_once_and_the_start_abandoned():
+    """Ctrl-C while the cluster is still starting (in a helper thread deaf to SIGINT, so
+    that its worker processes never hear a terminal's Ctrl-C): the waiting thread raises
+    KeyboardInterrupt at once; the start is left to finish, recorded as abandoned work,
+    and what it started is closed there, unused."""
+    import signal
+    import threading
+
+    from jitgames import _chunked, _interrupt
+
+    began, closed, deaf = threading.Event(), threading.Event(), []
+
+    class SlowCluster:
+        def close(self):
+            closed.set()
+
+    def start():
+        deaf.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+        began.set()
+        time.sleep(1.0)
+        return SlowCluster()
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.0, lambda: began.wait(10) and signal.pthread_kill(main,
+                                                                              signal.SIGINT))
+    try:
+        timer.start()
+        begin = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            _chunked._start_deaf_to_ctrl_c(start)
+        heard = time.monotonic() - begin
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert heard < 0.9, heard  # not after the start's second
+    assert deaf == [True]
+    starter = next(t for t in _interrupt._abandoned if t.name == "jitgames-cluster-start")
+    assert closed.wait(10)  # the cluster the start made anyway is closed, unused
+    starter.join(10)
+    assert not starter.is_alive()
+    _interrupt._abandoned.remove(starter)
