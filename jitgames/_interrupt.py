@@ -156,8 +156,8 @@ def run_interruptible(work, grace: float = GRACE, stop: np.ndarray | None = None
             finished.set()
 
     thread = threading.Thread(target=run, name="jitgames-work", daemon=True)
-    thread.start()
     try:
+        thread.start()  # inside: the work may be under way before this returns
         while not finished.wait(_WAIT_STEP):
             pass
     except KeyboardInterrupt:
