@@ -189,3 +189,39 @@ def test_poly_sieve_stops_with_its_decided_prefix():
     result = json.loads(out)
     assert result["complete"] is False and 0 <= result["upto"] < 3 * 10**9
     assert "Traceback" not in err
+
+
+def test_ctrl_c_as_the_work_starts_still_stops_it():
+    """Ctrl-C that lands while the work's thread is being started (the work already
+    under way): the kernel's stop flag is set all the same and the work stops at once,
+    instead of running on unrecorded after the KeyboardInterrupt."""
+    import threading
+
+    began, steps = threading.Event(), []
+
+    def work():
+        flag = stop_flag()
+        began.set()
+        for step in range(400):  # four seconds unless stopped
+            if flag[0]:
+                raise _chunked.PartialChunk(step, {"steps": step})
+            steps.append(step)
+            time.sleep(0.01)
+        return "finished"
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.0, lambda: began.wait(10) and signal.pthread_kill(main,
+                                                                              signal.SIGINT))
+    try:
+        timer.start()
+        begin = time.monotonic()
+        with pytest.raises((KeyboardInterrupt, _chunked.PartialChunk)):
+            run_interruptible(work)
+        assert time.monotonic() - begin < LIMIT
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    count = len(steps)
+    time.sleep(0.2)
+    assert len(steps) == count < 400  # stopped, not running on
