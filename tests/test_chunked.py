@@ -304,7 +304,7 @@ def test_ctrl_c_while_a_local_cluster_starts_is_heard_at_once_and_the_start_aban
     def start():
         deaf.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
         began.set()
-        time.sleep(1.0)
+        time.sleep(3.0)
         return SlowCluster()
 
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -320,7 +320,7 @@ def test_ctrl_c_while_a_local_cluster_starts_is_heard_at_once_and_the_start_aban
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
-    assert heard < 0.9, heard  # not after the start's second
+    assert heard < 2.0, heard  # not after the start's three seconds
     assert deaf == [True]
     starter = next(t for t in _interrupt._abandoned if t.name == "jitgames-cluster-start")
     assert closed.wait(10)  # the cluster the start made anyway is closed, unused
