@@ -565,23 +565,29 @@ def test_ctrl_c_on_a_local_dask_run_prints_no_worker_tracebacks(tmp_path):
     """Ctrl-C at a terminal reaches the whole process group, the local cluster's worker
     processes included: none of them prints a traceback (they printed one each), and
     the run ends within seconds (its workers are ended, not waited for) with its partial
-    result and status 130. The board is big enough (about 30 s of work on two cores)
-    for the Ctrl-C to land in the run, not after it."""
+    result and status 130. The Ctrl-C comes once the checkpoint holds a finished chunk
+    of 64 (about 30 s of work on two cores), so it lands in the run on any machine."""
+    checkpoint = tmp_path / "queens.ckpt"
     workers = []
 
-    def workers_started(child):
+    def running(child):
         workers[:] = _local_workers(child)
-        return len(workers) >= 2
+        try:
+            chunks = json.loads(checkpoint.read_text().splitlines()[-1])["chunks"]
+        except (OSError, ValueError, IndexError, KeyError):  # not written yet
+            return False
+        return len(chunks) >= 1
 
-    argv = ["jitgames.puzzles", "queens", "18", "--scheduler", "local:2"]
-    code, out, err, seconds, _ = _stopped(argv, signal.SIGINT, dict(os.environ), after=1.0,
-                                          session=True, wait_for=workers_started)
+    argv = ["jitgames.puzzles", "queens", "18", "--scheduler", "local:2", "--checkpoint",
+            str(checkpoint)]
+    code, out, err, seconds, _ = _stopped(argv, signal.SIGINT, dict(os.environ), after=0.2,
+                                          session=True, wait_for=running)
     assert code == 130, (code, out, err)
-    assert out.startswith("18 queens: at least "), out
+    assert out.startswith("18 queens: at least ") and " of 64 chunks" in out, out
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.count("\n") == 1, err
     assert seconds < 10
-    assert _all_ended(workers), "a worker process outlived the command"
+    assert len(workers) == 2 and _all_ended(workers), "a worker process outlived the command"
 
 
 PAUSE_IN_CLUSTER_CLOSE = r"""
