@@ -503,22 +503,104 @@ def _stopped(argv, signum, env, after, session=False, wait_for=None):
             child.communicate(timeout=30)
 
 
+HOLD_A_COMPILATION = r"""
+import os, sys, threading, time
+
+
+def _hold(interrupt_module):
+    # Once the command watches Numba's compile events (its own listener registered
+    # first), hold the first compilation that starts in the thread asked for: write the
+    # mark (named by the process, holding the thread's name), then stay inside it, as a
+    # long LLVM run would (short sleeps: signal handlers run in the main thread
+    # meanwhile). The test's signal lands there.
+    watch = interrupt_module._watch_compilations
+    which = os.environ["JITGAMES_TEST_HOLD_THREAD"]
+
+    def watched():
+        compilations = watch()
+        from numba.core import event
+
+        class Hold(event.Listener):
+            held = False
+
+            def on_start(self, started):
+                main = threading.current_thread() is threading.main_thread()
+                if Hold.held or (which == "worker" and main):
+                    return
+                Hold.held = True
+                mark = os.path.join(os.environ["JITGAMES_TEST_HOLD_DIR"], str(os.getpid()))
+                with open(mark, "w") as out:
+                    out.write(threading.current_thread().name)
+                for _ in range(6000):
+                    time.sleep(0.01)
+
+            def on_end(self, ended):
+                pass
+
+        if not getattr(watched, "registered", False):
+            watched.registered = True
+            event.register("numba:compile", Hold())
+        return compilations
+
+    interrupt_module._watch_compilations = watched
+
+
+class HookInterrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name != "jitgames._interrupt":
+            return None
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(name, path)
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            _hold(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, HookInterrupt())
+"""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("argv, signum, status, after", [
-    (["jitgames.kalah", "solve", "4", "3"], signal.SIGINT, 130, 3.0),
-    (["jitgames.mastermind", "evaluate", "--json"], signal.SIGTERM, 143, 1.0)])
-def test_first_run_ctrl_c_stops_within_seconds(tmp_path, argv, signum, status, after):
-    """On an empty Numba cache, Ctrl-C (SIGTERM) while kernels compile (in the main
-    thread, in the solver's thread, in a pool's threads): the process ends within
-    seconds (it waited 8-16 s for the compiler, and a KeyboardInterrupt inside Numba
-    ended in ``RuntimeError: no compiled object yet``), with its status and one line,
-    and with ``--json`` one JSON object."""
+@pytest.mark.parametrize("argv, signum, status, thread", [
+    (["jitgames.kalah", "solve", "4", "3"], signal.SIGINT, 130, "worker"),
+    (["jitgames.mastermind", "evaluate", "--json"], signal.SIGTERM, 143, "any")])
+def test_first_run_ctrl_c_stops_within_seconds(tmp_path, argv, signum, status, thread):
+    """On an empty Numba cache, Ctrl-C (SIGTERM) while a kernel compiles (kalah: in the
+    solver's thread; mastermind: the first compilation, wherever it is): the process
+    ends within seconds (it waited 8-16 s for the compiler, and a KeyboardInterrupt
+    inside Numba ended in ``RuntimeError: no compiled object yet``), with its status and
+    one line, and with ``--json`` one JSON object. A ``sitecustomize`` of the test's holds
+    that compilation open and marks it, so that the signal lands inside it on any
+    machine (a fixed delay after the notice landed after the compilations on a fast one)."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(HOLD_A_COMPILATION)
+    marks = tmp_path / "compiling"
+    marks.mkdir()
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), JITGAMES_COMPILE_NOTICE="1",
-               XDG_DATA_HOME=str(tmp_path / "data"))  # no endgame table of an earlier run
-    code, out, err, seconds, first = _stopped(argv, signum, env, after=after)
-    assert "compiling kernels for first use" in first
+               XDG_DATA_HOME=str(tmp_path / "data"),  # no endgame table of an earlier run
+               JITGAMES_TEST_HOLD_DIR=str(marks), JITGAMES_TEST_HOLD_THREAD=thread)
+    env["PYTHONPATH"] = os.pathsep.join([str(hook), str(ROOT), env.get("PYTHONPATH", "")])
+    held = []
+
+    def compiling(child):  # the command itself, not a compiling helper of its
+        mark = marks / str(child.pid)
+        if mark.exists():
+            held.append(mark.read_text())
+        return bool(held)
+
+    code, out, err, seconds, _ = _stopped(argv, signum, env, after=0.2, wait_for=compiling)
+    assert thread == "any" or held[0] != "MainThread", held
+    assert "compiling kernels for first use" in err.splitlines()[0], err
     assert code == status and seconds < 5, (code, seconds, err)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
+    lines = err.splitlines()[1:]  # after the notice
+    assert len(lines) == 1 and "Traceback" not in err, err
     if "--json" in argv:
         assert json.loads(out)["complete"] is False
 
