@@ -568,8 +568,9 @@ def _secure_local_cluster(workers: int, local_cluster):
     killed workers are the expected end of a cut run, not news; an error in a chunk
     reaches this process as its exception and is reported here. The configuration
     holds while the cluster lives, so that a worker restarted after a crash starts the
-    same way. After Ctrl-C the workers are killed at once (:func:`_end_workers`) and
-    the close never takes more than seconds (:func:`_close_promptly`).
+    same way. When the run is over (finished or cut short) the workers are killed
+    (:func:`_end_workers`) and the close never takes more than seconds
+    (:func:`_close_promptly`).
     """
     import logging
 
@@ -584,12 +585,11 @@ def _secure_local_cluster(workers: int, local_cluster):
             env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))}))
         try:
             yield cluster
-        except KeyboardInterrupt:
-            # The run was cut short: its workers are ended rather than asked to stop
-            # (a worker inside a kernel would answer only when Dask kills it, 4 s on).
-            _end_workers(cluster)
-            raise
         finally:
+            # The workers are ended rather than asked to stop: nothing of theirs is
+            # needed once the run is over, and a worker still inside a kernel (a run
+            # cut short) would answer only when Dask kills it, seconds later.
+            _end_workers(cluster)
             _close_promptly(cluster)
 
 
@@ -615,11 +615,14 @@ def _close_promptly(cluster) -> None:
 
 def _end_workers(cluster) -> None:
     """Kill the worker processes of a local ``cluster`` (SIGKILL): they hold nothing
-    this process still needs. Best effort (a worker may be gone already)."""
+    this process still needs. Each worker's nanny is told first that its cluster is
+    shutting down (``Nanny.close_gracefully``, Dask's own signal for that), so that it
+    closes instead of starting a new worker. Best effort (a worker may be gone)."""
     import signal
 
     for nanny in list(getattr(cluster, "workers", {}).values()):
-        with contextlib.suppress(Exception):  # Nanny.pid: a public property of Dask
+        with contextlib.suppress(Exception):
+            nanny.close_gracefully(reason="jitgames: the run is over")
             if nanny.pid:
                 os.kill(nanny.pid, signal.SIGKILL)
 

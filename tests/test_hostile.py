@@ -619,6 +619,13 @@ def _local_workers(child):
     return found
 
 
+def _note_workers(child, seen):
+    """Add to ``seen`` the local workers of ``child`` not in it yet (workers ended since
+    stay in it)."""
+    known = {process.pid for process in seen}
+    seen += [process for process in _local_workers(child) if process.pid not in known]
+
+
 def _all_ended(processes, seconds=5.0):
     """True once none of ``processes`` runs (zombies count as ended), within ``seconds``."""
     import psutil
@@ -653,7 +660,7 @@ def test_ctrl_c_on_a_local_dask_run_prints_no_worker_tracebacks(tmp_path):
     workers = []
 
     def running(child):
-        workers[:] = _local_workers(child)
+        _note_workers(child, workers)
         try:
             chunks = json.loads(checkpoint.read_text().splitlines()[-1])["chunks"]
         except (OSError, ValueError, IndexError, KeyError):  # not written yet
@@ -728,10 +735,8 @@ def test_ctrl_c_while_the_local_cluster_closes_keeps_the_finished_result(tmp_pat
     workers = []
 
     def closing(child):
-        # The close is held with the workers alive: they are all found once the mark is.
-        done = mark.exists()
-        workers[:] = _local_workers(child)
-        return done
+        _note_workers(child, workers)
+        return mark.exists()
 
     argv = ["jitgames.puzzles", "queens", "12", "--scheduler", "local:2"]
     code, out, err, seconds, _ = _stopped(argv, signal.SIGINT, env, after=0.2,
