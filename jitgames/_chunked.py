@@ -583,14 +583,17 @@ def _secure_local_cluster(workers: int, local_cluster):
             dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
             worker_dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL,
             env={"NUMBA_NUM_THREADS": str(local_worker_threads(workers))}))
-        try:
-            yield cluster
-        finally:
-            # The workers are ended rather than asked to stop: nothing of theirs is
-            # needed once the run is over, and a worker still inside a kernel (a run
-            # cut short) would answer only when Dask kills it, seconds later.
-            _end_workers(cluster)
-            _close_promptly(cluster)
+        # every logger of Dask's, those with levels of their own included: the killed
+        # workers' connections are logged as closed, with tracebacks, at INFO
+        with _dask_logs_silenced():
+            try:
+                yield cluster
+            finally:
+                # The workers are ended rather than asked to stop: nothing of theirs is
+                # needed once the run is over, and a worker still inside a kernel (a run
+                # cut short) would answer only when Dask kills it, seconds later.
+                _end_workers(cluster)
+                _close_promptly(cluster)
 
 
 def _close_promptly(cluster) -> None:
@@ -837,9 +840,11 @@ def _close_client(client) -> None:
 
 @contextlib.contextmanager
 def _dask_logs_silenced():
-    """Dask's log lines below CRITICAL silenced while a remote scheduler's client is in
-    use and closed: what they report (a lost connection and its reconnection attempts, with
-    tracebacks) reaches the command as a failed or cancelled chunk, told in one line."""
+    """Dask's log lines below CRITICAL silenced while a remote scheduler's client, or a
+    local cluster, is in use and closed: what they report (a lost connection and its
+    reconnection attempts, a killed worker's closed connection, with tracebacks) reaches
+    the command as a failed or cancelled chunk, told in one line, or is the expected end
+    of a run."""
     import logging
 
     names = ["distributed"] + [name for name in logging.root.manager.loggerDict

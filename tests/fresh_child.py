@@ -79,3 +79,39 @@ def kill_helpers(cache: Path) -> None:
     for pid in helpers_of(cache):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+_AFTER_IMPORT = r"""
+import sys
+
+
+class _AfterImport:
+    # Runs _after(module) once the module named _WATCHED has been executed.
+    def find_spec(self, name, path=None, target=None):
+        if name != _WATCHED:
+            return None
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(name, path)
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            _after(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, _AfterImport())
+"""
+
+
+def write_after_import_hook(folder: Path, module: str, after_source: str) -> None:
+    """Write ``folder/sitecustomize.py``, which, in every process started with ``folder``
+    first on ``PYTHONPATH``, runs ``_after(module_object)`` (defined by ``after_source``,
+    with its own imports) once ``module`` has been imported: a test's way into a child's
+    code at a chosen moment (a compilation, a close) without a delay to guess."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "sitecustomize.py").write_text(
+        f"{after_source}\n_WATCHED = {module!r}\n{_AFTER_IMPORT}")

@@ -27,6 +27,7 @@ from jitgames.kalah.__main__ import main as kalah_main
 from jitgames.kalah.rules import VARIANTS
 from jitgames.mastermind.__main__ import main as mastermind_main
 from jitgames.solitaire.__main__ import main as solitaire_main
+from tests.fresh_child import write_after_import_hook
 from tests.test_store import SCHEMA
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -504,10 +505,10 @@ def _stopped(argv, signum, env, after, session=False, wait_for=None):
 
 
 HOLD_A_COMPILATION = r"""
-import os, sys, threading, time
+import os, threading, time
 
 
-def _hold(interrupt_module):
+def _after(interrupt_module):
     # Once the command watches Numba's compile events (its own listener registered
     # first), hold the first compilation that starts in the thread asked for: write the
     # mark (named by the process, holding the thread's name), then stay inside it, as a
@@ -543,26 +544,6 @@ def _hold(interrupt_module):
         return compilations
 
     interrupt_module._watch_compilations = watched
-
-
-class HookInterrupt:
-    def find_spec(self, name, path=None, target=None):
-        if name != "jitgames._interrupt":
-            return None
-        from importlib.machinery import PathFinder
-
-        spec = PathFinder.find_spec(name, path)
-        load = spec.loader.exec_module
-
-        def exec_module(module):
-            load(module)
-            _hold(module)
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
-sys.meta_path.insert(0, HookInterrupt())
 """
 
 
@@ -579,8 +560,7 @@ def test_first_run_ctrl_c_stops_within_seconds(tmp_path, argv, signum, status, t
     that compilation open and marks it, so that the signal lands inside it on any
     machine (a fixed delay after the notice landed after the compilations on a fast one)."""
     hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(HOLD_A_COMPILATION)
+    write_after_import_hook(hook, "jitgames._interrupt", HOLD_A_COMPILATION)
     marks = tmp_path / "compiling"
     marks.mkdir()
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), JITGAMES_COMPILE_NOTICE="1",
@@ -606,7 +586,9 @@ def test_first_run_ctrl_c_stops_within_seconds(tmp_path, argv, signum, status, t
 
 
 def _local_workers(child):
-    """The local Dask cluster's worker processes below ``child`` (psutil processes)."""
+    """The local Dask cluster's worker processes below ``child`` (psutil processes; a
+    process a worker forks shows the worker's command line until it execs, and is
+    counted too)."""
     import psutil  # distributed's own dependency
 
     found = []
@@ -676,14 +658,14 @@ def test_ctrl_c_on_a_local_dask_run_prints_no_worker_tracebacks(tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.count("\n") == 1, err
     assert seconds < 10
-    assert len(workers) == 2 and _all_ended(workers), "a worker process outlived the command"
+    assert len(workers) >= 2 and _all_ended(workers), "a worker process outlived the command"
 
 
 PAUSE_IN_CLUSTER_CLOSE = r"""
-import asyncio, os, sys
+import asyncio, os
 
 
-def _pause(spec_module):
+def _after(spec_module):
     # When the command closes its local cluster: write the mark, then hold the close
     # in the cluster's event loop (the command's main thread waits in Dask's close,
     # where the test's Ctrl-C lands), before closing as Dask does.
@@ -695,26 +677,6 @@ def _pause(spec_module):
         return await original(self)
 
     spec_module.SpecCluster._close = _close
-
-
-class HookClusterClose:
-    def find_spec(self, name, path=None, target=None):
-        if name != "distributed.deploy.spec":
-            return None
-        from importlib.machinery import PathFinder
-
-        spec = PathFinder.find_spec(name, path)
-        load = spec.loader.exec_module
-
-        def exec_module(module):
-            load(module)
-            _pause(module)
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
-sys.meta_path.insert(0, HookClusterClose())
 """
 
 
@@ -727,8 +689,7 @@ def test_ctrl_c_while_the_local_cluster_closes_keeps_the_finished_result(tmp_pat
     ``sitecustomize`` of the test's, which marks the moment, so the Ctrl-C lands there
     whatever the machine's speed."""
     hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(PAUSE_IN_CLUSTER_CLOSE)
+    write_after_import_hook(hook, "distributed.deploy.spec", PAUSE_IN_CLUSTER_CLOSE)
     mark = tmp_path / "closing"
     env = dict(os.environ, JITGAMES_TEST_CLOSE_MARK=str(mark))
     env["PYTHONPATH"] = os.pathsep.join([str(hook), str(ROOT), env.get("PYTHONPATH", "")])
@@ -741,7 +702,7 @@ def test_ctrl_c_while_the_local_cluster_closes_keeps_the_finished_result(tmp_pat
     argv = ["jitgames.puzzles", "queens", "12", "--scheduler", "local:2"]
     code, out, err, seconds, _ = _stopped(argv, signal.SIGINT, env, after=0.2,
                                           session=True, wait_for=closing)
-    assert len(workers) == 2, workers
+    assert len(workers) >= 2, workers
     assert code == 0, (code, out, err)
     assert out.startswith("12 queens: 14200 solutions, 1787 up to symmetry ("), out
     assert "64 of 64 chunks" in out

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.fresh_child import (ROOT, child_env, child_json, helpers_of, kill_helpers, no_helpers,
-                               run_child, wait_for_helpers)
+                               run_child, wait_for_helpers, write_after_import_hook)
 
 DEALS = 100
 
@@ -125,7 +125,7 @@ PAUSE_IN_COMPILE = r"""
 import os, sys, time
 
 
-def _pause(event_module):
+def _after(event_module):
     # At this process's first Numba compilation: write this process's mark, then stay
     # inside the compilation (the test's Ctrl-C lands there), in short sleeps so that
     # signal handlers run.
@@ -145,26 +145,6 @@ def _pause(event_module):
             pass
 
     event_module.register("numba:compile", Pause())
-
-
-class HookNumbaEvents:
-    def find_spec(self, name, path=None, target=None):
-        if name != "numba.core.event":
-            return None
-        from importlib.machinery import PathFinder
-
-        spec = PathFinder.find_spec(name, path)
-        load = spec.loader.exec_module
-
-        def exec_module(module):
-            load(module)
-            _pause(module)
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
-sys.meta_path.insert(0, HookNumbaEvents())
 """
 
 
@@ -176,8 +156,7 @@ def test_ctrl_c_while_the_helper_compiles_stops_both_processes(tmp_path):
     after the compilation on a fast one: the whole command takes 3 s)."""
     cache = tmp_path / "cache"
     hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(PAUSE_IN_COMPILE)
+    write_after_import_hook(hook, "numba.core.event", PAUSE_IN_COMPILE)
     marks = tmp_path / "marks"
     marks.mkdir()
     env = child_env(cache, **WARM_UP, JITGAMES_TEST_PAUSE_DIR=str(marks))
