@@ -610,25 +610,21 @@ def _note_workers(child, seen):
 
 def _all_ended(processes, seconds=5.0):
     """True once none of ``processes`` runs (zombies count as ended), within ``seconds``."""
-    import psutil
-
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE
-                   for p in processes if _exists(p)):
+        if not any(_running(process) for process in processes):
             return True
         time.sleep(0.1)
     return False
 
 
-def _exists(process):
+def _running(process) -> bool:
     import psutil
 
     try:
-        process.status()
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
-    return True
 
 
 @pytest.mark.slow
