@@ -1,5 +1,6 @@
 """Fresh interpreters on Numba caches of their own, for the checks of what a first run
-on a new machine compiles (``tests/test_warmup*.py``). Every wait is bounded."""
+on a new machine compiles (``tests/test_warmup*.py``), and a way into a child's code at
+a chosen moment (:func:`write_after_import_hook`). Every wait is bounded."""
 from __future__ import annotations
 
 import contextlib
