@@ -294,6 +294,7 @@ def test_ctrl_c_while_a_local_cluster_starts_is_heard_at_once_and_the_start_aban
     import threading
 
     from jitgames import _chunked, _interrupt
+    from tests.test_sigint import ctrl_c_once
 
     began, closed, deaf = threading.Event(), threading.Event(), []
 
@@ -307,19 +308,11 @@ def test_ctrl_c_while_a_local_cluster_starts_is_heard_at_once_and_the_start_aban
         time.sleep(3.0)
         return SlowCluster()
 
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    main = threading.main_thread().ident
-    timer = threading.Timer(0.0, lambda: began.wait(10) and signal.pthread_kill(main,
-                                                                              signal.SIGINT))
-    try:
-        timer.start()
+    with ctrl_c_once(began):
         begin = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
             _chunked._start_deaf_to_ctrl_c(start)
         heard = time.monotonic() - begin
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
     assert heard < 2.0, heard  # not after the start's three seconds
     assert deaf == [True]
     starter = next(t for t in _interrupt._abandoned if t.name == "jitgames-cluster-start")

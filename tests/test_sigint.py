@@ -6,11 +6,13 @@ otherwise make the test hang instead of fail). The child gets SIGINT once its lo
 kernel is running and must exit with status 130 within ``LIMIT`` seconds, printing
 what it finished. Every wait is bounded.
 """
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -24,6 +26,23 @@ LIMIT = 3.0  # seconds from SIGINT to exit
 ROOT = Path(__file__).resolve().parent.parent
 WRAPPER = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
            "sys.argv = sys.argv[1:]; runpy.run_module(sys.argv[0], run_name='__main__')")
+
+
+@contextlib.contextmanager
+def ctrl_c_once(event):
+    """Inside the block, one Ctrl-C (SIGINT to the main thread, Python's own handler
+    installed whatever was inherited) as soon as ``event`` is set, waited for 10 s at
+    most; the handler before is restored after."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.0, lambda: event.wait(10) and signal.pthread_kill(main,
+                                                                              signal.SIGINT))
+    try:
+        timer.start()
+        yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
 
 
 def interrupt(module, args, delay, stdin=b"", tmp_path=None, warm=None):
@@ -195,8 +214,6 @@ def test_ctrl_c_as_the_work_starts_still_stops_it():
     """Ctrl-C that lands while the work's thread is being started (the work already
     under way): the kernel's stop flag is set all the same and the work stops at once,
     instead of running on unrecorded after the KeyboardInterrupt."""
-    import threading
-
     began, steps = threading.Event(), []
 
     def work():
@@ -209,19 +226,11 @@ def test_ctrl_c_as_the_work_starts_still_stops_it():
             time.sleep(0.01)
         return "finished"
 
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    main = threading.main_thread().ident
-    timer = threading.Timer(0.0, lambda: began.wait(10) and signal.pthread_kill(main,
-                                                                              signal.SIGINT))
-    try:
-        timer.start()
+    with ctrl_c_once(began):
         begin = time.monotonic()
         with pytest.raises((KeyboardInterrupt, _chunked.PartialChunk)):
             run_interruptible(work)
         assert time.monotonic() - begin < LIMIT
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
     count = len(steps)
     time.sleep(0.2)
     assert len(steps) == count < 400  # stopped, not running on
