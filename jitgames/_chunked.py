@@ -568,9 +568,8 @@ def _secure_local_cluster(workers: int, local_cluster):
     killed workers are the expected end of a cut run, not news; an error in a chunk
     reaches this process as its exception and is reported here. The configuration
     holds while the cluster lives, so that a worker restarted after a crash starts the
-    same way. When the run is over (finished or cut short) the workers are killed
-    (:func:`_end_workers`) and the close never takes more than seconds
-    (:func:`_close_promptly`).
+    same way. When the run is over (finished or cut short) the workers are killed and
+    the close never takes more than seconds (:func:`_close_promptly`).
     """
     import logging
 
@@ -589,30 +588,24 @@ def _secure_local_cluster(workers: int, local_cluster):
             try:
                 yield cluster
             finally:
-                # The workers are ended rather than asked to stop: nothing of theirs is
-                # needed once the run is over, and a worker still inside a kernel (a run
-                # cut short) would answer only when Dask kills it, seconds later.
-                _end_workers(cluster)
                 _close_promptly(cluster)
 
 
 def _close_promptly(cluster) -> None:
-    """Close a local ``cluster``, within seconds whatever happens meanwhile.
+    """Close a local ``cluster`` whose run is over, within seconds whatever happens.
 
-    Dask asks each worker to stop, kills it after 4 s in a kernel, then waits 5 s more
-    to reap it; on a loaded machine the reaping can be late (TimeoutError). Ctrl-C
-    during the close (the run had ended, or was ending) ends the workers at once
-    instead of waiting for them, and is not raised again: the close was all that was
-    left, and what the run computed is kept (a cluster left "closing" would make Dask's
-    own close at exit wait out its 10 s timeout). Either way the workers are dead and
-    the results in.
+    Its workers are killed first (:func:`_end_workers`): nothing of theirs is needed
+    any more, and a worker still inside a kernel (a run cut short) would answer Dask's
+    request to stop only when Dask kills it, 4 s on. A close that times out (reaping
+    late on a loaded machine) or is cut by Ctrl-C leaves the cluster "closing", which
+    Dask's own close at exit would wait on for its full 10 s: it is forgotten instead
+    (:func:`_forget`). Ctrl-C here is not raised again: the close was all that was
+    left, and what the run computed is kept.
     """
+    _end_workers(cluster)
     try:
         cluster.close()
-    except TimeoutError:
-        _forget(cluster)
-    except KeyboardInterrupt:
-        _end_workers(cluster)
+    except (TimeoutError, KeyboardInterrupt):
         _forget(cluster)
 
 
@@ -704,7 +697,6 @@ def _start_deaf_to_ctrl_c(start):
             abandoned.set()
             started = [value for ok, value in outcome if ok]
         for cluster in started:  # finished just before Ctrl-C was heard: unused
-            _end_workers(cluster)
             _close_promptly(cluster)
         if not started:
             abandon(thread)
