@@ -6,12 +6,12 @@ matrix, the bound tables, :func:`.candidates.set_bound` (called from Python for 
 jobs' bounds) with its callees, then :func:`.branch_and_bound.solve` with its callees
 (with several threads :func:`.candidates.fast_case` and
 :func:`.candidates.root_candidates` come before ``solve``, called from Python to split
-the largest jobs; they call the same kernels). Measured on 4 x 7 (``docs/performance.md``,
-s45) ``set_bound``'s and ``solve``'s callees were about half of the compile time. The
-helper compiles them for calls from kernels into the on-disk cache, starting from the
-last ones the command meets (``solve``'s last callees), each kernel's own callees
-before it; the main process starts from the first ones and loads whatever the helper
-has cached by the time it gets there.
+the largest jobs; they call the same kernels). Measured on 4 x 7
+(``docs/performance.md``), ``set_bound``'s and ``solve``'s callees were about half of
+the compile time. The helper compiles them for calls from kernels into the on-disk
+cache, starting from the last ones the command meets (``solve``'s last callees), each
+kernel's own callees before it; the main process starts from the first ones and loads
+whatever the helper has cached by the time it gets there.
 
 The argument types are those of the command's calls, built from arrays of the dtypes
 :class:`.optimal.OptimalSearch` gives a game of that size (:func:`.optimal.scratch_dtypes`:
