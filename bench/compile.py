@@ -34,8 +34,8 @@ being measured and records:
   ``mastermind optimal -p 4 -k 7`` command;
 - ``by_function_solitaire`` (with ``--by-function``), in this checkout: the study's
   first call's exclusive CPU seconds by (function compiled, stage), Numba's passes
-  named one by one, and that matrix summed into groups of functions (the table in
-  docs/performance.md).
+  named one by one, and that matrix summed into groups of functions (the study's
+  callees, its own kernel, Numba's implementations, outside any compilation).
 
 This checkout runs with ``JITGAMES_WARM_UP=1`` (its helper process compiling callees
 beside the main one, whatever the load), the other as its default gate decides (with
