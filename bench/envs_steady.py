@@ -28,7 +28,8 @@ each other) and the report gives medians and quartiles of the per-window ratios:
 step on one thread over OpenSpiel's moves, each thread count's step over one thread's,
 the machine's no-synchronisation speed-up, and the step's speed-up as a fraction of it.
 The order of the parts alternates from one window to the next. The results file records
-the machine (``_harness.machine``).
+the machine (``_harness.machine``). Ctrl-C stops the run at the end of the part being
+timed and saves the windows done so far (``"complete": false``, exit status 130).
 """
 from __future__ import annotations
 
@@ -152,9 +153,9 @@ class Parts:
             env.close()
 
 
-def run_windows(parts: Parts, thread_counts, seconds: float) -> list[dict]:
-    """Windows until ``seconds`` have passed; each a dict of its parts' seconds."""
-    windows = []
+def run_windows(parts: Parts, thread_counts, seconds: float, windows: list) -> None:
+    """Append windows to ``windows`` until ``seconds`` have passed; each a dict of its
+    parts' seconds (a window cut short by Ctrl-C is not appended)."""
     order = list(thread_counts)
     end = time.perf_counter() + seconds
     while time.perf_counter() < end or not windows:
@@ -166,7 +167,6 @@ def run_windows(parts: Parts, thread_counts, seconds: float) -> list[dict]:
             row[f"steps_{n}"] = parts.steps(n)
         windows.append(row)
         order.reverse()  # alternate which thread count goes first
-    return windows
 
 
 def summarise(windows: list[dict], thread_counts, num_envs: int, window: int) -> dict:
@@ -245,19 +245,35 @@ def main(argv=None) -> int:
     if max(args.threads) > numba.config.NUMBA_NUM_THREADS:
         return _fail(f"--threads: at most {numba.config.NUMBA_NUM_THREADS} here "
                      f"(NUMBA_NUM_THREADS)")
-    parts = Parts(args.threads, args.envs, args.window, args.seed)
+    started = machine()  # the machine and the time the run starts
+    windows, complete = [], True
     try:
-        windows = run_windows(parts, args.threads, args.seconds)
+        parts = Parts(args.threads, args.envs, args.window, args.seed)
+    except KeyboardInterrupt:
+        print("envs_steady.py: interrupted before the first window; nothing saved",
+              file=sys.stderr)
+        return 130
+    try:
+        run_windows(parts, args.threads, args.seconds, windows)
+    except KeyboardInterrupt:  # keep the windows done so far
+        complete = False
     finally:
         parts.close()
+    if not windows:
+        print("envs_steady.py: interrupted before the first window; nothing saved",
+              file=sys.stderr)
+        return 130
     summary = summarise(windows, args.threads, args.envs, args.window)
     print_summary(summary, args.threads, args.envs, args.window)
-    result = {"machine": machine(), "envs": args.envs, "threads": args.threads,
+    result = {"machine": started, "envs": args.envs, "threads": args.threads,
               "window_steps": args.window, "games_per_window": GAMES_PER_WINDOW,
               "openspiel_moves_per_window": OPENSPIEL_MOVES, "seconds": args.seconds,
-              "summary": summary, "windows": windows}
+              "complete": complete, "summary": summary, "windows": windows}
     save_result(args.out or str(ROOT / "bench" / "results" / "envs_steady.json"), result)
-    return 0
+    if not complete:
+        print(f"envs_steady.py: interrupted after {len(windows)} windows; those are saved",
+              file=sys.stderr)
+    return 0 if complete else 130
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """bench/envs_steady.py: bad input is one line and status 2 before anything runs, and the
 summary's ratios are the per-window ratios of the timings it is given."""
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,49 @@ def test_the_summary_takes_each_ratio_within_its_window():
     # windows where the machine gave at least 0.95 x 2: the first and the last
     assert summary["windows_machine_free_2"] == 2
     assert summary["steps_2_over_1_machine_free"] == pytest.approx((2.0 + 1.0) / 2)
+
+
+class _FakeParts:
+    """Stands in for :class:`envs_steady.Parts` (no kernels): every part takes 1 s of
+    made-up time, and the ``cut``-th run of steps is cut short by Ctrl-C."""
+
+    def __init__(self, cut):
+        self.spiel, self.calls, self.cut, self.closed = None, 0, cut, False
+
+    def games(self, n):
+        return 2.0 / n
+
+    def steps(self, n):
+        self.calls += 1
+        if self.calls == self.cut:
+            raise KeyboardInterrupt
+        return 2.0 / n
+
+    def close(self):
+        self.closed = True
+
+
+def test_ctrl_c_keeps_the_windows_done_and_says_the_run_is_incomplete(tmp_path, monkeypatch,
+                                                                       capsys):
+    steady = _envs_steady()
+    fake = _FakeParts(cut=7)  # two runs of steps a window: windows 1-3 done, 4 cut
+    monkeypatch.setattr(steady, "Parts", lambda *args: fake)
+    out = tmp_path / "steady.json"
+    status = steady.main(["--seconds", "3600", "--out", str(out)])
+    assert status == 130
+    assert fake.closed
+    saved = json.loads(out.read_text())
+    assert saved["complete"] is False
+    assert len(saved["windows"]) == 3
+    assert saved["summary"]["steps_2_over_1"]["median"] == pytest.approx(2.0)
+    assert "interrupted after 3 windows" in capsys.readouterr().err
+
+
+def test_ctrl_c_before_the_first_window_saves_nothing(tmp_path, monkeypatch):
+    steady = _envs_steady()
+    fake = _FakeParts(cut=1)
+    monkeypatch.setattr(steady, "Parts", lambda *args: fake)
+    out = tmp_path / "steady.json"
+    assert steady.main(["--seconds", "3600", "--out", str(out)]) == 130
+    assert fake.closed
+    assert not out.exists()
