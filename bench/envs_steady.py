@@ -28,12 +28,14 @@ each other) and the report gives medians and quartiles of the per-window ratios:
 step on one thread over OpenSpiel's moves, each thread count's step over one thread's,
 the machine's no-synchronisation speed-up, and the step's speed-up as a fraction of it.
 The order of the parts alternates from one window to the next. The results file records
-the machine (``_harness.machine``). Ctrl-C stops the run at the end of the part being
+the machine (``_harness.machine``), the summary, and every window's seconds as a table
+(``windows``: ``columns`` and a row a window, to 0.1 µs). Ctrl-C stops the run at the end of the part being
 timed and saves the windows done so far (``"complete": false``, exit status 130).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -46,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _harness import machine, save_result  # noqa: E402
+from _harness import machine  # noqa: E402
 
 WARM_STEPS = 300
 """Steps each environment takes before the windows start (its pool's workers started
@@ -197,6 +199,27 @@ def summarise(windows: list[dict], thread_counts, num_envs: int, window: int) ->
     return out
 
 
+def window_table(windows: list[dict]) -> dict:
+    """The windows as columns (their parts' names) and one row of seconds a window,
+    rounded to 0.1 µs (a result file holds thousands)."""
+    columns = list(windows[0])
+    return {"columns": columns,
+            "seconds": [[round(w[c], 7) for c in columns] for w in windows]}
+
+
+def save(path: str, result: dict) -> None:
+    """Write ``result`` as JSON, indented, except the window table's rows, one a line."""
+    table = result["windows"]
+    head = dict(result, windows=None)
+    text = json.dumps(head, indent=1)
+    rows = ",\n".join(json.dumps(row, separators=(",", ":")) for row in table["seconds"])
+    text = text.replace('"windows": null', '"windows": {\n  "columns": '
+                        + json.dumps(table["columns"]) + ',\n  "seconds": [\n' + rows + "\n  ]\n }")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text + "\n")
+    print(f"saved {path}")
+
+
 def print_summary(summary: dict, thread_counts, num_envs: int, window: int) -> None:
     base = thread_counts[0]
     print(f"Kalah-v0, {num_envs} games, step_random, long-lived environments: "
@@ -268,8 +291,8 @@ def main(argv=None) -> int:
     result = {"machine": started, "envs": args.envs, "threads": args.threads,
               "window_steps": args.window, "games_per_window": GAMES_PER_WINDOW,
               "openspiel_moves_per_window": OPENSPIEL_MOVES, "seconds": args.seconds,
-              "complete": complete, "summary": summary, "windows": windows}
-    save_result(args.out or str(ROOT / "bench" / "results" / "envs_steady.json"), result)
+              "complete": complete, "summary": summary, "windows": window_table(windows)}
+    save(args.out or str(ROOT / "bench" / "results" / "envs_steady.json"), result)
     if not complete:
         print(f"envs_steady.py: interrupted after {len(windows)} windows; those are saved",
               file=sys.stderr)
