@@ -11,8 +11,9 @@ thread count (``jitgames/Kalah-v0`` against the random opponent, standard captur
 ``copy=True``) is made and warmed once, and the run is many short *windows*, each
 timing in turn:
 
-- OpenSpiel's mancala, random moves in a plain Python loop (``legal_actions()``, a
-  choice with Python's ``random``, ``apply_action``, ``is_terminal()``), when installed;
+- OpenSpiel's mancala, random moves in a plain Python loop from a new game
+  (``legal_actions()``, a choice with Python's ``random``, ``apply_action``,
+  ``is_terminal()``; ``bench/envs.py``'s ``openspiel_steps_cpu``), when installed;
 - ``--window`` steps of the environment on each thread count, after a few untimed ones
   (:data:`LEAD_IN`: the step pool's worker sleeps while the window's other parts run,
   and these wake it, as a loop that steps back to back keeps it awake)
@@ -36,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -77,19 +77,18 @@ def _quartiles(values) -> dict:
 
 
 class Parts:
-    """The timed parts of a window, each returning its wall seconds."""
+    """The timed parts of a window, each returning its wall seconds (the whole games and
+    OpenSpiel's loop timed by ``bench/envs.py``'s own functions)."""
 
     def __init__(self, thread_counts, num_envs: int, window: int, seed: int):
+        import envs as bench_envs  # bench/envs.py (it registers the environments)
         import gymnasium
 
-        import jitgames.envs  # noqa: F401  (registers the environments)
         from jitgames._jit import threads
-        from jitgames.envs.kalah_batch import random_games
 
         self._threads = threads
-        self._random_games = random_games
+        self._bench = bench_envs
         self.window = window
-        self.num_envs = num_envs
         self.envs = {}
         self.rng = np.random.default_rng(seed)
         self.actions = np.zeros(num_envs, dtype=np.int64)
@@ -100,18 +99,8 @@ class Parts:
                                          opponent="random", variant="standard")
                 env.reset(seed=seed)
                 self.envs[n] = env
-        self.margins = np.zeros(GAMES_PER_WINDOW, dtype=np.int64)
-        self.plies = np.zeros(GAMES_PER_WINDOW, dtype=np.int64)
         self.game_seed = seed
-        self.spiel = None
-        try:
-            import pyspiel
-        except ImportError:
-            pass
-        else:
-            self.spiel = pyspiel.load_game("mancala")
-            self.spiel_state = self.spiel.new_initial_state()
-            self.spiel_rng = random.Random(seed)
+        self.with_openspiel = bench_envs.openspiel_available() is None
         for n in thread_counts:  # compile or load, start the pools, let them settle
             self.steps(n, WARM_STEPS)
             self.games(n)
@@ -130,25 +119,16 @@ class Parts:
             return time.perf_counter() - start
 
     def games(self, n: int) -> float:
-        """Seconds for :data:`GAMES_PER_WINDOW` random games in one kernel call on ``n``
-        threads (a new seed each call)."""
+        """Seconds for :data:`GAMES_PER_WINDOW` random Kalah(6, 4) games in one kernel
+        call on ``n`` threads (a new seed each call)."""
         self.game_seed += 1
-        with self._threads(n):
-            start = time.perf_counter()
-            self._random_games(6, 4, 1, np.uint64(self.game_seed), self.margins, self.plies)
-            return time.perf_counter() - start
+        return self._bench.kernel_games("kalah", GAMES_PER_WINDOW, self.game_seed, n)[0]
 
     def openspiel(self) -> float:
-        """Seconds for :data:`OPENSPIEL_MOVES` random moves of OpenSpiel's mancala."""
-        game, state, rng = self.spiel, self.spiel_state, self.spiel_rng
-        start = time.perf_counter()
-        for _ in range(OPENSPIEL_MOVES):
-            if state.is_terminal():
-                state = game.new_initial_state()
-            state.apply_action(rng.choice(state.legal_actions()))
-        elapsed = time.perf_counter() - start
-        self.spiel_state = state
-        return elapsed
+        """Seconds for :data:`OPENSPIEL_MOVES` random moves of OpenSpiel's mancala in its
+        plain loop, from a new game (a new seed each call)."""
+        self.game_seed += 1
+        return self._bench.openspiel_steps_cpu(OPENSPIEL_MOVES, self.game_seed)[0]
 
     def close(self) -> None:
         for env in self.envs.values():
@@ -162,7 +142,7 @@ def run_windows(parts: Parts, thread_counts, seconds: float, windows: list) -> N
     end = time.perf_counter() + seconds
     while time.perf_counter() < end or not windows:
         row = {}
-        if parts.spiel is not None:
+        if parts.with_openspiel:
             row["openspiel"] = parts.openspiel()
         for n in order:
             row[f"games_{n}"] = parts.games(n)
@@ -269,19 +249,15 @@ def main(argv=None) -> int:
         return _fail(f"--threads: at most {numba.config.NUMBA_NUM_THREADS} here "
                      f"(NUMBA_NUM_THREADS)")
     started = machine()  # the machine and the time the run starts
-    windows, complete = [], True
+    windows, complete, parts = [], True, None
     try:
         parts = Parts(args.threads, args.envs, args.window, args.seed)
-    except KeyboardInterrupt:
-        print("envs_steady.py: interrupted before the first window; nothing saved",
-              file=sys.stderr)
-        return 130
-    try:
         run_windows(parts, args.threads, args.seconds, windows)
     except KeyboardInterrupt:  # keep the windows done so far
         complete = False
     finally:
-        parts.close()
+        if parts is not None:
+            parts.close()
     if not windows:
         print("envs_steady.py: interrupted before the first window; nothing saved",
               file=sys.stderr)
