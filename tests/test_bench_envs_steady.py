@@ -1,14 +1,10 @@
 """bench/envs_steady.py: bad input is one line and status 2 before anything runs, and the
 summary's ratios are the per-window ratios of the timings it is given."""
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "bench" / "envs_steady.py"
+from tests.bench_scripts import assert_bad_input_rejected, bench_module
 
 
 @pytest.mark.parametrize("words", [
@@ -20,21 +16,11 @@ SCRIPT = ROOT / "bench" / "envs_steady.py"
     ["--threads", "1", "4096"],
 ])
 def test_bad_input_is_one_line_and_status_2(words):
-    run = subprocess.run([sys.executable, str(SCRIPT), *words], capture_output=True, text=True,
-                         timeout=120, cwd=ROOT)
-    assert run.returncode == 2
-    assert run.stdout == ""
-    assert len(run.stderr.strip().splitlines()) == 1
-    assert run.stderr.startswith("envs_steady.py: ")
+    assert_bad_input_rejected("envs_steady.py", words)
 
 
 def _envs_steady():
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import envs_steady
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    return envs_steady
+    return bench_module("envs_steady")
 
 
 def test_the_summary_takes_each_ratio_within_its_window():
@@ -69,7 +55,7 @@ class _FakeParts:
     made-up time, and the ``cut``-th run of steps is cut short by Ctrl-C."""
 
     def __init__(self, cut):
-        self.spiel, self.calls, self.cut, self.closed = None, 0, cut, False
+        self.with_openspiel, self.calls, self.cut, self.closed = False, 0, cut, False
 
     def games(self, n):
         return 2.0 / n

@@ -1,12 +1,7 @@
 """bench/profile_kernels.py: bad input gets one line and status 2 before anything runs."""
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "bench" / "profile_kernels.py"
+from tests.bench_scripts import assert_bad_input_rejected, bench_module
 
 
 @pytest.mark.parametrize("words", [
@@ -17,21 +12,11 @@ SCRIPT = ROOT / "bench" / "profile_kernels.py"
     ["mastermind", "--size", "6by5"],
 ])
 def test_bad_input_is_one_line_and_status_2(words):
-    run = subprocess.run([sys.executable, str(SCRIPT), *words], capture_output=True, text=True,
-                         timeout=120, cwd=ROOT)
-    assert run.returncode == 2
-    assert run.stdout == ""
-    assert len(run.stderr.strip().splitlines()) == 1
-    assert run.stderr.startswith("profile_kernels.py: ")
+    assert_bad_input_rejected("profile_kernels.py", words)
 
 
 def _profile_kernels():
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import profile_kernels
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    return profile_kernels
+    return bench_module("profile_kernels")
 
 
 SCREEN = ("_ZN8jitgames10mastermind13worst_kernels14screen_guessesB2v1B44c8tJTC_2fWQAlzW1yBDkop6G"
